@@ -1,0 +1,127 @@
+// Package store is aplite's storage engine: datasets made of a write-ahead
+// log, a columnar in-memory buffer and immutable, memory-mapped block files.
+//
+// Writes: Dataset.Append frames a Rows batch into the WAL, fsyncs it (group
+// commit: concurrent appends share one sync) and only then adds the batch
+// to the in-memory buffer, where queries see it at once. The buffer is
+// flushed into a block file after FlushRows rows or FlushInterval, and the
+// WAL is truncated past it. Background compaction merges small blocks.
+//
+// Reads: Dataset.Snapshot returns an immutable list of Parts (blocks and
+// buffered batches) that a query scans without holding any lock.
+//
+// The on-disk formats are specified in FORMAT.md beside this file. Files
+// that need os or syscall sit behind build tags with a js/wasm twin; the
+// in-memory mode (OpenMemory) works everywhere.
+package store
+
+import (
+	"errors"
+	"time"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// Errors returned by DB methods; test with errors.Is.
+var (
+	ErrNotFound = errors.New("dataset not found")
+	ErrExists   = errors.New("dataset already exists")
+	ErrClosed   = errors.New("store is closed")
+)
+
+// Options tune a DB. The zero value picks working defaults.
+type Options struct {
+	FlushRows       int           // rows buffered before a flush (default 262144)
+	FlushInterval   time.Duration // max age of buffered rows (default 10s)
+	CompactInterval time.Duration // how often compaction looks for work (default 30s)
+	NoSync          bool          // skip fsync (benchmarks of the CPU path only)
+}
+
+// ColumnMeta describes one column of a Part, for pruning without decoding.
+// Min and Max are int64 (Int, DateTime, TimeSpan), float64, string or bool;
+// nil when unknown. Dict lists the distinct values of a dictionary-encoded
+// string column (nil otherwise).
+type ColumnMeta struct {
+	Key       ColKey
+	NullCount int
+	Min, Max  any
+	Dict      []string
+}
+
+// Part is an immutable, scannable piece of a dataset: one block file or one
+// batch of the in-memory buffer. Its columns include _time and _sysTime as
+// DateTime columns. Parts are safe for concurrent reads.
+type Part interface {
+	// ID is stable for the life of the part (used as a cache key).
+	ID() string
+	// Rows is the number of events in the part.
+	Rows() int
+	// TimeRange is the min and max _time in ns.
+	TimeRange() (min, max int64)
+	// Columns describes every stored column (several per field name when
+	// the field holds several types).
+	Columns() []ColumnMeta
+	// ReadColumn decodes a whole column; nil, nil when the part lacks it.
+	// Corruption is a *CorruptionError.
+	ReadColumn(k ColKey) (*vector.Vector, error)
+	// Immutable is true for block files, false for buffered batches.
+	Immutable() bool
+}
+
+// Snapshot is the set of parts of one dataset at one moment.
+type Snapshot struct {
+	Dataset string
+	Parts   []Part
+}
+
+// AppendResult tells the caller what an append did.
+type AppendResult struct {
+	BlocksCreated int   // blocks flushed as a direct result of this append
+	WALLength     int64 // records in the WAL after the append
+}
+
+// Info summarises a dataset.
+type Info struct {
+	Name            string
+	Created         time.Time
+	NumEvents       int64
+	NumBlocks       int
+	InputBytes      int64
+	CompressedBytes int64
+	MinTime         int64
+	MaxTime         int64
+	Fields          []ColKey
+}
+
+// CorruptionError reports damaged stored data: which file and where.
+type CorruptionError struct {
+	File   string
+	Offset int64
+	Reason string
+}
+
+func (e *CorruptionError) Error() string {
+	return "corrupt " + e.File + " at offset " + itoa(e.Offset) + ": " + e.Reason
+}
+
+func itoa(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
