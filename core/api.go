@@ -1,0 +1,82 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aplite/aplite/core/store"
+)
+
+// Catalog resolves the datasets a query reads.
+type Catalog interface {
+	// Snapshot returns the current parts of a dataset, or an error
+	// wrapping store.ErrNotFound.
+	Snapshot(name string) (*store.Snapshot, error)
+	// Names lists every dataset, sorted (for union wildcards and search).
+	Names() []string
+}
+
+// VirtualField is a named APL expression evaluated at query time as if the
+// query began with `| extend Name = Expression`.
+type VirtualField struct {
+	Name       string
+	Expression string
+}
+
+// Request is one APL query with its options.
+type Request struct {
+	APL string
+	// Start and End bound _time to [Start, End); zero means unbounded.
+	Start, End time.Time
+	// Variables are extra named values usable in the APL; a let of the same
+	// name wins.
+	Variables map[string]any
+	// Now fixes now() and ago(); zero means time.Now().
+	Now time.Time
+	// VirtualFields per dataset name.
+	VirtualFields map[string][]VirtualField
+	// Allowed reports whether the caller may read a dataset; nil allows
+	// every dataset. Denied datasets fail the query with *ForbiddenError,
+	// including those reached through union, join or wildcards.
+	Allowed func(dataset string) bool
+	// DefaultLimit caps raw (non-aggregated) results that have no take or
+	// limit of their own; 0 means 1000, negative means no cap.
+	DefaultLimit int
+	// Cursor and IncludeCursor continue a previous result (row ids).
+	Cursor        string
+	IncludeCursor bool
+	// DisableCache bypasses the result and column caches.
+	DisableCache bool
+	// Workers is the scan parallelism; 0 means GOMAXPROCS.
+	Workers int
+	// MemoryBudget caps the bytes a query may hold in hash tables and
+	// sorts; 0 means the engine default.
+	MemoryBudget int64
+}
+
+// QueryError is a syntax or semantic error at a position in the APL text.
+type QueryError struct {
+	Line, Col int
+	Msg       string
+	// Kind is "syntax" or "semantic".
+	Kind string
+}
+
+func (e *QueryError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// ForbiddenError is returned when a query reads a dataset the caller may
+// not read.
+type ForbiddenError struct{ Dataset string }
+
+func (e *ForbiddenError) Error() string {
+	return fmt.Sprintf("not allowed to query dataset %q", e.Dataset)
+}
+
+// ErrMemoryExceeded is wrapped by errors of queries that passed their
+// memory budget (the API answers 432).
+var ErrMemoryExceeded = errors.New("query memory budget exceeded")
+
+// ErrDatasetNotFound is wrapped by errors of queries naming an unknown
+// dataset (the API answers 404).
+var ErrDatasetNotFound = store.ErrNotFound
