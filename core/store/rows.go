@@ -47,6 +47,9 @@ type RowsBuilder struct {
 	open    bool
 	time    int64
 	hasTime bool
+	// colsAtBegin is len(Cols) when the event began, so Abort can drop the
+	// columns only the aborted event created.
+	colsAtBegin int
 }
 
 // NewRowsBuilder returns an empty builder.
@@ -61,6 +64,7 @@ func (b *RowsBuilder) Len() int { return b.rows.N }
 func (b *RowsBuilder) Begin() {
 	b.open = true
 	b.hasTime = false
+	b.colsAtBegin = len(b.rows.Cols)
 	for i := range b.touched {
 		b.touched[i] = false
 	}
@@ -73,9 +77,17 @@ func (b *RowsBuilder) SetTime(ns int64) { b.time, b.hasTime = ns, true }
 func (b *RowsBuilder) HasTime() bool { return b.hasTime }
 
 // col returns the column for k, creating it (back-filled with nulls) when
-// it is new, and marks it touched. It reports false when k was already set
-// in this event, after undoing the earlier value so the new one replaces it.
-func (b *RowsBuilder) col(k ColKey) *vector.Vector {
+// it is new, and marks it touched. When k was already set in this event
+// the earlier value is undone so the new one replaces it.
+func (b *RowsBuilder) col(k ColKey) *vector.Vector { return b.at(b.Ref(k)) }
+
+// Ref returns a handle to the column for k, creating the column
+// (back-filled with nulls) when it is new. Decoders that see the same
+// field in every event cache the handle and call the Set*At methods, which
+// skip the map lookup Set* does per call. A handle stays valid until
+// Finish, or until Abort drops the columns the aborted event created
+// (those with a handle >= NumCols() afterwards).
+func (b *RowsBuilder) Ref(k ColKey) int {
 	i, ok := b.index[k]
 	if !ok {
 		v := vector.New(k.Type, b.rows.N+1)
@@ -88,12 +100,30 @@ func (b *RowsBuilder) col(k ColKey) *vector.Vector {
 		b.rows.Cols = append(b.rows.Cols, v)
 		b.touched = append(b.touched, false)
 	}
+	return i
+}
+
+// NumCols returns the number of columns (one per field name and type).
+func (b *RowsBuilder) NumCols() int { return len(b.rows.Cols) }
+
+// at returns column i ready for the current event's value, undoing a value
+// set earlier in the same event.
+func (b *RowsBuilder) at(i int) *vector.Vector {
 	v := b.rows.Cols[i]
 	if b.touched[i] {
 		truncate(v, b.rows.N)
 	}
 	b.touched[i] = true
 	return v
+}
+
+// Unset removes the value the current event set in column ref, as if it
+// had never been set (used when a repeated key changes the field's type).
+func (b *RowsBuilder) Unset(ref int) {
+	if b.touched[ref] {
+		truncate(b.rows.Cols[ref], b.rows.N)
+		b.touched[ref] = false
+	}
 }
 
 // truncate drops rows at and after n (used when a field repeats in one event).
@@ -138,6 +168,27 @@ func (b *RowsBuilder) SetDynamic(name string, x any) {
 	b.col(ColKey{name, vector.Dynamic}).AppendDyn(x)
 }
 
+// The Set*At methods set a value through a handle from Ref; the handle's
+// column must have the method's type (Null for SetNullAt).
+
+// SetNullAt records an explicit null in column ref.
+func (b *RowsBuilder) SetNullAt(ref int) { b.at(ref).AppendNull() }
+
+// SetBoolAt sets a boolean value in column ref.
+func (b *RowsBuilder) SetBoolAt(ref int, x bool) { b.at(ref).AppendBool(x) }
+
+// SetIntAt sets an integer value in column ref.
+func (b *RowsBuilder) SetIntAt(ref int, x int64) { b.at(ref).AppendInt(x) }
+
+// SetFloatAt sets a float value in column ref.
+func (b *RowsBuilder) SetFloatAt(ref int, x float64) { b.at(ref).AppendFloat(x) }
+
+// SetStringAt sets a string value in column ref.
+func (b *RowsBuilder) SetStringAt(ref int, x string) { b.at(ref).AppendStr(x) }
+
+// SetDynamicAt sets a dynamic value in column ref.
+func (b *RowsBuilder) SetDynamicAt(ref int, x any) { b.at(ref).AppendDyn(x) }
+
 // End completes the current event at time ingestTime when no SetTime was
 // made, padding every column it did not set with a null.
 func (b *RowsBuilder) End(ingestTime int64) {
@@ -154,13 +205,24 @@ func (b *RowsBuilder) End(ingestTime int64) {
 	b.open = false
 }
 
-// Abort discards the current event.
+// Abort discards the current event, including the columns only it
+// created, so a rejected event leaves no trace in the batch.
 func (b *RowsBuilder) Abort() {
 	for i, t := range b.touched {
 		if t {
 			truncate(b.rows.Cols[i], b.rows.N)
 			b.touched[i] = false
 		}
+	}
+	if n := b.colsAtBegin; n < len(b.rows.Cols) {
+		for _, k := range b.rows.Keys[n:] {
+			delete(b.index, k)
+		}
+		clear(b.rows.Keys[n:])
+		clear(b.rows.Cols[n:])
+		b.rows.Keys = b.rows.Keys[:n]
+		b.rows.Cols = b.rows.Cols[:n]
+		b.touched = b.touched[:n]
 	}
 	b.open = false
 }
