@@ -1,0 +1,81 @@
+package meta
+
+import (
+	"errors"
+	"time"
+)
+
+// Owner is the user created on first start, who owns the default org.
+var ownerKey = "owner"
+
+// Bootstrap makes sure the org orgID and its owner user exist and returns
+// the owner. It is idempotent: later starts find and return the same owner.
+func (s *Store) Bootstrap(orgID string, now time.Time) (*User, error) {
+	now = now.UTC()
+	var owner User
+	err := s.Update(func(tx *Tx) error {
+		if !tx.Has(KindOrg, "", orgID) {
+			if err := tx.Put(KindOrg, "", orgID, DefaultOrg(orgID, now)); err != nil {
+				return err
+			}
+		}
+		var ownerID string
+		if err := tx.Get(KindSettings, "", ownerKey, &ownerID); err == nil {
+			if err := tx.Get(KindUser, "", ownerID, &owner); err == nil {
+				return nil
+			}
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		owner = User{ID: NewID(), Name: "aplite admin", Email: "admin@localhost",
+			Role: Role{ID: "owner", Name: "owner"}}
+		if err := tx.Put(KindUser, "", owner.ID, owner); err != nil {
+			return err
+		}
+		return tx.Put(KindSettings, "", ownerKey, owner.ID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &owner, nil
+}
+
+// EnsurePAT makes secret a personal access token of user in org. A secret
+// that is already known is left as it is, so restarting with the same
+// -token is harmless.
+func (s *Store) EnsurePAT(secret, userID, orgID string, now time.Time) error {
+	return s.Update(func(tx *Tx) error {
+		if tx.bucket(KindTokenHash).Get(key("", HashSecret(secret))) != nil {
+			return nil
+		}
+		rec := &TokenRecord{
+			APIToken: APIToken{ID: NewID(), Name: "personal access token",
+				DatasetCapabilities: map[string]DatasetCaps{}},
+			Kind: TokenPersonal, UserID: userID, OrgID: orgID, Issued: now.UTC(),
+		}
+		return tx.PutToken(rec, secret)
+	})
+}
+
+// DefaultOrg is the record of a fresh org: a comped plan whose license is
+// generous enough that its limits never disturb a benchmark.
+func DefaultOrg(id string, now time.Time) Org {
+	now = now.UTC().Truncate(time.Second)
+	far := time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
+	return Org{
+		ID: id, Name: id, Slug: id, Plan: "comped", PlanCreated: now,
+		LastUsageSync: now, Role: "owner", PrimaryEmail: "admin@localhost",
+		PaymentStatus: "na", MetaCreated: now, MetaModified: now, MetaVersion: "1",
+		ExternalPlan: ExtPlan{State: "active", StartingOn: now, EndingBefore: far,
+			NextBillingDate: far, TrialEndingBefore: now},
+		License: License{
+			ID: NewID(), Issuer: "aplite", IssuedTo: id, IssuedAt: now, ValidFrom: now,
+			ExpiresAt: far, Tier: "comped",
+			APIRateLimitPerSecond: 100000, IngestLimitPerSecond: 100000, QueryLimitPerSecond: 100000,
+			MonthlyIngestGB: 1 << 20, MonthlyQueryGBHours: 1 << 20, StorageAllowanceGB: 1 << 20,
+			MaxUsers: 1000, MaxFields: 100000, MaxDatasets: 10000, MaxMonitors: 10000,
+			MaxEndpoints: 10000, MaxQueryWindowSeconds: 0, MaxAuditWindowSeconds: 0,
+			WithRBAC: true, WithAuths: []string{"token"}, Features: map[string]any{},
+		},
+	}
+}
