@@ -1,0 +1,224 @@
+package fn
+
+// Test harness for the array, IP, series, GenAI and misc families: calls
+// a function through the registry the way the planner and executor do
+// (Result on the argument types, then Eval), and compares dynamic results
+// deeply with a tolerance for reals. The b prefix keeps these helpers
+// apart from other test files in this package.
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// bCase is one row-level expectation: f(args...) == want, with each
+// argument a one-row vector (see bArg).
+type bCase struct {
+	fn   string
+	args []any
+	want any
+}
+
+// bArg makes a one-row argument vector. A *vector.Vector is used as is;
+// otherwise the Go value picks the type: string, int, int64, float64,
+// bool, or anything else (including the result of bJ) as dynamic. A
+// bNull{t} is a typed null.
+func bArg(x any) *vector.Vector {
+	switch t := x.(type) {
+	case *vector.Vector:
+		return t
+	case bNull:
+		return xCol(t.t, nil)
+	case string:
+		return xCol(vector.String, t)
+	case int:
+		return xCol(vector.Int, int64(t))
+	case int64:
+		return xCol(vector.Int, t)
+	case float64:
+		return xCol(vector.Float, t)
+	case bool:
+		return xCol(vector.Bool, t)
+	}
+	return xCol(vector.Dynamic, x)
+}
+
+// bNull is a null argument of type t.
+type bNull struct{ t vector.Type }
+
+var (
+	nullDyn = bNull{vector.Dynamic}
+	nullStr = bNull{vector.String}
+	nullInt = bNull{vector.Int}
+)
+
+// bJ parses JSON into aplite's dynamic representation: integers become
+// int64, other numbers float64.
+func bJ(s string) any {
+	d := json.NewDecoder(bytes.NewReader([]byte(s)))
+	d.UseNumber()
+	var x any
+	if err := d.Decode(&x); err != nil {
+		panic(err)
+	}
+	return bFromJSON(x)
+}
+
+func bFromJSON(x any) any {
+	switch t := x.(type) {
+	case json.Number:
+		if n, err := t.Int64(); err == nil {
+			return n
+		}
+		f, _ := t.Float64()
+		return f
+	case []any:
+		for i := range t {
+			t[i] = bFromJSON(t[i])
+		}
+	case map[string]any:
+		for k := range t {
+			t[k] = bFromJSON(t[k])
+		}
+	}
+	return x
+}
+
+// bCall runs the function over args (all of length n) through Result and
+// Eval, checks the result vector's length and type, and returns its rows.
+func bCall(t *testing.T, name string, n int, args ...*vector.Vector) []any {
+	t.Helper()
+	f := Lookup(name)
+	if f == nil {
+		t.Fatalf("%s is not registered", name)
+	}
+	if len(args) < f.MinArgs || (f.MaxArgs >= 0 && len(args) > f.MaxArgs) {
+		t.Fatalf("%s: %d arguments outside [%d, %d]", name, len(args), f.MinArgs, f.MaxArgs)
+	}
+	types := make([]vector.Type, len(args))
+	for i, a := range args {
+		types[i] = a.Type
+	}
+	rt, err := f.Result(types)
+	if err != nil {
+		t.Fatalf("%s%v: Result: %v", name, types, err)
+	}
+	out, err := f.Eval(&Context{}, args, n)
+	if err != nil {
+		t.Fatalf("%s: Eval: %v", name, err)
+	}
+	if out.Len != n {
+		t.Fatalf("%s: result has %d rows, want %d", name, out.Len, n)
+	}
+	if out.Type != rt && out.Type != vector.Null {
+		t.Fatalf("%s: result type %s, Result said %s", name, out.Type, rt)
+	}
+	return xValues(out)
+}
+
+// bRunCases checks a table of one-row cases.
+func bRunCases(t *testing.T, cases []bCase) {
+	t.Helper()
+	for _, c := range cases {
+		args := make([]*vector.Vector, len(c.args))
+		for i, a := range c.args {
+			args[i] = bArg(a)
+		}
+		got := bCall(t, c.fn, 1, args...)[0]
+		if !bEqual(got, c.want) {
+			t.Errorf("%s(%s) = %s, want %s", c.fn, bShowArgs(c.args), bShow(got), bShow(c.want))
+		}
+	}
+}
+
+// bResultErr checks that Result rejects the argument types with an error
+// mentioning want.
+func bResultErr(t *testing.T, name, want string, types ...vector.Type) {
+	t.Helper()
+	f := Lookup(name)
+	if f == nil {
+		t.Fatalf("%s is not registered", name)
+	}
+	_, err := f.Result(types)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s%v: error %v, want one containing %q", name, types, err, want)
+	}
+}
+
+// bEqual compares dynamic values deeply; reals match within 1e-9
+// relative, NaN matches NaN, and int64 matches an equal float64 only
+// when they are the same type (so tests catch int/real mix-ups).
+func bEqual(a, b any) bool {
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !bEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, has := y[k]
+			if !has || !bEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case float64:
+		y, ok := b.(float64)
+		if !ok {
+			return false
+		}
+		if math.IsNaN(x) || math.IsNaN(y) {
+			return math.IsNaN(x) && math.IsNaN(y)
+		}
+		return x == y || math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(y))
+	}
+	return xEqual(a, b)
+}
+
+func bShow(x any) string {
+	if f, ok := x.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		return FormatFloat(f)
+	}
+	return string(AppendJSON(nil, x)) + bTypeTag(x)
+}
+
+func bTypeTag(x any) string {
+	switch x.(type) {
+	case int64:
+		return "(long)"
+	case float64:
+		return "(real)"
+	}
+	return ""
+}
+
+func bShowArgs(args []any) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		switch t := a.(type) {
+		case *vector.Vector:
+			parts[i] = "<" + t.Type.String() + ">"
+		case bNull:
+			parts[i] = t.t.String() + "(null)"
+		default:
+			parts[i] = bShow(a)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
