@@ -1,0 +1,140 @@
+package fn
+
+import (
+	"regexp"
+	"sync"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// EvalFunc is the signature of Func.Eval.
+type EvalFunc = func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error)
+
+// strRows evaluates f for the string form of args[si] on every row; f reads
+// any other argument itself at row i. When every other argument is Const
+// (the common case: a column and literals), f runs once per distinct
+// value of a dictionary-encoded column, reading the others at row 0.
+func strRows[R any](t vector.Type, args []*vector.Vector, si, n int, f func(s string, i int) (R, bool)) *vector.Vector {
+	othersConst := true
+	for j, a := range args {
+		if j != si && !a.Const {
+			othersConst = false
+		}
+	}
+	if othersConst {
+		return MapStrings(t, args[si], n, func(s string) (R, bool) { return f(s, 0) })
+	}
+	return Each(t, args, n, func(i int) (R, bool) {
+		s, ok := ToString(args[si], i)
+		if !ok {
+			var zero R
+			return zero, false
+		}
+		return f(s, i)
+	})
+}
+
+// strFunc adapts a function of one string to Func.Eval.
+func strFunc[R any](t vector.Type, f func(string) (R, bool)) EvalFunc {
+	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		return MapStrings(t, args[0], n, f), nil
+	}
+}
+
+// optInt reads optional integer argument j at row i, or def when the call
+// has fewer arguments. ok is false when the argument is present but null.
+func optInt(args []*vector.Vector, j, i int, def int64) (int64, bool) {
+	if j >= len(args) {
+		return def, true
+	}
+	return ToInt(args[j], i)
+}
+
+// optStr is optInt for a string argument.
+func optStr(args []*vector.Vector, j, i int, def string) (string, bool) {
+	if j >= len(args) {
+		return def, true
+	}
+	return ToString(args[j], i)
+}
+
+// regexCache holds compiled patterns. Patterns are almost always literals,
+// so a query compiles each once; the cache is bounded by dropping it
+// whole when it grows past regexCacheMax, which only a query computing
+// patterns per row can reach.
+var regexCache struct {
+	sync.Mutex
+	m map[string]*regexp.Regexp
+}
+
+const regexCacheMax = 1024
+
+// compileRegex compiles an RE2 pattern (APL's regex dialect), caching it.
+// A pattern that does not compile yields nil, which callers turn into a
+// null result.
+func compileRegex(p string) *regexp.Regexp {
+	regexCache.Lock()
+	defer regexCache.Unlock()
+	if re, ok := regexCache.m[p]; ok {
+		return re
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		re = nil
+	}
+	if regexCache.m == nil || len(regexCache.m) >= regexCacheMax {
+		regexCache.m = map[string]*regexp.Regexp{}
+	}
+	regexCache.m[p] = re
+	return re
+}
+
+// regexArg reads a pattern argument at row i and compiles it.
+func regexArg(args []*vector.Vector, j, i int) (*regexp.Regexp, bool) {
+	p, ok := ToString(args[j], i)
+	if !ok {
+		return nil, false
+	}
+	re := compileRegex(p)
+	return re, re != nil
+}
+
+// regexReader returns a reader of pattern argument j that compiles a
+// constant pattern once up front instead of looking it up per row.
+func regexReader(args []*vector.Vector, j int) func(i int) (*regexp.Regexp, bool) {
+	if args[j].Const {
+		re, ok := regexArg(args, j, 0)
+		return func(int) (*regexp.Regexp, bool) { return re, ok }
+	}
+	return func(i int) (*regexp.Regexp, bool) { return regexArg(args, j, i) }
+}
+
+// checkConstRegex reports a malformed literal pattern as a query error
+// instead of silently returning nulls on every row.
+func checkConstRegex(name string, args []*vector.Vector, j int) error {
+	if j >= len(args) || !args[j].Const || args[j].IsNull(0) {
+		return nil
+	}
+	p, _ := ToString(args[j], 0)
+	if _, err := regexp.Compile(p); err != nil {
+		return &regexError{name: name, err: err}
+	}
+	return nil
+}
+
+type regexError struct {
+	name string
+	err  error
+}
+
+func (e *regexError) Error() string { return e.name + ": invalid regular expression: " + e.err.Error() }
+func (e *regexError) Unwrap() error { return e.err }
+
+// strArr converts a string slice to a dynamic array.
+func strArr(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
