@@ -1,0 +1,184 @@
+package ingest
+
+import (
+	"fmt"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// reserved are the system field names an event may not set; a user field
+// of that name is stored as _user_<name>. _rowId is the spelling the legacy
+// query result uses for _rowID. _time is only reserved when another field
+// is the timestamp field (else it is the timestamp field and consumed).
+var reserved = map[string]bool{
+	"_rowID": true, "_rowId": true, "_sysTime": true, "_cursor": true,
+	"_source": true, "_blockInfo": true,
+}
+
+// node is one flattened field path seen in this request. Nodes are
+// interned: an event with the same shape as the one before finds each of
+// its nodes by following next and comparing one key, with no hashing.
+type node struct {
+	parent int32  // -1 for a top-level key
+	next   int32  // the node that followed this one in the last event, or -1
+	key    string // the last key of the path, unescaped
+	path   string // the dotted path as sent
+	name   string // the column name: path, renamed when reserved
+	isTime bool   // path is the timestamp field
+	keep   bool   // a timestamp field that is also stored as a field
+	isMap  bool   // a declared map field: objects stay dynamic
+	// counted marks a name that counts against MaxFields.
+	counted bool
+	// refs are the builder column handles per vector.Type, -1 until used.
+	refs [vector.Dynamic + 1]int32
+	// setEv is the event that last set this field, setRef the column it
+	// used, so a repeated key with another type replaces the earlier value.
+	setEv  uint32
+	setRef int32
+	cache  *strCache
+}
+
+// fields is the request's table of interned nodes.
+type fields struct {
+	nodes   []node
+	index   map[string]int32 // path -> node
+	pathBuf []byte
+	first   int32 // the first node of the last event
+	opts    *Options
+}
+
+func (f *fields) reset(o *Options) {
+	clear(f.nodes)
+	f.nodes = f.nodes[:0]
+	if f.index == nil {
+		f.index = make(map[string]int32)
+	}
+	clear(f.index)
+	f.first = -1
+	f.opts = o
+}
+
+// child returns the node for key under parent, predicting it from the last
+// event's shape: prev is the node before it in this event (-1 at the
+// start).
+func (f *fields) child(parent, prev int32, key []byte) int32 {
+	guess := f.first
+	if prev >= 0 {
+		guess = f.nodes[prev].next
+	}
+	if guess >= 0 {
+		if n := &f.nodes[guess]; n.parent == parent && n.key == string(key) {
+			return guess
+		}
+	}
+	id := f.lookup(parent, key)
+	if prev >= 0 {
+		f.nodes[prev].next = id
+	} else {
+		f.first = id
+	}
+	return id
+}
+
+// lookup finds or creates the node for key under parent by its path.
+func (f *fields) lookup(parent int32, key []byte) int32 {
+	p := f.pathBuf[:0]
+	if parent >= 0 {
+		p = append(p, f.nodes[parent].path...)
+		p = append(p, '.')
+	}
+	p = append(p, key...)
+	f.pathBuf = p
+	if id, ok := f.index[string(p)]; ok {
+		return id
+	}
+	path := string(p)
+	return f.add(parent, path, path[len(path)-len(key):])
+}
+
+// top returns the node for a top-level path (CSV columns, labels).
+func (f *fields) top(path string) int32 {
+	if id, ok := f.index[path]; ok {
+		return id
+	}
+	return f.add(-1, path, path)
+}
+
+func (f *fields) add(parent int32, path, key string) int32 {
+	o := f.opts
+	n := node{parent: parent, next: -1, key: key, path: path, name: path}
+	if path == o.TimestampField {
+		n.isTime = true
+		n.keep = path != "_time"
+	}
+	if reserved[path] || (path == "_time" && !n.isTime) {
+		n.name = "_user_" + path
+	}
+	n.isMap = o.MapFields[path]
+	for i := range n.refs {
+		n.refs[i] = -1
+	}
+	n.setRef = -1
+	id := int32(len(f.nodes))
+	f.nodes = append(f.nodes, n)
+	f.index[path] = id
+	return id
+}
+
+// column returns the builder column for a value of type t in node id,
+// enforcing the per-event bookkeeping: a repeated key replaces the earlier
+// value even across types, and the name limits are checked the first time
+// a name is used. It returns -1 (after failing the event) when the name is
+// not acceptable.
+func (d *decoder) column(id int32, t vector.Type) int {
+	n := &d.f.nodes[id]
+	if n.setEv == d.ev {
+		r := n.refs[t]
+		if r < 0 {
+			r = d.newRef(n, id, t)
+		}
+		if r != n.setRef {
+			d.b.Unset(int(n.setRef))
+			n.setRef = r
+		}
+		return int(r)
+	}
+	if !n.counted {
+		if len(n.name) > d.o.MaxFieldNameLen {
+			d.fail(fmt.Sprintf("field name %q is %d bytes long, over the limit of %d", clip(n.name), len(n.name), d.o.MaxFieldNameLen))
+			return -1
+		}
+		if d.nfields >= d.o.MaxFields {
+			d.fail(fmt.Sprintf("field %q would exceed the limit of %d distinct fields per request", clip(n.name), d.o.MaxFields))
+			return -1
+		}
+		n.counted = true
+		d.nfields++
+		d.newCounted = append(d.newCounted, id)
+	}
+	r := n.refs[t]
+	if r < 0 {
+		r = d.newRef(n, id, t)
+	}
+	n.setEv = d.ev
+	n.setRef = r
+	return int(r)
+}
+
+// newRef gets a builder handle for node n and type t, remembering it so an
+// Abort that drops the column can forget it again.
+func (d *decoder) newRef(n *node, id int32, t vector.Type) int32 {
+	r := int32(d.b.Ref(store.ColKey{Name: n.name, Type: t}))
+	n.refs[t] = r
+	d.newRefs = append(d.newRefs, id)
+	return r
+}
+
+// clip shortens a name for an error message.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}

@@ -1,0 +1,96 @@
+package ingest
+
+import "time"
+
+// Default limits, used when the matching Options field is zero.
+const (
+	DefaultTimestampField  = "_time"
+	DefaultMaxFieldNameLen = 200
+	DefaultMaxFields       = 4096
+	DefaultMaxDepth        = 64
+	DefaultMaxFailures     = 1000
+)
+
+// Options configure one Decode call (one ingest request).
+type Options struct {
+	Format Format
+	// TimestampField names the field holding each event's time (the
+	// timestamp-field query parameter); default "_time". A "_time" field is
+	// consumed into the event time; any other named field is kept as a
+	// regular field as well, so no user value disappears.
+	TimestampField string
+	// TimestampFormat is a Go reference-time layout (timestamp-format);
+	// empty means auto-detect (RFC 3339 with any offset, naive ISO 8601 as
+	// UTC, Unix seconds/ms/µs/ns numbers or numeric strings).
+	TimestampFormat string
+	// CSVDelimiter separates CSV fields; default ','.
+	CSVDelimiter rune
+	// CSVFields are the CSV column names when the body has no header row
+	// (X-Axiom-CSV-Fields); empty means the first row is the header.
+	CSVFields []string
+	// Labels (X-Axiom-Event-Labels, see ParseLabels) are added as top-level
+	// fields to every event, flattened like event fields. A field of the
+	// event itself wins over a label of the same name.
+	Labels map[string]any
+	// LabelsHeaderLen is the byte length of the X-Axiom-Event-Labels header
+	// value; Axiom counts it in processedBytes, so Decode adds it there.
+	LabelsHeaderLen int
+	// MapFields are field names (top-level keys, or dotted paths) whose
+	// object values stay one dynamic field instead of being flattened.
+	MapFields map[string]bool
+	// Now is the ingest time in ns since the epoch: the _time of events
+	// without one, and the timestamp of failures.
+	Now int64
+	// MaxFieldNameLen is the longest accepted (flattened) field name in
+	// bytes; an event with a longer one fails. Default 200.
+	MaxFieldNameLen int
+	// MaxFields is the number of distinct field names one request may
+	// introduce; an event that would exceed it fails. Default 4096.
+	MaxFields int
+	// MaxDepth is the deepest nesting of objects and arrays inside an event
+	// (the event object is depth 1); a deeper event fails. Default 64.
+	MaxDepth int
+	// MaxFailures caps the Failures list (Failed still counts them all).
+	// Default 1000.
+	MaxFailures int
+}
+
+// withDefaults fills the zero fields of o.
+func (o Options) withDefaults() Options {
+	if o.TimestampField == "" {
+		o.TimestampField = DefaultTimestampField
+	}
+	if o.CSVDelimiter == 0 {
+		o.CSVDelimiter = ','
+	}
+	if o.MaxFieldNameLen <= 0 {
+		o.MaxFieldNameLen = DefaultMaxFieldNameLen
+	}
+	if o.MaxFields <= 0 {
+		o.MaxFields = DefaultMaxFields
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxFailures <= 0 {
+		o.MaxFailures = DefaultMaxFailures
+	}
+	return o
+}
+
+// Failure describes one event that was not ingested. Its JSON form is the
+// Axiom ingest status entry {"timestamp": "...Z", "error": "..."}.
+type Failure struct {
+	Timestamp time.Time `json:"timestamp"`
+	Error     string    `json:"error"`
+}
+
+// Result counts what one Decode call did, in the shape of Axiom's ingest
+// status. ProcessedBytes is len(body) + Options.LabelsHeaderLen, where body
+// is the decompressed body.
+type Result struct {
+	Ingested       int
+	Failed         int
+	Failures       []Failure
+	ProcessedBytes int64
+}
