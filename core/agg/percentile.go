@@ -1,0 +1,211 @@
+package agg
+
+import (
+	"fmt"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// percentile(x, p) returns the p-th percentile (0 ≤ p ≤ 100) of the
+// non-null values of each group by KQL's nearest-rank definition: the
+// value of rank ceil(p/100·n) in ascending order, so the result is always
+// one of the values. It is exact while a group has at most 1024 values;
+// beyond that it comes from a DDSketch and is within 1% relative error of
+// a value of the right rank (Axiom documents "a maximum error of 1%").
+// Percentile 0 and 100 are the exact minimum and maximum in both modes.
+// The result keeps the input type (long, real, datetime, timespan); NaN
+// is ignored like null and ±Inf are ordinary extreme values.
+//
+// percentiles_array(x, p1, p2, ...) or percentiles_array(x, dynamic([p1,
+// ...])) returns the percentiles as one dynamic array; percentileif and
+// percentiles_arrayif take a trailing predicate.
+
+// maxPercentiles bounds how many percentiles one percentiles_array call
+// may ask for, so that ConstArgs can list their positions.
+const maxPercentiles = 32
+
+func init() {
+	Register(percentileSpec)
+	Register(withIf(percentileSpec, "percentileif", "percentilesif", -1,
+		"Returns a percentile of the values of the rows for which the predicate is true."))
+	Register(pctArraySpec)
+	arrayIf := withIf(pctArraySpec, "percentiles_arrayif", "percentilesif", -1,
+		"Returns percentiles, as an array, of the values of the rows for which the predicate is true.")
+	// Axiom's form is percentiles_arrayif(x, dynamic([p, ...]), pred).
+	arrayIf.MinArgs, arrayIf.MaxArgs, arrayIf.ConstArgs = 3, 3, []int{1}
+	Register(arrayIf)
+}
+
+var percentileSpec = &Spec{
+	Name:      "percentile",
+	APIName:   "percentiles",
+	MinArgs:   2,
+	MaxArgs:   2,
+	ConstArgs: []int{1},
+	Result: func(args []vector.Type) ([]vector.Type, error) {
+		t, err := pctType("percentile", args[0])
+		return one(t), err
+	},
+	New: func(ctx *Context, args []vector.Type, consts []any) (State, error) {
+		return newPct(ctx, "percentile", args, consts, false)
+	},
+	Doc: "Returns the p-th percentile (nearest rank) of the group's values; exact up to 1024 values, else within 1%.",
+}
+
+var pctArraySpec = &Spec{
+	Name:      "percentiles_array",
+	APIName:   "percentiles",
+	MinArgs:   2,
+	MaxArgs:   1 + maxPercentiles,
+	ConstArgs: pctPositions(),
+	Result: func(args []vector.Type) ([]vector.Type, error) {
+		_, err := pctType("percentiles_array", args[0])
+		return one(vector.Dynamic), err
+	},
+	New: func(ctx *Context, args []vector.Type, consts []any) (State, error) {
+		return newPct(ctx, "percentiles_array", args, consts, true)
+	},
+	Doc: "Returns several percentiles of the group's values as a dynamic array.",
+}
+
+func pctPositions() []int {
+	out := make([]int, maxPercentiles)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+func pctType(name string, t vector.Type) (vector.Type, error) {
+	switch t {
+	case vector.Int, vector.Float, vector.DateTime, vector.TimeSpan:
+		return t, nil
+	case vector.Null:
+		return vector.Float, nil
+	}
+	return vector.Null, fmt.Errorf("%s: argument 1 must be numeric, datetime or timespan, got %s", name, t)
+}
+
+// pctArgs reads the percentiles from the constant arguments: numbers, or
+// one dynamic array of numbers.
+func pctArgs(name string, consts []any) ([]float64, error) {
+	var ps []float64
+	for i := 1; i < len(consts); i++ {
+		if arr, ok := consts[i].([]any); ok {
+			for _, e := range arr {
+				p, err := constFloat(name, i, e)
+				if err != nil {
+					return nil, err
+				}
+				ps = append(ps, p)
+			}
+			continue
+		}
+		p, err := constFloat(name, i, consts[i])
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("%s: no percentile given", name)
+	}
+	for _, p := range ps {
+		if !(p >= 0 && p <= 100) {
+			return nil, fmt.Errorf("%s: percentile must be between 0 and 100, got %v", name, p)
+		}
+	}
+	return ps, nil
+}
+
+func newPct(ctx *Context, name string, args []vector.Type, consts []any, array bool) (State, error) {
+	if _, err := pctType(name, args[0]); err != nil {
+		return nil, err
+	}
+	ps, err := pctArgs(name, consts)
+	if err != nil {
+		return nil, err
+	}
+	if args[0] == vector.Float || args[0] == vector.Null {
+		return &pctState[float64]{quantState: quantState[float64]{t: args[0]}, ps: ps, array: array}, nil
+	}
+	q := quantState[int64]{t: args[0]}
+	if args[0] == vector.DateTime && ctx != nil && !ctx.Start.IsZero() {
+		q.base = float64(ctx.Start.UnixNano())
+	}
+	return &pctState[int64]{quantState: q, ps: ps, array: array}, nil
+}
+
+// pctState answers percentile and percentiles_array from a quantState.
+type pctState[T number] struct {
+	quantState[T]
+	ps    []float64
+	array bool
+}
+
+func (s *pctState[T]) Grow(n int) { s.grow(n) }
+
+func (s *pctState[T]) Update(args []*vector.Vector, sel []int32, groups []uint32) {
+	v := args[0]
+	if allNull(v) || v.Type != s.t {
+		return
+	}
+	// T is float64 exactly when the input is real (newPct).
+	if v.Type == vector.Float {
+		s.update(v, any(v.Floats).([]T), sel, groups)
+		return
+	}
+	s.update(v, any(v.Ints).([]T), sel, groups)
+}
+
+func (s *pctState[T]) Merge(other State, into []uint32) {
+	s.merge(&other.(*pctState[T]).quantState, into)
+}
+
+func (s *pctState[T]) Result(n int) []*vector.Vector {
+	if s.array {
+		out := make([]any, n)
+		for g := 0; g < n; g++ {
+			if s.count(g) == 0 {
+				continue
+			}
+			s.sorted(g)
+			arr := make([]any, len(s.ps))
+			for i, p := range s.ps {
+				arr[i] = s.box(s.quantile(g, p))
+			}
+			out[g] = arr
+		}
+		return []*vector.Vector{dynResult(out, n)}
+	}
+	t := s.t
+	if t == vector.Null {
+		t = vector.Float
+	}
+	out := vector.New(t, n)
+	for g := 0; g < n; g++ {
+		if s.count(g) == 0 {
+			out.AppendNull()
+			continue
+		}
+		s.sorted(g)
+		switch x := any(s.quantile(g, s.ps[0])).(type) {
+		case float64:
+			out.AppendFloat(x)
+		case int64:
+			out.AppendInt(x)
+		}
+	}
+	return []*vector.Vector{out}
+}
+
+// box converts a percentile to the element a dynamic array holds.
+func (s *pctState[T]) box(x T) any {
+	switch v := any(x).(type) {
+	case int64:
+		return boxInt(s.t, v)
+	case float64:
+		return v
+	}
+	return nil
+}

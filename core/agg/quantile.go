@@ -1,0 +1,135 @@
+package agg
+
+import (
+	"math"
+	"slices"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// quantState is the per-group value store behind percentile,
+// percentiles_array and histogram: exact while a group has at most
+// exactQuantile values (they are kept and sorted at the end), then a
+// DDSketch with 1% relative error (ddsketch.go). NaN and null are not
+// stored. Datetimes are sketched as offsets from base (the query start),
+// so the 1% applies to the distance from it rather than from 1970.
+type quantState[T number] struct {
+	t      vector.Type
+	base   float64
+	groups []qgroup[T]
+}
+
+type qgroup[T number] struct {
+	vals []T
+	sk   *ddsketch
+}
+
+// exactQuantile is the number of values per group kept exactly.
+const exactQuantile = 1024
+
+func (q *quantState[T]) grow(n int) { q.groups = growSlice(q.groups, n) }
+
+func (q *quantState[T]) update(v *vector.Vector, vals []T, sel []int32, groups []uint32) {
+	gs, valid := q.groups, v.Valid
+	for k, g := range groups {
+		r := physRow(sel, k)
+		if v.Const {
+			r = 0
+		}
+		if !validAt(valid, r) {
+			continue
+		}
+		x := vals[r]
+		if x != x {
+			continue
+		}
+		grp := &gs[g]
+		if grp.sk != nil {
+			grp.sk.add(float64(x) - q.base)
+			continue
+		}
+		grp.vals = append(grp.vals, x)
+		if len(grp.vals) > exactQuantile {
+			q.toSketch(grp)
+		}
+	}
+}
+
+func (q *quantState[T]) toSketch(grp *qgroup[T]) {
+	grp.sk = &ddsketch{}
+	for _, x := range grp.vals {
+		grp.sk.add(float64(x) - q.base)
+	}
+	grp.vals = nil
+}
+
+func (q *quantState[T]) merge(o *quantState[T], into []uint32) {
+	for g, dst := range into {
+		src, grp := &o.groups[g], &q.groups[dst]
+		switch {
+		case src.sk != nil:
+			if grp.sk == nil {
+				q.toSketch(grp)
+			}
+			grp.sk.merge(src.sk)
+		case grp.sk != nil:
+			for _, x := range src.vals {
+				grp.sk.add(float64(x) - q.base)
+			}
+		default:
+			grp.vals = append(grp.vals, src.vals...)
+			if len(grp.vals) > exactQuantile {
+				q.toSketch(grp)
+			}
+		}
+	}
+}
+
+// count is the number of values group g holds.
+func (q *quantState[T]) count(g int) uint64 {
+	if sk := q.groups[g].sk; sk != nil {
+		return sk.n
+	}
+	return uint64(len(q.groups[g].vals))
+}
+
+// nearestRank is KQL's percentile definition: the smallest value such
+// that at least p percent of the values are less than or equal to it,
+// i.e. the value of rank ceil(p/100·n) in ascending order (at least 1).
+// p = 0 is the minimum and p = 100 the maximum.
+func nearestRank(p float64, n uint64) uint64 {
+	r := math.Ceil(p*float64(n)/100 - 1e-9)
+	if r < 1 {
+		return 1
+	}
+	if r > float64(n) {
+		return n
+	}
+	return uint64(r)
+}
+
+// sorted prepares group g for quantile queries (sorting exact values).
+func (q *quantState[T]) sorted(g int) {
+	slices.Sort(q.groups[g].vals)
+}
+
+// quantile returns the p-th percentile of group g, which must hold at
+// least one value and have been sorted.
+func (q *quantState[T]) quantile(g int, p float64) T {
+	grp := &q.groups[g]
+	n := q.count(g)
+	r := nearestRank(p, n)
+	if grp.sk == nil {
+		return grp.vals[r-1]
+	}
+	return fromFloat[T](grp.sk.quantile(r)+q.base, q.t != vector.Float)
+}
+
+// fromFloat converts a sketch estimate back to the payload type, rounding
+// to the nearest integer for longs, datetimes and timespans.
+func fromFloat[T number](v float64, round bool) T {
+	if round {
+		v = math.Round(v)
+	}
+	return T(v)
+}
