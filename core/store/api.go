@@ -35,6 +35,9 @@ type Options struct {
 	FlushInterval   time.Duration // max age of buffered rows (default 10s)
 	CompactInterval time.Duration // how often compaction looks for work (default 30s)
 	NoSync          bool          // skip fsync (benchmarks of the CPU path only)
+	// Logf receives recovery notices (torn WAL tails cut, corrupt blocks
+	// set aside); nil discards them.
+	Logf func(format string, args ...any)
 }
 
 // ColumnMeta describes one column of a Part, for pruning without decoding.
@@ -68,10 +71,24 @@ type Part interface {
 	Immutable() bool
 }
 
-// Snapshot is the set of parts of one dataset at one moment.
+// Snapshot is the set of parts of one dataset at one moment. It pins the
+// block files it lists (they stay readable even if compaction or trim
+// replaces them) until Release; a snapshot never released keeps them
+// mapped until the DB closes.
 type Snapshot struct {
 	Dataset string
 	Parts   []Part
+	release func()
+}
+
+// Release unpins the snapshot's blocks. Parts must not be read afterwards
+// (a read then returns an error wrapping ErrClosed, never garbage). Calling
+// it more than once is harmless.
+func (s *Snapshot) Release() {
+	if s != nil && s.release != nil {
+		s.release()
+		s.release = nil
+	}
 }
 
 // AppendResult tells the caller what an append did.

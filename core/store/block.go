@@ -1,0 +1,244 @@
+package store
+
+import (
+	"fmt"
+	"hash/crc32"
+	"math"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// Block file framing (FORMAT.md, "Block file").
+const (
+	blockMagic    = "APLBLK"
+	blockVersion  = 1
+	trailerMagic  = "APLB"
+	headerLen     = 8
+	trailerLen    = 20
+	maxBlockIndex = 1 << 30
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func crc(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// blockMeta is what a block records besides its columns.
+type blockMeta struct {
+	walSeqMax  uint64   // highest WAL seq whose rows the block holds
+	created    int64    // ns
+	inputBytes int64    // uncompressed size estimate of the rows (Info)
+	replaced   []uint64 // blocks this one supersedes
+}
+
+// colEntry is one column of the block index.
+type colEntry struct {
+	key       ColKey
+	enc       byte
+	off, size int
+	crc       uint32
+	nullCount int
+	min, max  any
+	dict      []string
+}
+
+// blockIndex is a parsed block index.
+type blockIndex struct {
+	blockMeta
+	rows             int
+	minTime, maxTime int64
+	cols             []colEntry
+}
+
+// colSet is a block's content before encoding: n rows, columns in order,
+// _time and _sysTime included.
+type colSet struct {
+	n    int
+	keys []ColKey
+	vecs []*vector.Vector
+}
+
+// encodeBlock lays out a block file in memory.
+func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
+	out := append([]byte(blockMagic), 0, 0)
+	out[6], out[7] = blockVersion, 0
+	idx := blockIndex{blockMeta: meta, rows: cs.n}
+	for i, k := range cs.keys {
+		start := len(out)
+		var st colStats
+		var err error
+		out, st, err = encodeColumn(out, k.Type, cs.vecs[i], cs.n)
+		if err != nil {
+			return nil, fmt.Errorf("store: column %q: %w", k.Name, err)
+		}
+		e := colEntry{key: k, enc: st.enc, off: start, size: len(out) - start, crc: crc(out[start:]),
+			nullCount: st.nullCount, min: st.min, max: st.max, dict: st.dict}
+		if k.Name == TimeField && k.Type == vector.DateTime && st.min != nil {
+			idx.minTime, idx.maxTime = st.min.(int64), st.max.(int64)
+		}
+		idx.cols = append(idx.cols, e)
+	}
+	ioff := len(out)
+	out = putIndex(out, &idx)
+	ilen := len(out) - ioff
+	out = putU64(out, uint64(ioff))
+	out = putU32(out, uint32(ilen))
+	out = putU32(out, crc(out[ioff:ioff+ilen]))
+	return append(out, trailerMagic...), nil
+}
+
+func putIndex(b []byte, x *blockIndex) []byte {
+	b = putUvarint(b, uint64(x.rows))
+	b = putVarint(b, x.minTime)
+	b = putVarint(b, x.maxTime)
+	b = putUvarint(b, x.walSeqMax)
+	b = putVarint(b, x.created)
+	b = putVarint(b, x.inputBytes)
+	b = putUvarint(b, uint64(len(x.replaced)))
+	for _, id := range x.replaced {
+		b = putUvarint(b, id)
+	}
+	b = putUvarint(b, uint64(len(x.cols)))
+	for _, c := range x.cols {
+		b = putBytes(b, c.key.Name)
+		b = append(b, byte(c.key.Type), c.enc)
+		b = putUvarint(b, uint64(c.off))
+		b = putUvarint(b, uint64(c.size))
+		b = putU32(b, c.crc)
+		b = putUvarint(b, uint64(c.nullCount))
+		if c.min == nil {
+			b = append(b, 0)
+		} else {
+			b = append(b, 1)
+			b = putStat(b, c.min)
+			b = putStat(b, c.max)
+		}
+		b = putUvarint(b, uint64(len(c.dict)))
+		for _, s := range c.dict {
+			b = putBytes(b, s)
+		}
+	}
+	return b
+}
+
+func putStat(b []byte, x any) []byte {
+	switch v := x.(type) {
+	case int64:
+		return putVarint(b, v)
+	case float64:
+		return putF64(b, v)
+	case bool:
+		if v {
+			return append(b, 1)
+		}
+		return append(b, 0)
+	case string:
+		return putBytes(b, v)
+	}
+	panic(fmt.Sprintf("store: BUG: stat of type %T", x))
+}
+
+func (r *reader) stat(t vector.Type) any {
+	switch t {
+	case vector.Int, vector.DateTime, vector.TimeSpan:
+		return r.varint()
+	case vector.Float:
+		return r.f64()
+	case vector.Bool:
+		return r.u8() != 0
+	case vector.String:
+		return r.str()
+	}
+	r.fail("min/max on a column type without stats")
+	return nil
+}
+
+// parseBlock checks a block file's framing and parses its index. It does
+// not read the column blobs (their CRCs are checked on ReadColumn).
+func parseBlock(file string, data []byte) (*blockIndex, error) {
+	bad := func(off int64, reason string) error {
+		return &CorruptionError{File: file, Offset: off, Reason: reason}
+	}
+	if len(data) < headerLen+trailerLen {
+		return nil, bad(0, "file too short for a block")
+	}
+	if string(data[:6]) != blockMagic {
+		return nil, bad(0, "bad block magic")
+	}
+	if v := int(data[6]) | int(data[7])<<8; v != blockVersion {
+		return nil, bad(6, fmt.Sprintf("unsupported block version %d", v))
+	}
+	tr := newReader(file, int64(len(data)-trailerLen), data[len(data)-trailerLen:])
+	ioff, ilen, icrc := tr.u64(), uint64(tr.u32()), tr.u32()
+	if string(tr.take(4)) != trailerMagic {
+		return nil, bad(int64(len(data)-4), "bad trailer magic")
+	}
+	end := uint64(len(data) - trailerLen)
+	if ioff < headerLen || ioff > end || ilen > end-ioff || ilen > maxBlockIndex {
+		return nil, bad(int64(len(data)-trailerLen), "index offset or length out of range")
+	}
+	ib := data[ioff : ioff+ilen]
+	if crc(ib) != icrc {
+		return nil, bad(int64(ioff), "index checksum mismatch")
+	}
+	r := newReader(file, int64(ioff), ib)
+	x := readIndex(r, int(ioff))
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.remaining() != 0 {
+		r.fail("trailing bytes after index")
+		return nil, r.err
+	}
+	return x, nil
+}
+
+// readIndex parses the index; column ranges must lie in [header, limit).
+func readIndex(r *reader, limit int) *blockIndex {
+	x := &blockIndex{}
+	x.rows = r.count(0, "row")
+	x.minTime, x.maxTime = r.varint(), r.varint()
+	x.walSeqMax = r.uvarint()
+	x.created = r.varint()
+	x.inputBytes = r.varint()
+	nrep := r.count(1, "replaced block")
+	for i := 0; i < nrep; i++ {
+		x.replaced = append(x.replaced, r.uvarint())
+	}
+	ncols := r.count(8, "column")
+	x.cols = make([]colEntry, 0, ncols)
+	for i := 0; i < ncols && r.err == nil; i++ {
+		x.cols = append(x.cols, readColEntry(r, limit, x.rows))
+	}
+	return x
+}
+
+func readColEntry(r *reader, limit, rows int) colEntry {
+	var c colEntry
+	c.key.Name = r.str()
+	c.key.Type = vector.Type(r.u8())
+	c.enc = r.u8()
+	off, size := r.uvarint(), r.uvarint()
+	c.crc = r.u32()
+	nc := r.uvarint()
+	if c.key.Type > vector.Dynamic {
+		r.fail("unknown column type")
+	}
+	if off < headerLen || off > uint64(limit) || size > uint64(limit)-off || size == 0 {
+		r.fail("column range out of bounds")
+	}
+	if nc > uint64(rows) {
+		r.fail("null count above row count")
+	}
+	c.off, c.size, c.nullCount = int(off), int(size), int(nc)
+	if r.u8() == 1 {
+		c.min, c.max = r.stat(c.key.Type), r.stat(c.key.Type)
+		if f, ok := c.min.(float64); ok && (math.IsNaN(f) || math.IsNaN(c.max.(float64))) {
+			r.fail("NaN min/max")
+		}
+	}
+	nd := r.count(1, "dictionary")
+	for i := 0; i < nd && r.err == nil; i++ {
+		c.dict = append(c.dict, r.str())
+	}
+	return c
+}

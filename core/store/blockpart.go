@@ -1,0 +1,93 @@
+package store
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// blockPart is a Part over one encoded block, in a mapped file or on the
+// heap (memory mode).
+//
+// Lifetime (FORMAT.md, "Memory mode and mmap lifetime"): refs counts the
+// dataset's own reference, one per unreleased Snapshot holding the part and
+// one per ReadColumn in progress. When it drops to zero, free runs (unmap);
+// after that acquire fails and ReadColumn returns an error, so no code path
+// touches unmapped memory.
+type blockPart struct {
+	id    uint64
+	file  string
+	data  []byte
+	idx   *blockIndex
+	meta  []ColumnMeta
+	byKey map[ColKey]int
+	refs  atomic.Int64
+	free  func() // releases data; nil when the GC owns it
+}
+
+// newBlockPart parses data and returns a part holding one reference.
+func newBlockPart(id uint64, file string, data []byte, free func()) (*blockPart, error) {
+	idx, err := parseBlock(file, data)
+	if err != nil {
+		return nil, err
+	}
+	p := &blockPart{id: id, file: file, data: data, idx: idx, free: free,
+		byKey: make(map[ColKey]int, len(idx.cols))}
+	for i, c := range idx.cols {
+		if _, dup := p.byKey[c.key]; dup {
+			return nil, &CorruptionError{File: file, Offset: int64(c.off), Reason: "column listed twice"}
+		}
+		p.byKey[c.key] = i
+		p.meta = append(p.meta, ColumnMeta{Key: c.key, NullCount: c.nullCount, Min: c.min, Max: c.max, Dict: c.dict})
+	}
+	p.refs.Store(1)
+	return p, nil
+}
+
+// acquire takes a reference unless the part is already released.
+func (p *blockPart) acquire() bool {
+	for {
+		n := p.refs.Load()
+		if n <= 0 {
+			return false
+		}
+		if p.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// unref drops a reference, releasing the data with the last one.
+func (p *blockPart) unref() {
+	if p.refs.Add(-1) == 0 && p.free != nil {
+		p.free()
+	}
+}
+
+func (p *blockPart) ID() string                { return fmt.Sprintf("b%016x", p.id) }
+func (p *blockPart) Rows() int                 { return p.idx.rows }
+func (p *blockPart) TimeRange() (int64, int64) { return p.idx.minTime, p.idx.maxTime }
+func (p *blockPart) Columns() []ColumnMeta     { return p.meta }
+func (p *blockPart) Immutable() bool           { return true }
+
+// Size is the encoded size of the block in bytes.
+func (p *blockPart) Size() int { return len(p.data) }
+
+// ReadColumn decodes one column; every value is copied to the heap.
+func (p *blockPart) ReadColumn(k ColKey) (*vector.Vector, error) {
+	i, ok := p.byKey[k]
+	if !ok {
+		return nil, nil
+	}
+	if !p.acquire() {
+		return nil, fmt.Errorf("store: block %s of %s read after release: %w", p.ID(), p.file, ErrClosed)
+	}
+	defer p.unref()
+	c := p.idx.cols[i]
+	blob := p.data[c.off : c.off+c.size] // bounds checked by parseBlock
+	if crc(blob) != c.crc {
+		return nil, &CorruptionError{File: p.file, Offset: int64(c.off), Reason: fmt.Sprintf("column %q checksum mismatch", k.Name)}
+	}
+	return decodeColumn(p.file, int64(c.off), blob, k.Type, p.idx.rows)
+}

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// Blob compression flags and null layouts (FORMAT.md, "Column blob").
+const (
+	compNone = 0
+	compZstd = 1
+
+	nullsNone = 0
+	nullsSome = 1
+	nullsAll  = 2
+)
+
+// zstdMinLen is the smallest body worth trying to compress.
+const zstdMinLen = 256
+
+// colStats is what the index records about a column.
+type colStats struct {
+	enc       byte
+	nullCount int
+	min, max  any
+	dict      []string
+}
+
+// dense holds the non-null values of a column in row order.
+type dense struct {
+	ints   []int64
+	floats []float64
+	bools  []bool
+	strs   []string
+	dyns   []any
+}
+
+// denseOf extracts the non-null values of v (n rows) and its null section.
+func denseOf(v *vector.Vector, n int) (d dense, nulls []byte, nullCount int) {
+	if v == nil || v.Type == vector.Null {
+		return d, []byte{nullsAll}, n
+	}
+	for i := 0; i < n; i++ {
+		if v.IsNull(i) {
+			nullCount++
+			continue
+		}
+		switch v.Type {
+		case vector.Bool:
+			d.bools = append(d.bools, v.Bool(i))
+		case vector.Int, vector.DateTime, vector.TimeSpan:
+			d.ints = append(d.ints, v.Int(i))
+		case vector.Float:
+			d.floats = append(d.floats, v.Float(i))
+		case vector.String:
+			d.strs = append(d.strs, v.Str(i))
+		case vector.Dynamic:
+			d.dyns = append(d.dyns, v.Dyn(i))
+		}
+	}
+	switch nullCount {
+	case 0:
+		nulls = []byte{nullsNone}
+	case n:
+		nulls = []byte{nullsAll}
+	default:
+		nulls = putBitsFunc([]byte{nullsSome}, n, func(i int) bool { return !v.IsNull(i) })
+	}
+	return d, nulls, nullCount
+}
+
+// encodeColumn appends the blob of column v (n rows) to dst and returns
+// its stats. It builds each encoding that fits, with and without
+// byte-aligned packing, and keeps the smallest after optional zstd.
+func encodeColumn(dst []byte, t vector.Type, v *vector.Vector, n int) ([]byte, colStats, error) {
+	d, nulls, nc := denseOf(v, n)
+	st := colStats{nullCount: nc}
+	if nc == n {
+		return append(append(dst, compNone), nulls...), st, nil
+	}
+	var variants [][]byte
+	switch t {
+	case vector.Bool:
+		variants = append(variants, encodeBools(d.bools))
+		st.min, st.max = boolRange(d.bools)
+	case vector.Int, vector.DateTime, vector.TimeSpan:
+		variants = append(variants, putInts(nil, d.ints, false), putInts(nil, d.ints, true))
+		lo, hi := minMaxInts(d.ints)
+		st.min, st.max = lo, hi
+	case vector.Float:
+		variants = append(variants, putFloats(nil, d.floats, false), putFloats(nil, d.floats, true))
+		st.min, st.max = floatRange(d.floats)
+	case vector.String:
+		variants = encodeStrVariants(d.strs, &st)
+	case vector.Dynamic:
+		b := []byte{0}
+		var err error
+		for _, x := range d.dyns {
+			if b, err = putDyn(b, x); err != nil {
+				return dst, st, err
+			}
+		}
+		variants = append(variants, b)
+	}
+	best, vi := chooseBlob(nulls, variants)
+	st.enc = variants[vi][0]
+	return append(dst, best...), st, nil
+}
+
+// chooseBlob frames each variant (null section + values), optionally
+// compressed, and returns the smallest framing and which variant it holds.
+func chooseBlob(nulls []byte, variants [][]byte) ([]byte, int) {
+	var best []byte
+	bi := 0
+	for i, v := range variants {
+		if i > 0 && bytes.Equal(v, variants[i-1]) {
+			continue
+		}
+		raw := append(append([]byte{compNone}, nulls...), v...)
+		cand := raw
+		if len(raw) >= zstdMinLen {
+			z := putUvarint([]byte{compZstd}, uint64(len(raw)-1))
+			z = zstdCompress(z, raw[1:])
+			if len(z) < len(raw)*9/10 {
+				cand = z
+			}
+		}
+		if best == nil || len(cand) < len(best) {
+			best, bi = cand, i
+		}
+	}
+	return best, bi
+}
+
+func encodeBools(vals []bool) []byte {
+	return putBitsFunc([]byte{0}, len(vals), func(i int) bool { return vals[i] })
+}
+
+func boolRange(vals []bool) (any, any) {
+	lo, hi := true, false
+	for _, b := range vals {
+		lo, hi = lo && b, hi || b
+	}
+	return lo, hi
+}
+
+func floatRange(vals []float64) (any, any) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	seen := false
+	for _, x := range vals {
+		if math.IsNaN(x) {
+			continue
+		}
+		seen = true
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	if !seen {
+		return nil, nil
+	}
+	return lo, hi
+}
+
+// maxStatLen bounds string min/max kept in the index.
+const maxStatLen = 256
+
+// Index dictionary limits (FORMAT.md).
+const (
+	maxIndexDict      = 256
+	maxIndexDictBytes = 16 << 10
+)
+
+func encodeStrVariants(vals []string, st *colStats) [][]byte {
+	var variants [][]byte
+	dict, codes, ok := strDictOf(vals)
+	if ok {
+		variants = append(variants, putStrDict(nil, dict, codes, false), putStrDict(nil, dict, codes, true))
+		st.min, st.max = dict[0], dict[len(dict)-1]
+		if size := dictBytes(dict); len(dict) <= maxIndexDict && size <= maxIndexDictBytes {
+			st.dict = dict
+		}
+	} else {
+		lo, hi := vals[0], vals[0]
+		for _, s := range vals[1:] {
+			lo, hi = min(lo, s), max(hi, s)
+		}
+		st.min, st.max = lo, hi
+	}
+	if len(st.min.(string)) > maxStatLen || len(st.max.(string)) > maxStatLen {
+		st.min, st.max = nil, nil
+	}
+	if c := hexCase(vals); c >= 0 {
+		variants = append(variants, putStrHex(nil, vals, c))
+	}
+	if !ok || len(dict)*16 > len(vals) { // plain+zstd may beat a large dictionary
+		variants = append(variants, putStrPlain(nil, vals, false), putStrPlain(nil, vals, true))
+	}
+	return variants
+}
+
+func dictBytes(dict []string) int {
+	n := 0
+	for _, s := range dict {
+		n += len(s)
+	}
+	return n
+}

@@ -1,0 +1,220 @@
+package store
+
+import (
+	"fmt"
+	"time"
+)
+
+// ctlReq asks the committer to flush or to stop.
+type ctlReq struct {
+	stop  bool
+	flush bool // with stop: flush the buffer first
+	done  chan error
+}
+
+// flushJob hands buffered batches (seq <= maxSeq) to the flusher; sealed
+// is the last WAL segment they live in (0: none to remove).
+type flushJob struct {
+	parts  []Part
+	maxSeq uint64
+	sealed uint64
+	bytes  int64
+	done   chan error
+}
+
+// maxGroup bounds how many appends share one WAL write and fsync.
+const maxGroup = 4096
+
+// commitLoop is the dataset's single writer: it batches queued appends
+// into one WAL write and one fsync (group commit), publishes them to the
+// buffer, and decides when to flush.
+func (d *Dataset) commitLoop() {
+	defer d.wg.Done()
+	tick := time.NewTicker(min(d.opts.FlushInterval/4+time.Millisecond, time.Second))
+	defer tick.Stop()
+	group := make([]*appendReq, 0, 64)
+	for {
+		select {
+		case req := <-d.reqs:
+			group = append(group[:0], req)
+		drain:
+			for len(group) < maxGroup {
+				select {
+				case r := <-d.reqs:
+					group = append(group, r)
+				default:
+					break drain
+				}
+			}
+			d.commit(group)
+		case c := <-d.ctl:
+			if c.stop {
+				d.finish(c)
+				return
+			}
+			d.startFlush(c.done)
+		case now := <-tick.C:
+			if d.flushDue(now) {
+				d.startFlush(nil)
+			}
+		}
+	}
+}
+
+// commit makes a group durable, then visible, then acknowledges it.
+func (d *Dataset) commit(group []*appendReq) {
+	first := d.nextSeq
+	err := d.logGroup(group, first)
+	if err != nil {
+		for _, r := range group {
+			r.done <- appendResp{err: err}
+		}
+		return
+	}
+	d.nextSeq += uint64(len(group))
+	now := time.Now()
+	d.mu.Lock()
+	for i, r := range group {
+		seq := first + uint64(i)
+		d.buf = append(d.buf, &bufBatch{seq: seq, rows: r.rows, part: newBufPart(seq, r.rows), at: now, bytes: r.bytes})
+		d.pendingRows += r.rows.N
+		d.bufBytes += r.bytes
+	}
+	d.walRecords += int64(len(group))
+	res := AppendResult{WALLength: d.walRecords}
+	full := d.pendingRows >= d.opts.FlushRows
+	d.mu.Unlock()
+	for _, r := range group {
+		r.done <- appendResp{res: res}
+	}
+	if full {
+		d.startFlush(nil) // blocks while the flusher is behind: backpressure
+	}
+}
+
+// logGroup writes the group to the WAL and syncs. Once a write fails the
+// log's tail is unknown, so the dataset refuses further appends.
+func (d *Dataset) logGroup(group []*appendReq, first uint64) error {
+	if d.files == nil {
+		return nil
+	}
+	d.mu.RLock()
+	failed := d.failed
+	d.mu.RUnlock()
+	if failed != nil {
+		return failed
+	}
+	payloads := make([][]byte, len(group))
+	for i, r := range group {
+		payloads[i] = r.payload
+	}
+	err := d.files.walWrite(payloads, first)
+	if err == nil && !d.opts.NoSync {
+		err = d.files.walSync()
+	}
+	if err != nil {
+		err = fmt.Errorf("store: dataset %s: WAL write failed, appends refused until restart: %w", d.name, err)
+		d.mu.Lock()
+		d.failed = err
+		d.mu.Unlock()
+	}
+	return err
+}
+
+// flushDue reports whether the oldest unflushed batch is older than
+// FlushInterval.
+func (d *Dataset) flushDue(now time.Time) bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	for _, b := range d.buf {
+		if b.seq > d.handedSeq {
+			return now.Sub(b.at) >= d.opts.FlushInterval
+		}
+	}
+	return false
+}
+
+// startFlush hands every batch not yet handed over to the flusher, after
+// sealing the WAL segment they sit in. done (if any) receives the result
+// once those batches (and all handed before) are in blocks.
+func (d *Dataset) startFlush(done chan error) {
+	job := &flushJob{done: done}
+	d.mu.Lock()
+	for _, b := range d.buf {
+		if b.seq > d.handedSeq {
+			job.parts = append(job.parts, b.part)
+			job.maxSeq = b.seq
+			job.bytes += b.bytes
+		}
+	}
+	if len(job.parts) > 0 {
+		d.handedSeq = job.maxSeq
+		d.pendingRows = 0
+	}
+	d.mu.Unlock()
+	if len(job.parts) > 0 && d.files != nil {
+		seg, err := d.files.walRotate()
+		if err != nil {
+			d.mu.Lock()
+			d.failed = fmt.Errorf("store: dataset %s: WAL rotation failed: %w", d.name, err)
+			d.mu.Unlock()
+		} else {
+			job.sealed = seg
+		}
+	}
+	d.flushq <- job
+}
+
+// finish runs the committer's last steps: an optional final flush, then
+// stopping the flusher and maintenance goroutines.
+func (d *Dataset) finish(c ctlReq) {
+	var err error
+	if c.flush {
+		done := make(chan error, 1)
+		d.startFlush(done)
+		err = <-done
+	}
+	close(d.flushq)
+	close(d.stop)
+	c.done <- err
+}
+
+// Flush forces every buffered batch into a block and waits for it.
+func (d *Dataset) Flush() error {
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.closed {
+		return ErrClosed
+	}
+	done := make(chan error, 1)
+	d.ctl <- ctlReq{flush: true, done: done}
+	return <-done
+}
+
+// shutdown stops the dataset's goroutines (flushing first when asked) and
+// drops its references to its blocks.
+func (d *Dataset) shutdown(flush bool) error {
+	d.life.Lock()
+	if d.closed {
+		d.life.Unlock()
+		return nil
+	}
+	d.closed = true
+	d.life.Unlock()
+	done := make(chan error, 1)
+	d.ctl <- ctlReq{stop: true, flush: flush, done: done}
+	err := <-done
+	d.wg.Wait()
+	d.mu.Lock()
+	for _, b := range d.blocks {
+		b.unref()
+	}
+	d.blocks = nil
+	d.mu.Unlock()
+	if d.files != nil {
+		if cerr := d.files.close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}

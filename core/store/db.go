@@ -1,0 +1,177 @@
+package store
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Defaults for zero Options fields.
+const (
+	defaultFlushRows       = 262144
+	defaultFlushInterval   = 10 * time.Second
+	defaultCompactInterval = 30 * time.Second
+)
+
+// DB is a set of datasets, on disk (Open) or in memory (OpenMemory). All
+// methods are safe for concurrent use.
+type DB struct {
+	opts Options
+	dir  string // "" in memory mode
+	// newFiles creates the durable storage of a new dataset; nil in
+	// memory mode.
+	newFiles func(name string, created time.Time) (dsFiles, error)
+
+	unlock func() // releases the data directory lock; nil in memory mode
+
+	mu     sync.Mutex
+	sets   map[string]*Dataset
+	closed bool
+}
+
+func (o Options) withDefaults() Options {
+	if o.FlushRows <= 0 {
+		o.FlushRows = defaultFlushRows
+	}
+	if o.FlushInterval <= 0 {
+		o.FlushInterval = defaultFlushInterval
+	}
+	if o.CompactInterval <= 0 {
+		o.CompactInterval = defaultCompactInterval
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	return o
+}
+
+// OpenMemory returns a DB that keeps everything in memory: no WAL, blocks
+// on the heap. It serves `aplite query -in`, tests and WASM.
+func OpenMemory(opts Options) *DB {
+	return &DB{opts: opts.withDefaults(), sets: make(map[string]*Dataset)}
+}
+
+// ValidateName checks a dataset name: 1 to 80 characters of [a-zA-Z0-9._-]
+// that neither start nor end with '.', '_' or '-'.
+func ValidateName(name string) error {
+	if name == "" || len(name) > 80 {
+		return fmt.Errorf("invalid dataset name %q: must be 1 to 80 characters long", name)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && c != '.' && c != '_' && c != '-' {
+			return fmt.Errorf("invalid dataset name %q: only letters, digits, '.', '_' and '-' are allowed", name)
+		}
+		if !alnum && (i == 0 || i == len(name)-1) {
+			return fmt.Errorf("invalid dataset name %q: must start and end with a letter or digit", name)
+		}
+	}
+	return nil
+}
+
+// Create makes a new, empty dataset.
+func (db *DB) Create(name string) (*Dataset, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.closed {
+		return nil, ErrClosed
+	}
+	if _, ok := db.sets[name]; ok {
+		return nil, fmt.Errorf("%w: %s", ErrExists, name)
+	}
+	created := time.Now().UTC()
+	var files dsFiles
+	if db.newFiles != nil {
+		var err error
+		if files, err = db.newFiles(name, created); err != nil {
+			return nil, err
+		}
+	}
+	d := newDataset(db, name, created, files, &recovered{nextSeq: 1, nextBlock: 1})
+	db.sets[name] = d
+	return d, nil
+}
+
+// Get returns the named dataset.
+func (db *DB) Get(name string) (*Dataset, error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.closed {
+		return nil, ErrClosed
+	}
+	d, ok := db.sets[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, name)
+	}
+	return d, nil
+}
+
+// List returns every dataset, sorted by name.
+func (db *DB) List() []*Dataset {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	out := make([]*Dataset, 0, len(db.sets))
+	for _, d := range db.sets {
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b *Dataset) int {
+		switch {
+		case a.name < b.name:
+			return -1
+		case a.name > b.name:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// Delete removes a dataset and its files. Appends in flight fail with
+// ErrClosed; snapshots taken before stay readable until released.
+func (db *DB) Delete(name string) error {
+	db.mu.Lock()
+	d, ok := db.sets[name]
+	if ok {
+		delete(db.sets, name)
+	}
+	db.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrNotFound, name)
+	}
+	d.shutdown(false)
+	if d.files != nil {
+		return d.files.destroy()
+	}
+	return nil
+}
+
+// Close flushes every buffer into blocks and stops background work. The
+// DB and its datasets are unusable afterwards.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	if db.closed {
+		db.mu.Unlock()
+		return nil
+	}
+	db.closed = true
+	sets := make([]*Dataset, 0, len(db.sets))
+	for _, d := range db.sets {
+		sets = append(sets, d)
+	}
+	db.mu.Unlock()
+	var first error
+	for _, d := range sets {
+		if err := d.shutdown(true); err != nil && first == nil {
+			first = err
+		}
+	}
+	if db.unlock != nil {
+		db.unlock()
+	}
+	return first
+}

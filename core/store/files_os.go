@@ -1,0 +1,235 @@
+//go:build !js
+
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// osFiles is a dataset's storage in its directory (FORMAT.md).
+type osFiles struct {
+	dir, walDir, blockDir string
+	seg                   *os.File
+	segNum                uint64
+	frame                 []byte
+	noSync                bool
+}
+
+func (f *osFiles) blockPath(id uint64) string {
+	return filepath.Join(f.blockDir, fmt.Sprintf("%016x.blk", id))
+}
+
+func segName(n uint64) string { return fmt.Sprintf("%020d.wal", n) }
+
+func (f *osFiles) walWrite(payloads [][]byte, firstSeq uint64) error {
+	b := f.frame[:0]
+	for i, p := range payloads {
+		b = appendFrame(b, firstSeq+uint64(i), p)
+	}
+	_, err := f.seg.Write(b)
+	if cap(b) <= 16<<20 {
+		f.frame = b // reuse, unless one huge group would pin memory
+	} else {
+		f.frame = nil
+	}
+	return err
+}
+
+func (f *osFiles) walSync() error { return f.seg.Sync() }
+
+// startSegment creates segment n with its header and makes it durable.
+func (f *osFiles) startSegment(n uint64) error {
+	path := filepath.Join(f.walDir, segName(n))
+	s, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := s.Write(walHeader()); err != nil {
+		s.Close()
+		return err
+	}
+	if !f.noSync {
+		if err := s.Sync(); err != nil {
+			s.Close()
+			return err
+		}
+		if err := syncDir(f.walDir); err != nil {
+			s.Close()
+			return err
+		}
+	}
+	f.seg, f.segNum = s, n
+	return nil
+}
+
+func (f *osFiles) walRotate() (uint64, error) {
+	old, n := f.seg, f.segNum
+	if err := f.startSegment(n + 1); err != nil {
+		return 0, err
+	}
+	return n, old.Close()
+}
+
+func (f *osFiles) walRemoveThrough(seg uint64) error {
+	segs, err := listSegments(f.walDir)
+	if err != nil {
+		return err
+	}
+	for _, n := range segs {
+		if n <= seg && n != f.segNum {
+			if err := os.Remove(filepath.Join(f.walDir, segName(n))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// listSegments returns the WAL segment numbers in dir, ascending.
+func listSegments(dir string) ([]uint64, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint64
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), ".wal")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.ParseUint(name, 10, 64); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out, nil // ReadDir sorts by name; names are zero-padded
+}
+
+func (f *osFiles) writeBlock(id uint64, data []byte) (*blockPart, error) {
+	path := f.blockPath(id)
+	if err := writeFileDurable(path, data, !f.noSync); err != nil {
+		return nil, err
+	}
+	return mapBlock(id, path)
+}
+
+// mapBlock maps a block file and parses its index.
+func mapBlock(id uint64, path string) (*blockPart, error) {
+	data, unmap, err := mmapFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newBlockPart(id, path, data, func() { _ = unmap() })
+	if err != nil {
+		_ = unmap()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (f *osFiles) removeBlock(id uint64) error { return os.Remove(f.blockPath(id)) }
+
+func (f *osFiles) writeMeta(m dsMeta) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return writeFileDurable(filepath.Join(f.dir, "meta.json"), b, !f.noSync)
+}
+
+func (f *osFiles) close() error {
+	if f.seg == nil {
+		return nil
+	}
+	err := f.seg.Close()
+	f.seg = nil
+	return err
+}
+
+// destroy renames the directory out of the namespace first, so a crash
+// mid-removal never leaves a half dataset under its name.
+func (f *osFiles) destroy() error {
+	parent := filepath.Dir(f.dir)
+	grave := filepath.Join(parent, fmt.Sprintf(".%s.deleted-%d", filepath.Base(f.dir), time.Now().UnixNano()))
+	if err := os.Rename(f.dir, grave); err != nil {
+		return err
+	}
+	if err := syncDir(parent); err != nil {
+		return err
+	}
+	return os.RemoveAll(grave)
+}
+
+// writeFileDurable writes path via a temp file, fsync and rename, then
+// fsyncs the directory, so path is either absent or complete.
+func writeFileDurable(path string, data []byte, sync bool) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err == nil && sync {
+		err = syncDir(filepath.Dir(path))
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+	}
+	return err
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// createDatasetDir prepares a dataset directory under a temporary name
+// and renames it into place.
+func createDatasetDir(root, name string, created time.Time, opts Options) (dsFiles, error) {
+	tmp := filepath.Join(root, "."+name+".tmp")
+	_ = os.RemoveAll(tmp)
+	for _, sub := range []string{"wal", "blocks"} {
+		if err := os.MkdirAll(filepath.Join(tmp, sub), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	f := &osFiles{dir: tmp, noSync: opts.NoSync}
+	if err := f.writeMeta(dsMeta{Created: created}); err != nil {
+		return nil, err
+	}
+	final := filepath.Join(root, name)
+	if err := os.Rename(tmp, final); err != nil {
+		return nil, err
+	}
+	if !opts.NoSync {
+		if err := syncDir(root); err != nil {
+			return nil, err
+		}
+	}
+	f = &osFiles{dir: final, walDir: filepath.Join(final, "wal"), blockDir: filepath.Join(final, "blocks"), noSync: opts.NoSync}
+	if err := f.startSegment(1); err != nil {
+		return nil, err
+	}
+	return f, nil
+}

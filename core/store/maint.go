@@ -1,0 +1,254 @@
+package store
+
+import (
+	"slices"
+	"time"
+)
+
+// Compaction policy: blocks under smallBlockRows are merged, oldest data
+// first, into blocks of up to maxMergeRows.
+const (
+	smallBlockRows = 1 << 20
+	maxMergeRows   = 4 << 20
+	minMergeBlocks = 4
+)
+
+// maintLoop runs trim and compaction in the background, one at a time.
+// Both build new blocks from old ones and swap them in under the lock, so
+// Append and Snapshot never wait for them.
+func (d *Dataset) maintLoop() {
+	defer d.wg.Done()
+	t := time.NewTicker(d.opts.CompactInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-d.trimq:
+			d.runTrim()
+		case <-t.C:
+			d.compact()
+		}
+	}
+}
+
+// Trim deletes data with _time < before: at once from the buffer, in the
+// background from blocks (whole blocks dropped, partly covered ones
+// rewritten). The bound is persisted so a restart keeps honouring it.
+func (d *Dataset) Trim(before int64) (bool, error) {
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.closed {
+		return false, ErrClosed
+	}
+	d.mu.Lock()
+	if before <= d.trimBefore {
+		d.mu.Unlock()
+		return false, nil
+	}
+	d.trimBefore = before
+	if d.files != nil {
+		if err := d.files.writeMeta(dsMeta{Created: d.created, TrimBefore: before}); err != nil {
+			d.mu.Unlock()
+			return false, err
+		}
+	}
+	d.trimBuffer(before)
+	d.mu.Unlock()
+	select {
+	case d.trimq <- struct{}{}:
+	default: // a trim is already queued; it reads the newest bound
+	}
+	return true, nil
+}
+
+// trimBuffer replaces buffered batches by copies without the old rows.
+// The flusher holds the old Parts but filters by trimBefore itself.
+func (d *Dataset) trimBuffer(before int64) {
+	kept := d.buf[:0]
+	for _, b := range d.buf {
+		if lo, _ := b.part.TimeRange(); lo >= before {
+			kept = append(kept, b)
+			continue
+		}
+		// Batches already handed to the flusher are replaced too: the
+		// flusher filters by trimBefore itself and swaps by seq.
+		nb := *b
+		nb.rows = filterRows(b.rows, before)
+		nb.part = newBufPart(b.seq, nb.rows)
+		if b.seq > d.handedSeq {
+			d.pendingRows -= b.rows.N - nb.rows.N
+		}
+		kept = append(kept, &nb)
+	}
+	d.buf = kept
+}
+
+// filterRows returns the rows of r with _time >= before.
+func filterRows(r *Rows, before int64) *Rows {
+	var sel []int32
+	for i, t := range r.Time {
+		if t >= before {
+			sel = append(sel, int32(i))
+		}
+	}
+	out := &Rows{N: len(sel), SysTime: r.SysTime, Keys: r.Keys, Time: make([]int64, len(sel))}
+	for j, i := range sel {
+		out.Time[j] = r.Time[i]
+	}
+	for _, c := range r.Cols {
+		out.Cols = append(out.Cols, c.Gather(sel))
+	}
+	return out
+}
+
+// runTrim drops or rewrites every block holding rows older than the bound.
+func (d *Dataset) runTrim() {
+	d.mu.RLock()
+	before := d.trimBefore
+	var victims []*blockPart
+	for _, b := range d.blocks {
+		if lo, _ := b.TimeRange(); lo < before && b.acquire() {
+			victims = append(victims, b)
+		}
+	}
+	d.mu.RUnlock()
+	for _, b := range victims {
+		var repl []*blockPart
+		if _, hi := b.TimeRange(); hi >= before {
+			nb, err := d.rewrite([]*blockPart{b}, before)
+			if err != nil {
+				d.opts.Logf("store: dataset %s: trim of %s: %v", d.name, b.ID(), err)
+				b.unref()
+				continue
+			}
+			if nb != nil {
+				repl = append(repl, nb)
+			}
+		}
+		d.swap([]*blockPart{b}, repl)
+		b.unref()
+	}
+}
+
+// compact merges runs of small blocks, oldest first.
+func (d *Dataset) compact() {
+	for {
+		group := d.pickCompaction()
+		if group == nil {
+			return
+		}
+		d.mu.RLock()
+		before := d.trimBefore
+		d.mu.RUnlock()
+		nb, err := d.rewrite(group, before)
+		if err != nil {
+			d.opts.Logf("store: dataset %s: compaction: %v", d.name, err)
+			unrefAll(group)
+			return
+		}
+		var repl []*blockPart
+		if nb != nil {
+			repl = append(repl, nb)
+		}
+		d.swap(group, repl)
+		unrefAll(group)
+		select {
+		case <-d.stop:
+			return
+		default:
+		}
+	}
+}
+
+func unrefAll(bs []*blockPart) {
+	for _, b := range bs {
+		b.unref()
+	}
+}
+
+// pickCompaction returns (acquired) small blocks to merge, ordered by min
+// time, or nil when there is too little to gain.
+func (d *Dataset) pickCompaction() []*blockPart {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	var small []*blockPart
+	for _, b := range d.blocks {
+		if b.Rows() < smallBlockRows {
+			small = append(small, b)
+		}
+	}
+	if len(small) < minMergeBlocks {
+		return nil
+	}
+	slices.SortFunc(small, func(a, b *blockPart) int { return cmpInt(a.idx.minTime, b.idx.minTime) })
+	var group []*blockPart
+	rows := 0
+	for _, b := range small {
+		if rows+b.Rows() > maxMergeRows && len(group) >= 2 {
+			break
+		}
+		if b.acquire() {
+			group = append(group, b)
+			rows += b.Rows()
+		}
+	}
+	if len(group) < 2 {
+		unrefAll(group)
+		return nil
+	}
+	return group
+}
+
+// rewrite builds one block from olds without rows before keepFrom; nil
+// when nothing is left. The new block lists olds as replaced.
+func (d *Dataset) rewrite(olds []*blockPart, keepFrom int64) (*blockPart, error) {
+	parts := make([]Part, len(olds))
+	meta := blockMeta{}
+	for i, b := range olds {
+		parts[i] = b
+		meta.walSeqMax = max(meta.walSeqMax, b.idx.walSeqMax)
+		meta.replaced = append(meta.replaced, b.id)
+		meta.inputBytes += b.idx.inputBytes
+	}
+	cs, err := mergeParts(parts, keepFrom)
+	if err != nil || cs.n == 0 {
+		return nil, err
+	}
+	if total := totalRows(olds); total > 0 && cs.n < total {
+		meta.inputBytes = meta.inputBytes * int64(cs.n) / int64(total)
+	}
+	return d.buildBlock(cs, meta)
+}
+
+func totalRows(bs []*blockPart) int {
+	n := 0
+	for _, b := range bs {
+		n += b.Rows()
+	}
+	return n
+}
+
+// swap replaces olds by news in the dataset (news already durable), then
+// unlinks the old files and drops the dataset's references to them.
+func (d *Dataset) swap(olds, news []*blockPart) {
+	d.mu.Lock()
+	kept := d.blocks[:0:0]
+	for _, b := range d.blocks {
+		if !slices.Contains(olds, b) {
+			kept = append(kept, b)
+		}
+	}
+	kept = append(kept, news...)
+	slices.SortFunc(kept, func(a, b *blockPart) int { return cmpInt(int64(a.id), int64(b.id)) })
+	d.blocks = kept
+	d.mu.Unlock()
+	for _, b := range olds {
+		if d.files != nil {
+			if err := d.files.removeBlock(b.id); err != nil {
+				d.opts.Logf("store: dataset %s: removing %s: %v", d.name, b.ID(), err)
+			}
+		}
+		b.unref()
+	}
+}

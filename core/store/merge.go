@@ -1,0 +1,111 @@
+package store
+
+import (
+	"slices"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// rowRef names one row of one source part.
+type rowRef struct {
+	t    int64
+	part int32
+	row  int32
+}
+
+var (
+	timeKey    = ColKey{TimeField, vector.DateTime}
+	sysTimeKey = ColKey{SysTimeField, vector.DateTime}
+)
+
+// mergeParts reads every column of parts and builds one colSet sorted by
+// _time (stable: ties keep part order, then row order), keeping only rows
+// with _time >= keepFrom. It serves flushes (buffered batches into a
+// block), compaction (blocks into one) and trim (one block minus old rows).
+func mergeParts(parts []Part, keepFrom int64) (*colSet, error) {
+	keys := []ColKey{timeKey, sysTimeKey}
+	seen := map[ColKey]bool{timeKey: true, sysTimeKey: true}
+	for _, p := range parts {
+		for _, m := range p.Columns() {
+			if !seen[m.Key] {
+				seen[m.Key] = true
+				keys = append(keys, m.Key)
+			}
+		}
+	}
+	refs, err := sortedRows(parts, keepFrom)
+	if err != nil {
+		return nil, err
+	}
+	cs := &colSet{n: len(refs), keys: keys}
+	for _, k := range keys {
+		v, err := gatherColumn(parts, k, refs)
+		if err != nil {
+			return nil, err
+		}
+		cs.vecs = append(cs.vecs, v)
+	}
+	return cs, nil
+}
+
+func sortedRows(parts []Part, keepFrom int64) ([]rowRef, error) {
+	total := 0
+	for _, p := range parts {
+		total += p.Rows()
+	}
+	refs := make([]rowRef, 0, total)
+	for pi, p := range parts {
+		tv, err := p.ReadColumn(timeKey)
+		if err != nil {
+			return nil, err
+		}
+		if tv == nil {
+			continue
+		}
+		for i := 0; i < tv.Len; i++ {
+			if t := tv.Int(i); t >= keepFrom {
+				refs = append(refs, rowRef{t: t, part: int32(pi), row: int32(i)})
+			}
+		}
+	}
+	sorted := slices.IsSortedFunc(refs, func(a, b rowRef) int { return cmpInt(a.t, b.t) })
+	if !sorted {
+		slices.SortStableFunc(refs, func(a, b rowRef) int { return cmpInt(a.t, b.t) })
+	}
+	return refs, nil
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// gatherColumn builds column k in refs order, null where a part lacks it.
+func gatherColumn(parts []Part, k ColKey, refs []rowRef) (*vector.Vector, error) {
+	srcs := make([]*vector.Vector, len(parts))
+	for i, p := range parts {
+		v, err := p.ReadColumn(k)
+		if err != nil {
+			return nil, err
+		}
+		srcs[i] = v
+	}
+	out := vector.New(k.Type, len(refs))
+	if k.Type == vector.Null {
+		out.Len = len(refs)
+		return out, nil
+	}
+	for _, r := range refs {
+		if s := srcs[r.part]; s != nil {
+			out.AppendFrom(s, int(r.row))
+		} else {
+			out.AppendNull()
+		}
+	}
+	return out, nil
+}

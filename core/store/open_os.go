@@ -1,0 +1,208 @@
+//go:build !js
+
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Open opens (creating if needed) a data directory holding one
+// subdirectory per dataset, and recovers each dataset: blocks are mapped,
+// blocks superseded by a finished compaction are removed, and the WAL past
+// the flushed watermark is replayed into the buffer (a torn tail is cut).
+func Open(dir string, opts Options) (*DB, error) {
+	opts = opts.withDefaults()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	db := &DB{opts: opts, dir: dir, sets: make(map[string]*Dataset), unlock: unlock}
+	db.newFiles = func(name string, created time.Time) (dsFiles, error) {
+		return createDatasetDir(dir, name, created, opts)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() {
+			continue
+		}
+		if strings.HasPrefix(name, ".") { // an interrupted create or delete
+			_ = os.RemoveAll(filepath.Join(dir, name))
+			continue
+		}
+		if ValidateName(name) != nil {
+			opts.Logf("store: ignoring directory %q: not a dataset name", name)
+			continue
+		}
+		files, rec, created, err := openDatasetDir(filepath.Join(dir, name), opts)
+		if err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("store: opening dataset %s: %w", name, err)
+		}
+		db.sets[name] = newDataset(db, name, created, files, rec)
+	}
+	return db, nil
+}
+
+// openDatasetDir recovers one dataset directory.
+func openDatasetDir(dir string, opts Options) (*osFiles, *recovered, time.Time, error) {
+	var meta dsMeta
+	b, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	if err := json.Unmarshal(b, &meta); err != nil {
+		return nil, nil, time.Time{}, &CorruptionError{File: filepath.Join(dir, "meta.json"), Reason: err.Error()}
+	}
+	f := &osFiles{dir: dir, walDir: filepath.Join(dir, "wal"), blockDir: filepath.Join(dir, "blocks"), noSync: opts.NoSync}
+	for _, sub := range []string{f.walDir, f.blockDir} {
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return nil, nil, time.Time{}, err
+		}
+	}
+	rec := &recovered{trimBefore: meta.TrimBefore}
+	watermark, err := loadBlocks(f, rec, opts)
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	lastSeg, err := replayWAL(f, rec, watermark, opts)
+	if err != nil {
+		unrefAll(rec.blocks)
+		return nil, nil, time.Time{}, err
+	}
+	if err := f.startSegment(lastSeg + 1); err != nil {
+		unrefAll(rec.blocks)
+		return nil, nil, time.Time{}, err
+	}
+	return f, rec, meta.Created, nil
+}
+
+// loadBlocks maps every block, sets corrupt ones aside, deletes blocks a
+// surviving block replaced, and returns the flushed WAL watermark.
+func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
+	ents, err := os.ReadDir(f.blockDir)
+	if err != nil {
+		return 0, err
+	}
+	maxID := uint64(0)
+	for _, e := range ents {
+		name := e.Name()
+		path := filepath.Join(f.blockDir, name)
+		if strings.HasSuffix(name, ".tmp") {
+			_ = os.Remove(path)
+			continue
+		}
+		hexID, ok := strings.CutSuffix(name, ".blk")
+		if !ok {
+			continue
+		}
+		id, err := strconv.ParseUint(hexID, 16, 64)
+		if err != nil {
+			continue
+		}
+		maxID = max(maxID, id)
+		p, err := mapBlock(id, path)
+		if err != nil {
+			var ce *CorruptionError
+			if !errors.As(err, &ce) {
+				unrefAll(rec.blocks)
+				return 0, err
+			}
+			opts.Logf("store: setting aside corrupt block: %v", err)
+			_ = os.Rename(path, path+".corrupt")
+			continue
+		}
+		rec.blocks = append(rec.blocks, p)
+	}
+	replaced := map[uint64]bool{}
+	for _, p := range rec.blocks {
+		for _, id := range p.idx.replaced {
+			replaced[id] = true
+			maxID = max(maxID, id)
+		}
+	}
+	kept := rec.blocks[:0]
+	watermark := uint64(0)
+	for _, p := range rec.blocks {
+		if replaced[p.id] { // a compaction finished but its inputs survived a crash
+			_ = os.Remove(p.file)
+			p.unref()
+			continue
+		}
+		watermark = max(watermark, p.idx.walSeqMax)
+		kept = append(kept, p)
+	}
+	rec.blocks = kept
+	slices.SortFunc(rec.blocks, func(a, b *blockPart) int { return cmpInt(int64(a.id), int64(b.id)) })
+	rec.nextBlock = maxID + 1
+	return watermark, nil
+}
+
+// replayWAL buffers every intact record above the watermark, cuts torn
+// tails, deletes segments holding nothing to replay, and returns the
+// highest segment number seen.
+func replayWAL(f *osFiles, rec *recovered, watermark uint64, opts Options) (uint64, error) {
+	segs, err := listSegments(f.walDir)
+	if err != nil {
+		return 0, err
+	}
+	lastSeq := uint64(0)
+	for _, n := range segs {
+		path := filepath.Join(f.walDir, segName(n))
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return 0, err
+		}
+		kept := 0
+		valid, cerr := scanWAL(path, data, func(seq uint64, payload []byte, off int64) bool {
+			if seq <= lastSeq {
+				return true // a duplicate can only come from damage; keep the first
+			}
+			if seq > watermark {
+				rows := decodeRows(newReader(path, off+frameHeadLen+8, payload))
+				if rows == nil {
+					return false
+				}
+				if rec.trimBefore != 0 {
+					rows = filterRows(rows, rec.trimBefore)
+				}
+				rec.replay = append(rec.replay, walRecord{seq: seq, rows: rows})
+				kept++
+			}
+			lastSeq = seq
+			return true
+		})
+		if cerr != nil {
+			opts.Logf("store: cutting WAL at %v", cerr)
+			if valid < walHeaderLen {
+				valid = 0
+			}
+			if err := os.Truncate(path, int64(valid)); err != nil {
+				return 0, err
+			}
+		}
+		if kept == 0 {
+			_ = os.Remove(path)
+		}
+	}
+	rec.nextSeq = max(watermark, lastSeq) + 1
+	if len(segs) == 0 {
+		return 0, nil
+	}
+	return segs[len(segs)-1], nil
+}
