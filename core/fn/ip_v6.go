@@ -1,0 +1,97 @@
+package fn
+
+// IPv6 address functions: ipv6_compare, ipv6_is_match, ipv6_is_in_range
+// and ipv6_is_in_any_range. They accept IPv4 addresses too, mapped into
+// ::ffff:0:0/96, so ipv6_compare('::ffff:10.0.0.1', '10.0.0.1') is 0.
+// Addresses that do not parse give null.
+
+import (
+	"github.com/aplite/aplite/vector"
+)
+
+func init() {
+	Register(&Func{Name: "ipv6_compare", Family: "ip", MinArgs: 2, MaxArgs: 3,
+		Result: Sig("ipv6_compare", vector.Int, KString, KString, KInt), Eval: evalIPv6Compare(false),
+		Doc: "Compares two IPv6 (or IPv4) addresses, optionally on a prefix: -1, 0 or 1."})
+	Register(&Func{Name: "ipv6_is_match", Family: "ip", MinArgs: 2, MaxArgs: 3,
+		Result: Sig("ipv6_is_match", vector.Bool, KString, KString, KInt), Eval: evalIPv6Compare(true),
+		Doc: "True when two IPv6 (or IPv4) addresses are equal, optionally on a prefix."})
+	Register(&Func{Name: "ipv6_is_in_range", Family: "ip", MinArgs: 2, MaxArgs: 2,
+		Result: Sig("ipv6_is_in_range", vector.Bool, KString, KString), Eval: evalIPv6InRange,
+		Doc: "True when an IPv6 address lies in a range given as an address or CIDR network."})
+	Register(&Func{Name: "ipv6_is_in_any_range", Family: "ip", MinArgs: 2, MaxArgs: -1,
+		Result: Sig("ipv6_is_in_any_range", vector.Bool, KString, KAny), Eval: evalIPv6InAnyRange,
+		Doc: "True when an IPv6 address lies in any of the ranges (arguments or one dynamic array)."})
+}
+
+func ipv6At(v *vector.Vector, i int) (ipv6Net, bool) {
+	s, ok := ToString(v, i)
+	if !ok {
+		return ipv6Net{}, false
+	}
+	return ipv6Parse(s)
+}
+
+func evalIPv6Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		cmp := func(i int) (int, bool) {
+			a, ok1 := ipv6At(args[0], i)
+			b, ok2 := ipv6At(args[1], i)
+			if !ok1 || !ok2 {
+				return 0, false
+			}
+			bits := min(a.bits, b.bits)
+			if len(args) > 2 {
+				p, ok := ipPrefixAt(args[2], i, 128)
+				if !ok {
+					return 0, false
+				}
+				bits = min(bits, p)
+			}
+			return ipv6Compare(a, b, bits), true
+		}
+		if match {
+			return Each(vector.Bool, args, n, func(i int) (bool, bool) {
+				c, ok := cmp(i)
+				return c == 0, ok
+			}), nil
+		}
+		return Each(vector.Int, args, n, func(i int) (int64, bool) {
+			c, ok := cmp(i)
+			return int64(c), ok
+		}), nil
+	}
+}
+
+func evalIPv6InRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
+		a, ok1 := ipv6At(args[0], i)
+		r, ok2 := ipv6At(args[1], i)
+		if !ok1 || !ok2 {
+			return false, false
+		}
+		return r.contains(a), true
+	}), nil
+}
+
+func evalIPv6InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
+		a, ok := ipv6At(args[0], i)
+		if !ok {
+			return false, false
+		}
+		in := false
+		for _, r := range ipListAt(args[1:], i) {
+			s, isStr := r.(string)
+			if !isStr {
+				return false, false
+			}
+			net, ok := ipv6Parse(s)
+			if !ok {
+				return false, false
+			}
+			in = in || net.contains(a)
+		}
+		return in, true
+	}), nil
+}
