@@ -46,8 +46,8 @@ func init() {
 		Doc: "The prefix length of an IPv4 address in CIDR notation (32 when it has none)."})
 	Register(&Func{Name: "geo_info_from_ip_address", Family: "ip", MinArgs: 1, MaxArgs: 1,
 		Result: func([]vector.Type) (vector.Type, error) { return vector.Null, errGeoIP },
-		Eval: func(*Context, []*vector.Vector, int) (*vector.Vector, error) { return nil, errGeoIP },
-		Doc: "Not available: aplite ships no GeoIP database."})
+		Eval:   func(*Context, []*vector.Vector, int) (*vector.Vector, error) { return nil, errGeoIP },
+		Doc:    "Not available: aplite ships no GeoIP database."})
 }
 
 var errGeoIP = errors.New("geo_info_from_ip_address is not available: aplite ships no GeoIP database")
