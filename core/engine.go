@@ -3,6 +3,11 @@ package core
 import (
 	"context"
 	"errors"
+	"runtime"
+	"time"
+
+	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/parser"
 )
 
 // Engine answers APL queries over a Catalog. It is safe for concurrent use.
@@ -10,21 +15,87 @@ type Engine struct {
 	cat Catalog
 }
 
-// NewEngine returns an engine reading datasets from cat.
+// NewEngine returns an engine reading datasets from cat (nil for queries
+// that read no dataset).
 func NewEngine(cat Catalog) *Engine { return &Engine{cat: cat} }
-
-// Result is an evaluated query, renderable in either API format.
-type Result struct {
-	tab *TabularResult
-}
 
 // Query parses, plans and runs req.
 func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
-	return nil, errors.New("query engine: not built yet")
+	began := time.Now()
+	q, err := parser.Parse(req.APL)
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	now := req.Now
+	if now.IsZero() {
+		now = began
+	}
+	x := &execCtx{
+		ctx:     ctx,
+		fn:      &fn.Context{Now: now.UTC(), Start: req.Start, End: req.End, Rand: uint64(now.UnixNano())},
+		stats:   &scanStats{},
+		budget:  newMemBudget(req.MemoryBudget),
+		workers: req.Workers,
+	}
+	if x.workers <= 0 {
+		x.workers = runtime.GOMAXPROCS(0)
+	}
+	p := &planner{e: e, req: req, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	if err := p.bindVariables(); err != nil {
+		return nil, err
+	}
+	pl, err := p.planQuery(q)
+	if err != nil {
+		return nil, err
+	}
+	pl = p.finalize(pl, true)
+	pl = sortTimeSeries(pl)
+	b, err := pl.execute(x)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.compact(); err != nil {
+		return nil, err
+	}
+	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl}
+	r.elapsed = time.Since(began)
+	return r, nil
 }
 
-// Tabular renders the result in the tabular format.
-func (r *Result) Tabular() *TabularResult { return r.tab }
+// syntaxError converts the parser's errors to a QueryError (the first one
+// positions it; all are in the message).
+func syntaxError(err error) error {
+	var list parser.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		return &QueryError{Line: list[0].Pos.Line, Col: list[0].Pos.Col, Msg: list[0].Msg, Kind: "syntax"}
+	}
+	var one *parser.Error
+	if errors.As(err, &one) {
+		return &QueryError{Line: one.Pos.Line, Col: one.Pos.Col, Msg: one.Msg, Kind: "syntax"}
+	}
+	return &QueryError{Line: 1, Col: 1, Msg: err.Error(), Kind: "syntax"}
+}
 
-// Legacy renders the result in the legacy format.
-func (r *Result) Legacy() *LegacyResult { return nil }
+// bindVariables makes the request's variables available as constants.
+func (p *planner) bindVariables() error {
+	for name, v := range p.req.Variables {
+		t, val := inferValue(v)
+		p.lets[name] = constExpr(t, val, parser.Span{})
+	}
+	return nil
+}
+
+// sortTimeSeries orders a final time-bucketed summarize by its time key,
+// as the service does.
+func sortTimeSeries(pl *pipeline) *pipeline {
+	if len(pl.stages) == 0 {
+		return pl
+	}
+	s, ok := pl.stages[len(pl.stages)-1].(*summarizeStage)
+	if !ok || s.timeKey < 0 {
+		return pl
+	}
+	key := sortKey{e: colExpr(s.timeKey, s.sch[s.timeKey], parser.Span{})}
+	pl.stages = append(pl.stages, &sortStage{in: s.sch, keys: []sortKey{key}})
+	return pl
+}

@@ -1,0 +1,59 @@
+# aplite: one binary that stores events and answers APL.
+GO        ?= go
+BIN       ?= aplite
+DATA      ?= ./data
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+CORE_PKGS := ./vector/... ./parser/... ./core/...
+# Packages with goroutines or shared state run under the race detector.
+RACE_PKGS := ./core/... ./server/...
+
+.PHONY: all build run test vet race unit wasm-core fuzz-seeds bench wasm web fmt lint clean conformance
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
+
+## run: serve on 127.0.0.1:8080 with ./data as the data directory.
+run: build
+	./$(BIN) serve -addr 127.0.0.1:8080 -data $(DATA)
+
+## test: everything CI checks.
+test: vet unit race wasm-core fuzz-seeds
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 -timeout 8m $(shell $(GO) list ./... | grep -v -e /core -e /server)
+
+race:
+	$(GO) test -count=1 -race -timeout 8m $(RACE_PKGS)
+
+wasm-core:
+	GOOS=js GOARCH=wasm $(GO) build $(CORE_PKGS) ./wasm/...
+
+# Runs every Fuzz target over its committed seed corpus (no new inputs).
+fuzz-seeds:
+	$(GO) test -count=1 -run '^Fuzz' $(CORE_PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./bench/...
+
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags '-s -w' -o server/web/aplite.wasm ./wasm
+
+web: wasm
+
+fmt:
+	gofmt -w $(shell git ls-files '*.go')
+
+lint: vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+conformance:
+	../shared/conformance/run
+
+clean:
+	rm -f $(BIN)

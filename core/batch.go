@@ -1,0 +1,167 @@
+package core
+
+import (
+	"github.com/aplite/aplite/vector"
+)
+
+// colDef is one column of a relation: its name and APL type.
+type colDef struct {
+	Name string
+	Type vector.Type
+}
+
+// schema is the ordered column list of a relation.
+type schema []colDef
+
+// index returns the position of the column called name, or -1.
+func (s schema) index(name string) int {
+	for i, c := range s {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// names returns the column names in order.
+func (s schema) names() []string {
+	out := make([]string, len(s))
+	for i, c := range s {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// batch is the unit that flows between operators: equally long columns,
+// an optional selection vector, and for scans a loader that decodes a
+// column the first time an operator asks for it, so a query decodes only
+// the columns it touches.
+//
+// Ownership: an operator may replace b.sel and append or replace entries
+// of vecs in a batch it received, but must not modify a vector it did not
+// create; vectors can be shared with the storage layer and its caches.
+type batch struct {
+	vecs []*vector.Vector // nil entries are not loaded yet
+	n    int              // physical rows
+	sel  []int32          // live rows, ascending; nil means all n
+	load func(i int) (*vector.Vector, error)
+}
+
+// newBatch wraps dense columns.
+func newBatch(vecs []*vector.Vector, n int) *batch {
+	return &batch{vecs: vecs, n: n}
+}
+
+// col returns column i, decoding it on first use.
+func (b *batch) col(i int) (*vector.Vector, error) {
+	if v := b.vecs[i]; v != nil {
+		return v, nil
+	}
+	v, err := b.load(i)
+	if err != nil {
+		return nil, err
+	}
+	b.vecs[i] = v
+	return v, nil
+}
+
+// rows returns the number of live rows.
+func (b *batch) rows() int {
+	if b.sel != nil {
+		return len(b.sel)
+	}
+	return b.n
+}
+
+// loadAll decodes every column.
+func (b *batch) loadAll() error {
+	for i := range b.vecs {
+		if _, err := b.col(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compact loads every column and gathers the live rows so sel is nil.
+func (b *batch) compact() error {
+	if err := b.loadAll(); err != nil {
+		return err
+	}
+	if b.sel == nil {
+		return nil
+	}
+	for i, v := range b.vecs {
+		b.vecs[i] = v.Gather(b.sel)
+	}
+	b.n = len(b.sel)
+	b.sel = nil
+	b.load = nil
+	return nil
+}
+
+// liveRows returns the live physical row numbers (allocating when sel is nil).
+func (b *batch) liveRows() []int32 {
+	if b.sel != nil {
+		return b.sel
+	}
+	s := make([]int32, b.n)
+	for i := range s {
+		s[i] = int32(i)
+	}
+	return s
+}
+
+// concat appends the live rows of batches into one dense batch with the
+// given schema. Column types must already agree with the schema.
+func concat(s schema, parts []*batch) (*batch, error) {
+	total := 0
+	for _, p := range parts {
+		if err := p.compact(); err != nil {
+			return nil, err
+		}
+		total += p.n
+	}
+	if len(parts) == 1 {
+		return parts[0], nil
+	}
+	vecs := make([]*vector.Vector, len(s))
+	for c := range s {
+		v := vector.New(s[c].Type, total)
+		for _, p := range parts {
+			appendVector(v, p.vecs[c])
+		}
+		vecs[c] = v
+	}
+	return newBatch(vecs, total), nil
+}
+
+// appendVector appends every row of src to dst (same type, or dst Dynamic).
+func appendVector(dst, src *vector.Vector) {
+	if dst.Type == src.Type && !src.Const && src.Codes == nil && dst.Codes == nil && src.Valid == nil && dst.Valid == nil {
+		switch dst.Type {
+		case vector.Int, vector.DateTime, vector.TimeSpan:
+			dst.Ints = append(dst.Ints, src.Ints...)
+			dst.Len += src.Len
+			return
+		case vector.Float:
+			dst.Floats = append(dst.Floats, src.Floats...)
+			dst.Len += src.Len
+			return
+		case vector.String:
+			dst.Strs = append(dst.Strs, src.Strs...)
+			dst.Len += src.Len
+			return
+		}
+	}
+	if dst.Codes != nil {
+		dst.Decode()
+	}
+	for i := 0; i < src.Len; i++ {
+		if dst.Type == src.Type {
+			dst.AppendFrom(src, i)
+		} else {
+			dst.AppendValue(convertValue(src.Value(i), dst.Type))
+		}
+	}
+}

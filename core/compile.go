@@ -1,0 +1,179 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// compiler turns AST expressions into evaluators against one input schema.
+type compiler struct {
+	x    *execCtx
+	in   schema
+	lets map[string]*expr // scalar let bindings and request variables
+	// side, when set, resolves $left / $right member access (join conditions).
+	side func(which string, name string, n parser.Node) (*expr, error)
+}
+
+// compile compiles one scalar expression.
+func (c *compiler) compile(e parser.Expr) (*expr, error) {
+	switch e := e.(type) {
+	case *parser.Literal:
+		return constExpr(e.Type, e.Value, e.Sp), nil
+	case *parser.Ident:
+		return c.ident(e)
+	case *parser.MemberExpr:
+		return c.member(e)
+	case *parser.IndexExpr:
+		return c.index(e)
+	case *parser.BinaryExpr:
+		return c.binary(e)
+	case *parser.UnaryExpr:
+		return c.unary(e)
+	case *parser.InExpr:
+		return c.inList(e)
+	case *parser.BetweenExpr:
+		return c.between(e)
+	case *parser.CallExpr:
+		return c.call(e)
+	case *parser.StarExpr:
+		return nil, semErr(e, "'*' is not allowed here")
+	case *parser.NamedArg:
+		return nil, semErr(e, "named argument %q is not allowed here", e.Name)
+	case *parser.TypeExpr:
+		return nil, semErr(e, "a type name is not a value")
+	case *parser.SubqueryExpr:
+		return nil, semErr(e, "a tabular expression is not allowed here")
+	}
+	return nil, semErr(e, "unsupported expression")
+}
+
+// ident resolves a bare or bracketed name: a column, then a let binding.
+func (c *compiler) ident(id *parser.Ident) (*expr, error) {
+	if i := c.in.index(id.Name); i >= 0 {
+		return colExpr(i, c.in[i], id.Sp), nil
+	}
+	if l, ok := c.lets[id.Name]; ok {
+		cp := *l
+		cp.span = id.Sp
+		return &cp, nil
+	}
+	switch id.Name {
+	case "true", "false":
+		return constExpr(vector.Bool, id.Name == "true", id.Sp), nil
+	}
+	return nil, semErr(id, "unknown field or variable %q%s", id.Name, c.suggest(id.Name))
+}
+
+// suggest offers a close column name for a misspelt one.
+func (c *compiler) suggest(name string) string {
+	lower := strings.ToLower(name)
+	for _, col := range c.in {
+		if strings.ToLower(col.Name) == lower {
+			return " (did you mean " + quoteName(col.Name) + "?)"
+		}
+	}
+	return ""
+}
+
+func quoteName(s string) string { return "'" + s + "'" }
+
+// dottedName flattens a chain of member accesses over identifiers into
+// "a.b.c"; ok is false when the chain contains anything else.
+func dottedName(e parser.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *parser.Ident:
+		return e.Name, true
+	case *parser.MemberExpr:
+		if p, ok := dottedName(e.X); ok {
+			return p + "." + e.Name, true
+		}
+	}
+	return "", false
+}
+
+// member resolves `a.b`: a flattened field called "a.b" wins over member
+// access into a dynamic column a, which is how Axiom stores nested JSON.
+func (c *compiler) member(m *parser.MemberExpr) (*expr, error) {
+	if name, ok := dottedName(m); ok {
+		if i := c.in.index(name); i >= 0 {
+			return colExpr(i, c.in[i], m.Sp), nil
+		}
+		if id, ok := m.X.(*parser.Ident); ok && c.side != nil && (id.Name == "$left" || id.Name == "$right") {
+			return c.side(id.Name, m.Name, m)
+		}
+	}
+	x, err := c.compile(m.X)
+	if err != nil {
+		if name, ok := dottedName(m); ok {
+			return nil, semErr(m, "unknown field %q%s", name, c.suggest(name))
+		}
+		return nil, err
+	}
+	key := constExpr(vector.String, m.Name, m.Sp)
+	return c.dynIndex(m, x, key)
+}
+
+// index resolves `x[i]` and `x['key']` on dynamic values.
+func (c *compiler) index(ix *parser.IndexExpr) (*expr, error) {
+	x, err := c.compile(ix.X)
+	if err != nil {
+		return nil, err
+	}
+	k, err := c.compile(ix.Index)
+	if err != nil {
+		return nil, err
+	}
+	return c.dynIndex(ix, x, k)
+}
+
+// call compiles a function call; aggregations are rejected here because
+// only summarize and make-series may evaluate them.
+func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
+	name := call.Name
+	switch name {
+	case "column_ifexists":
+		return c.columnIfExists(call)
+	case "isnull", "isnotnull":
+		// handled by the registry when present; fall through
+	}
+	f := fn.Lookup(name)
+	if f == nil {
+		if agg.Lookup(name) != nil {
+			return nil, semErr(call, "aggregation %s() can only be used in summarize or make-series", name)
+		}
+		return nil, semErr(call, "unknown function %q", name)
+	}
+	args := make([]*expr, len(call.Args))
+	for i, a := range call.Args {
+		if t, ok := a.(*parser.TypeExpr); ok {
+			args[i] = constExpr(vector.String, t.Type.String(), t.Sp)
+			continue
+		}
+		e, err := c.compile(a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	return c.callFunc(call, f, args)
+}
+
+// columnIfExists is column_ifexists(name, default): the column when the
+// input has it, else the default, decided at plan time.
+func (c *compiler) columnIfExists(call *parser.CallExpr) (*expr, error) {
+	if len(call.Args) != 2 {
+		return nil, semErr(call, "column_ifexists expects 2 arguments, got %d", len(call.Args))
+	}
+	lit, ok := call.Args[0].(*parser.Literal)
+	if !ok || lit.Kind != parser.LitString {
+		return nil, semErr(call.Args[0], "column_ifexists: the first argument must be a string literal")
+	}
+	if i := c.in.index(lit.Value.(string)); i >= 0 {
+		return colExpr(i, c.in[i], call.Sp), nil
+	}
+	return c.compile(call.Args[1])
+}

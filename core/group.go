@@ -1,0 +1,244 @@
+package core
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// groupTable assigns a dense group id (0, 1, 2, ...) to every distinct key
+// tuple and remembers each group's key values. It has fast paths for the
+// common shapes: no key, one integer-like key (small non-negative values
+// index an array directly), one string key (dictionary columns are looked
+// up once per distinct value); any other tuple is encoded into bytes.
+type groupTable struct {
+	types []vector.Type
+	keys  []*vector.Vector // one per key column, one row per group
+	n     int
+
+	small    []int32 // one int key: id+1 for values in [0, len(small))
+	ints     map[int64]uint32
+	nullID   int32 // one key: id+1 of the null group
+	strs     map[string]uint32
+	tuples   map[string]uint32
+	buf      []byte
+	dictMemo []int32 // per-batch dictionary code → id+1
+}
+
+const smallKeyLimit = 1 << 16
+
+func newGroupTable(types []vector.Type) *groupTable {
+	g := &groupTable{types: types}
+	for _, t := range types {
+		g.keys = append(g.keys, vector.New(t, 16))
+	}
+	switch {
+	case len(types) == 1 && (types[0].IsInt64Backed() || types[0] == vector.Bool):
+		g.ints = map[int64]uint32{}
+	case len(types) == 1 && types[0] == vector.String:
+		g.strs = map[string]uint32{}
+	default:
+		g.tuples = map[string]uint32{}
+	}
+	return g
+}
+
+// newGroup records the key values of row i as a new group.
+func (g *groupTable) newGroup(cols []*vector.Vector, i int) uint32 {
+	for k, c := range cols {
+		g.keys[k].AppendFrom(c, i)
+	}
+	g.n++
+	return uint32(g.n - 1)
+}
+
+// assign computes the group id of each live row of the key columns.
+func (g *groupTable) assign(cols []*vector.Vector, rows []int32, n int, out []uint32) {
+	if len(g.types) == 0 {
+		if g.n == 0 {
+			g.n = 1
+		}
+		for i := range out {
+			out[i] = 0
+		}
+		return
+	}
+	switch {
+	case g.ints != nil:
+		g.assignInts(cols, rows, out)
+	case g.strs != nil:
+		g.assignStrings(cols, rows, out)
+	default:
+		g.assignTuples(cols, rows, out)
+	}
+}
+
+// row maps the k-th live row to its physical row.
+func row(rows []int32, k int) int {
+	if rows == nil {
+		return k
+	}
+	return int(rows[k])
+}
+
+func (g *groupTable) assignInts(cols []*vector.Vector, rows []int32, out []uint32) {
+	c := cols[0]
+	var ints []int64
+	if c.Type == vector.Bool {
+		ints = make([]int64, len(c.Bools))
+		for i, b := range c.Bools {
+			if b {
+				ints[i] = 1
+			}
+		}
+	} else {
+		ints = c.Ints
+	}
+	st := step(c)
+	for k := range out {
+		i := row(rows, k)
+		if c.IsNull(i) {
+			if g.nullID == 0 {
+				g.nullID = int32(g.newGroup(cols, i)) + 1
+			}
+			out[k] = uint32(g.nullID - 1)
+			continue
+		}
+		v := ints[i*st]
+		if uint64(v) < smallKeyLimit {
+			if g.small == nil {
+				g.small = make([]int32, smallKeyLimit)
+			}
+			id := g.small[v]
+			if id == 0 {
+				id = int32(g.newGroup(cols, i)) + 1
+				g.small[v] = id
+			}
+			out[k] = uint32(id - 1)
+			continue
+		}
+		id, ok := g.ints[v]
+		if !ok {
+			id = g.newGroup(cols, i)
+			g.ints[v] = id
+		}
+		out[k] = id
+	}
+}
+
+func (g *groupTable) assignStrings(cols []*vector.Vector, rows []int32, out []uint32) {
+	c := cols[0]
+	if c.Codes != nil && !c.Const {
+		if cap(g.dictMemo) < len(c.Dict) {
+			g.dictMemo = make([]int32, len(c.Dict))
+		}
+		memo := g.dictMemo[:len(c.Dict)]
+		for i := range memo {
+			memo[i] = 0
+		}
+		for k := range out {
+			i := row(rows, k)
+			if c.Valid != nil && !c.Valid.Get(i) {
+				out[k] = g.nullGroup(cols, i)
+				continue
+			}
+			code := c.Codes[i]
+			id := memo[code]
+			if id == 0 {
+				id = int32(g.stringGroup(cols, i, c.Dict[code])) + 1
+				memo[code] = id
+			}
+			out[k] = uint32(id - 1)
+		}
+		return
+	}
+	for k := range out {
+		i := row(rows, k)
+		if c.IsNull(i) {
+			out[k] = g.nullGroup(cols, i)
+			continue
+		}
+		out[k] = g.stringGroup(cols, i, c.Str(i))
+	}
+}
+
+func (g *groupTable) nullGroup(cols []*vector.Vector, i int) uint32 {
+	if g.nullID == 0 {
+		g.nullID = int32(g.newGroup(cols, i)) + 1
+	}
+	return uint32(g.nullID - 1)
+}
+
+func (g *groupTable) stringGroup(cols []*vector.Vector, i int, s string) uint32 {
+	id, ok := g.strs[s]
+	if !ok {
+		id = g.newGroup(cols, i)
+		g.strs[s] = id
+	}
+	return id
+}
+
+func (g *groupTable) assignTuples(cols []*vector.Vector, rows []int32, out []uint32) {
+	for k := range out {
+		i := row(rows, k)
+		g.buf = encodeKey(g.buf[:0], cols, i)
+		id, ok := g.tuples[string(g.buf)]
+		if !ok {
+			id = g.newGroup(cols, i)
+			g.tuples[string(g.buf)] = id
+		}
+		out[k] = id
+	}
+}
+
+// encodeKey appends a type-tagged encoding of row i of cols, so equal
+// tuples, and only those, have equal bytes.
+func encodeKey(buf []byte, cols []*vector.Vector, i int) []byte {
+	for _, c := range cols {
+		if c.IsNull(i) {
+			buf = append(buf, 0)
+			continue
+		}
+		buf = append(buf, byte(c.Type)+1)
+		switch c.Type {
+		case vector.Bool:
+			if c.Bool(i) {
+				buf = append(buf, 1)
+			} else {
+				buf = append(buf, 0)
+			}
+		case vector.Int, vector.DateTime, vector.TimeSpan:
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(c.Int(i)))
+		case vector.Float:
+			f := c.Float(i)
+			if f == 0 {
+				f = 0 // fold -0 into 0
+			}
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(f))
+		case vector.String:
+			s := c.Str(i)
+			buf = binary.AppendUvarint(buf, uint64(len(s)))
+			buf = append(buf, s...)
+		default:
+			s := valueString(c.Value(i))
+			buf = binary.AppendUvarint(buf, uint64(len(s)))
+			buf = append(buf, s...)
+		}
+	}
+	return buf
+}
+
+// mergeInto maps every group of other into g (adding missing ones) and
+// returns the mapping from other's ids to g's.
+func (g *groupTable) mergeInto(other *groupTable) []uint32 {
+	into := make([]uint32, other.n)
+	if len(g.types) == 0 {
+		if g.n == 0 && other.n > 0 {
+			g.n = 1
+		}
+		return into
+	}
+	g.assign(other.keys, nil, other.n, into)
+	return into
+}

@@ -1,0 +1,189 @@
+package core
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// projectStage selects and computes the output columns. Plain column
+// references are remapped without decoding; computed ones are evaluated.
+type projectStage struct {
+	sch   schema
+	exprs []*expr
+}
+
+func (p *planner) planProject(in schema, op *parser.ProjectOp) (stage, error) {
+	st := &projectStage{}
+	c := p.compilerFor(in)
+	for _, ne := range op.Cols {
+		e, err := c.compile(ne.Expr)
+		if err != nil {
+			return nil, err
+		}
+		name := ne.Name
+		if name == "" {
+			name = e.name
+			if e.col < 0 || name == "" {
+				name = nextColumnName(st.sch)
+			}
+		}
+		if st.sch.index(name) >= 0 {
+			return nil, semErr(ne, "column %q is projected twice", name)
+		}
+		st.sch = append(st.sch, colDef{name, e.typ})
+		st.exprs = append(st.exprs, e)
+	}
+	return st, nil
+}
+
+func (s *projectStage) out() schema { return s.sch }
+
+func (s *projectStage) apply(x *execCtx, b *batch) (*batch, error) {
+	nb := &batch{vecs: make([]*vector.Vector, len(s.exprs)), n: b.n, sel: b.sel}
+	for i, e := range s.exprs {
+		if e.col >= 0 && e.eval != nil {
+			// A plain column stays lazy: decoded only if someone reads it.
+			nb.vecs[i] = b.vecs[e.col]
+			continue
+		}
+		v, err := e.run(x, b)
+		if err != nil {
+			return nil, err
+		}
+		nb.vecs[i] = v
+	}
+	nb.load = func(i int) (*vector.Vector, error) { return b.col(s.exprs[i].col) }
+	return nb, nil
+}
+
+// pickStage keeps columns by index: project-away, project-keep,
+// project-rename and project-reorder all reduce to it.
+type pickStage struct {
+	sch schema
+	idx []int
+}
+
+func (s *pickStage) out() schema { return s.sch }
+
+func (s *pickStage) apply(x *execCtx, b *batch) (*batch, error) { return remap(b, s.idx), nil }
+
+// matchPattern reports whether a column name matches a project-away /
+// project-keep pattern (`*` wildcards).
+func matchPattern(pattern, name string) bool {
+	if !strings.Contains(pattern, "*") {
+		return pattern == name
+	}
+	ok, _ := path.Match(strings.ReplaceAll(pattern, "[", "\\["), name)
+	return ok
+}
+
+func planProjectAway(in schema, op *parser.ProjectAwayOp) (stage, error) {
+	drop := make([]bool, len(in))
+	for _, cp := range op.Cols {
+		hit := false
+		for i, c := range in {
+			if matchPattern(cp.Pattern, c.Name) {
+				drop[i], hit = true, true
+			}
+		}
+		if !hit && !strings.Contains(cp.Pattern, "*") {
+			return nil, semErr(cp, "unknown field %q", cp.Pattern)
+		}
+	}
+	st := &pickStage{}
+	for i, c := range in {
+		if !drop[i] {
+			st.sch = append(st.sch, c)
+			st.idx = append(st.idx, i)
+		}
+	}
+	return st, nil
+}
+
+func planProjectKeep(in schema, op *parser.ProjectKeepOp) (stage, error) {
+	keep := make([]bool, len(in))
+	for _, cp := range op.Cols {
+		hit := false
+		for i, c := range in {
+			if matchPattern(cp.Pattern, c.Name) {
+				keep[i], hit = true, true
+			}
+		}
+		if !hit && !strings.Contains(cp.Pattern, "*") {
+			return nil, semErr(cp, "unknown field %q", cp.Pattern)
+		}
+	}
+	st := &pickStage{}
+	for i, c := range in {
+		if keep[i] {
+			st.sch = append(st.sch, c)
+			st.idx = append(st.idx, i)
+		}
+	}
+	return st, nil
+}
+
+func planProjectRename(in schema, op *parser.ProjectRenameOp) (stage, error) {
+	st := &pickStage{sch: append(schema(nil), in...)}
+	for i := range in {
+		st.idx = append(st.idx, i)
+	}
+	for _, rp := range op.Pairs {
+		i := st.sch.index(rp.Old)
+		if i < 0 {
+			return nil, semErr(rp, "unknown field %q", rp.Old)
+		}
+		if j := st.sch.index(rp.New); j >= 0 && j != i {
+			return nil, semErr(rp, "column %q already exists", rp.New)
+		}
+		st.sch[i].Name = rp.New
+	}
+	return st, nil
+}
+
+// planProjectReorder puts the listed columns first, in the listed order
+// (a wildcard entry sorts its matches by name when asked); the others keep
+// their order after them.
+func planProjectReorder(in schema, op *parser.ProjectReorderOp) (stage, error) {
+	used := make([]bool, len(in))
+	st := &pickStage{}
+	for _, rc := range op.Cols {
+		var hits []int
+		for i, c := range in {
+			if !used[i] && matchPattern(rc.Pattern, c.Name) {
+				hits = append(hits, i)
+			}
+		}
+		if len(hits) == 0 && !strings.Contains(rc.Pattern, "*") {
+			return nil, semErr(rc, "unknown field %q", rc.Pattern)
+		}
+		if rc.Order != "" {
+			sort.SliceStable(hits, func(a, b int) bool {
+				x, y := in[hits[a]].Name, in[hits[b]].Name
+				if strings.HasPrefix(rc.Order, "granny") {
+					x, y = strings.ToLower(x), strings.ToLower(y)
+				}
+				if strings.HasSuffix(rc.Order, "desc") {
+					return x > y
+				}
+				return x < y
+			})
+		}
+		for _, i := range hits {
+			used[i] = true
+			st.sch = append(st.sch, in[i])
+			st.idx = append(st.idx, i)
+		}
+	}
+	for i, c := range in {
+		if !used[i] {
+			st.sch = append(st.sch, c)
+			st.idx = append(st.idx, i)
+		}
+	}
+	return st, nil
+}

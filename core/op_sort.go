@@ -1,0 +1,137 @@
+package core
+
+import (
+	"cmp"
+	"sort"
+	"strings"
+
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// sortKey is one ordering key. KQL puts nulls first when ascending and
+// last when descending unless `nulls first|last` says otherwise.
+type sortKey struct {
+	e         *expr
+	desc      bool
+	nullsLast bool
+}
+
+// sortStage orders all of its input.
+type sortStage struct {
+	in   schema
+	keys []sortKey
+}
+
+func (p *planner) planSortKeys(in schema, keys []*parser.SortKey) ([]sortKey, error) {
+	c := p.compilerFor(in)
+	var out []sortKey
+	for _, k := range keys {
+		e, err := c.compile(k.Expr)
+		if err != nil {
+			return nil, err
+		}
+		nl := k.Desc
+		switch k.Nulls {
+		case "first":
+			nl = false
+		case "last":
+			nl = true
+		}
+		out = append(out, sortKey{e: e, desc: k.Desc, nullsLast: nl})
+	}
+	return out, nil
+}
+
+func (p *planner) planSort(in schema, keys []*parser.SortKey) (stage, error) {
+	ks, err := p.planSortKeys(in, keys)
+	if err != nil {
+		return nil, err
+	}
+	return &sortStage{in: in, keys: ks}, nil
+}
+
+func (s *sortStage) out() schema { return s.in }
+
+func (s *sortStage) newSink(*execCtx) (sink, error) { return &collectSink{}, nil }
+
+func (s *sortStage) finish(x *execCtx, sinks []sink) (*batch, error) {
+	all, err := (&collectStage{sch: s.in}).finish(x, sinks)
+	if err != nil {
+		return nil, err
+	}
+	return sortBatch(x, all, s.keys, -1)
+}
+
+// sortBatch orders a dense batch by keys and keeps the first limit rows
+// (all when limit < 0). The sort is stable.
+func sortBatch(x *execCtx, b *batch, keys []sortKey, limit int) (*batch, error) {
+	if err := b.compact(); err != nil {
+		return nil, err
+	}
+	kv := make([]*vector.Vector, len(keys))
+	for i, k := range keys {
+		v, err := k.e.run(x, b)
+		if err != nil {
+			return nil, err
+		}
+		kv[i] = v
+	}
+	perm := make([]int32, b.n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	less := func(a, c int32) bool {
+		for i, k := range keys {
+			if r := compareRows(kv[i], int(a), int(c), k.desc, k.nullsLast); r != 0 {
+				return r < 0
+			}
+		}
+		return false
+	}
+	sort.SliceStable(perm, func(i, j int) bool { return less(perm[i], perm[j]) })
+	if limit >= 0 && limit < len(perm) {
+		perm = perm[:limit]
+	}
+	vecs := make([]*vector.Vector, len(b.vecs))
+	for i, v := range b.vecs {
+		vecs[i] = v.Gather(perm)
+	}
+	return newBatch(vecs, len(perm)), nil
+}
+
+// compareRows orders rows a and c of v for a sort key, nulls placed as asked.
+func compareRows(v *vector.Vector, a, c int, desc, nullsLast bool) int {
+	an, cn := v.IsNull(a), v.IsNull(c)
+	switch {
+	case an && cn:
+		return 0
+	case an:
+		if nullsLast {
+			return 1
+		}
+		return -1
+	case cn:
+		if nullsLast {
+			return -1
+		}
+		return 1
+	}
+	var r int
+	switch v.Type {
+	case vector.Int, vector.DateTime, vector.TimeSpan:
+		r = cmp.Compare(v.Int(a), v.Int(c))
+	case vector.Float:
+		r = cmp.Compare(v.Float(a), v.Float(c))
+	case vector.String:
+		r = strings.Compare(v.Str(a), v.Str(c))
+	case vector.Bool:
+		r = cmpBool(v.Bool(a), v.Bool(c))
+	default:
+		r, _ = compareAny(v.Value(a), v.Value(c))
+	}
+	if desc {
+		return -r
+	}
+	return r
+}

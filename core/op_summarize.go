@@ -1,0 +1,337 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// aggCall is one planned aggregation of a summarize.
+type aggCall struct {
+	spec   *agg.Spec
+	args   []*expr
+	types  []vector.Type
+	consts []any
+	outs   []vector.Type
+	names  []string
+	ctx    *agg.Context
+	call   *parser.CallExpr
+}
+
+// summarizeStage is hash aggregation: each scan worker groups its rows
+// into its own table and aggregation states; finish merges them.
+type summarizeStage struct {
+	in       schema
+	sch      schema
+	keys     []*expr
+	aggs     []*aggCall
+	timeKey  int   // index of the bin(_time, ...) key, or -1
+	binSize  int64 // its bin width in ns
+	final    *aggSink
+	keyNames []string
+}
+
+func (p *planner) planSummarize(in schema, op *parser.SummarizeOp) (stage, error) {
+	st := &summarizeStage{in: in, timeKey: -1}
+	c := p.compilerFor(in)
+	for i, ne := range op.By {
+		e, err := c.compile(ne.Expr)
+		if err != nil {
+			return nil, err
+		}
+		name := ne.Name
+		if name == "" {
+			name = byName(ne.Expr, e, st.sch)
+		}
+		if bin, ok := timeBin(ne.Expr, e, c); ok && st.timeKey < 0 {
+			st.timeKey, st.binSize = i, bin
+		}
+		st.keys = append(st.keys, e)
+		st.sch = append(st.sch, colDef{name, e.typ})
+		st.keyNames = append(st.keyNames, name)
+	}
+	actx := &agg.Context{Start: p.req.Start, End: p.req.End, BinSize: st.binSize}
+	for _, ne := range op.Aggs {
+		ac, err := p.planAgg(c, in, ne, actx)
+		if err != nil {
+			return nil, err
+		}
+		for i, t := range ac.outs {
+			name := ac.names[i]
+			if j := st.sch.index(name); j >= 0 {
+				name = uniqueName(st.sch, name)
+				ac.names[i] = name
+			}
+			st.sch = append(st.sch, colDef{name, t})
+		}
+		st.aggs = append(st.aggs, ac)
+	}
+	return st, nil
+}
+
+// uniqueName appends a numeric suffix until name is unused.
+func uniqueName(s schema, name string) string {
+	for i := 1; ; i++ {
+		n := fmt.Sprintf("%s%d", name, i)
+		if s.index(n) < 0 {
+			return n
+		}
+	}
+}
+
+// byName is the default name of a by-expression: the column itself, or
+// the column a bin()/floor()-style call groups, else Column1, Column2, ...
+func byName(ast parser.Expr, e *expr, s schema) string {
+	if e.col >= 0 && e.name != "" {
+		return e.name
+	}
+	if call, ok := ast.(*parser.CallExpr); ok && len(call.Args) > 0 {
+		if n, ok := dottedName(call.Args[0]); ok {
+			return n
+		}
+	}
+	if n, ok := dottedName(ast); ok {
+		return n
+	}
+	return nextColumnName(s)
+}
+
+// timeBin recognises bin(_time, constant) and returns the bin size.
+func timeBin(ast parser.Expr, e *expr, c *compiler) (int64, bool) {
+	call, ok := ast.(*parser.CallExpr)
+	if !ok || (call.Name != "bin" && call.Name != "bin_auto" && call.Name != "floor") || e.typ != vector.DateTime {
+		return 0, false
+	}
+	if n, ok := dottedName(call.Args[0]); !ok || n != "_time" {
+		return 0, false
+	}
+	if call.Name == "bin_auto" {
+		return autoBin(c.x), true
+	}
+	if len(call.Args) < 2 {
+		return 0, false
+	}
+	w, err := c.compile(call.Args[1])
+	if err != nil || !w.isConst() || w.cnst.IsNull(0) || w.typ != vector.TimeSpan {
+		return 0, false
+	}
+	return w.cnst.Int(0), true
+}
+
+// autoBin is bin_auto's width: about 100 bins over the query range.
+func autoBin(x *execCtx) int64 {
+	if x.fn.Start.IsZero() || x.fn.End.IsZero() {
+		return int64(60e9)
+	}
+	span := x.fn.End.Sub(x.fn.Start).Nanoseconds()
+	for _, w := range []int64{1e9, 5e9, 10e9, 30e9, 60e9, 300e9, 600e9, 1800e9, 3600e9, 3 * 3600e9, 6 * 3600e9, 12 * 3600e9, 86400e9, 7 * 86400e9} {
+		if span/w <= 100 {
+			return w
+		}
+	}
+	return 30 * 86400e9
+}
+
+// planAgg plans one `[name =] agg(args)` entry.
+func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *agg.Context) (*aggCall, error) {
+	call, ok := ne.Expr.(*parser.CallExpr)
+	if !ok {
+		return nil, semErr(ne.Expr, "summarize expects an aggregation function call such as count() or avg(x)")
+	}
+	spec := agg.Lookup(call.Name)
+	if spec == nil {
+		return nil, semErr(call, "unknown aggregation function %q", call.Name)
+	}
+	args := call.Args
+	// arg_max(x, *) and arg_min(x, *) return every column.
+	var expanded []parser.Expr
+	for _, a := range args {
+		if _, star := a.(*parser.StarExpr); star {
+			for _, col := range in {
+				expanded = append(expanded, &parser.Ident{Sp: a.Span(), Name: col.Name})
+			}
+			continue
+		}
+		expanded = append(expanded, a)
+	}
+	args = expanded
+	if len(args) < spec.MinArgs || (spec.MaxArgs >= 0 && len(args) > spec.MaxArgs) {
+		return nil, semErr(call, "%s expects %s, got %d", call.Name, arity(spec.MinArgs, spec.MaxArgs), len(args))
+	}
+	ac := &aggCall{spec: spec, ctx: actx, call: call}
+	var argNames []string
+	for _, a := range args {
+		if na, ok := a.(*parser.NamedArg); ok {
+			argNames = append(argNames, na.Name)
+			a = na.Value
+		} else {
+			argNames = append(argNames, "")
+		}
+		e, err := c.compile(a)
+		if err != nil {
+			return nil, err
+		}
+		ac.args = append(ac.args, e)
+		ac.types = append(ac.types, e.typ)
+		ac.consts = append(ac.consts, e.constValue())
+	}
+	for _, i := range spec.ConstArgs {
+		if i < len(ac.args) && !ac.args[i].isConst() {
+			return nil, semErr(args[i], "argument %d of %s must be a constant", i+1, call.Name)
+		}
+	}
+	outs, err := spec.Result(ac.types)
+	if err != nil {
+		return nil, semErr(call, "%s: %v", call.Name, err)
+	}
+	ac.outs = outs
+	ac.names = aggNames(ne.Name, call, ac, argNames)
+	return ac, nil
+}
+
+// aggNames gives the output column names: the alias, else Axiom's
+// defaults (count_, avg_x, make_set_x, percentile_x_95 ...); arg_max and
+// arg_min name their extra columns after the arguments.
+func aggNames(alias string, call *parser.CallExpr, ac *aggCall, argNames []string) []string {
+	names := make([]string, len(ac.outs))
+	col := func(i int) string {
+		if i < len(argNames) && argNames[i] != "" {
+			return argNames[i]
+		}
+		if i < len(ac.args) && ac.args[i].col >= 0 {
+			return ac.args[i].name
+		}
+		if i < len(call.Args) {
+			if n, ok := dottedName(call.Args[i]); ok {
+				return n
+			}
+		}
+		return ""
+	}
+	base := call.Name + "_"
+	if n := col(0); n != "" && call.Name != "count" {
+		base = call.Name + "_" + n
+	}
+	if strings.HasPrefix(call.Name, "percentile") && !strings.HasPrefix(call.Name, "percentiles") && len(ac.consts) > 1 && ac.consts[1] != nil {
+		base += "_" + strings.ReplaceAll(valueString(ac.consts[1]), ".", "_")
+	}
+	if alias != "" {
+		base = alias
+	}
+	names[0] = base
+	for i := 1; i < len(names); i++ {
+		n := col(i)
+		if n == "" {
+			n = fmt.Sprintf("%s_arg%d", call.Name, i)
+		}
+		names[i] = n
+	}
+	return names
+}
+
+func (s *summarizeStage) out() schema { return s.sch }
+
+// aggSink is one worker's partial aggregation.
+type aggSink struct {
+	st     *summarizeStage
+	groups *groupTable
+	states []agg.State
+	gbuf   []uint32
+	x      *execCtx
+	last   int
+}
+
+func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
+	types := make([]vector.Type, len(s.keys))
+	for i, k := range s.keys {
+		types[i] = k.typ
+	}
+	sk := &aggSink{st: s, groups: newGroupTable(types), x: x}
+	for _, a := range s.aggs {
+		state, err := a.spec.New(a.ctx, a.types, a.consts)
+		if err != nil {
+			return nil, semErr(a.call, "%s: %v", a.call.Name, err)
+		}
+		sk.states = append(sk.states, state)
+	}
+	return sk, nil
+}
+
+func (sk *aggSink) full() bool { return false }
+
+func (sk *aggSink) consume(x *execCtx, b *batch) error {
+	rows := b.rows()
+	if rows == 0 {
+		return nil
+	}
+	keys := make([]*vector.Vector, len(sk.st.keys))
+	for i, k := range sk.st.keys {
+		v, err := k.run(x, b)
+		if err != nil {
+			return err
+		}
+		keys[i] = v
+	}
+	if cap(sk.gbuf) < rows {
+		sk.gbuf = make([]uint32, rows)
+	}
+	g := sk.gbuf[:rows]
+	sk.groups.assign(keys, b.sel, b.n, g)
+	if n := sk.groups.n; n > sk.last {
+		if err := x.budget.charge(int64(n-sk.last) * int64(64+32*len(sk.states))); err != nil {
+			return err
+		}
+		sk.last = n
+	}
+	for i, a := range sk.st.aggs {
+		args := make([]*vector.Vector, len(a.args))
+		for j, e := range a.args {
+			v, err := e.run(x, b)
+			if err != nil {
+				return err
+			}
+			args[j] = v
+		}
+		sk.states[i].Grow(sk.groups.n)
+		sk.states[i].Update(args, b.sel, g)
+	}
+	return nil
+}
+
+func (s *summarizeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
+	base := sinks[0].(*aggSink)
+	for _, o := range sinks[1:] {
+		other := o.(*aggSink)
+		if other.groups.n == 0 {
+			continue
+		}
+		into := base.groups.mergeInto(other.groups)
+		for i := range base.states {
+			base.states[i].Grow(base.groups.n)
+			other.states[i].Grow(other.groups.n)
+			base.states[i].Merge(other.states[i], into)
+		}
+	}
+	n := base.groups.n
+	if len(s.keys) == 0 {
+		n = 1 // summarize without by always answers one row
+	}
+	vecs := make([]*vector.Vector, 0, len(s.sch))
+	for _, k := range base.groups.keys {
+		vecs = append(vecs, k)
+	}
+	for i := range base.states {
+		base.states[i].Grow(n)
+		vecs = append(vecs, base.states[i].Result(n)...)
+	}
+	for i, v := range vecs {
+		if v.Type != s.sch[i].Type {
+			vecs[i] = castVector(v, s.sch[i].Type)
+		}
+	}
+	s.final = base
+	return newBatch(vecs, n), nil
+}

@@ -1,0 +1,156 @@
+package core
+
+import (
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// topStage is `top N by key`: each worker keeps only its best N rows, so
+// memory stays bounded however much is scanned.
+type topStage struct {
+	in   schema
+	n    int64
+	keys []sortKey
+}
+
+func (p *planner) planTop(in schema, op *parser.TopOp) (stage, error) {
+	n, err := p.constInt(op.N, "top")
+	if err != nil {
+		return nil, err
+	}
+	ks, err := p.planSortKeys(in, []*parser.SortKey{op.Key})
+	if err != nil {
+		return nil, err
+	}
+	return &topStage{in: in, n: n, keys: ks}, nil
+}
+
+// constInt evaluates a constant non-negative integer operand (take N, top N).
+func (p *planner) constInt(e parser.Expr, what string) (int64, error) {
+	ce, err := p.compilerFor(nil).compile(e)
+	if err != nil {
+		return 0, err
+	}
+	if !ce.isConst() || ce.cnst.IsNull(0) {
+		return 0, semErr(e, "the row count of %s must be a constant", what)
+	}
+	v := convertValue(ce.constValue(), vector.Int)
+	n, ok := v.(int64)
+	if !ok || n < 0 {
+		return 0, semErr(e, "the row count of %s must be a non-negative integer", what)
+	}
+	return n, nil
+}
+
+func (s *topStage) out() schema { return s.in }
+
+// topSink holds a worker's best rows so far.
+type topSink struct {
+	st   *topStage
+	best *batch
+}
+
+func (s *topStage) newSink(*execCtx) (sink, error) { return &topSink{st: s}, nil }
+
+func (t *topSink) full() bool { return false }
+
+func (t *topSink) consume(x *execCtx, b *batch) error {
+	if t.st.n == 0 {
+		return nil
+	}
+	top, err := sortBatch(x, b, t.st.keys, int(t.st.n))
+	if err != nil {
+		return err
+	}
+	if t.best == nil {
+		t.best = top
+		return nil
+	}
+	both, err := concat(t.st.in, []*batch{t.best, top})
+	if err != nil {
+		return err
+	}
+	t.best, err = sortBatch(x, both, t.st.keys, int(t.st.n))
+	return err
+}
+
+func (s *topStage) finish(x *execCtx, sinks []sink) (*batch, error) {
+	var parts []*batch
+	for _, sk := range sinks {
+		if b := sk.(*topSink).best; b != nil {
+			parts = append(parts, b)
+		}
+	}
+	if len(parts) == 0 {
+		return emptyBatch(s.in), nil
+	}
+	all, err := concat(s.in, parts)
+	if err != nil {
+		return nil, err
+	}
+	return sortBatch(x, all, s.keys, int(s.n))
+}
+
+// takeStage is `take N` / `limit N`: any N rows; the scan stops once a
+// worker has them.
+type takeStage struct {
+	in schema
+	n  int64
+}
+
+func (p *planner) planTake(in schema, n parser.Expr) (stage, error) {
+	v, err := p.constInt(n, "take")
+	if err != nil {
+		return nil, err
+	}
+	return &takeStage{in: in, n: v}, nil
+}
+
+func (s *takeStage) out() schema { return s.in }
+
+type takeSink struct {
+	st    *takeStage
+	parts []*batch
+	rows  int64
+}
+
+func (s *takeStage) newSink(*execCtx) (sink, error) { return &takeSink{st: s}, nil }
+
+func (t *takeSink) full() bool { return t.rows >= t.st.n }
+
+func (t *takeSink) consume(x *execCtx, b *batch) error {
+	if t.full() {
+		return nil
+	}
+	need := t.st.n - t.rows
+	if int64(b.rows()) > need {
+		b.sel = b.liveRows()[:need]
+	}
+	if err := b.compact(); err != nil {
+		return err
+	}
+	t.parts = append(t.parts, b)
+	t.rows += int64(b.n)
+	return nil
+}
+
+func (s *takeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
+	var parts []*batch
+	var rows int64
+	for _, sk := range sinks {
+		for _, b := range sk.(*takeSink).parts {
+			if rows >= s.n {
+				break
+			}
+			if rows+int64(b.n) > s.n {
+				b.sel = b.liveRows()[:s.n-rows]
+			}
+			parts = append(parts, b)
+			rows += int64(b.rows())
+		}
+	}
+	if len(parts) == 0 {
+		return emptyBatch(s.in), nil
+	}
+	return concat(s.in, parts)
+}

@@ -1,0 +1,133 @@
+package core
+
+import (
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// whereStage keeps the rows whose predicate is true (null and false drop
+// the row). It narrows the batch's selection vector instead of copying.
+type whereStage struct {
+	in   schema
+	pred *expr
+	ast  parser.Expr
+	comp *compiler
+}
+
+func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
+	c := p.compilerFor(in)
+	pred, err := p.wherePredicate(c, in, w.Pred)
+	if err != nil {
+		return nil, err
+	}
+	if pred.typ != vector.Bool && pred.typ != vector.Dynamic && pred.typ != vector.Null {
+		return nil, semErr(w.Pred, "the where predicate must be bool, got %s", pred.typ)
+	}
+	return &whereStage{in: in, pred: pred, ast: w.Pred, comp: c}, nil
+}
+
+// wherePredicate compiles a predicate, expanding `* has "x"` (and the
+// other string operators on `*`) into an or over every string column.
+func (p *planner) wherePredicate(c *compiler, in schema, e parser.Expr) (*expr, error) {
+	b, ok := e.(*parser.BinaryExpr)
+	if !ok {
+		return c.compile(e)
+	}
+	if _, star := b.L.(*parser.StarExpr); !star {
+		return c.compile(e)
+	}
+	var acc parser.Expr
+	for _, col := range in {
+		if col.Type != vector.String && col.Type != vector.Dynamic {
+			continue
+		}
+		term := &parser.BinaryExpr{Sp: b.Sp, Op: b.Op, OpPos: b.OpPos, L: &parser.Ident{Sp: b.L.Span(), Name: col.Name}, R: b.R}
+		if acc == nil {
+			acc = term
+		} else {
+			acc = &parser.BinaryExpr{Sp: b.Sp, Op: "or", L: acc, R: term}
+		}
+	}
+	if acc == nil {
+		return constExpr(vector.Bool, false, b.Sp), nil
+	}
+	return c.compile(acc)
+}
+
+func (w *whereStage) out() schema { return w.in }
+
+func (w *whereStage) apply(x *execCtx, b *batch) (*batch, error) {
+	v, err := w.pred.run(x, b)
+	if err != nil {
+		return nil, err
+	}
+	sel := filterSel(v, b)
+	if len(sel) == 0 {
+		return nil, nil
+	}
+	if len(sel) == b.n && b.sel == nil {
+		return b, nil
+	}
+	b.sel = sel
+	return b, nil
+}
+
+// filterSel returns the live rows of b where v is true.
+func filterSel(v *vector.Vector, b *batch) []int32 {
+	if v.Type != vector.Bool {
+		v = castVector(v, vector.Bool)
+	}
+	if v.Type == vector.Null || v.Const {
+		if v.Type == vector.Null || v.IsNull(0) || !v.Bool(0) {
+			return nil
+		}
+		return b.liveRows()
+	}
+	bools, valid := v.Bools, v.Valid
+	if b.sel != nil {
+		out := b.sel[:0:0]
+		for _, i := range b.sel {
+			if bools[i] && (valid == nil || valid.Get(int(i))) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	out := make([]int32, 0, b.n/4+8)
+	if valid == nil {
+		for i, t := range bools[:b.n] {
+			if t {
+				out = append(out, int32(i))
+			}
+		}
+		return out
+	}
+	for i, t := range bools[:b.n] {
+		if t && valid.Get(i) {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
+// pruneFunc returns part-skipping tests derived from the predicate's
+// conjuncts of the form column op constant, decided from column
+// statistics alone.
+func (w *whereStage) pruneFunc(s schema) []func(store.Part) bool {
+	var out []func(store.Part) bool
+	for _, c := range conjuncts(w.ast) {
+		if f := statPrune(w.comp, s, c); f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// conjuncts splits a predicate on top-level `and`.
+func conjuncts(e parser.Expr) []parser.Expr {
+	if b, ok := e.(*parser.BinaryExpr); ok && b.Op == "and" {
+		return append(conjuncts(b.L), conjuncts(b.R)...)
+	}
+	return []parser.Expr{e}
+}

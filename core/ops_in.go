@@ -1,0 +1,224 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// in compiles in, !in, in~, !in~ and has_any / has_any_cs / has_all over a
+// constant list (a dynamic array literal in the list is flattened into it).
+func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
+	x, err := c.compile(e.X)
+	if err != nil {
+		return nil, err
+	}
+	var items []any
+	for _, le := range e.List {
+		ce, err := c.compile(le)
+		if err != nil {
+			return nil, err
+		}
+		if !ce.isConst() {
+			return nil, semErr(le, "the list of %s must hold constants", e.Op)
+		}
+		v := ce.constValue()
+		if arr, ok := v.([]any); ok {
+			items = append(items, arr...)
+			continue
+		}
+		items = append(items, v)
+	}
+	op := e.Op
+	out := &expr{typ: vector.Bool, col: -1, span: e.Sp}
+	switch op {
+	case "has_any", "has_any_cs", "has_all":
+		needles := make([]string, 0, len(items))
+		for _, it := range items {
+			if it != nil {
+				needles = append(needles, valueString(it))
+			}
+		}
+		cs := op == "has_any_cs"
+		all := op == "has_all"
+		pred := func(t, _ string) bool {
+			for _, nd := range needles {
+				if hasTerm(t, nd, cs, termWhole) != all {
+					return !all
+				}
+			}
+			return all
+		}
+		out.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
+			v, err := x.run(xc, b)
+			if err != nil {
+				return nil, err
+			}
+			return stringPredVectors(pred, false, v, vector.NewConst(vector.String, "", b.n), b.n), nil
+		}
+	default:
+		neg := strings.HasPrefix(op, "!")
+		fold := strings.HasSuffix(op, "~")
+		set := newValueSet(items, x.typ, fold)
+		out.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
+			v, err := x.run(xc, b)
+			if err != nil {
+				return nil, err
+			}
+			return set.match(v, b.n, neg), nil
+		}
+	}
+	if x.isConst() {
+		return fold(c.x, out)
+	}
+	return out, nil
+}
+
+// valueSet is the constant list of an in operator, keyed for fast lookups.
+type valueSet struct {
+	strs   map[string]bool
+	nums   map[float64]bool
+	any    []any
+	fold   bool
+	hasNum bool
+}
+
+func newValueSet(items []any, t vector.Type, fold bool) *valueSet {
+	s := &valueSet{strs: map[string]bool{}, nums: map[float64]bool{}, any: items, fold: fold}
+	for _, it := range items {
+		switch v := it.(type) {
+		case string:
+			if fold {
+				v = strings.ToLower(v)
+			}
+			s.strs[v] = true
+			if f, ok := toFloat(v); ok && t != vector.String {
+				s.nums[f] = true
+			}
+		case nil:
+		default:
+			if f, ok := toFloat(v); ok {
+				s.nums[f] = true
+				s.hasNum = true
+			}
+			s.strs[valueString(v)] = true
+		}
+	}
+	return s
+}
+
+// contains reports whether one boxed value is in the set.
+func (s *valueSet) contains(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case string:
+		if s.fold {
+			x = strings.ToLower(x)
+		}
+		if s.strs[x] {
+			return true
+		}
+		if s.hasNum {
+			if f, ok := toFloat(x); ok {
+				return s.nums[f]
+			}
+		}
+		return false
+	case bool:
+		return s.strs[valueString(x)]
+	}
+	if f, ok := toFloat(v); ok {
+		return s.nums[f]
+	}
+	return s.strs[valueString(v)]
+}
+
+// match tests every row; over a dictionary column once per distinct value.
+// A null never matches, so !in keeps it.
+func (s *valueSet) match(v *vector.Vector, n int, neg bool) *vector.Vector {
+	out := &vector.Vector{Type: vector.Bool, Len: n, Bools: make([]bool, n)}
+	if v.Codes != nil && !v.Const {
+		res := make([]bool, len(v.Dict))
+		for i, d := range v.Dict {
+			res[i] = s.contains(d) != neg
+		}
+		for i, code := range v.Codes[:n] {
+			out.Bools[i] = res[code]
+		}
+	} else if v.Type == vector.Int && !v.Const {
+		for i, x := range v.Ints[:n] {
+			out.Bools[i] = s.nums[float64(x)] != neg
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			out.Bools[i] = s.contains(v.Value(i)) != neg
+		}
+	}
+	if v.HasNulls() {
+		for i := 0; i < n; i++ {
+			if v.IsNull(i) {
+				out.Bools[i] = neg
+			}
+		}
+	}
+	return out
+}
+
+// between compiles `x between (lo .. hi)` (inclusive) as lo <= x and x <= hi.
+func (c *compiler) between(e *parser.BetweenExpr) (*expr, error) {
+	x, err := c.compile(e.X)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := c.compile(e.Lo)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := c.compile(e.Hi)
+	if err != nil {
+		return nil, err
+	}
+	// `x between (dt .. timespan)` means [dt, dt+timespan].
+	if x.typ == vector.DateTime && lo.typ == vector.DateTime && hi.typ == vector.TimeSpan {
+		hi, err = c.arith(&parser.BinaryExpr{Sp: e.Sp, Op: "+"}, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+	}
+	ge, err := c.comparison(&parser.BinaryExpr{Sp: e.Sp, Op: ">="}, x, lo)
+	if err != nil {
+		return nil, err
+	}
+	le, err := c.comparison(&parser.BinaryExpr{Sp: e.Sp, Op: "<="}, x, hi)
+	if err != nil {
+		return nil, err
+	}
+	both, err := c.logical(&parser.BinaryExpr{Sp: e.Sp, Op: "and"}, ge, le)
+	if err != nil || !e.Not {
+		return both, err
+	}
+	return c.not(e.Sp, both)
+}
+
+// not negates a bool expression (null stays null).
+func (c *compiler) not(sp parser.Span, x *expr) (*expr, error) {
+	e := &expr{typ: vector.Bool, col: -1, span: sp}
+	e.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
+		v, err := x.run(xc, b)
+		if err != nil {
+			return nil, err
+		}
+		v = castVector(v, vector.Bool).Materialize()
+		out := &vector.Vector{Type: vector.Bool, Len: b.n, Bools: make([]bool, b.n), Valid: v.Valid}
+		for i := 0; i < b.n; i++ {
+			out.Bools[i] = !v.Bools[i]
+		}
+		return out, nil
+	}
+	if x.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}

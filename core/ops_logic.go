@@ -1,0 +1,94 @@
+package core
+
+import (
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// logical compiles `and` / `or` with three-valued logic: false wins for
+// and, true wins for or, otherwise a null operand makes the result null.
+func (c *compiler) logical(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
+	for _, side := range []*expr{l, r} {
+		if side.typ != vector.Bool && side.typ != vector.Null && side.typ != vector.Dynamic {
+			return nil, semErr(b, "operands of %s must be bool, got %s", b.Op, side.typ)
+		}
+	}
+	isAnd := b.Op == "and"
+	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
+	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
+		lv, err := l.run(x, bt)
+		if err != nil {
+			return nil, err
+		}
+		rv, err := r.run(x, bt)
+		if err != nil {
+			return nil, err
+		}
+		return logicVectors(isAnd, castVector(lv, vector.Bool), castVector(rv, vector.Bool), bt.n), nil
+	}
+	if l.isConst() && r.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// logicVectors is the and/or kernel.
+func logicVectors(isAnd bool, lv, rv *vector.Vector, n int) *vector.Vector {
+	out := &vector.Vector{Type: vector.Bool, Len: n, Bools: make([]bool, n)}
+	if lv.Type == vector.Null {
+		lv = vector.NewNulls(vector.Bool, n)
+	}
+	if rv.Type == vector.Null {
+		rv = vector.NewNulls(vector.Bool, n)
+	}
+	ls, rs := step(lv), step(rv)
+	if !lv.HasNulls() && !rv.HasNulls() {
+		if isAnd {
+			for i := range out.Bools {
+				out.Bools[i] = lv.Bools[i*ls] && rv.Bools[i*rs]
+			}
+		} else {
+			for i := range out.Bools {
+				out.Bools[i] = lv.Bools[i*ls] || rv.Bools[i*rs]
+			}
+		}
+		return out
+	}
+	out.Valid = vector.NewBitmapSet(n)
+	for i := 0; i < n; i++ {
+		ln, rn := lv.IsNull(i), rv.IsNull(i)
+		lb, rb := !ln && lv.Bools[i*ls], !rn && rv.Bools[i*rs]
+		switch {
+		case isAnd && ((!ln && !lb) || (!rn && !rb)):
+			out.Bools[i] = false
+		case !isAnd && (lb || rb):
+			out.Bools[i] = true
+		case ln || rn:
+			out.Valid.Clear(i)
+		default:
+			out.Bools[i] = (isAnd && lb && rb) || (!isAnd && (lb || rb))
+		}
+	}
+	return out
+}
+
+// unary compiles -x and +x.
+func (c *compiler) unary(u *parser.UnaryExpr) (*expr, error) {
+	x, err := c.compile(u.X)
+	if err != nil {
+		return nil, err
+	}
+	if u.Op == "+" {
+		return x, nil
+	}
+	switch x.typ {
+	case vector.Int, vector.Float, vector.TimeSpan, vector.Dynamic, vector.Null:
+	default:
+		return nil, semErr(u, "unary minus is not defined for %s", x.typ)
+	}
+	zero := constExpr(vector.Int, int64(0), u.Sp)
+	if x.typ == vector.TimeSpan {
+		zero = constExpr(vector.TimeSpan, int64(0), u.Sp)
+	}
+	return c.arith(&parser.BinaryExpr{Sp: u.Sp, Op: "-", L: nil, R: u.X}, zero, x)
+}

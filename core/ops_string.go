@@ -1,0 +1,229 @@
+package core
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// strPred is a string predicate: does text match needle?
+type strPred func(text, needle string) bool
+
+// stringOps maps each positive string operator to its predicate. The
+// negated forms (!op) invert it; `_cs` forms are case-sensitive.
+var stringOps = map[string]strPred{
+	"=~":            strings.EqualFold,
+	"contains":      func(t, n string) bool { return containsFold(t, n) },
+	"contains_cs":   strings.Contains,
+	"startswith":    func(t, n string) bool { return hasPrefixFold(t, n) },
+	"startswith_cs": strings.HasPrefix,
+	"endswith":      func(t, n string) bool { return hasSuffixFold(t, n) },
+	"endswith_cs":   strings.HasSuffix,
+	"has":           func(t, n string) bool { return hasTerm(t, n, false, termWhole) },
+	"has_cs":        func(t, n string) bool { return hasTerm(t, n, true, termWhole) },
+	"hasprefix":     func(t, n string) bool { return hasTerm(t, n, false, termPrefix) },
+	"hasprefix_cs":  func(t, n string) bool { return hasTerm(t, n, true, termPrefix) },
+	"hassuffix":     func(t, n string) bool { return hasTerm(t, n, false, termSuffix) },
+	"hassuffix_cs":  func(t, n string) bool { return hasTerm(t, n, true, termSuffix) },
+}
+
+// lookupStringOp resolves an operator to its predicate and negation.
+func lookupStringOp(op string) (strPred, bool, bool) {
+	if op == "!~" {
+		return stringOps["=~"], true, true
+	}
+	neg := strings.HasPrefix(op, "!")
+	p, ok := stringOps[strings.TrimPrefix(op, "!")]
+	return p, neg, ok
+}
+
+// stringOp compiles the string operators, including `matches regex`.
+func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
+	var pred strPred
+	neg := false
+	if b.Op == "matches regex" || b.Op == "!matches regex" {
+		neg = b.Op[0] == '!'
+		if !r.isConst() {
+			return nil, semErr(b.R, "the regular expression of matches regex must be a constant")
+		}
+		re, err := regexp.Compile(valueString(r.constValue()))
+		if err != nil {
+			return nil, semErr(b.R, "invalid regular expression: %v", err)
+		}
+		pred = func(t, _ string) bool { return re.MatchString(t) }
+	} else {
+		p, n, ok := lookupStringOp(b.Op)
+		if !ok {
+			return nil, semErr(b, "unknown operator %s", b.Op)
+		}
+		pred, neg = p, n
+	}
+	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
+	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
+		lv, err := l.run(x, bt)
+		if err != nil {
+			return nil, err
+		}
+		rv, err := r.run(x, bt)
+		if err != nil {
+			return nil, err
+		}
+		return stringPredVectors(pred, neg, lv, rv, bt.n), nil
+	}
+	if l.isConst() && r.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// stringPredVectors applies a string predicate row by row; over a
+// dictionary column with a constant needle it runs once per distinct value.
+// A null text does not match (so the negated operator matches it).
+func stringPredVectors(pred strPred, neg bool, lv, rv *vector.Vector, n int) *vector.Vector {
+	out := &vector.Vector{Type: vector.Bool, Len: n, Bools: make([]bool, n)}
+	if lv.Type != vector.String {
+		lv = castVector(lv, vector.String)
+	}
+	if rv.Type != vector.String {
+		rv = castVector(rv, vector.String)
+	}
+	if rv.Const && rv.IsNull(0) {
+		return vector.NewNulls(vector.Bool, n)
+	}
+	if rv.Const && lv.Codes != nil && !lv.Const {
+		needle := rv.Str(0)
+		res := make([]bool, len(lv.Dict))
+		for i, s := range lv.Dict {
+			res[i] = pred(s, needle) != neg
+		}
+		for i, code := range lv.Codes[:n] {
+			out.Bools[i] = res[code]
+		}
+	} else if rv.Const && !lv.Const && lv.Codes == nil {
+		needle := rv.Str(0)
+		for i, s := range lv.Strs[:n] {
+			out.Bools[i] = pred(s, needle) != neg
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			out.Bools[i] = pred(lv.Str(i), rv.Str(i)) != neg
+		}
+	}
+	if lv.HasNulls() {
+		for i := 0; i < n; i++ {
+			if lv.IsNull(i) {
+				out.Bools[i] = neg
+			}
+		}
+	}
+	return out
+}
+
+// containsFold is a case-insensitive substring test without allocating
+// when both strings are ASCII.
+func containsFold(s, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	if isASCII(s) && isASCII(sub) {
+		n := len(sub)
+		first := lowerASCII(sub[0])
+		for i := 0; i+n <= len(s); i++ {
+			if lowerASCII(s[i]) == first && equalFoldASCII(s[i:i+n], sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+func hasPrefixFold(s, p string) bool {
+	return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) || (!isASCII(s) && strings.HasPrefix(strings.ToLower(s), strings.ToLower(p)))
+}
+
+func hasSuffixFold(s, p string) bool {
+	return len(s) >= len(p) && strings.EqualFold(s[len(s)-len(p):], p) || (!isASCII(s) && strings.HasSuffix(strings.ToLower(s), strings.ToLower(p)))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func equalFoldASCII(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// term match modes for has, hasprefix and hassuffix.
+const (
+	termWhole = iota
+	termPrefix
+	termSuffix
+)
+
+// isTermRune reports whether r belongs to a term: Axiom defines a term as
+// a maximal run of Unicode letters and digits, so `_`, `-` and `.` are
+// boundaries (apl.md §1.5).
+func isTermRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// hasTerm reports whether needle matches a term of text. A needle that
+// itself spans several terms (contains boundaries) must match at term
+// boundaries on both ends.
+func hasTerm(text, needle string, cs bool, mode int) bool {
+	if needle == "" {
+		return mode != termWhole || text == ""
+	}
+	if !cs {
+		text, needle = strings.ToLower(text), strings.ToLower(needle)
+	}
+	for off := 0; off <= len(text)-len(needle); {
+		i := strings.Index(text[off:], needle)
+		if i < 0 {
+			return false
+		}
+		start, end := off+i, off+i+len(needle)
+		startOK := start == 0 || !isTermRune(lastRune(text[:start]))
+		endOK := end == len(text) || !isTermRune(firstRune(text[end:]))
+		switch mode {
+		case termWhole:
+			if startOK && endOK {
+				return true
+			}
+		case termPrefix:
+			if startOK {
+				return true
+			}
+		case termSuffix:
+			if endOK {
+				return true
+			}
+		}
+		_, w := utf8.DecodeRuneInString(text[start:])
+		off = start + w
+	}
+	return false
+}
+
+func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r }
+func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }

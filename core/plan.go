@@ -1,0 +1,268 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"path"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// planner turns a parsed query into an executable pipeline.
+type planner struct {
+	e      *Engine
+	req    *Request
+	x      *execCtx
+	lets   map[string]*expr
+	tables map[string]*parser.Pipeline
+	// datasets records every dataset the query reads, in order of first use.
+	datasets []string
+	// strict is `set stricttypes`: no implicit coercion in comparisons.
+	strict bool
+}
+
+// compilerFor returns an expression compiler over schema s.
+func (p *planner) compilerFor(s schema) *compiler {
+	return &compiler{x: p.x, in: s, lets: p.lets}
+}
+
+// planQuery plans the statements and the body of q.
+func (p *planner) planQuery(q *parser.Query) (*pipeline, error) {
+	for _, st := range q.Stmts {
+		switch st := st.(type) {
+		case *parser.SetStmt:
+			if st.Name == "stricttypes" {
+				p.strict = true
+			}
+		case *parser.LetStmt:
+			if st.Tabular != nil {
+				p.tables[st.Name] = st.Tabular
+				delete(p.lets, st.Name)
+				continue
+			}
+			e, err := p.compilerFor(nil).compile(st.Expr)
+			if err != nil {
+				return nil, err
+			}
+			if !e.isConst() {
+				return nil, semErr(st, "let %s must be a constant expression", st.Name)
+			}
+			e.name = ""
+			p.lets[st.Name] = e
+			delete(p.tables, st.Name)
+		}
+	}
+	if q.Body == nil {
+		return nil, &QueryError{Line: 1, Col: 1, Msg: "the query has no tabular expression", Kind: "semantic"}
+	}
+	return p.planPipeline(q.Body)
+}
+
+// planPipeline plans a source and its operators.
+func (p *planner) planPipeline(pl *parser.Pipeline) (*pipeline, error) {
+	src, err := p.planSource(pl.Source)
+	if err != nil {
+		return nil, err
+	}
+	out := &pipeline{src: src}
+	in := src.schema()
+	if scan, ok := src.(*scanSource); ok {
+		if st, err := p.virtualFields(scan, in); err != nil {
+			return nil, err
+		} else if st != nil {
+			out.stages = append(out.stages, st)
+			in = st.out()
+		}
+	}
+	for _, op := range pl.Ops {
+		st, err := p.planOp(in, op)
+		if err != nil {
+			return nil, err
+		}
+		if pushed := p.pushDown(out, st); pushed {
+			continue
+		}
+		out.stages = append(out.stages, st)
+		in = st.out()
+	}
+	return out, nil
+}
+
+// planSource plans the first element of a pipeline.
+func (p *planner) planSource(s parser.Source) (source, error) {
+	switch s := s.(type) {
+	case *parser.TableRef:
+		return p.tableRef(s)
+	case *parser.DatatableSource:
+		return p.datatable(s)
+	case *parser.PrintSource:
+		return p.print(s)
+	case *parser.ParenSource:
+		return p.subquery(s.Pipe)
+	case *parser.UnionOp:
+		return p.unionSource(s, nil)
+	case *parser.SearchOp:
+		return p.searchSource(s)
+	case *parser.ExternalDataSource:
+		return nil, semErr(s, "externaldata is disabled: this server has no URL allow-list configured")
+	}
+	return nil, fmt.Errorf("unsupported source %T", s)
+}
+
+// subquery plans a nested pipeline and evaluates it on first use.
+func (p *planner) subquery(pl *parser.Pipeline) (source, error) {
+	sub, err := p.planPipeline(pl)
+	if err != nil {
+		return nil, err
+	}
+	sub = p.finalize(sub, false)
+	return &tableSource{sch: sub.out(), eval: func(x *execCtx) (*batch, error) { return sub.execute(x) }}, nil
+}
+
+// tableRef resolves a name: a tabular let first, then a dataset.
+func (p *planner) tableRef(t *parser.TableRef) (source, error) {
+	if pl, ok := p.tables[t.Name]; ok && !t.Pattern {
+		return p.subquery(pl)
+	}
+	names := []string{t.Name}
+	if t.Pattern {
+		names = p.matchDatasets(t.Name)
+		if len(names) == 0 {
+			return nil, semErr(t, "no dataset matches %q", t.Name)
+		}
+	}
+	snaps, err := p.snapshots(t, names)
+	if err != nil {
+		return nil, err
+	}
+	return p.newScan(snaps), nil
+}
+
+// snapshots checks permissions and takes a snapshot of each dataset.
+func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, error) {
+	var out []*store.Snapshot
+	for _, name := range names {
+		if p.req.Allowed != nil && !p.req.Allowed(name) {
+			return nil, &ForbiddenError{Dataset: name}
+		}
+		if p.e.cat == nil {
+			return nil, semErr(n, "unknown dataset or table %q", name)
+		}
+		snap, err := p.e.cat.Snapshot(name)
+		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, &QueryError{Line: n.Span().Start.Line, Col: n.Span().Start.Col,
+					Msg: fmt.Sprintf("unknown dataset or table %q", name), Kind: "semantic"}
+			}
+			return nil, err
+		}
+		p.noteDataset(name)
+		out = append(out, snap)
+	}
+	return out, nil
+}
+
+func (p *planner) noteDataset(name string) {
+	for _, d := range p.datasets {
+		if d == name {
+			return
+		}
+	}
+	p.datasets = append(p.datasets, name)
+}
+
+// matchDatasets lists the datasets a wildcard pattern names, skipping the
+// ones the caller may not read (a wildcard never reaches them).
+func (p *planner) matchDatasets(pattern string) []string {
+	if p.e.cat == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range p.e.cat.Names() {
+		if ok, _ := path.Match(pattern, n); ok {
+			if p.req.Allowed == nil || p.req.Allowed(n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// newScan builds a scan with the request's time range.
+func (p *planner) newScan(snaps []*store.Snapshot) *scanSource {
+	s := newScanSource(snaps)
+	if !p.req.Start.IsZero() {
+		s.timeLo, s.hasLo = p.req.Start.UnixNano(), true
+	}
+	if !p.req.End.IsZero() {
+		s.timeHi, s.hasHi = p.req.End.UnixNano(), true
+	}
+	return s
+}
+
+// datatable builds the literal table of `datatable(...) [...]`.
+func (p *planner) datatable(d *parser.DatatableSource) (source, error) {
+	nc := len(d.Cols)
+	if nc == 0 {
+		return nil, semErr(d, "datatable needs at least one column")
+	}
+	if len(d.Values)%nc != 0 {
+		return nil, semErr(d, "datatable has %d values, not a multiple of its %d columns", len(d.Values), nc)
+	}
+	rows := len(d.Values) / nc
+	sch := make(schema, nc)
+	vecs := make([]*vector.Vector, nc)
+	for i, c := range d.Cols {
+		sch[i] = colDef{c.Name, c.Type}
+		vecs[i] = vector.New(c.Type, rows)
+	}
+	cc := p.compilerFor(nil)
+	for i, ve := range d.Values {
+		e, err := cc.compile(ve)
+		if err != nil {
+			return nil, err
+		}
+		if !e.isConst() {
+			return nil, semErr(ve, "datatable values must be constants")
+		}
+		col := i % nc
+		v := e.constValue()
+		if sch[col].Type == vector.Dynamic {
+			vecs[col].AppendValue(v)
+			continue
+		}
+		cv := convertValue(v, sch[col].Type)
+		if cv == nil && v != nil {
+			return nil, semErr(ve, "value %s does not fit column %s of type %s", valueString(v), sch[col].Name, sch[col].Type)
+		}
+		vecs[col].AppendValue(cv)
+	}
+	return &tableSource{sch: sch, b: newBatch(vecs, rows)}, nil
+}
+
+// print evaluates `print a = expr, ...` into one row.
+func (p *planner) print(ps *parser.PrintSource) (source, error) {
+	cc := p.compilerFor(nil)
+	one := &batch{n: 1}
+	var sch schema
+	var vecs []*vector.Vector
+	for i, ne := range ps.Cols {
+		e, err := cc.compile(ne.Expr)
+		if err != nil {
+			return nil, err
+		}
+		v, err := e.run(p.x, one)
+		if err != nil {
+			return nil, err
+		}
+		name := ne.Name
+		if name == "" {
+			name = fmt.Sprintf("print_%d", i)
+		}
+		sch = append(sch, colDef{name, e.typ})
+		vecs = append(vecs, v.Materialize())
+	}
+	return &tableSource{sch: sch, b: newBatch(vecs, 1)}, nil
+}

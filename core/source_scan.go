@@ -1,0 +1,258 @@
+package core
+
+import (
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// scanStats counts what scans did, for the result's status block.
+type scanStats struct {
+	blocksExamined atomic.Int64
+	blocksMatched  atomic.Int64
+	blocksCached   atomic.Int64
+	rowsExamined   atomic.Int64
+	rowsMatched    atomic.Int64
+	minBlockTime   atomic.Int64
+	maxBlockTime   atomic.Int64
+	seen           atomic.Bool
+}
+
+// noteBlock records a part's time range for minBlockTime/maxBlockTime.
+func (s *scanStats) noteBlock(lo, hi int64) {
+	if s.seen.CompareAndSwap(false, true) {
+		s.minBlockTime.Store(lo)
+		s.maxBlockTime.Store(hi)
+		return
+	}
+	for {
+		cur := s.minBlockTime.Load()
+		if lo >= cur || s.minBlockTime.CompareAndSwap(cur, lo) {
+			break
+		}
+	}
+	for {
+		cur := s.maxBlockTime.Load()
+		if hi <= cur || s.maxBlockTime.CompareAndSwap(cur, hi) {
+			break
+		}
+	}
+}
+
+// scanPart is one part to scan and the dataset it belongs to.
+type scanPart struct {
+	part    store.Part
+	dataset int
+}
+
+// scanSource reads the parts of one or more datasets in parallel. Its
+// schema is the union of the datasets' fields; a field whose type differs
+// between parts is unified (int+real → real, otherwise dynamic).
+type scanSource struct {
+	sch      schema
+	datasets []string
+	parts    []scanPart
+	// timeLo/timeHi bound _time to [timeLo, timeHi); pruned by part range
+	// and filtered per row. hasLo/hasHi say whether each bound applies.
+	timeLo, timeHi int64
+	hasLo, hasHi   bool
+	// prune, when set, lets planned predicates skip a part from its column
+	// statistics without decoding it.
+	prune []func(p store.Part) bool
+	// withSource names a column holding the dataset name (union withsource).
+	withSource string
+}
+
+func (s *scanSource) schema() schema { return s.sch }
+
+// newScanSource builds the scan of the given snapshots.
+func newScanSource(snaps []*store.Snapshot) *scanSource {
+	s := &scanSource{}
+	types := map[string]vector.Type{}
+	var order []string
+	for di, snap := range snaps {
+		s.datasets = append(s.datasets, snap.Dataset)
+		for _, p := range snap.Parts {
+			s.parts = append(s.parts, scanPart{part: p, dataset: di})
+			for _, cm := range p.Columns() {
+				t, seen := types[cm.Key.Name]
+				if !seen {
+					order = append(order, cm.Key.Name)
+					types[cm.Key.Name] = cm.Key.Type
+					continue
+				}
+				types[cm.Key.Name] = unifyTypes(t, cm.Key.Type)
+			}
+		}
+	}
+	s.sch = datasetSchema(order, types)
+	return s
+}
+
+// datasetSchema orders fields as the service does: _sysTime, _time, then
+// the other fields alphabetically.
+func datasetSchema(names []string, types map[string]vector.Type) schema {
+	sort.Strings(names)
+	out := schema{{store.SysTimeField, vector.DateTime}, {store.TimeField, vector.DateTime}}
+	for _, n := range names {
+		if n == store.SysTimeField || n == store.TimeField {
+			continue
+		}
+		t := types[n]
+		if t == vector.Null {
+			t = vector.String
+		}
+		out = append(out, colDef{n, t})
+	}
+	return out
+}
+
+// unifyTypes is the type of a field seen with types a and b.
+func unifyTypes(a, b vector.Type) vector.Type {
+	switch {
+	case a == b:
+		return a
+	case a == vector.Null:
+		return b
+	case b == vector.Null:
+		return a
+	case a.IsNumeric() && b.IsNumeric():
+		return vector.Float
+	}
+	return vector.Dynamic
+}
+
+func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var once sync.Once
+	var firstErr error
+	var stop atomic.Bool
+	if workers > len(s.parts) {
+		workers = len(s.parts)
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(s.parts) {
+					return
+				}
+				if err := s.scanPart(x, w, s.parts[i], emit); err != nil {
+					once.Do(func() { firstErr = err })
+					stop.Store(true)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// scanPart prunes, then emits one part as a batch with lazily loaded columns.
+func (s *scanSource) scanPart(x *execCtx, w int, sp scanPart, emit func(int, *batch) error) error {
+	p := sp.part
+	x.stats.blocksExamined.Add(1)
+	lo, hi := p.TimeRange()
+	if p.Rows() == 0 || (s.hasLo && hi < s.timeLo) || (s.hasHi && lo >= s.timeHi) {
+		return nil
+	}
+	for _, pr := range s.prune {
+		if pr(p) {
+			return nil
+		}
+	}
+	x.stats.blocksMatched.Add(1)
+	x.stats.noteBlock(lo, hi)
+	n := p.Rows()
+	x.stats.rowsExamined.Add(int64(n))
+	b := &batch{vecs: make([]*vector.Vector, len(s.sch)), n: n}
+	metas := p.Columns()
+	b.load = func(i int) (*vector.Vector, error) {
+		if s.withSource != "" && s.sch[i].Name == s.withSource {
+			return vector.NewConst(vector.String, s.datasets[sp.dataset], n), nil
+		}
+		return readColumn(p, metas, s.sch[i], n)
+	}
+	needLo := s.hasLo && lo < s.timeLo
+	needHi := s.hasHi && hi >= s.timeHi
+	if needLo || needHi {
+		tv, err := b.col(s.sch.index(store.TimeField))
+		if err != nil {
+			return err
+		}
+		sel := make([]int32, 0, n)
+		for i := 0; i < n; i++ {
+			t := tv.Int(i)
+			if (!needLo || t >= s.timeLo) && (!needHi || t < s.timeHi) {
+				sel = append(sel, int32(i))
+			}
+		}
+		if len(sel) == 0 {
+			return nil
+		}
+		if len(sel) < n {
+			b.sel = sel
+		}
+	}
+	return emit(w, b)
+}
+
+// readColumn decodes the column c of a part, converting it to the schema
+// type and merging the per-type columns of a mixed-type field.
+func readColumn(p store.Part, metas []store.ColumnMeta, c colDef, n int) (*vector.Vector, error) {
+	var keys []store.ColKey
+	for _, m := range metas {
+		if m.Key.Name == c.Name {
+			keys = append(keys, m.Key)
+		}
+	}
+	switch len(keys) {
+	case 0:
+		return vector.NewNulls(c.Type, n), nil
+	case 1:
+		v, err := p.ReadColumn(keys[0])
+		if err != nil || v == nil {
+			if v == nil && err == nil {
+				return vector.NewNulls(c.Type, n), nil
+			}
+			return nil, err
+		}
+		if v.Type == vector.Null {
+			return vector.NewNulls(c.Type, n), nil
+		}
+		return castVector(v, c.Type), nil
+	}
+	vs := make([]*vector.Vector, 0, len(keys))
+	for _, k := range keys {
+		v, err := p.ReadColumn(k)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil && v.Type != vector.Null {
+			vs = append(vs, v)
+		}
+	}
+	out := vector.New(c.Type, n)
+	for i := 0; i < n; i++ {
+		var val any
+		for _, v := range vs {
+			if !v.IsNull(i) {
+				val = v.Value(i)
+				break
+			}
+		}
+		if c.Type == vector.Dynamic {
+			out.AppendValue(val)
+		} else {
+			out.AppendValue(convertValue(val, c.Type))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,286 @@
+package core
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// convertValue converts a boxed value (as vector.Vector.Value returns it)
+// to the representation of type t, or nil when it has none. It is the
+// slow path used when schemas are unified and for dynamic values.
+func convertValue(v any, t vector.Type) any {
+	if v == nil {
+		return nil
+	}
+	switch t {
+	case vector.Dynamic:
+		return v
+	case vector.Float:
+		if f, ok := toFloat(v); ok {
+			return f
+		}
+	case vector.Int:
+		switch x := v.(type) {
+		case int64:
+			return x
+		case float64:
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil
+			}
+			return int64(x)
+		case bool:
+			if x {
+				return int64(1)
+			}
+			return int64(0)
+		case string:
+			if i, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
+				return i
+			}
+			if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
+				return int64(f)
+			}
+		}
+	case vector.String:
+		return valueString(v)
+	case vector.Bool:
+		switch x := v.(type) {
+		case bool:
+			return x
+		case int64:
+			return x != 0
+		case float64:
+			return x != 0
+		case string:
+			switch strings.ToLower(x) {
+			case "true":
+				return true
+			case "false":
+				return false
+			}
+		}
+	case vector.DateTime:
+		switch x := v.(type) {
+		case time.Time:
+			return x
+		case string:
+			if tm, ok := parseDateTime(x); ok {
+				return tm
+			}
+		case int64:
+			return time.Unix(0, x).UTC()
+		}
+	case vector.TimeSpan:
+		switch x := v.(type) {
+		case time.Duration:
+			return x
+		case int64:
+			return time.Duration(x)
+		case string:
+			if d, err := time.ParseDuration(x); err == nil {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// toFloat converts a boxed number (or numeric string) to float64.
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	case time.Duration:
+		return float64(x), true
+	case time.Time:
+		return float64(x.UnixNano()), true
+	}
+	return 0, false
+}
+
+// valueString renders a boxed value as APL's tostring() does.
+func valueString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return formatFloat(x)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case time.Duration:
+		return formatTimespan(x)
+	}
+	b, _ := json.Marshal(jsonValue(v))
+	return string(b)
+}
+
+// formatFloat renders a real the way results show it: shortest exact form.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// formatTimespan renders a timespan as a Go duration string, the form the
+// CLI contract and the service use in JSON results.
+func formatTimespan(d time.Duration) string { return d.String() }
+
+// jsonValue converts a boxed value into something encoding/json renders
+// as the API does: datetimes as RFC 3339 UTC strings, timespans as Go
+// duration strings, non-finite floats as null.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return x
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case time.Duration:
+		return formatTimespan(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// datetime layouts accepted in strings compared with or cast to datetimes.
+var dateLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04",
+	"2006-01-02 15:04",
+	"2006-01-02",
+	time.RFC1123Z,
+	time.RFC1123,
+}
+
+// parseDateTime parses the datetime text forms APL accepts; naive times are UTC.
+func parseDateTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// parseJSONValue parses JSON text into a dynamic value (integers as int64,
+// other numbers as float64); nil when the text is not JSON.
+func parseJSONValue(s string) any {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	return normalizeJSON(v)
+}
+
+// normalizeJSON converts json.Number leaves into int64 or float64.
+func normalizeJSON(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeJSON(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeJSON(e)
+		}
+	}
+	return v
+}
+
+// inferValue maps a JSON-decoded request value to an APL type and value.
+func inferValue(v any) (vector.Type, any) {
+	switch x := v.(type) {
+	case nil:
+		return vector.Dynamic, nil
+	case bool:
+		return vector.Bool, x
+	case int:
+		return vector.Int, int64(x)
+	case int64:
+		return vector.Int, x
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return vector.Int, int64(x)
+		}
+		return vector.Float, x
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return vector.Int, i
+		}
+		f, _ := x.Float64()
+		return vector.Float, f
+	case string:
+		return vector.String, x
+	case time.Time:
+		return vector.DateTime, x.UTC()
+	case time.Duration:
+		return vector.TimeSpan, x
+	}
+	return vector.Dynamic, normalizeJSON(v)
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
