@@ -1,0 +1,152 @@
+package fn
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// Clock and calendar arithmetic. now() and ago() read Context.Now, fixed
+// at query start, so every row and every call in a query agree.
+
+func init() {
+	Register(&Func{Name: "now", Family: famTime, MinArgs: 0, MaxArgs: 1,
+		Result: Sig("now", vector.DateTime, KSpan),
+		Eval: func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+			if len(args) == 0 {
+				return vector.NewConst(vector.DateTime, ctx.Now.UnixNano(), n), nil
+			}
+			return Unary(vector.DateTime, args[0], n, ToDuration, func(d int64) (int64, bool) {
+				return ctx.Now.UnixNano() + d, true
+			}), nil
+		},
+		Doc: "The query's start time in UTC, plus an optional timespan offset."})
+	Register(&Func{Name: "ago", Family: famTime, MinArgs: 1, MaxArgs: 1,
+		Result: Sig("ago", vector.DateTime, KSpan),
+		Eval: func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+			return Unary(vector.DateTime, args[0], n, ToDuration, func(d int64) (int64, bool) {
+				return ctx.Now.UnixNano() - d, true
+			}), nil
+		},
+		Doc: "The query's start time minus a timespan: ago(1h) is now() - 1h."})
+	Register(&Func{Name: "datetime_add", Family: famTime, MinArgs: 3, MaxArgs: 3,
+		Result: Sig("datetime_add", vector.DateTime, KString, KInt, KTime),
+		Eval:   evalDatetimeAdd,
+		Doc:    "datetime_add(period, amount, datetime): adds amount periods (year, quarter, month, week, day, hour, minute, second, millisecond, microsecond, nanosecond)."})
+	Register(&Func{Name: "datetime_diff", Family: famTime, MinArgs: 3, MaxArgs: 3,
+		Result: Sig("datetime_diff", vector.Int, KString, KTime, KTime),
+		Eval:   evalDatetimeDiff,
+		Doc:    "datetime_diff(period, a, b): number of periods in a - b; calendar years, quarters and months, whole weeks and smaller units."})
+	units := []struct {
+		name  string
+		scale float64
+	}{{"seconds", 1e9}, {"milliseconds", 1e6}, {"microseconds", 1e3}, {"nanoseconds", 1}}
+	for _, u := range units {
+		scale := u.scale
+		name := "unixtime_" + u.name + "_todatetime"
+		Register(&Func{Name: name, Family: famTime, MinArgs: 1, MaxArgs: 1,
+			Result: Sig(name, vector.DateTime, KNum),
+			Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+				return unixToTime(args[0], n, scale), nil
+			},
+			Doc: "Datetime from a Unix timestamp in " + u.name + " (long or real)."})
+	}
+}
+
+// unixToTime scales epoch numbers to ns; integer input stays exact.
+func unixToTime(a *vector.Vector, n int, scale float64) *vector.Vector {
+	if a.Type == vector.Int {
+		k := int64(scale)
+		return Unary(vector.DateTime, a, n, ToInt, func(x int64) (int64, bool) {
+			r := x * k
+			return r, k == 1 || r/k == x
+		})
+	}
+	return Unary(vector.DateTime, a, n, ToFloat, func(x float64) (int64, bool) {
+		return FloatToInt(math.Round(x * scale))
+	})
+}
+
+// period is a datetime_add / datetime_diff unit: calendar months, or a
+// fixed length.
+type period struct {
+	months int
+	fixed  int64
+}
+
+var periods = map[string]period{
+	"year": {months: 12}, "quarter": {months: 3}, "month": {months: 1},
+	"week": {fixed: 7 * nsPerDay}, "day": {fixed: nsPerDay},
+	"hour": {fixed: int64(time.Hour)}, "minute": {fixed: int64(time.Minute)},
+	"second": {fixed: int64(time.Second)}, "millisecond": {fixed: int64(time.Millisecond)},
+	"microsecond": {fixed: int64(time.Microsecond)}, "nanosecond": {fixed: 1},
+}
+
+func lookupPeriod(s string) (period, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	p, ok := periods[s]
+	if !ok {
+		p, ok = periods[strings.TrimSuffix(s, "s")]
+	}
+	return p, ok
+}
+
+func evalDatetimeAdd(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	if err := checkConstName("datetime_add", args[0], func(s string) bool { _, ok := lookupPeriod(s); return ok }); err != nil {
+		return nil, err
+	}
+	return Each(vector.DateTime, args, n, func(i int) (int64, bool) {
+		ps, ok1 := ToString(args[0], i)
+		k, ok2 := ToInt(args[1], i)
+		ns, ok3 := ToTime(args[2], i)
+		p, ok4 := lookupPeriod(ps)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return 0, false
+		}
+		if p.months == 0 {
+			return ns + k*p.fixed, true
+		}
+		return addMonths(utc(ns), int(k)*p.months).UnixNano(), true
+	}), nil
+}
+
+// addMonths moves t by k calendar months, clamping the day to the end of
+// a shorter month (Jan 31 + 1 month = Feb 28 or 29) instead of Go's
+// overflow into the next month.
+func addMonths(t time.Time, k int) time.Time {
+	first := time.Date(t.Year(), t.Month()+time.Month(k), 1, 0, 0, 0, 0, time.UTC)
+	last := first.AddDate(0, 1, -1).Day()
+	d := min(t.Day(), last)
+	h, m, s := t.Clock()
+	return time.Date(first.Year(), first.Month(), d, h, m, s, t.Nanosecond(), time.UTC)
+}
+
+func evalDatetimeDiff(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	if err := checkConstName("datetime_diff", args[0], func(s string) bool { _, ok := lookupPeriod(s); return ok }); err != nil {
+		return nil, err
+	}
+	return Each(vector.Int, args, n, func(i int) (int64, bool) {
+		ps, ok1 := ToString(args[0], i)
+		a, ok2 := ToTime(args[1], i)
+		b, ok3 := ToTime(args[2], i)
+		p, ok4 := lookupPeriod(ps)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return 0, false
+		}
+		if p.months == 0 {
+			return (a - b) / p.fixed, true
+		}
+		return calendarDiff(utc(a), utc(b), p.months), true
+	}), nil
+}
+
+// calendarDiff counts calendar boundaries (years, quarters or months, by
+// the period's length in months) between b and a, as KQL does:
+// datetime_diff("year", 2017-01-01, 2016-12-31) is 1.
+func calendarDiff(a, b time.Time, months int) int64 {
+	ia := a.Year()*12 + int(a.Month()) - 1
+	ib := b.Year()*12 + int(b.Month()) - 1
+	return int64(floorDiv(int64(ia), int64(months)) - floorDiv(int64(ib), int64(months)))
+}
