@@ -211,8 +211,8 @@ func seq(from, to int) []int32 {
 // fixture is a deterministic table with nulls in every column, used by the
 // registry-wide tests.
 type fixture struct {
-	n                      int
-	groups                 []uint32
+	n                       int
+	groups                  []uint32
 	f, i, s, b, dt, ts, bag *vector.Vector
 }
 
