@@ -36,7 +36,7 @@ func Decompress(body []byte, contentEncoding string, maxBytes int64) ([]byte, er
 		if err := zr.Reset(bytes.NewReader(body)); err != nil {
 			return nil, fmt.Errorf("gzip body: %w", err)
 		}
-		return readAll(zr, gzipSize(body), maxBytes, "gzip")
+		return readAll(zr, sizeHint(gzipSize(body), len(body)), maxBytes, "gzip")
 	case "zstd":
 		zr := zstdReaders.Get().(*zstd.Decoder)
 		defer func() {
@@ -46,7 +46,7 @@ func Decompress(body []byte, contentEncoding string, maxBytes int64) ([]byte, er
 		if err := zr.Reset(bytes.NewReader(body)); err != nil {
 			return nil, fmt.Errorf("zstd body: %w", err)
 		}
-		return readAll(zr, zstdSize(body), maxBytes, "zstd")
+		return readAll(zr, sizeHint(zstdSize(body), len(body)), maxBytes, "zstd")
 	}
 	return nil, fmt.Errorf("unsupported content encoding %q: use gzip, zstd or none", contentEncoding)
 }
@@ -94,6 +94,14 @@ func readAll(r io.Reader, hint int64, maxBytes int64, what string) ([]byte, erro
 			return nil, fmt.Errorf("%s body: %w", what, err)
 		}
 	}
+}
+
+// sizeHint bounds a size claimed by a compressed header, which a truncated
+// or hostile body can set to anything: no more than 32 times the
+// compressed size (a ratio real logs rarely exceed; the buffer grows past
+// it when needed) and 256 MB.
+func sizeHint(claimed int64, compressed int) int64 {
+	return min(claimed, 32*int64(compressed)+64<<10, 256<<20)
 }
 
 // gzipSize guesses the decompressed size from the gzip trailer (the size

@@ -131,32 +131,35 @@ func epochInt(x int64) (int64, bool) {
 	return x * mul, true
 }
 
-// epochFloat is epochInt for fractional epoch numbers.
+// epochFloat is epochInt for fractional epoch numbers. The whole and
+// fractional parts are scaled separately, so 1704164645.25 s is exactly
+// ...645250000000 ns rather than what float64 multiplication gives.
 func epochFloat(f float64) (int64, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, false
 	}
 	a := math.Abs(f)
-	var ns float64
+	var mul float64
 	switch {
 	case a < secLimit:
-		ns = f * 1e9
+		mul = 1e9
 	case a < milliLimit:
-		ns = f * 1e6
+		mul = 1e6
 	case a < microLimit:
-		ns = f * 1e3
+		mul = 1e3
 	default:
-		ns = f
+		mul = 1
 	}
-	if ns >= 9.2e18 || ns <= -9.2e18 {
+	whole, frac := math.Modf(f)
+	if math.Abs(whole*mul) >= 9.2e18 {
 		return 0, false
 	}
-	return int64(math.Round(ns)), true
+	return int64(whole)*int64(mul) + int64(math.Round(frac*mul)), true
 }
 
 // parseISO is a fast path for ISO 8601 / RFC 3339 timestamps:
 //
-//	YYYY-MM-DD[(T|t| )hh:mm[:ss[.fraction]]][Z|z|±hh:mm|±hhmm|±hh]
+//	YYYY-MM-DD[(T|t| )h[h]:mm[:ss[.fraction]]][Z|z|±hh:mm|±hhmm|±hh]
 //
 // ok reports whether b has that shape; err then tells a shape with
 // out-of-range parts (month 13, 25:00, Feb 30) from a valid time. No zone
@@ -178,16 +181,21 @@ func parseISO(b []byte) (ns int64, ok bool, err error) {
 		if c := rest[0]; c != 'T' && c != 't' && c != ' ' {
 			return 0, false, nil
 		}
-		if len(rest) < 6 || rest[3] != ':' {
+		// The hour may have one digit, as time.Parse allows.
+		h := 2
+		if len(rest) > 2 && rest[2] == ':' {
+			h = 1
+		}
+		if len(rest) < h+4 || rest[h+1] != ':' {
 			return 0, false, nil
 		}
 		var okh, okm bool
-		hour, okh = digits(rest[1:3])
-		min, okm = digits(rest[4:6])
+		hour, okh = digits(rest[1 : h+1])
+		min, okm = digits(rest[h+2 : h+4])
 		if !okh || !okm {
 			return 0, false, nil
 		}
-		rest = rest[6:]
+		rest = rest[h+4:]
 		if len(rest) >= 3 && rest[0] == ':' {
 			s, oks := digits(rest[1:3])
 			if !oks {
@@ -249,7 +257,7 @@ func zone(b []byte) (int, bool) {
 		m, ok2 = digits(b[4:6])
 		ok2 = ok2 && b[3] == ':'
 	}
-	if !ok1 || !ok2 || h > 23 || m > 59 {
+	if !ok1 || !ok2 || h > 24 || m > 60 { // the bounds time.Parse applies
 		return 0, false
 	}
 	off := h*3600 + m*60

@@ -1,0 +1,107 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+func TestFormatFromContentType(t *testing.T) {
+	for ct, want := range map[string]Format{
+		"application/json": JSON, "application/json; charset=utf-8": JSON, " Application/JSON ": JSON,
+		"application/x-ndjson": NDJSON, "application/x-json-stream": NDJSON, "application/jsonl": NDJSON,
+		"text/csv": CSV, "text/csv;charset=UTF-8": CSV,
+	} {
+		got, err := FormatFromContentType(ct)
+		if err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", ct, got, err, want)
+		}
+	}
+	for _, ct := range []string{"", "text/plain", "application/xml", "json"} {
+		if _, err := FormatFromContentType(ct); err == nil {
+			t.Errorf("%q accepted", ct)
+		}
+	}
+}
+
+func TestDecompress(t *testing.T) {
+	plain := []byte(strings.Repeat(`{"a":1,"b":"some text"}`+"\n", 1000))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	enc, _ := zstd.NewWriter(nil)
+	zs := enc.EncodeAll(plain, nil)
+	// A zstd stream without a content size in its header, in two frames.
+	var zs2 bytes.Buffer
+	sw, _ := zstd.NewWriter(&zs2)
+	sw.Write(plain[:100])
+	sw.Close()
+	sw.Reset(&zs2)
+	sw.Write(plain[100:])
+	sw.Close()
+
+	for _, c := range []struct {
+		enc  string
+		body []byte
+	}{{"", plain}, {"identity", plain}, {" GZIP ", gz.Bytes()}, {"x-gzip", gz.Bytes()}, {"zstd", zs}, {"zstd", zs2.Bytes()}} {
+		got, err := Decompress(c.body, c.enc, 1<<20)
+		if err != nil || !bytes.Equal(got, plain) {
+			t.Errorf("%q: %d bytes, %v", c.enc, len(got), err)
+		}
+		// Exactly at the limit is fine; one byte less is too large.
+		if _, err := Decompress(c.body, c.enc, int64(len(plain))); err != nil {
+			t.Errorf("%q at the limit: %v", c.enc, err)
+		}
+		_, err = Decompress(c.body, c.enc, int64(len(plain))-1)
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "limit") {
+			t.Errorf("%q over the limit: %v", c.enc, err)
+		}
+	}
+	if _, err := Decompress(plain, "br", 0); err == nil || !strings.Contains(err.Error(), `"br"`) {
+		t.Errorf("unknown encoding: %v", err)
+	}
+	for _, enc := range []string{"gzip", "zstd"} {
+		if _, err := Decompress([]byte("not compressed at all"), enc, 0); err == nil {
+			t.Errorf("%s: garbage accepted", enc)
+		}
+		if _, err := Decompress(gz.Bytes()[:len(gz.Bytes())/2], "gzip", 0); err == nil {
+			t.Errorf("truncated gzip accepted")
+		}
+	}
+}
+
+func TestParseLabels(t *testing.T) {
+	m, err := ParseLabels(`{"region":"eu-west-1","instance":1,"ratio":0.5,"tags":["a"],"o":{"k":2}}`)
+	must(t, err)
+	want := map[string]any{"region": "eu-west-1", "instance": int64(1), "ratio": 0.5, "tags": []any{"a"}, "o": map[string]any{"k": int64(2)}}
+	if !reflect.DeepEqual(m, want) {
+		t.Fatalf("%#v", m)
+	}
+	if m, err := ParseLabels("  "); m != nil || err != nil {
+		t.Fatalf("empty: %v %v", m, err)
+	}
+	for _, bad := range []string{`[1]`, `{"a":`, `{"a":1} {}`, `null`} {
+		if _, err := ParseLabels(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	// Unsupported label values are an error, not a silent drop.
+	if _, _, _, err := run(t, `[{}]`, Options{Labels: map[string]any{"c": make(chan int)}}); err == nil {
+		t.Error("a channel label was accepted")
+	}
+}
+
+func TestSplitCSVFields(t *testing.T) {
+	if got := SplitCSVFields(" a, b ,c"); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+		t.Fatalf("%q", got)
+	}
+	if got := SplitCSVFields(""); got != nil {
+		t.Fatalf("%q", got)
+	}
+}
