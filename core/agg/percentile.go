@@ -13,6 +13,9 @@ import (
 // beyond that it comes from a DDSketch and is within 1% relative error of
 // a value of the right rank (Axiom documents "a maximum error of 1%").
 // Percentile 0 and 100 are the exact minimum and maximum in both modes.
+// Measured by TestPercentileSketchError on 200,000 values, the worst
+// relative error over p0..p100 was 0.99% (lognormal), 0.91% (uniform)
+// and 0.90% (normal around 0).
 // The result keeps the input type (long, real, datetime, timespan); NaN
 // is ignored like null and ±Inf are ordinary extreme values.
 //
