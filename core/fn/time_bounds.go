@@ -21,7 +21,9 @@ func init() {
 		{"week", func(t time.Time, k int) time.Time {
 			return time.Date(t.Year(), t.Month(), t.Day()-int(t.Weekday())+7*k, 0, 0, 0, 0, time.UTC)
 		}},
-		{"month", func(t time.Time, k int) time.Time { return time.Date(t.Year(), t.Month()+time.Month(k), 1, 0, 0, 0, 0, time.UTC) }},
+		{"month", func(t time.Time, k int) time.Time {
+			return time.Date(t.Year(), t.Month()+time.Month(k), 1, 0, 0, 0, 0, time.UTC)
+		}},
 		{"year", func(t time.Time, k int) time.Time { return time.Date(t.Year()+k, 1, 1, 0, 0, 0, 0, time.UTC) }},
 	}
 	for _, b := range bounds {
