@@ -109,6 +109,21 @@ func avgInto[T number](sums []float64, counts []int64, v *vector.Vector, vals []
 	switch {
 	case sel == nil && valid == nil:
 		vals = vals[:len(groups)]
+		if uniform(groups) {
+			g := groups[0]
+			var a, b float64
+			k := 0
+			for ; k+2 <= len(vals); k += 2 {
+				a += float64(vals[k])
+				b += float64(vals[k+1])
+			}
+			for ; k < len(vals); k++ {
+				a += float64(vals[k])
+			}
+			sums[g] += a + b
+			counts[g] += int64(len(vals))
+			return
+		}
 		for k, g := range groups {
 			sums[g] += float64(vals[k])
 			counts[g]++

@@ -115,24 +115,18 @@ func sumInto[T number](sums []T, has []bool, v *vector.Vector, vals []T, sel []i
 	switch {
 	case sel == nil && valid == nil:
 		vals = vals[:len(groups)]
-		k := 0
-		for ; k+4 <= len(groups); k += 4 {
-			g := groups[k]
-			if groups[k+1] == g && groups[k+2] == g && groups[k+3] == g {
-				// A run of one group: add the four values as a tree so the
-				// next run does not wait on this one's store.
-				sums[g] += (vals[k] + vals[k+1]) + (vals[k+2] + vals[k+3])
-				has[g] = true
-				continue
-			}
-			for j := k; j < k+4; j++ {
-				sums[groups[j]] += vals[j]
-				has[groups[j]] = true
-			}
+		if uniform(groups) {
+			// One group for the whole batch (a summarize without by, or a
+			// batch inside one time bin): sum in four independent lanes,
+			// then touch the group once.
+			g := groups[0]
+			sums[g] += sum4(vals)
+			has[g] = true
+			return
 		}
-		for ; k < len(groups); k++ {
-			sums[groups[k]] += vals[k]
-			has[groups[k]] = true
+		for k, g := range groups {
+			sums[g] += vals[k]
+			has[g] = true
 		}
 	case sel == nil:
 		vals = vals[:len(groups)]
@@ -151,6 +145,38 @@ func sumInto[T number](sums []T, has []bool, v *vector.Vector, vals []T, sel []i
 			}
 		}
 	}
+}
+
+// uniform reports whether every row of the batch is in one group. On
+// mixed batches it returns at the first difference, so it is nearly free.
+func uniform(groups []uint32) bool {
+	if len(groups) < 64 {
+		return false
+	}
+	g := groups[0]
+	for _, h := range groups {
+		if h != g {
+			return false
+		}
+	}
+	return true
+}
+
+// sum4 adds vals with four accumulators, which breaks the add-latency
+// chain of a single running sum.
+func sum4[T number](vals []T) T {
+	var a, b, c, d T
+	k := 0
+	for ; k+4 <= len(vals); k += 4 {
+		a += vals[k]
+		b += vals[k+1]
+		c += vals[k+2]
+		d += vals[k+3]
+	}
+	for ; k < len(vals); k++ {
+		a += vals[k]
+	}
+	return (a + b) + (c + d)
 }
 
 func (s *sumState) Merge(other State, into []uint32) {

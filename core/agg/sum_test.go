@@ -84,3 +84,23 @@ func TestSumMerge(t *testing.T) {
 	checkMerge(t, "sum", fx.n, fx.groups, fx.ts)
 	checkMerge(t, "sumif", fx.n, fx.groups, fx.f, fx.b)
 }
+
+func TestSumAvgUniformBatch(t *testing.T) {
+	// A batch entirely in one group takes the multi-lane path.
+	vals := make([]any, 203)
+	var want int64
+	for k := range vals {
+		vals[k] = int64(k * k)
+		want += int64(k * k)
+	}
+	groups := make([]uint32, len(vals))
+	for k := range groups {
+		groups[k] = 1
+	}
+	x := col(vector.Int, vals...)
+	expect(t, "sum", run(t, "sum", 2, groups, x)[0], nil, want)
+	expect(t, "avg", run(t, "avg", 2, groups, x)[0], nil, float64(want)/203)
+	fl := col(vector.Float, vals...)
+	expect(t, "sum real", run(t, "sum", 2, groups, fl)[0], nil, float64(want))
+	expect(t, "avg real", run(t, "avg", 2, groups, fl)[0], nil, float64(want)/203)
+}
