@@ -51,6 +51,11 @@ func putFloats(dst []byte, vals []float64, aligned bool) []byte {
 		dst = append(dst, floatDecimal, byte(s))
 		return putInts(dst, ms, aligned)
 	}
+	return putFloatsPlain(dst, vals)
+}
+
+// putFloatsPlain appends the plain encoding (any value, NaN included).
+func putFloatsPlain(dst []byte, vals []float64) []byte {
 	dst = append(dst, floatPlain)
 	for _, x := range vals {
 		dst = putF64(dst, x)

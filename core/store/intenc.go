@@ -51,12 +51,28 @@ type intPlan struct {
 
 // planInts picks the smallest integer encoding for vals.
 func planInts(vals []int64, aligned bool) intPlan {
-	n := len(vals)
+	best, _ := planIntsAs(vals, intFOR, aligned)
+	for _, enc := range []byte{intDelta, intDict} {
+		if p, ok := planIntsAs(vals, enc, aligned); ok && p.estimate < best.estimate {
+			best = p
+		}
+	}
+	return best
+}
+
+// planIntsAs plans one specific encoding; false when it cannot apply.
+func planIntsAs(vals []int64, enc byte, aligned bool) (intPlan, bool) {
 	width := func(w int) int {
 		if aligned {
 			return alignWidth(w)
 		}
 		return w
+	}
+	switch enc {
+	case intDelta:
+		return planDelta(vals, width)
+	case intDict:
+		return planIntDict(vals, width)
 	}
 	lo, hi := minMaxInts(vals)
 	g := uint64(0)
@@ -66,16 +82,10 @@ func planInts(vals []int64, aligned bool) intPlan {
 	if g == 0 {
 		g = 1
 	}
-	best := intPlan{enc: intFOR, base: lo, gcd: g}
-	best.width = width(bits.Len64((uint64(hi) - uint64(lo)) / g))
-	best.estimate = 20 + packedLen(n, best.width)
-	if p, ok := planDelta(vals, width); ok && p.estimate < best.estimate {
-		best = p
-	}
-	if p, ok := planIntDict(vals, width); ok && p.estimate < best.estimate {
-		best = p
-	}
-	return best
+	p := intPlan{enc: intFOR, base: lo, gcd: g}
+	p.width = width(bits.Len64((uint64(hi) - uint64(lo)) / g))
+	p.estimate = 20 + packedLen(len(vals), p.width)
+	return p, true
 }
 
 func minMaxInts(vals []int64) (lo, hi int64) {
@@ -141,7 +151,11 @@ func planIntDict(vals []int64, width func(int) int) (intPlan, bool) {
 
 // putInts appends the encoding chosen by planInts.
 func putInts(dst []byte, vals []int64, aligned bool) []byte {
-	p := planInts(vals, aligned)
+	return putIntPlan(dst, vals, planInts(vals, aligned))
+}
+
+// putIntPlan appends vals in the planned encoding.
+func putIntPlan(dst []byte, vals []int64, p intPlan) []byte {
 	dst = append(dst, p.enc)
 	packed := make([]uint64, len(vals))
 	switch p.enc {
