@@ -1,6 +1,8 @@
 package store
 
 import (
+	"slices"
+
 	"github.com/aplite/aplite/vector"
 )
 
@@ -50,6 +52,8 @@ type RowsBuilder struct {
 	// colsAtBegin is len(Cols) when the event began, so Abort can drop the
 	// columns only the aborted event created.
 	colsAtBegin int
+	// reserve is the row capacity (set by Reserve) new columns start with.
+	reserve int
 }
 
 // NewRowsBuilder returns an empty builder.
@@ -90,7 +94,7 @@ func (b *RowsBuilder) col(k ColKey) *vector.Vector { return b.at(b.Ref(k)) }
 func (b *RowsBuilder) Ref(k ColKey) int {
 	i, ok := b.index[k]
 	if !ok {
-		v := vector.New(k.Type, b.rows.N+1)
+		v := vector.New(k.Type, max(b.rows.N+1, b.reserve))
 		for j := 0; j < b.rows.N; j++ {
 			v.AppendNull()
 		}
@@ -101,6 +105,28 @@ func (b *RowsBuilder) Ref(k ColKey) int {
 		b.touched = append(b.touched, false)
 	}
 	return i
+}
+
+// Reserve makes room for n more events in every column, existing and
+// future, so a decoder that can estimate the event count of a body avoids
+// growing (and copying) each column log2(n) times.
+func (b *RowsBuilder) Reserve(n int) {
+	b.reserve = b.rows.N + n
+	b.rows.Time = slices.Grow(b.rows.Time, n)
+	for _, v := range b.rows.Cols {
+		switch {
+		case v.Bools != nil:
+			v.Bools = slices.Grow(v.Bools, n)
+		case v.Ints != nil:
+			v.Ints = slices.Grow(v.Ints, n)
+		case v.Floats != nil:
+			v.Floats = slices.Grow(v.Floats, n)
+		case v.Strs != nil:
+			v.Strs = slices.Grow(v.Strs, n)
+		case v.Dyns != nil:
+			v.Dyns = slices.Grow(v.Dyns, n)
+		}
+	}
 }
 
 // NumCols returns the number of columns (one per field name and type).
