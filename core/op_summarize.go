@@ -55,7 +55,7 @@ func (p *planner) planSummarize(in schema, op *parser.SummarizeOp) (stage, error
 	}
 	actx := &agg.Context{Start: p.req.Start, End: p.req.End, BinSize: st.binSize}
 	for _, ne := range op.Aggs {
-		ac, err := p.planAgg(c, in, ne, actx)
+		ac, err := p.planAgg(c, in, ne, actx, st.keyNames)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +136,7 @@ func autoBin(x *execCtx) int64 {
 }
 
 // planAgg plans one `[name =] agg(args)` entry.
-func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *agg.Context) (*aggCall, error) {
+func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *agg.Context, keyNames []string) (*aggCall, error) {
 	call, ok := ne.Expr.(*parser.CallExpr)
 	if !ok {
 		return nil, semErr(ne.Expr, "summarize expects an aggregation function call such as count() or avg(x)")
@@ -145,19 +145,7 @@ func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *ag
 	if spec == nil {
 		return nil, semErr(call, "unknown aggregation function %q", call.Name)
 	}
-	args := call.Args
-	// arg_max(x, *) and arg_min(x, *) return every column.
-	var expanded []parser.Expr
-	for _, a := range args {
-		if _, star := a.(*parser.StarExpr); star {
-			for _, col := range in {
-				expanded = append(expanded, &parser.Ident{Sp: a.Span(), Name: col.Name})
-			}
-			continue
-		}
-		expanded = append(expanded, a)
-	}
-	args = expanded
+	args := expandStarArgs(call, in, keyNames)
 	if len(args) < spec.MinArgs || (spec.MaxArgs >= 0 && len(args) > spec.MaxArgs) {
 		return nil, semErr(call, "%s expects %s, got %d", call.Name, arity(spec.MinArgs, spec.MaxArgs), len(args))
 	}
@@ -214,6 +202,15 @@ func aggNames(alias string, call *parser.CallExpr, ac *aggCall, argNames []strin
 	base := call.Name + "_"
 	if n := col(0); n != "" && call.Name != "count" {
 		base = call.Name + "_" + n
+	}
+	if call.Name == "arg_max" || call.Name == "arg_min" {
+		// KQL names the first column after the expression's column, or
+		// max_/min_ plus the first column it reads.
+		if n := col(0); n != "" {
+			base = n
+		} else if id := firstIdent(call.Args[0]); id != "" {
+			base = strings.TrimPrefix(call.Name, "arg_") + "_" + id
+		}
 	}
 	if strings.HasPrefix(call.Name, "percentile") && !strings.HasPrefix(call.Name, "percentiles") && len(ac.consts) > 1 && ac.consts[1] != nil {
 		base += "_" + strings.ReplaceAll(valueString(ac.consts[1]), ".", "_")
@@ -334,4 +331,48 @@ func (s *summarizeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 	}
 	s.final = base
 	return newBatch(vecs, n), nil
+}
+
+// expandStarArgs expands `*` in arg_max(x, *) / arg_min(x, *) into every
+// input column except the group keys and the column the first argument
+// names, which the output already has.
+func expandStarArgs(call *parser.CallExpr, in schema, keyNames []string) []parser.Expr {
+	var out []parser.Expr
+	skip := map[string]bool{}
+	for _, k := range keyNames {
+		skip[k] = true
+	}
+	if len(call.Args) > 0 {
+		if n, ok := dottedName(call.Args[0]); ok {
+			skip[n] = true
+		}
+	}
+	for _, a := range call.Args {
+		if _, star := a.(*parser.StarExpr); star {
+			for _, col := range in {
+				if !skip[col.Name] {
+					out = append(out, &parser.Ident{Sp: a.Span(), Name: col.Name})
+				}
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// firstIdent returns the first identifier an expression reads, or "".
+func firstIdent(e parser.Expr) string {
+	found := ""
+	parser.Walk(e, func(n parser.Node) bool {
+		if found != "" {
+			return false
+		}
+		if id, ok := n.(*parser.Ident); ok {
+			found = id.Name
+			return false
+		}
+		return true
+	})
+	return found
 }

@@ -48,7 +48,7 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 	if b.Op == "matches regex" || b.Op == "!matches regex" {
 		neg = b.Op[0] == '!'
 		if !r.isConst() {
-			return nil, semErr(b.R, "the regular expression of matches regex must be a constant")
+			return c.regexPerRow(b, l, r, neg), nil
 		}
 		re, err := regexp.Compile(valueString(r.constValue()))
 		if err != nil {
@@ -227,3 +227,31 @@ func hasTerm(text, needle string, cs bool, mode int) bool {
 
 func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r }
 func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
+
+// regexPerRow is `matches regex` with a pattern that varies by row: each
+// distinct pattern is compiled once per batch; an invalid one matches
+// nothing.
+func (c *compiler) regexPerRow(b *parser.BinaryExpr, l, r *expr, neg bool) *expr {
+	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
+	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
+		lv, err := l.run(x, bt)
+		if err != nil {
+			return nil, err
+		}
+		rv, err := r.run(x, bt)
+		if err != nil {
+			return nil, err
+		}
+		cache := map[string]*regexp.Regexp{}
+		pred := func(t, pat string) bool {
+			re, ok := cache[pat]
+			if !ok {
+				re, _ = regexp.Compile(pat)
+				cache[pat] = re
+			}
+			return re != nil && re.MatchString(t)
+		}
+		return stringPredVectors(pred, neg, lv, rv, bt.n), nil
+	}
+	return e
+}

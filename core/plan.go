@@ -81,6 +81,11 @@ func (p *planner) planPipeline(pl *parser.Pipeline) (*pipeline, error) {
 		if err != nil {
 			return nil, err
 		}
+		if chain, ok := st.(stageChain); ok {
+			out.stages = append(out.stages, chain...)
+			in = st.out()
+			continue
+		}
 		if pushed := p.pushDown(out, st); pushed {
 			continue
 		}

@@ -26,7 +26,7 @@ func (p *planner) planOp(in schema, op parser.Operator) (stage, error) {
 	case *parser.ProjectReorderOp:
 		return planProjectReorder(in, op)
 	case *parser.SummarizeOp:
-		return p.planSummarize(in, op)
+		return p.planSummarizeExprs(in, op)
 	case *parser.SortOp:
 		return p.planSort(in, op.Keys)
 	case *parser.TopOp:

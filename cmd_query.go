@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+)
+
+// multiFlag collects a repeatable flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// cmdQuery is `aplite query`: APL over a data directory or files, no server.
+func cmdQuery(args []string) int {
+	fs := flag.NewFlagSet("query", flag.ContinueOnError)
+	data := fs.String("data", "", "query the datasets stored under this directory")
+	var inputs multiFlag
+	fs.Var(&inputs, "in", "NAME=PATH: load a .json, .ndjson/.jsonl or .csv file as dataset NAME (repeatable)")
+	start := fs.String("start", "", "start of the time range (RFC 3339, now, now-1h, ...)")
+	end := fs.String("end", "", "end of the time range")
+	format := fs.String("format", "table", "output format: table, json, ndjson, csv")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	apl, err := queryText(fs.Args())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query:", err)
+		return 2
+	}
+	now := time.Now().UTC()
+	req := &core.Request{APL: apl, Now: now, DefaultLimit: -1}
+	if req.Start, err = parseWhen(*start, now); err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query: -start:", err)
+		return 2
+	}
+	if req.End, err = parseWhen(*end, now); err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query: -end:", err)
+		return 2
+	}
+	db, err := openQueryData(*data, inputs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query:", err)
+		return 1
+	}
+	defer db.Close()
+	res, err := core.NewEngine(core.StoreCatalog(db)).Query(context.Background(), req)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := writeResult(os.Stdout, *format, res); err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query:", err)
+		return 1
+	}
+	return 0
+}
+
+// queryText takes the query from the argument, or standard input when it
+// is absent or "-".
+func queryText(args []string) (string, error) {
+	if len(args) > 1 {
+		return "", errors.New("give the query as one argument (quote it)")
+	}
+	if len(args) == 1 && args[0] != "-" {
+		return args[0], nil
+	}
+	b, err := io.ReadAll(os.Stdin)
+	return string(b), err
+}
+
+// parseWhen parses RFC 3339 or now[-N(s|m|h|d|w)]; "" means unbounded.
+func parseWhen(s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if strings.HasPrefix(s, "now") {
+		rest := s[3:]
+		if rest == "" {
+			return now, nil
+		}
+		sign := rest[0]
+		if sign != '-' && sign != '+' || len(rest) < 3 {
+			return time.Time{}, fmt.Errorf("bad relative time %q", s)
+		}
+		unit := rest[len(rest)-1]
+		var n int
+		if _, err := fmt.Sscanf(rest[1:len(rest)-1], "%d", &n); err != nil {
+			return time.Time{}, fmt.Errorf("bad relative time %q", s)
+		}
+		mult := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[unit]
+		if mult == 0 {
+			return time.Time{}, fmt.Errorf("bad unit in %q (use s, m, h, d or w)", s)
+		}
+		d := time.Duration(n) * mult
+		if sign == '-' {
+			d = -d
+		}
+		return now.Add(d), nil
+	}
+	return time.Parse(time.RFC3339Nano, s)
+}
+
+// openQueryData opens the data directory, or an in-memory store holding
+// the -in files.
+func openQueryData(dir string, inputs []string) (*store.DB, error) {
+	if dir != "" && len(inputs) > 0 {
+		return nil, errors.New("use either -data or -in, not both")
+	}
+	if dir != "" {
+		return store.Open(dir, store.Options{})
+	}
+	db := store.OpenMemory(store.Options{NoSync: true})
+	for _, in := range inputs {
+		name, path, ok := strings.Cut(in, "=")
+		if !ok || name == "" || path == "" {
+			db.Close()
+			return nil, fmt.Errorf("-in %q: want NAME=PATH", in)
+		}
+		if err := loadFile(db, name, path); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("-in %s: %w", in, err)
+		}
+	}
+	return db, nil
+}
+
+// loadFile ingests one file into a new in-memory dataset.
+func loadFile(db *store.DB, name, path string) error {
+	var f ingest.Format
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		f = ingest.JSON
+	case ".ndjson", ".jsonl":
+		f = ingest.NDJSON
+	case ".csv":
+		f = ingest.CSV
+	default:
+		return errors.New("unknown file type: use .json, .ndjson, .jsonl or .csv")
+	}
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	ds, err := db.Create(name)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UnixNano()
+	b := store.NewRowsBuilder()
+	res, err := ingest.Decode(body, ingest.Options{Format: f, Now: now}, b)
+	if err != nil {
+		return err
+	}
+	if res.Failed > 0 {
+		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, res.Failed, res.Failures[0].Error)
+	}
+	_, err = ds.Append(b.Finish(now))
+	return err
+}
+
+// writeResult prints a result in the chosen format.
+func writeResult(w io.Writer, format string, res *core.Result) error {
+	names, _ := res.Columns()
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		return enc.Encode(res.Tabular())
+	case "ndjson":
+		enc := json.NewEncoder(w)
+		for i := 0; i < res.NumRows(); i++ {
+			row := map[string]any{}
+			for j, n := range names {
+				row[n] = res.Value(i, j)
+			}
+			if err := enc.Encode(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "csv":
+		cw := csv.NewWriter(w)
+		_ = cw.Write(names)
+		for i := 0; i < res.NumRows(); i++ {
+			rec := make([]string, len(names))
+			for j := range names {
+				rec[j] = cellText(res.Value(i, j))
+			}
+			_ = cw.Write(rec)
+		}
+		cw.Flush()
+		return cw.Error()
+	case "table", "":
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(names, "\t"))
+		for i := 0; i < res.NumRows(); i++ {
+			cells := make([]string, len(names))
+			for j := range names {
+				cells[j] = cellText(res.Value(i, j))
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		return tw.Flush()
+	}
+	return fmt.Errorf("unknown -format %q (table, json, ndjson, csv)", format)
+}
+
+// cellText renders a JSON-ready value for text output.
+func cellText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case []any, map[string]any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/aplite/aplite/server"
+)
+
+// envOr returns the environment variable's value, or def.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// cmdServe is `aplite serve`: the HTTP API until SIGINT or SIGTERM.
+func cmdServe(args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", envOr("APLITE_ADDR", "127.0.0.1:8080"), "listen address (APLITE_ADDR)")
+	data := fs.String("data", envOr("APLITE_DATA", "./data"), "data directory (APLITE_DATA)")
+	token := fs.String("token", envOr("APLITE_TOKEN", ""), "personal access token (xapt-...) with full control, created if absent (APLITE_TOKEN)")
+	org := fs.String("org", envOr("APLITE_ORG_ID", "default"), "id of the default organization (APLITE_ORG_ID)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 1
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	select {
+	case err := <-errc:
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "aplite:", err)
+			srv.Close()
+			return 1
+		}
+		return 0
+	case s := <-sig:
+		fmt.Fprintf(os.Stderr, "aplite: %s: finishing in-flight requests and flushing\n", s)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "aplite: shutdown:", err)
+		return 1
+	}
+	return 0
+}
