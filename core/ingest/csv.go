@@ -22,6 +22,7 @@ func (d *decoder) decodeCSV(body []byte) error {
 	if err != nil {
 		return err
 	}
+	d.start, d.stop = r.pos, len(body)
 	var ids []int32
 	if len(d.o.CSVFields) > 0 {
 		for i, name := range d.o.CSVFields {
@@ -55,6 +56,7 @@ func (d *decoder) decodeCSV(body []byte) error {
 		for i, c := range cells {
 			d.csvValue(ids[i], c)
 		}
+		d.pos = r.pos // how far the body is read, for reserve
 		d.end("line", line)
 	}
 }

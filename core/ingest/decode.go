@@ -52,6 +52,8 @@ type decoder struct {
 
 	buf     []byte // the input being scanned (a whole body or one line)
 	pos     int
+	// start and stop delimit the events in the body, for reserve.
+	start, stop int
 	scratch []byte // unescaped strings
 	stack   []byte // open brackets while skipping a value
 
@@ -101,6 +103,30 @@ func (d *decoder) begin() {
 	}
 }
 
+// sampleEvents is how many events reserve looks at to estimate the rest.
+const sampleEvents = 32
+
+// reserve sizes the builder's columns for the events the rest of the body
+// probably holds, judging by the bytes the first sampleEvents took, so the
+// columns are allocated once instead of doubling their way up.
+func (d *decoder) reserve() {
+	used := d.pos - d.start
+	if used <= 0 || d.stop <= d.pos {
+		return
+	}
+	perEvent := used / sampleEvents
+	if perEvent < 8 {
+		perEvent = 8
+	}
+	n := (d.stop - d.pos) / perEvent
+	n += n / 16 // a little slack: event sizes vary
+	d.b.Reserve(min(n, maxReserve))
+}
+
+// maxReserve bounds the estimate, so one odd sample cannot make a huge
+// allocation (columns still grow past it when needed).
+const maxReserve = 1 << 20
+
 // fail records the first reason the current event is rejected.
 func (d *decoder) fail(msg string) {
 	if d.evErr == "" {
@@ -114,6 +140,9 @@ func (d *decoder) end(unit string, n int) {
 	if d.evErr == "" {
 		d.b.End(d.o.Now)
 		d.ingested++
+		if d.ingested == sampleEvents {
+			d.reserve()
+		}
 		return
 	}
 	d.abort()

@@ -13,6 +13,7 @@ func (d *decoder) decodeJSON(body []byte) error {
 	if bytes.HasPrefix(body, bom) {
 		d.pos = len(bom)
 	}
+	d.start, d.stop = d.pos, len(body)
 	n := 0 // events seen, for failure messages
 	for {
 		d.ws()
@@ -93,6 +94,7 @@ func (d *decoder) decodeNDJSON(body []byte) error {
 	if bytes.HasPrefix(body, bom) {
 		pos = len(bom)
 	}
+	d.start, d.stop = pos, len(body)
 	var first *syntaxErr
 	valid := false
 	for line := 1; pos < len(body); line++ {
