@@ -50,12 +50,12 @@ type decoder struct {
 	f fields
 	a arena
 
-	buf     []byte // the input being scanned (a whole body or one line)
-	pos     int
+	buf []byte // the input being scanned (a whole body or one line)
+	pos int
 	// start and stop delimit the events in the body, for reserve.
 	start, stop int
-	scratch []byte // unescaped strings
-	stack   []byte // open brackets while skipping a value
+	scratch     []byte // unescaped strings
+	stack       []byte // open brackets while skipping a value
 
 	labels []label
 
