@@ -81,3 +81,35 @@ func TestTopkMerge(t *testing.T) {
 	checkMerge(t, "topk", fx.n, fx.groups, fx.i, k(5))
 	checkMerge(t, "topkif", fx.n, fx.groups, fx.f, k(2), fx.b)
 }
+
+// TestTopkMergeFullSummaries merges two summaries that both overflowed:
+// the heavy hitters must survive with counts that bound the truth.
+func TestTopkMergeFullSummaries(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	truth := map[string]int64{}
+	mk := func(n int) *vector.Vector {
+		var vals []any
+		for i := 0; i < n; i++ {
+			k := fmt.Sprintf("tail-%d", r.Intn(5000))
+			if r.Intn(4) == 0 {
+				k = "heavy"
+			}
+			truth[k]++
+			vals = append(vals, k)
+		}
+		return col(vector.String, vals...)
+	}
+	k := cnst(vector.Int, int64(1), 0)
+	a, b := newState(t, "topk", []*vector.Vector{mk(0), k}), newState(t, "topk", []*vector.Vector{mk(0), k})
+	a.Grow(1)
+	b.Grow(1)
+	xa, xb := mk(20000), mk(20000)
+	a.Update([]*vector.Vector{xa, k}, nil, make([]uint32, xa.Len))
+	b.Update([]*vector.Vector{xb, k}, nil, make([]uint32, xb.Len))
+	a.Merge(b, []uint32{0})
+	e := values(a.Result(1)[0])[0].([]any)[0].(map[string]any)
+	c, eb := e["count"].(int64), e["error"].(int64)
+	if e["key"] != "heavy" || c < truth["heavy"] || c-eb > truth["heavy"] {
+		t.Errorf("merged top = %v, true heavy count %d", e, truth["heavy"])
+	}
+}
