@@ -1,0 +1,157 @@
+package fn
+
+import (
+	"testing"
+
+	"github.com/aplite/aplite/vector"
+)
+
+func TestMetadataFunctions(t *testing.T) {
+	f := Lookup("column_ifexists")
+	for _, typ := range []vector.Type{vector.String, vector.Int, vector.Dynamic} {
+		if got, err := f.Result([]vector.Type{vector.String, typ}); err != nil || got != typ {
+			t.Errorf("column_ifexists(string, %s) types as %s, %v", typ, got, err)
+		}
+	}
+	bResultErr(t, "column_ifexists", "argument 1 of column_ifexists must be a field name", vector.Int, vector.String)
+	def := xCol(vector.Int, int64(100), nil, int64(3))
+	got := bCall(t, "column_ifexists", 3, xConst(vector.String, "status_code", 3), def)
+	if got[0] != int64(100) || got[1] != nil || got[2] != int64(3) {
+		t.Errorf("column_ifexists default = %v", got)
+	}
+	for name, typ := range map[string]vector.Type{"cursor_current": vector.String, "ingestion_time": vector.DateTime} {
+		g := Lookup(name)
+		if !g.Volatile {
+			t.Errorf("%s must be volatile so the planner does not fold it", name)
+		}
+		if rt, _ := g.Result(nil); rt != typ {
+			t.Errorf("%s types as %s", name, rt)
+		}
+		if got := bCall(t, name, 2); got[0] != nil || got[1] != nil {
+			t.Errorf("%s without planner support = %v", name, got)
+		}
+	}
+}
+
+func TestPairFunctions(t *testing.T) {
+	tags := bJ(`["server:web01","env:production","region:us-west","url:http://x:8080"]`)
+	bRunCases(t, []bCase{
+		{"pair", []any{"method", "GET"}, "method:GET"},
+		{"pair", []any{"status", 200}, "status:200"},
+		{"pair", []any{"US", "New York", "/"}, "US/New York"},
+		{"pair", []any{"k", nullStr}, nil},
+		{"pair", []any{"", ""}, ":"},
+		{"parse_pair", []any{"host:server1"}, bJ(`{"key":"host","value":"server1","separator":":"}`)},
+		{"parse_pair", []any{"GET=200", "="}, bJ(`{"key":"GET","value":"200","separator":"="}`)},
+		{"parse_pair", []any{"url:http://x:8080"}, bJ(`{"key":"url","value":"http://x:8080","separator":":"}`)},
+		{"parse_pair", []any{"no separator"}, bJ(`{"key":"","value":"no separator","separator":":"}`)},
+		{"parse_pair", []any{"ключ:значение"}, bJ(`{"key":"ключ","value":"значение","separator":":"}`)},
+		{"parse_pair", []any{nullStr}, nil},
+		{"find_pair", []any{tags, "server", "*"}, bJ(`{"key":"server","value":"web01"}`)},
+		{"find_pair", []any{bJ(`["host:frontend-1","version:v1.2.3"]`), "host", "frontend*"}, bJ(`{"key":"host","value":"frontend-1"}`)},
+		{"find_pair", []any{tags, "*", "*west"}, bJ(`{"key":"region","value":"us-west"}`)},
+		{"find_pair", []any{tags, "url", "http://*:8080"}, bJ(`{"key":"url","value":"http://x:8080"}`)},
+		{"find_pair", []any{tags, "e*v", "prod*"}, bJ(`{"key":"env","value":"production"}`)},
+		{"find_pair", []any{tags, "env", "staging"}, nil},
+		{"find_pair", []any{bJ(`["a=1","b=2"]`), "b", "*", "="}, bJ(`{"key":"b","value":"2"}`)},
+		{"find_pair", []any{bJ(`[1,{"k":"v"},"k:v"]`), "k", "v"}, bJ(`{"key":"k","value":"v"}`)},
+		{"find_pair", []any{bJ(`[]`), "*", "*"}, nil},
+		{"find_pair", []any{nullDyn, "*", "*"}, nil},
+	})
+	for _, c := range []struct {
+		p, s string
+		want bool
+	}{{"*", "", true}, {"", "", true}, {"", "a", false}, {"a*b*c", "aXbYc", true}, {"a*b*c", "aXbY", false}, {"**", "x", true}, {"a", "A", false}} {
+		if got := pairGlob(c.p, c.s); got != c.want {
+			t.Errorf("pairGlob(%q, %q) = %v", c.p, c.s, got)
+		}
+	}
+}
+
+func TestParseSQL(t *testing.T) {
+	bRunCases(t, []bCase{
+		{"parse_sql", []any{"SELECT trace_id, span_id, duration FROM traces ORDER BY duration DESC"},
+			bJ(`{"type":"select","columns":[{"name":"trace_id"},{"name":"span_id"},{"name":"duration"}],"from":"traces",
+				"orderby":[{"column":"duration","direction":"DESC"}]}`)},
+		{"parse_sql", []any{"SELECT id, status, uri FROM requests WHERE req_duration_ms > 1000 ORDER BY req_duration_ms DESC"},
+			bJ(`{"type":"select","columns":[{"name":"id"},{"name":"status"},{"name":"uri"}],"from":"requests",
+				"where":{"type":"binary_expr","operator":">","left":{"type":"column_ref","column":"req_duration_ms"},"right":{"type":"number","value":1000}},
+				"orderby":[{"column":"req_duration_ms","direction":"DESC"}]}`)},
+		{"parse_sql", []any{"select id, status from logs where status = 401 or status = 403"},
+			bJ(`{"type":"select","columns":[{"name":"id"},{"name":"status"}],"from":"logs",
+				"where":{"type":"binary_expr","operator":"OR",
+					"left":{"type":"binary_expr","operator":"=","left":{"type":"column_ref","column":"status"},"right":{"type":"number","value":401}},
+					"right":{"type":"binary_expr","operator":"=","left":{"type":"column_ref","column":"status"},"right":{"type":"number","value":403}}}}`)},
+		{"parse_sql", []any{"SELECT DISTINCT COUNT(*) AS n, l.uri FROM logs AS l GROUP BY l.uri HAVING COUNT(*) >= 2 LIMIT 10 OFFSET 5;"},
+			bJ(`{"type":"select","distinct":true,"columns":[{"expr":{"type":"function","name":"COUNT","args":[{"type":"star"}]},"alias":"n"},{"name":"l.uri"}],
+				"from":"logs","alias":"l","groupby":[{"type":"column_ref","column":"l.uri"}],
+				"having":{"type":"binary_expr","operator":">=","left":{"type":"function","name":"COUNT","args":[{"type":"star"}]},"right":{"type":"number","value":2}},
+				"limit":10,"offset":5}`)},
+		{"parse_sql", []any{"SELECT * FROM t WHERE name LIKE 'O''Brien%' AND x NOT IN (1, -2.5) AND y IS NOT NULL AND z BETWEEN 1 AND 2"},
+			bJ(`{"type":"select","columns":[{"name":"*"}],"from":"t","where":{"type":"binary_expr","operator":"AND",
+				"left":{"type":"binary_expr","operator":"AND",
+					"left":{"type":"binary_expr","operator":"AND",
+						"left":{"type":"binary_expr","operator":"LIKE","left":{"type":"column_ref","column":"name"},"right":{"type":"string","value":"O'Brien%"}},
+						"right":{"type":"binary_expr","operator":"NOT IN","left":{"type":"column_ref","column":"x"},"right":{"type":"expr_list","value":[{"type":"number","value":1},{"type":"number","value":-2.5}]}}},
+					"right":{"type":"binary_expr","operator":"IS NOT","left":{"type":"column_ref","column":"y"},"right":{"type":"null"}}},
+				"right":{"type":"between","expr":{"type":"column_ref","column":"z"},"low":{"type":"number","value":1},"high":{"type":"number","value":2},"not":false}}}`)},
+		{"parse_sql", []any{`SELECT "geo.city" FROM logs l LEFT JOIN users u ON l.id = u.id`},
+			bJ(`{"type":"select","columns":[{"name":"geo.city"}],"from":"logs","alias":"l",
+				"joins":[{"type":"LEFT","table":"users","alias":"u","on":{"type":"binary_expr","operator":"=","left":{"type":"column_ref","column":"l.id"},"right":{"type":"column_ref","column":"u.id"}}}]}`)},
+		{"parse_sql", []any{"WITH x AS (SELECT 1) SELECT * FROM x"}, nil},
+		{"parse_sql", []any{"SELECT * FROM (SELECT 1)"}, nil},
+		{"parse_sql", []any{"SELECT a FROM t WHERE b IN (SELECT c FROM u)"}, nil},
+		{"parse_sql", []any{"SELECT ROW_NUMBER() OVER (ORDER BY a) FROM t"}, nil},
+		{"parse_sql", []any{"SELECT a FROM t CROSS JOIN u"}, nil},
+		{"parse_sql", []any{"DELETE FROM t"}, nil},
+		{"parse_sql", []any{"SELECT FROM t"}, nil},
+		{"parse_sql", []any{"SELECT 'unterminated FROM t"}, nil},
+		{"parse_sql", []any{""}, nil},
+		{"parse_sql", []any{nullStr}, nil},
+	})
+}
+
+func TestFormatSQL(t *testing.T) {
+	roundTrip := []struct{ in, want string }{
+		{"SELECT id, status, uri FROM requests WHERE req_duration_ms > 1000 ORDER BY req_duration_ms DESC",
+			"SELECT id, status, uri FROM requests WHERE req_duration_ms > 1000 ORDER BY req_duration_ms DESC"},
+		{"SELECT trace_id, span_id, duration FROM traces ORDER BY duration DESC",
+			"SELECT trace_id, span_id, duration FROM traces ORDER BY duration DESC"},
+		{"SELECT id, status FROM logs WHERE status = 401 OR status = 403",
+			"SELECT id, status FROM logs WHERE status = 401 OR status = 403"},
+		{"select  id\n from logs   where status=500 order by id asc", "SELECT id FROM logs WHERE status = 500 ORDER BY id"},
+		{"SELECT a FROM t WHERE (a = 1 OR b = 2) AND c = 3", "SELECT a FROM t WHERE (a = 1 OR b = 2) AND c = 3"},
+		{"SELECT a - (b - c), (a * b) + c, a * (b + c) FROM t", "SELECT a - (b - c), a * b + c, a * (b + c) FROM t"},
+		{"SELECT count(distinct uri) n FROM t GROUP BY x HAVING count(*) > 1 LIMIT 5, 10",
+			"SELECT COUNT(DISTINCT uri) AS n FROM t GROUP BY x HAVING COUNT(*) > 1 LIMIT 10 OFFSET 5"},
+		{"SELECT * FROM t WHERE NOT (a = 1) AND s NOT LIKE 'it''s' AND z NOT BETWEEN -1 AND 2.5 AND q IS NULL",
+			"SELECT * FROM t WHERE NOT a = 1 AND s NOT LIKE 'it''s' AND z NOT BETWEEN -1 AND 2.5 AND q IS NULL"},
+		{`SELECT "select", "geo.city", [my col] FROM "my table" t INNER JOIN u ON t.id = u.id`,
+			`SELECT "select", geo.city, "my col" FROM "my table" t INNER JOIN u ON t.id = u.id`},
+		{"SELECT -x, 1e3, TRUE, NULL FROM t", "SELECT -x, 1000.0, TRUE, NULL FROM t"},
+	}
+	for _, c := range roundTrip {
+		parsed := bCall(t, "parse_sql", 1, xCol(vector.String, c.in))[0]
+		if parsed == nil {
+			t.Errorf("parse_sql(%q) = null", c.in)
+			continue
+		}
+		got := bCall(t, "format_sql", 1, xCol(vector.Dynamic, parsed))[0]
+		if got != c.want {
+			t.Errorf("format_sql(parse_sql(%q))\n got %v\nwant %q", c.in, got, c.want)
+			continue
+		}
+		again := bCall(t, "parse_sql", 1, xCol(vector.String, c.want))[0]
+		if !bEqual(again, parsed) {
+			t.Errorf("%q does not parse back to the same model", c.want)
+		}
+	}
+	bRunCases(t, []bCase{
+		{"format_sql", []any{bJ(`{"type":"delete"}`)}, nil},
+		{"format_sql", []any{bJ(`{"type":"select","columns":[]}`)}, nil},
+		{"format_sql", []any{bJ(`{"type":"select","columns":[{"name":"a"}],"where":{"type":"mystery"}}`)}, nil},
+		{"format_sql", []any{bJ(`{"type":"select","columns":[{"name":"a"}],"from":"t","limit":"ten"}`)}, nil},
+		{"format_sql", []any{bJ(`[1]`)}, nil},
+		{"format_sql", []any{nullDyn}, nil},
+	})
+}
