@@ -1,0 +1,80 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/aplite/aplite/server/meta"
+)
+
+// visibleOrg reports whether the caller may see org id: API tokens see
+// only their own org.
+func (c *call) visibleOrg(id string) bool {
+	return c.p.personal() || c.p.tok.OrgID == id
+}
+
+func (s *Server) handleListOrgs(c *call) error {
+	all, err := meta.List[meta.Org](s.meta, meta.KindOrg, "")
+	if err != nil {
+		return err
+	}
+	out := all[:0]
+	for _, o := range all {
+		if c.visibleOrg(o.ID) {
+			out = append(out, o)
+		}
+	}
+	return writeJSON(c.RequestCtx, http.StatusOK, out)
+}
+
+func (s *Server) handleGetOrg(c *call) error {
+	id := c.param("id")
+	var o meta.Org
+	if err := s.meta.Get(meta.KindOrg, "", id, &o); err != nil || !c.visibleOrg(id) {
+		if err == nil || errors.Is(err, meta.ErrNotFound) {
+			return notFound("organization %q not found", id)
+		}
+		return err
+	}
+	return writeJSON(c.RequestCtx, http.StatusOK, o)
+}
+
+func (s *Server) handleUpdateOrg(c *call) error {
+	id := c.param("id")
+	if !c.visibleOrg(id) {
+		return notFound("organization %q not found", id)
+	}
+	if err := c.p.requireOrg(capBilling, actUpdate, "the organization"); err != nil {
+		return err
+	}
+	var b struct {
+		Name *string `json:"name"`
+	}
+	if err := s.readJSON(c.RequestCtx, &b, false); err != nil {
+		return err
+	}
+	if b.Name == nil {
+		return badRequest("name is required")
+	}
+	if err := firstErr(required("name", *b.Name), maxLen("name", *b.Name, 256)); err != nil {
+		return err
+	}
+	var o meta.Org
+	err := s.meta.Update(func(tx *meta.Tx) error {
+		if err := tx.Get(meta.KindOrg, "", id, &o); err != nil {
+			return err
+		}
+		o.Name = *b.Name
+		o.MetaModified = time.Now().UTC().Truncate(time.Second)
+		return tx.Put(meta.KindOrg, "", id, o)
+	})
+	if errors.Is(err, meta.ErrNotFound) {
+		return notFound("organization %q not found", id)
+	}
+	if err != nil {
+		return err
+	}
+	s.forgetOrg(id)
+	return writeJSON(c.RequestCtx, http.StatusOK, o)
+}

@@ -1,0 +1,147 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/store"
+)
+
+// aplRequest is the body of POST /v1/datasets/_apl (clients.md §4.1).
+type aplRequest struct {
+	APL                string         `json:"apl"`
+	StartTime          string         `json:"startTime"`
+	EndTime            string         `json:"endTime"`
+	Cursor             string         `json:"cursor"`
+	IncludeCursor      bool           `json:"includeCursor"`
+	IncludeCursorField bool           `json:"includeCursorField"`
+	Variables          map[string]any `json:"variables"`
+	DefaultLimit       int            `json:"defaultLimit"`
+}
+
+// queryFormat reads ?format=: legacy (the default) or tabular.
+func queryFormat(c *call) (string, error) {
+	f := strings.ToLower(string(c.QueryArgs().Peek("format")))
+	switch f {
+	case "":
+		return "legacy", nil
+	case "legacy", "tabular":
+		return f, nil
+	}
+	return "", badRequest("format %q is not supported: use tabular or legacy", f)
+}
+
+func (s *Server) handleAPL(c *call) error {
+	format, err := queryFormat(c)
+	if err != nil {
+		return err
+	}
+	var b aplRequest
+	if err := s.readJSON(c.RequestCtx, &b, false); err != nil {
+		return err
+	}
+	if err := required("apl", b.APL); err != nil {
+		return err
+	}
+	if cur := c.QueryArgs().Peek("cursor"); len(cur) > 0 && b.Cursor == "" {
+		b.Cursor = string(cur) // axiom-js sends the cursor as a parameter
+	}
+	req, err := s.queryRequest(c, &b)
+	if err != nil {
+		return err
+	}
+	res, err := s.runQuery(c, req)
+	if err != nil {
+		return err
+	}
+	if format == "tabular" {
+		return writeJSON(c.RequestCtx, http.StatusOK, res.Tabular())
+	}
+	return writeJSON(c.RequestCtx, http.StatusOK, res.Legacy())
+}
+
+// queryRequest builds the engine request: the time range, the caller's
+// dataset permission and the org's virtual fields.
+func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
+	now := time.Now()
+	req := &core.Request{APL: b.APL, Variables: b.Variables, Now: now, Cursor: b.Cursor,
+		IncludeCursor: b.IncludeCursor, DefaultLimit: b.DefaultLimit}
+	var err error
+	if b.StartTime != "" {
+		if req.Start, err = parseTime(b.StartTime, now); err != nil {
+			return nil, badRequest("startTime: %v", err)
+		}
+	}
+	if b.EndTime != "" {
+		if req.End, err = parseTime(b.EndTime, now); err != nil {
+			return nil, badRequest("endTime: %v", err)
+		}
+	}
+	if !req.Start.IsZero() && !req.End.IsZero() && req.End.Before(req.Start) {
+		return nil, badRequest("endTime must not be before startTime")
+	}
+	if nc := c.QueryArgs().Peek("nocache"); len(nc) > 0 && !strings.EqualFold(string(nc), "false") {
+		req.DisableCache = true
+	}
+	p := c.p
+	req.Allowed = func(ds string) bool { return p.canDataset(ds, capQuery, actRead) }
+	vfs, err := s.virtualFields(p.org)
+	if err != nil {
+		return nil, err
+	}
+	if len(vfs) > 0 {
+		req.VirtualFields = make(map[string][]core.VirtualField, len(vfs))
+		for ds, list := range vfs {
+			for _, v := range list {
+				req.VirtualFields[ds] = append(req.VirtualFields[ds], core.VirtualField{Name: v.Name, Expression: v.Expression})
+			}
+		}
+	}
+	return req, nil
+}
+
+// runQuery applies the org's query limit, runs req and maps engine errors
+// onto API errors.
+func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
+	if err := s.checkLimit(c.p.org, limitQuery); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res, err := s.engine.Query(c.RequestCtx, req)
+	m := s.metrics
+	m.queries.Add(1)
+	m.queryLatency.observe(time.Since(start))
+	if err != nil {
+		m.queryErrors.Add(1)
+		return nil, queryAPIError(err)
+	}
+	if t := res.Tabular(); t != nil {
+		m.queryRowsRead.Add(t.Status.RowsExamined)
+	}
+	return res, nil
+}
+
+// queryAPIError maps engine errors onto the statuses the API documents.
+func queryAPIError(err error) error {
+	var qe *core.QueryError
+	var fe *core.ForbiddenError
+	switch {
+	case errors.As(err, &qe):
+		kind := qe.Kind
+		if kind == "" {
+			kind = "semantic"
+		}
+		return &apiError{Status: http.StatusBadRequest, Message: qe.Error(), Detail: map[string]any{
+			"errorType": kind, "compileErrorCode": "", "line": qe.Line, "column": qe.Col, "message": qe.Msg}}
+	case errors.As(err, &fe):
+		return forbidden("%s", fe.Error())
+	case errors.Is(err, core.ErrMemoryExceeded):
+		return errorf(432, "%s", err.Error())
+	case errors.Is(err, store.ErrNotFound):
+		return notFound("%s", err.Error())
+	}
+	return err
+}

@@ -1,0 +1,264 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/server/meta"
+)
+
+// Config configures a Server. Zero fields take the defaults of the
+// command line contract (shared/spec/cli.md).
+type Config struct {
+	// Addr is the listen address (default 127.0.0.1:8080).
+	Addr string
+	// DataDir holds the datasets, the metadata file and the generated
+	// admin token (default ./data).
+	DataDir string
+	// Token is a personal access token (xapt-…) created at start when
+	// absent, with full control of the default org. Empty: the first start
+	// generates one, prints it once on Log and keeps it in DataDir.
+	Token string
+	// OrgID is the id of the default org (default "default").
+	OrgID string
+	// MaxBodyBytes caps a request body after decompression (default 100 MB).
+	MaxBodyBytes int64
+	// ReadTimeout bounds reading one request, body included (default 60s);
+	// WriteTimeout bounds writing one response (default 5m, for long
+	// queries); IdleTimeout closes idle keep-alive connections (default 2m).
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// Log receives start-up notices and internal errors (default stderr).
+	// Tokens are never written to it, except the generated admin token once.
+	Log io.Writer
+	// StoreOptions tune the storage engine opened in DataDir.
+	StoreOptions store.Options
+	// Storage serves datasets from this storage instead of opening the one
+	// in DataDir (tests and benchmarks use an in-memory store). The server
+	// closes it on Shutdown.
+	Storage Storage
+}
+
+// TokenFileName is the file in the data directory that keeps a generated
+// admin token.
+const TokenFileName = "admin-token"
+
+func (c *Config) setDefaults() {
+	if c.Addr == "" {
+		c.Addr = "127.0.0.1:8080"
+	}
+	if c.DataDir == "" {
+		c.DataDir = "./data"
+	}
+	if c.OrgID == "" {
+		c.OrgID = "default"
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = 100 << 20
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = 60 * time.Second
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = 5 * time.Minute
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 2 * time.Minute
+	}
+	if c.Log == nil {
+		c.Log = os.Stderr
+	}
+}
+
+// Server is aplite's HTTP API over one data directory.
+type Server struct {
+	cfg     Config
+	meta    *meta.Store
+	storage Storage
+	engine  *core.Engine
+	srv     *fasthttp.Server
+	handler fasthttp.RequestHandler
+	token   string
+	started time.Time
+
+	metrics *metrics
+	limits  limiter
+	orgs    orgCache
+	tokens  tokenCache
+	dsets   settingsCache
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// New opens the data directory (metadata and datasets), makes sure the
+// default org, its owner and the admin token exist, and builds the router.
+// It does not listen yet.
+func New(cfg Config) (*Server, error) {
+	cfg.setDefaults()
+	if cfg.Token != "" && !strings.HasPrefix(cfg.Token, meta.PrefixPersonal) {
+		return nil, fmt.Errorf("token must be a personal access token starting with %q", meta.PrefixPersonal)
+	}
+	if cfg.Token != "" && !meta.ValidSecret(cfg.Token) {
+		return nil, fmt.Errorf("token %q is malformed: use %q followed by letters and digits", "xapt-…", meta.PrefixPersonal)
+	}
+	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics()}
+	ms, err := meta.Open(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	s.meta = ms
+	if err := s.bootstrap(); err != nil {
+		ms.Close()
+		return nil, err
+	}
+	s.storage = cfg.Storage
+	if s.storage == nil {
+		if s.storage, err = openStorage(cfg.DataDir, cfg.StoreOptions); err != nil {
+			ms.Close()
+			return nil, err
+		}
+	}
+	s.engine = core.NewEngine(catalog{s.storage})
+	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)
+	s.srv = &fasthttp.Server{
+		Handler:                      s.handler,
+		Name:                         "aplite",
+		ReadTimeout:                  cfg.ReadTimeout,
+		WriteTimeout:                 cfg.WriteTimeout,
+		IdleTimeout:                  cfg.IdleTimeout,
+		MaxRequestBodySize:           int(min(cfg.MaxBodyBytes, 1<<31-1)),
+		DisablePreParseMultipartForm: true,
+		NoDefaultContentType:         false,
+		ErrorHandler:                 s.transportError,
+		ReadBufferSize:               16 << 10,
+		CloseOnShutdown:              true,
+	}
+	return s, nil
+}
+
+// bootstrap creates the default org, its owner and the admin token.
+func (s *Server) bootstrap() error {
+	now := time.Now()
+	owner, err := s.meta.Bootstrap(s.cfg.OrgID, now)
+	if err != nil {
+		return err
+	}
+	tok := s.cfg.Token
+	if tok == "" {
+		if tok, err = s.generatedToken(); err != nil {
+			return err
+		}
+	}
+	s.token = tok
+	return s.meta.EnsurePAT(tok, owner.ID, s.cfg.OrgID, now)
+}
+
+// generatedToken returns the admin token kept in the data directory,
+// creating it (and announcing it once) on the first start.
+func (s *Server) generatedToken() (string, error) {
+	path := filepath.Join(s.cfg.DataDir, TokenFileName)
+	if b, err := os.ReadFile(path); err == nil {
+		tok := strings.TrimSpace(string(b))
+		if meta.ValidSecret(tok) {
+			return tok, nil
+		}
+		return "", fmt.Errorf("%s does not hold a valid token; delete it to generate a new one", path)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	tok := meta.NewSecret(meta.PrefixPersonal)
+	if err := os.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("keep generated token: %w", err)
+	}
+	abs, _ := filepath.Abs(path)
+	fmt.Fprintf(s.cfg.Log, "aplite: created personal access token %s for org %q\naplite: it is kept in %s (pass it with -token or read it from there)\n",
+		tok, s.cfg.OrgID, abs)
+	return tok, nil
+}
+
+// Token returns the admin personal access token (the configured or the
+// generated one).
+func (s *Server) Token() string { return s.token }
+
+// OrgID returns the id of the default org.
+func (s *Server) OrgID() string { return s.cfg.OrgID }
+
+// Handler returns the request handler, for serving on any listener (tests
+// use fasthttputil.NewInmemoryListener with Serve).
+func (s *Server) Handler() fasthttp.RequestHandler { return s.handler }
+
+// ListenAndServe listens on Config.Addr and serves until Shutdown. A port
+// already in use fails at once with an error that says so.
+func (s *Server) ListenAndServe() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("cannot listen on %s: address already in use (is another aplite running?)", s.cfg.Addr)
+		}
+		return fmt.Errorf("cannot listen on %s: %w", s.cfg.Addr, err)
+	}
+	return s.Serve(ln)
+}
+
+// Serve serves requests from ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	return s.srv.Serve(ln)
+}
+
+// Shutdown stops accepting connections, waits for in-flight requests (or
+// ctx), then flushes and closes the storage and the metadata file.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.srv.ShutdownWithContext(ctx)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Close releases the storage and metadata without touching listeners
+// (for servers that never served, or after Shutdown).
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.closeErr = s.storage.Close()
+		if err := s.meta.Close(); s.closeErr == nil {
+			s.closeErr = err
+		}
+	})
+	return s.closeErr
+}
+
+// transportError answers errors fasthttp meets before a handler runs
+// (body too large, read timeout, malformed request) with a JSON error.
+func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
+	setTraceID(ctx)
+	var status int
+	var msg string
+	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		status, msg = fasthttp.StatusRequestEntityTooLarge,
+			fmt.Sprintf("request body exceeds the limit of %d bytes", s.srv.MaxRequestBodySize)
+	case isTimeout(err):
+		status, msg = fasthttp.StatusRequestTimeout, "timed out reading the request"
+	default:
+		status, msg = fasthttp.StatusBadRequest, "malformed request: "+shortErr(err)
+	}
+	writeError(ctx, errorf(status, "%s", msg))
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
