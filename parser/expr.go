@@ -542,7 +542,10 @@ func (p *exprParser) arg(typeArg bool) (Expr, error) {
 		}
 		return &NamedArg{Sp: Span{posOf(t.Pos), v.Span().End}, Name: t.Value, Value: v}, nil
 	}
-	if typeArg && t.Type == tIdent {
+	if typeArg {
+		if t.Type != tIdent {
+			return nil, expected("a type name in typeof(...)", t)
+		}
 		typ, ok := parseTypeName(t.Value)
 		if !ok {
 			return nil, errAt(t, "unknown type "+quoteText(t.Value))

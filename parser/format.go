@@ -63,8 +63,8 @@ func (p *printer) tabularArg(pl *Pipeline) {
 }
 
 func (p *printer) tableRef(t *TableRef) {
-	if t.Pattern {
-		p.pattern(t.Name, t.Quoted)
+	if t.Pattern && !t.Quoted {
+		p.pattern(t.Name)
 		return
 	}
 	p.name(t.Name, t.Quoted)
@@ -72,7 +72,7 @@ func (p *printer) tableRef(t *TableRef) {
 
 // pattern prints a column or table pattern, quoting the parts between
 // wildcards that are not plain (possibly dotted) names.
-func (p *printer) pattern(pat string, quoted bool) {
+func (p *printer) pattern(pat string) {
 	parts := strings.Split(pat, "*")
 	for i, part := range parts {
 		if i > 0 {
@@ -81,7 +81,7 @@ func (p *printer) pattern(pat string, quoted bool) {
 		if part == "" {
 			continue
 		}
-		if !quoted && isDottedName(part) {
+		if isDottedName(part) {
 			p.ws(part)
 		} else {
 			p.ws("['", escapeQuoted(part, '\''), "']")
@@ -257,7 +257,7 @@ func (p *printer) patterns(cols []*ColumnPattern) {
 		if i > 0 {
 			p.ws(", ")
 		}
-		p.pattern(c.Pattern, false)
+		p.pattern(c.Pattern)
 	}
 }
 
@@ -275,9 +275,9 @@ func (p *printer) op2(o Operator) {
 			if i > 0 {
 				p.ws(", ")
 			}
-			p.pattern(r.New, false)
+			p.pattern(r.New)
 			p.ws(" = ")
-			p.pattern(r.Old, false)
+			p.pattern(r.Old)
 		}
 	case *ProjectReorderOp:
 		p.ws("project-reorder ")
@@ -285,7 +285,7 @@ func (p *printer) op2(o Operator) {
 			if i > 0 {
 				p.ws(", ")
 			}
-			p.pattern(c.Pattern, false)
+			p.pattern(c.Pattern)
 			if c.Order != "" {
 				p.ws(" ", c.Order)
 			}

@@ -152,7 +152,8 @@ func (p *printer) postfixExpr(e Expr) {
 		p.ws(e.Name, " = ")
 		p.expr(e.Value)
 	case *Ident:
-		p.name(e.Name, e.Quoted)
+		// true, false and null would read back as literals.
+		p.name(e.Name, e.Quoted || notBare[e.Name])
 	case *Literal:
 		p.literal(e)
 	case *StarExpr:
@@ -186,7 +187,10 @@ func (p *printer) name(n string, quoted bool) {
 var notBare = map[string]bool{"true": true, "false": true, "TRUE": true, "FALSE": true, "True": true, "False": true, "null": true}
 
 func isBareName(n string) bool {
-	if n == "" || !isIdentStart(n[0]) || notBare[n] {
+	if hyphenWords[n] {
+		return true // lexed as one name token
+	}
+	if n == "" || !isIdentStart(n[0]) {
 		return false
 	}
 	for i := 1; i < len(n); i++ {

@@ -26,9 +26,11 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 	g.Sp.Start = posOf(t.Pos)
 	var b strings.Builder
 	next := t.Pos.Offset
+	prevIdent := false
 	for t := lex.Peek(); t.Pos.Offset == next && !t.EOF(); t = lex.Peek() {
+		isIdent := t.Type == tIdent
 		switch {
-		case t.Type == tIdent || isOp(t, "*") || isOp(t, ".") && b.Len() > 0:
+		case isIdent && !prevIdent || isOp(t, "*") || isOp(t, ".") && b.Len() > 0:
 			b.WriteString(t.Value)
 			lex.Next()
 			g.Sp.End = tokEnd(t)
@@ -45,6 +47,7 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 			return nil
 		}
 		next = g.Sp.End.Offset
+		prevIdent = isIdent
 	}
 	g.Text = b.String()
 	return nil

@@ -96,6 +96,22 @@ type scanner struct {
 // collected; scanning resumes after each so several can be reported.
 func scan(src string) ([]lexer.Token, ErrorList) {
 	s := &scanner{src: src, line: 1, col: 1, toks: make([]lexer.Token, 0, len(src)/4+2)}
+	if !utf8.ValidString(src) {
+		// Strings and names must survive printing unchanged; invalid bytes
+		// would not, so they are refused where they start.
+		bad := 0
+		for bad < len(src) {
+			r, n := utf8.DecodeRuneInString(src[bad:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			bad += n
+		}
+		s.advance(bad)
+		s.errorf(s.pos(), "invalid UTF-8 in query text")
+		s.toks = append(s.toks, lexer.Token{Type: lexer.EOF, Pos: s.pos()})
+		return s.toks, s.errs
+	}
 	for s.off < len(s.src) && len(s.errs) < maxErrors {
 		s.next()
 	}
