@@ -68,7 +68,9 @@ func decodeBody(r *reader, t vector.Type, n int) *vector.Vector {
 	v := &vector.Vector{Type: t, Len: n}
 	switch t {
 	case vector.Bool:
-		v.Bools = scatter(readBoolVals(r, m), valid, n)
+		if vals := readBoolVals(r, m); r.err == nil {
+			v.Bools = scatter(vals, valid, n)
+		}
 	case vector.Int, vector.DateTime, vector.TimeSpan:
 		vals := make([]int64, m)
 		r.readInts(vals)

@@ -137,6 +137,10 @@ func decodeRows(rd *reader) *Rows {
 	if rd.err != nil {
 		return nil
 	}
+	if err := checkRows(r); err != nil { // a batch Append would refuse
+		rd.fail(err.Error())
+		return nil
+	}
 	return r
 }
 
