@@ -86,4 +86,3 @@ func TestWALTornTailOnDisk(t *testing.T) {
 	defer db.Close()
 	checkEvents(t, ds, want)
 }
-
