@@ -122,6 +122,16 @@ func TestArrayFunctions(t *testing.T) {
 		{"array_extract", []any{bJ(`[1,2]`), "$[?(@>1)]"}, nil},
 		{"array_extract", []any{nullDyn, "$[0]"}, nil},
 
+		// NaN, ±Inf and unicode
+		{"array_sum", []any{[]any{1.0, math.Inf(1)}}, math.Inf(1)},
+		{"array_sum", []any{[]any{math.NaN(), int64(1)}}, math.NaN()},
+		{"array_sort_asc", []any{[]any{math.NaN(), int64(1), math.Inf(-1)}}, []any{math.Inf(-1), int64(1), math.NaN()}},
+		{"array_sort_desc", []any{[]any{math.NaN(), int64(1), math.Inf(1)}}, []any{math.NaN(), math.Inf(1), int64(1)}},
+		{"array_index_of", []any{[]any{1.0, math.Inf(1)}, math.Inf(1)}, int64(1)},
+		{"strcat_array", []any{bJ(`["é","✓","日本"]`), "·"}, "é·✓·日本"},
+		{"array_reverse", []any{bJ(`["é","✓"]`)}, bJ(`["✓","é"]`)},
+		{"array_index_of", []any{bJ(`["ü","u"]`), "u"}, int64(1)},
+
 		// array_select_dict
 		{"array_select_dict", []any{bJ(`[{"name":"http.request","attributes":{"path":"/api"},"timestamp":1}]`), bJ(`["name","attributes"]`)},
 			bJ(`[{"name":"http.request","attributes":{"path":"/api"}}]`)},

@@ -121,19 +121,64 @@ func bCall(t *testing.T, name string, n int, args ...*vector.Vector) []any {
 	return xValues(out)
 }
 
-// bRunCases checks a table of one-row cases.
+// bRunCases checks a table of cases. Each case runs as one-row columns,
+// and (unless an argument is a prebuilt vector) three more ways over three
+// rows that must all give want on every row: every argument a constant;
+// every argument a column with strings dictionary encoded; and the first
+// argument a column with the others constant, the usual shape of
+// f(field, literal).
 func bRunCases(t *testing.T, cases []bCase) {
 	t.Helper()
 	for _, c := range cases {
 		args := make([]*vector.Vector, len(c.args))
+		prebuilt := false
 		for i, a := range c.args {
 			args[i] = bArg(a)
+			_, isVec := a.(*vector.Vector)
+			prebuilt = prebuilt || isVec
 		}
 		got := bCall(t, c.fn, 1, args...)[0]
 		if !bEqual(got, c.want) {
 			t.Errorf("%s(%s) = %s, want %s", c.fn, bShowArgs(c.args), bShow(got), bShow(c.want))
+			continue
+		}
+		if prebuilt {
+			continue
+		}
+		for _, shape := range []string{"const", "dict", "column+const"} {
+			const n = 3
+			vs := make([]*vector.Vector, len(c.args))
+			for i := range c.args {
+				vs[i] = bShaped(args[i].Type, args[i].Value(0), n, shape, i)
+			}
+			for row, g := range bCall(t, c.fn, n, vs...) {
+				if !bEqual(g, c.want) {
+					t.Errorf("%s(%s) as %s, row %d = %s, want %s", c.fn, bShowArgs(c.args), shape, row, bShow(g), bShow(c.want))
+					break
+				}
+			}
 		}
 	}
+}
+
+// bShaped builds n rows of value x of type typ for argument i in one of
+// bRunCases' shapes.
+func bShaped(typ vector.Type, x any, n int, shape string, i int) *vector.Vector {
+	if shape == "const" || (shape == "column+const" && i > 0) {
+		return xConst(typ, x, n)
+	}
+	if typ == vector.String && shape == "dict" {
+		vals := make([]any, n)
+		for j := range vals {
+			vals[j] = x
+		}
+		return xDict(vals...)
+	}
+	v := vector.New(typ, n)
+	for j := 0; j < n; j++ {
+		v.AppendValue(x)
+	}
+	return v
 }
 
 // bResultErr checks that Result rejects the argument types with an error

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/aplite/aplite/vector"
@@ -154,4 +155,38 @@ func TestFormatSQL(t *testing.T) {
 		{"format_sql", []any{bJ(`[1]`)}, nil},
 		{"format_sql", []any{nullDyn}, nil},
 	})
+}
+
+// partB lists the documented names the array, IP, series, metadata,
+// pair, SQL and GenAI files implement (apl.md §1.4, plus bag_merge and the
+// pack alias); each must be registered.
+var partB = strings.Fields(`
+array_concat array_extract array_iff array_index_of array_length array_reverse array_rotate_left
+array_rotate_right array_select_dict array_shift_left array_shift_right array_slice array_sort_asc
+array_sort_desc array_split array_sum bag_has_key bag_keys bag_pack pack bag_zip bag_merge isarray len
+pack_array pack_dictionary strcat_array
+format_ipv4 format_ipv4_mask geo_info_from_ip_address has_any_ipv4 has_any_ipv4_prefix has_ipv4
+has_ipv4_prefix ipv4_compare ipv4_is_in_any_range ipv4_is_in_range ipv4_is_match ipv4_is_private
+ipv4_netmask_suffix ipv6_compare ipv6_is_in_any_range ipv6_is_in_range ipv6_is_match parse_ipv4 parse_ipv4_mask
+series_abs series_acos series_add series_asin series_atan series_ceiling series_cos series_cosine_similarity
+series_divide series_dot_product series_equals series_exp series_fft series_fill_backward series_fill_const
+series_fill_forward series_fill_linear series_fir series_floor series_greater series_greater_equals
+series_ifft series_iir series_less series_less_equals series_log series_magnitude series_max series_min
+series_multiply series_not_equals series_pearson_correlation series_pow series_sign series_sin series_stats
+series_stats_dynamic series_subtract series_sum series_tan
+column_ifexists cursor_current ingestion_time find_pair pair parse_pair parse_sql format_sql
+genai_concat_contents genai_conversation_turns genai_cost genai_estimate_tokens genai_extract_assistant_response
+genai_extract_function_results genai_extract_system_prompt genai_extract_tool_calls genai_extract_user_prompt
+genai_get_content_by_index genai_get_content_by_role genai_get_pricing genai_get_role genai_has_tool_calls
+genai_input_cost genai_is_truncated genai_message_roles genai_output_cost`)
+
+func TestPartBFunctionsRegistered(t *testing.T) {
+	if len(partB) != 112 {
+		t.Fatalf("partB lists %d names, want 112", len(partB))
+	}
+	for _, name := range partB {
+		if Lookup(name) == nil {
+			t.Errorf("%s is documented by Axiom but not registered", name)
+		}
+	}
 }
