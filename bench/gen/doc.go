@@ -1,0 +1,25 @@
+// Package gen generates realistic, seeded test data for aplite's
+// benchmarks and tests: HTTP access logs shaped like Axiom's
+// sample-http-logs, written straight to NDJSON.
+//
+// Every benchmark in the repository draws its data from here, so numbers
+// from different packages describe the same data. The output is a pure
+// function of the seed (and of the events-per-day setting): the tables of
+// URIs, user agents, cities and datacenters are fixed, and the draws come
+// from one PCG stream per generator.
+//
+// An event looks like
+//
+//	{"_time":"2024-03-01T14:02:11.532018Z","id":"<32 hex>","method":"GET",
+//	 "uri":"/api/v1/users/48210/orders","status":200,"req_duration_ms":23.118,
+//	 "resp_body_size":1841,"user_agent":"Mozilla/5.0 (…)",
+//	 "geo":{"city":"Berlin","country":"Germany"},"server_datacenter":"FRA",
+//	 "is_tls":true}
+//
+// _time has microsecond precision (what proxies log) and follows a
+// day/night traffic curve; about 3% of events are backfilled up to a few
+// minutes late. uri has about 40,000 distinct paths with Zipf popularity;
+// about 3% of events have no geo object and 2% of the rest no city.
+// req_duration_ms is log-normal per kind of resource, rounded to µs.
+// The package is pure Go and builds for WASM.
+package gen
