@@ -9,6 +9,10 @@ func (p *planner) planMoreOps(in schema, op parser.Operator) (stage, error) {
 	switch op := op.(type) {
 	case *parser.SearchOp:
 		return p.planSearch(in, op)
+	case *parser.JoinOp:
+		return p.planJoin(in, op)
+	case *parser.LookupOp:
+		return p.planLookup(in, op)
 	}
 	return nil, nil
 }
