@@ -40,7 +40,7 @@ func (d *decoder) decodeCSV(body []byte) error {
 				return locate(body, r.errOff, "CSV header row: "+msg)
 			}
 			for i, c := range cells {
-				ids = append(ids, d.f.top(columnName(string(c), i)))
+				ids = append(ids, d.f.top(columnName(string(d.validUTF8(c)), i)))
 			}
 			continue
 		}
@@ -93,7 +93,16 @@ func (d *decoder) csvValue(id int32, b []byte) {
 			return
 		}
 	}
-	d.setString(id, b)
+	d.setString(id, d.validUTF8(b))
+}
+
+// validUTF8 returns b with each invalid byte replaced by U+FFFD, as the
+// JSON path does, so every stored string is valid UTF-8.
+func (d *decoder) validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return d.fixUTF8(b)
 }
 
 // csvNumber reads b as a number when that loses nothing: JSON number
