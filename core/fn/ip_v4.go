@@ -198,39 +198,68 @@ func evalIPv4Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.
 	}
 }
 
+// evalIPv4InRange parses a constant range once per batch, the usual
+// shape of where ipv4_is_in_range(client_ip, "10.0.0.0/8").
 func evalIPv4InRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
-		a, ok1 := ipv4At(args[0], i)
-		r, ok2 := ipv4At(args[1], i)
-		if !ok1 || !ok2 {
-			return false, false
-		}
-		return r.contains(a.ip), true
-	}), nil
+	return evalIPv4Ranges(args, n, func(i int) ([]ipv4Net, bool) {
+		r, ok := ipv4At(args[1], i)
+		return []ipv4Net{r}, ok
+	})
 }
 
 // evalIPv4InAnyRange takes the ranges as further arguments or as one
 // dynamic array. A range that does not parse makes the row null, like a
 // bad address.
 func evalIPv4InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
-		a, ok := ipv4At(args[0], i)
-		if !ok {
-			return false, false
-		}
-		in := false
+	return evalIPv4Ranges(args, n, func(i int) ([]ipv4Net, bool) {
+		var nets []ipv4Net
 		for _, r := range ipListAt(args[1:], i) {
 			s, isStr := r.(string)
 			if !isStr {
-				return false, false
+				return nil, false
 			}
 			net, ok := ipv4Parse(s)
 			if !ok {
-				return false, false
+				return nil, false
 			}
-			in = in || net.contains(a.ip)
+			nets = append(nets, net)
 		}
-		return in, true
+		return nets, true
+	})
+}
+
+// evalIPv4Ranges tests args[0] against the networks rangesAt(i) reads
+// from the other arguments, reading them once when they are constants.
+func evalIPv4Ranges(args []*vector.Vector, n int, rangesAt func(i int) ([]ipv4Net, bool)) (*vector.Vector, error) {
+	in := func(s string, nets []ipv4Net) (bool, bool) {
+		a, ok := ipv4Parse(s)
+		if !ok {
+			return false, false
+		}
+		for _, r := range nets {
+			if r.contains(a.ip) {
+				return true, true
+			}
+		}
+		return false, true
+	}
+	if AllConst(args[1:]...) {
+		nets, ok := rangesAt(0)
+		if !ok {
+			return Nulls(vector.Bool, n), nil
+		}
+		return ipMapStrings(vector.Bool, args[0], n, func(s string) (bool, bool) { return in(s, nets) }), nil
+	}
+	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
+		s, ok := ToString(args[0], i)
+		if !ok {
+			return false, false
+		}
+		nets, ok := rangesAt(i)
+		if !ok {
+			return false, false
+		}
+		return in(s, nets)
 	}), nil
 }
 

@@ -64,34 +64,61 @@ func evalIPv6Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.
 }
 
 func evalIPv6InRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
-		a, ok1 := ipv6At(args[0], i)
-		r, ok2 := ipv6At(args[1], i)
-		if !ok1 || !ok2 {
-			return false, false
-		}
-		return r.contains(a), true
-	}), nil
+	return evalIPv6Ranges(args, n, func(i int) ([]ipv6Net, bool) {
+		r, ok := ipv6At(args[1], i)
+		return []ipv6Net{r}, ok
+	})
 }
 
 func evalIPv6InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
-		a, ok := ipv6At(args[0], i)
-		if !ok {
-			return false, false
-		}
-		in := false
+	return evalIPv6Ranges(args, n, func(i int) ([]ipv6Net, bool) {
+		var nets []ipv6Net
 		for _, r := range ipListAt(args[1:], i) {
 			s, isStr := r.(string)
 			if !isStr {
-				return false, false
+				return nil, false
 			}
 			net, ok := ipv6Parse(s)
 			if !ok {
-				return false, false
+				return nil, false
 			}
-			in = in || net.contains(a)
+			nets = append(nets, net)
 		}
-		return in, true
+		return nets, true
+	})
+}
+
+// evalIPv6Ranges is evalIPv4Ranges for IPv6: constant ranges are parsed
+// once per batch.
+func evalIPv6Ranges(args []*vector.Vector, n int, rangesAt func(i int) ([]ipv6Net, bool)) (*vector.Vector, error) {
+	in := func(s string, nets []ipv6Net) (bool, bool) {
+		a, ok := ipv6Parse(s)
+		if !ok {
+			return false, false
+		}
+		for _, r := range nets {
+			if r.contains(a) {
+				return true, true
+			}
+		}
+		return false, true
+	}
+	if AllConst(args[1:]...) {
+		nets, ok := rangesAt(0)
+		if !ok {
+			return Nulls(vector.Bool, n), nil
+		}
+		return ipMapStrings(vector.Bool, args[0], n, func(s string) (bool, bool) { return in(s, nets) }), nil
+	}
+	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
+		s, ok := ToString(args[0], i)
+		if !ok {
+			return false, false
+		}
+		nets, ok := rangesAt(i)
+		if !ok {
+			return false, false
+		}
+		return in(s, nets)
 	}), nil
 }

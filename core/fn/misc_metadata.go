@@ -32,6 +32,9 @@ func init() {
 }
 
 func columnIfExistsResult(args []vector.Type) (vector.Type, error) {
+	if len(args) != 2 {
+		return vector.Null, fmt.Errorf("column_ifexists takes a field name and a default, got %d arguments", len(args))
+	}
 	if args[0] != vector.String && args[0] != vector.Null {
 		return vector.Null, fmt.Errorf("argument 1 of column_ifexists must be a field name as a string, got %s", args[0])
 	}
