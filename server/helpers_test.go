@@ -2,8 +2,8 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"net"
 	"testing"
@@ -131,7 +131,7 @@ func (ts *testServer) do(r req) resp {
 	if ct == "" && r.body != nil {
 		ct = "application/json"
 	}
-	if ct != "" {
+	if ct != "" && ct != "-" {
 		q.Header.SetContentType(ct)
 	}
 	switch r.encoding {
