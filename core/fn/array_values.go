@@ -34,9 +34,11 @@ func bagAt(v *vector.Vector, i int) (map[string]any, bool) {
 	return m, ok
 }
 
-// arrNum reads an array element as a number. Only JSON numbers count:
-// strings and bools inside arrays are not numbers to the array and series
-// functions (array_sum ignores them, series_* turn them into null).
+// arrNum reads an array element as a number. JSON numbers count, and so
+// do timespans (as nanoseconds), because make_list(duration) builds
+// series of them that series_greater and friends compare; strings and
+// bools inside arrays are not numbers (array_sum ignores them, series_*
+// turn them into null).
 func arrNum(x any) (f float64, ok bool) {
 	switch t := x.(type) {
 	case float64:
@@ -45,16 +47,21 @@ func arrNum(x any) (f float64, ok bool) {
 		return float64(t), true
 	case int:
 		return float64(t), true
+	case time.Duration:
+		return float64(t), true
 	}
 	return 0, false
 }
 
-// arrInt reports whether x is an integer element and returns it.
+// arrInt reports whether x is an integer element (a timespan counts, in
+// nanoseconds) and returns it.
 func arrInt(x any) (int64, bool) {
 	switch t := x.(type) {
 	case int64:
 		return t, true
 	case int:
+		return int64(t), true
+	case time.Duration:
 		return int64(t), true
 	}
 	return 0, false

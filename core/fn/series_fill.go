@@ -6,6 +6,9 @@ package fn
 // (KQL's way of marking gaps in series made with a default of 0).
 
 import (
+	"math"
+	"time"
+
 	"github.com/aplite/aplite/vector"
 )
 
@@ -130,9 +133,16 @@ func serFillLinear(arr []any, gap func(any) bool, fillEdges bool, constant any) 
 		a, b := known[k], known[k+1]
 		fa, _ := arrNum(arr[a])
 		fb, _ := arrNum(arr[b])
+		_, da := arr[a].(time.Duration)
+		_, db := arr[b].(time.Duration)
 		for j := a + 1; j < b; j++ {
 			if gap(arr[j]) {
-				out[j] = fa + (fb-fa)*float64(j-a)/float64(b-a)
+				v := fa + (fb-fa)*float64(j-a)/float64(b-a)
+				out[j] = v
+				if da && db {
+					// Between two timespans the filler is a timespan too.
+					out[j] = time.Duration(math.Round(v))
+				}
 			}
 		}
 	}

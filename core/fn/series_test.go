@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+	"time"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -47,6 +48,11 @@ func TestSeriesElementwise(t *testing.T) {
 		{"series_equals", []any{bJ(`[1,2.0,"2"]`), 2}, bJ(`[false,true,null]`)},
 		{"series_not_equals", []any{bJ(`[1,2]`), 2}, bJ(`[true,false]`)},
 		{"series_greater", []any{[]any{math.NaN()}, 1}, []any{nil}},
+		// make_list(duration) builds series of timespans (Axiom's page
+		// compares frontend and checkout span durations).
+		{"series_greater", []any{[]any{30 * time.Millisecond, 50 * time.Millisecond, 10 * time.Millisecond},
+			[]any{20 * time.Millisecond, 40 * time.Millisecond, 15 * time.Millisecond}}, bJ(`[true,true,false]`)},
+		{"series_greater", []any{bJ(`[180,220,150,300]`), bJ(`[200,200,200,200]`)}, bJ(`[false,true,false,true]`)},
 	})
 }
 
@@ -96,6 +102,7 @@ func TestSeriesFill(t *testing.T) {
 		{"series_fill_linear", []any{bJ(`[null,null]`)}, bJ(`[0,0]`)},
 		{"series_fill_linear", []any{bJ(`[null,null]`), nullDyn, true, 7}, bJ(`[7,7]`)},
 		{"series_fill_linear", []any{bJ(`[]`)}, bJ(`[]`)},
+		{"series_fill_linear", []any{[]any{50 * time.Millisecond, nil, 150 * time.Millisecond}}, []any{50 * time.Millisecond, 100 * time.Millisecond, 150 * time.Millisecond}},
 		{"series_fill_forward", []any{bJ(`[null,1,null,null,3,null]`)}, bJ(`[null,1,1,1,3,3]`)},
 		{"series_fill_forward", []any{bJ(`[1,-1,2]`), -1}, bJ(`[1,1,2]`)},
 		{"series_fill_backward", []any{bJ(`[null,1,null,null,3,null]`)}, bJ(`[1,1,3,3,3,null]`)},
