@@ -13,6 +13,8 @@ func (p *planner) planMoreOps(in schema, op parser.Operator) (stage, error) {
 		return p.planJoin(in, op)
 	case *parser.LookupOp:
 		return p.planLookup(in, op)
+	case *parser.MvExpandOp:
+		return p.planMvExpand(in, op)
 	}
 	return nil, nil
 }
