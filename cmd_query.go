@@ -34,10 +34,19 @@ func cmdQuery(args []string) int {
 	start := fs.String("start", "", "start of the time range (RFC 3339, now, now-1h, ...)")
 	end := fs.String("end", "", "end of the time range")
 	format := fs.String("format", "table", "output format: table, json, ndjson, csv")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	// Flags may come before or after the query text.
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	apl, err := queryText(fs.Args())
+	apl, err := queryText(positional)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 2

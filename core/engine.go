@@ -12,12 +12,18 @@ import (
 
 // Engine answers APL queries over a Catalog. It is safe for concurrent use.
 type Engine struct {
-	cat Catalog
+	cat   Catalog
+	cache *colCache
 }
+
+// DefaultColumnCacheBytes bounds the decoded-column cache of an engine.
+const DefaultColumnCacheBytes = 1 << 30
 
 // NewEngine returns an engine reading datasets from cat (nil for queries
 // that read no dataset).
-func NewEngine(cat Catalog) *Engine { return &Engine{cat: cat} }
+func NewEngine(cat Catalog) *Engine {
+	return &Engine{cat: cat, cache: newColCache(DefaultColumnCacheBytes)}
+}
 
 // Query parses, plans and runs req.
 func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
@@ -36,6 +42,9 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 		stats:   &scanStats{},
 		budget:  newMemBudget(req.MemoryBudget),
 		workers: req.Workers,
+	}
+	if !req.DisableCache {
+		x.cache = e.cache
 	}
 	if x.workers <= 0 {
 		x.workers = runtime.GOMAXPROCS(0)

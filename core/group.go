@@ -23,7 +23,10 @@ type groupTable struct {
 	strs     map[string]uint32
 	tuples   map[string]uint32
 	buf      []byte
-	dictMemo []int32 // per-batch dictionary code → id+1
+	dictMemo []int32 // dictionary code → id+1, valid for memoDict
+	memoDict *string // the dictionary dictMemo belongs to (its first entry)
+	smallLo  int64   // small[] covers [smallLo, smallLo+smallKeyLimit)
+	smallSet bool
 }
 
 const smallKeyLimit = 1 << 16
@@ -37,7 +40,7 @@ func newGroupTable(types []vector.Type) *groupTable {
 	case len(types) == 1 && (types[0].IsInt64Backed() || types[0] == vector.Bool):
 		g.ints = map[int64]uint32{}
 	case len(types) == 1 && types[0] == vector.String:
-		g.strs = map[string]uint32{}
+		g.strs = make(map[string]uint32, 4096)
 	default:
 		g.tuples = map[string]uint32{}
 	}
@@ -106,14 +109,23 @@ func (g *groupTable) assignInts(cols []*vector.Vector, rows []int32, out []uint3
 			continue
 		}
 		v := ints[i*st]
-		if uint64(v) < smallKeyLimit {
+		if !g.smallSet {
+			// Dense keys (status codes, bin indexes) index an array around
+			// the first value seen instead of hashing.
+			g.smallSet = true
+			g.smallLo = 0
+			if v < 0 || v >= smallKeyLimit/2 {
+				g.smallLo = v - smallKeyLimit/2
+			}
+		}
+		if off := uint64(v - g.smallLo); off < smallKeyLimit {
 			if g.small == nil {
 				g.small = make([]int32, smallKeyLimit)
 			}
-			id := g.small[v]
+			id := g.small[off]
 			if id == 0 {
 				id = int32(g.newGroup(cols, i)) + 1
-				g.small[v] = id
+				g.small[off] = id
 			}
 			out[k] = uint32(id - 1)
 			continue
@@ -129,14 +141,14 @@ func (g *groupTable) assignInts(cols []*vector.Vector, rows []int32, out []uint3
 
 func (g *groupTable) assignStrings(cols []*vector.Vector, rows []int32, out []uint32) {
 	c := cols[0]
-	if c.Codes != nil && !c.Const {
-		if cap(g.dictMemo) < len(c.Dict) {
+	if c.Codes != nil && !c.Const && len(c.Dict) > 0 {
+		// Morsels of one part share its dictionary: keep the memo across
+		// batches while the dictionary is the same.
+		if g.memoDict != &c.Dict[0] || len(g.dictMemo) != len(c.Dict) {
 			g.dictMemo = make([]int32, len(c.Dict))
+			g.memoDict = &c.Dict[0]
 		}
-		memo := g.dictMemo[:len(c.Dict)]
-		for i := range memo {
-			memo[i] = 0
-		}
+		memo := g.dictMemo
 		for k := range out {
 			i := row(rows, k)
 			if c.Valid != nil && !c.Valid.Get(i) {

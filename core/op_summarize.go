@@ -32,10 +32,14 @@ type summarizeStage struct {
 	binSize  int64 // its bin width in ns
 	final    *aggSink
 	keyNames []string
+	// binCol is the input column of a bin(_time, w) key, or -1: the key is
+	// then computed as a bucket index straight from the column, which
+	// groups through a dense array instead of a hash table.
+	binCol int
 }
 
 func (p *planner) planSummarize(in schema, op *parser.SummarizeOp) (stage, error) {
-	st := &summarizeStage{in: in, timeKey: -1}
+	st := &summarizeStage{in: in, timeKey: -1, binCol: -1}
 	c := p.compilerFor(in)
 	for i, ne := range op.By {
 		e, err := c.compile(ne.Expr)
@@ -48,6 +52,9 @@ func (p *planner) planSummarize(in schema, op *parser.SummarizeOp) (stage, error
 		}
 		if bin, ok := timeBin(ne.Expr, e, c); ok && st.timeKey < 0 {
 			st.timeKey, st.binSize = i, bin
+			if id, ok := ne.Expr.(*parser.CallExpr).Args[0].(*parser.Ident); ok && bin > 0 {
+				st.binCol = in.index(id.Name)
+			}
 		}
 		st.keys = append(st.keys, e)
 		st.sch = append(st.sch, colDef{name, e.typ})
@@ -212,9 +219,6 @@ func aggNames(alias string, call *parser.CallExpr, ac *aggCall, argNames []strin
 			base = strings.TrimPrefix(call.Name, "arg_") + "_" + id
 		}
 	}
-	if strings.HasPrefix(call.Name, "percentile") && !strings.HasPrefix(call.Name, "percentiles") && len(ac.consts) > 1 && ac.consts[1] != nil {
-		base += "_" + strings.ReplaceAll(valueString(ac.consts[1]), ".", "_")
-	}
 	if alias != "" {
 		base = alias
 	}
@@ -245,6 +249,9 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 	types := make([]vector.Type, len(s.keys))
 	for i, k := range s.keys {
 		types[i] = k.typ
+		if i == s.timeKey && s.binCol >= 0 {
+			types[i] = vector.Int
+		}
 	}
 	sk := &aggSink{st: s, groups: newGroupTable(types), x: x}
 	for _, a := range s.aggs {
@@ -266,6 +273,14 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 	}
 	keys := make([]*vector.Vector, len(sk.st.keys))
 	for i, k := range sk.st.keys {
+		if i == sk.st.timeKey && sk.st.binCol >= 0 {
+			v, err := binIndexes(b, sk.st.binCol, sk.st.binSize)
+			if err != nil {
+				return err
+			}
+			keys[i] = v
+			continue
+		}
 		v, err := k.run(x, b)
 		if err != nil {
 			return err
@@ -317,7 +332,11 @@ func (s *summarizeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 		n = 1 // summarize without by always answers one row
 	}
 	vecs := make([]*vector.Vector, 0, len(s.sch))
-	for _, k := range base.groups.keys {
+	for i, k := range base.groups.keys {
+		if i == s.timeKey && s.binCol >= 0 {
+			k = binTimes(k, s.binSize)
+			base.groups.keys[i] = k
+		}
 		vecs = append(vecs, k)
 	}
 	for i := range base.states {
@@ -375,4 +394,34 @@ func firstIdent(e parser.Expr) string {
 		return true
 	})
 	return found
+}
+
+// binIndexes computes floor(t / w) for the datetime column col: the
+// bucket of bin(_time, w) as a small dense integer.
+func binIndexes(b *batch, col int, w int64) (*vector.Vector, error) {
+	tv, err := b.col(col)
+	if err != nil {
+		return nil, err
+	}
+	if tv.Const {
+		tv = tv.Materialize()
+	}
+	out := &vector.Vector{Type: vector.Int, Len: b.n, Valid: tv.Valid, Ints: make([]int64, b.n)}
+	for i, t := range tv.Ints[:b.n] {
+		q := t / w
+		if t%w < 0 {
+			q--
+		}
+		out.Ints[i] = q
+	}
+	return out, nil
+}
+
+// binTimes turns bucket indexes back into the datetimes bin() returns.
+func binTimes(k *vector.Vector, w int64) *vector.Vector {
+	out := &vector.Vector{Type: vector.DateTime, Len: k.Len, Valid: k.Valid, Ints: make([]int64, len(k.Ints))}
+	for i, q := range k.Ints {
+		out.Ints[i] = q * w
+	}
+	return out
 }

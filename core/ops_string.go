@@ -3,6 +3,7 @@ package core
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -63,6 +64,7 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		pred, neg = p, n
 	}
 	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
+	memo := &dictMemo{}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)
 		if err != nil {
@@ -71,6 +73,16 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		rv, err := r.run(x, bt)
 		if err != nil {
 			return nil, err
+		}
+		if r.isConst() && lv.Codes != nil && !lv.Const && len(lv.Dict) > 0 {
+			return memo.apply(lv, bt.n, func(dict []string) []bool {
+				needle := valueString(r.constValue())
+				res := make([]bool, len(dict))
+				for i, s := range dict {
+					res[i] = pred(s, needle) != neg
+				}
+				return res
+			}, neg), nil
 		}
 		return stringPredVectors(pred, neg, lv, rv, bt.n), nil
 	}
@@ -254,4 +266,41 @@ func (c *compiler) regexPerRow(b *parser.BinaryExpr, l, r *expr, neg bool) *expr
 		return stringPredVectors(pred, neg, lv, rv, bt.n), nil
 	}
 	return e
+}
+
+// dictMemo caches a predicate's answer per dictionary entry for the
+// dictionaries it has seen in one query: the morsels of a part share their
+// dictionary, so the predicate runs once per distinct value per part.
+type dictMemo struct {
+	mu    sync.Mutex
+	cache map[*string][]bool
+}
+
+// apply maps each row's code to the memoised answer (null text → neg).
+func (m *dictMemo) apply(v *vector.Vector, n int, compute func([]string) []bool, neg bool) *vector.Vector {
+	key := &v.Dict[0]
+	m.mu.Lock()
+	res, ok := m.cache[key]
+	m.mu.Unlock()
+	if !ok {
+		res = compute(v.Dict)
+		m.mu.Lock()
+		if m.cache == nil {
+			m.cache = map[*string][]bool{}
+		}
+		m.cache[key] = res
+		m.mu.Unlock()
+	}
+	out := &vector.Vector{Type: vector.Bool, Len: n, Bools: make([]bool, n)}
+	for i, code := range v.Codes[:n] {
+		out.Bools[i] = res[code]
+	}
+	if v.Valid != nil {
+		for i := 0; i < n; i++ {
+			if !v.Valid.Get(i) {
+				out.Bools[i] = neg
+			}
+		}
+	}
+	return out
 }

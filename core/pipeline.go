@@ -14,6 +14,7 @@ type execCtx struct {
 	stats   *scanStats
 	budget  *memBudget
 	workers int
+	cache   *colCache
 }
 
 // source produces the first batches of a pipeline. run may call emit from

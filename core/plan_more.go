@@ -15,6 +15,8 @@ func (p *planner) planMoreOps(in schema, op parser.Operator) (stage, error) {
 		return p.planLookup(in, op)
 	case *parser.MvExpandOp:
 		return p.planMvExpand(in, op)
+	case *parser.ParseOp:
+		return p.planParse(in, op)
 	}
 	return nil, nil
 }

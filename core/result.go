@@ -132,6 +132,7 @@ func (r *Result) Tabular() *TabularResult {
 		out.Tables[0].Buckets = &BucketsRef{Field: sum.keyNames[sum.timeKey], Size: sum.binSize}
 		if tb, ts := sum.totals(r.x); tb != nil {
 			t := r.table("_totals", ts, tb)
+			t.Order = []OrderRef{}
 			t.Groups = []NameRef{}
 			for i, k := range sum.keyNames {
 				if i != sum.timeKey {

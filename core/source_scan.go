@@ -125,14 +125,26 @@ func unifyTypes(a, b vector.Type) vector.Type {
 	return vector.Dynamic
 }
 
+// morselRows is how many rows of a part one scan task covers: parts are
+// cut into morsels so that a single large block still keeps every core
+// busy. A multiple of 64 so validity bitmaps slice without copying.
+const morselRows = 1 << 16
+
+// scanTask is one morsel of one part.
+type scanTask struct {
+	part   *partLoader
+	lo, hi int
+}
+
 func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) error {
+	tasks := s.plan(x)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var once sync.Once
 	var firstErr error
 	var stop atomic.Bool
-	if workers > len(s.parts) {
-		workers = len(s.parts)
+	if workers > len(tasks) {
+		workers = len(tasks)
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -140,10 +152,10 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 			defer wg.Done()
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
-				if i >= len(s.parts) {
+				if i >= len(tasks) {
 					return
 				}
-				if err := s.scanPart(x, w, s.parts[i], emit); err != nil {
+				if err := s.scanMorsel(x, w, tasks[i], emit); err != nil {
 					once.Do(func() { firstErr = err })
 					stop.Store(true)
 					return
@@ -155,42 +167,96 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 	return firstErr
 }
 
-// scanPart prunes, then emits one part as a batch with lazily loaded columns.
-func (s *scanSource) scanPart(x *execCtx, w int, sp scanPart, emit func(int, *batch) error) error {
-	p := sp.part
-	x.stats.blocksExamined.Add(1)
-	lo, hi := p.TimeRange()
-	if p.Rows() == 0 || (s.hasLo && hi < s.timeLo) || (s.hasHi && lo >= s.timeHi) {
-		return nil
-	}
-	for _, pr := range s.prune {
-		if pr(p) {
-			return nil
+// plan prunes parts by time range and statistics and cuts the rest into
+// morsels.
+func (s *scanSource) plan(x *execCtx) []scanTask {
+	var tasks []scanTask
+	for _, sp := range s.parts {
+		p := sp.part
+		x.stats.blocksExamined.Add(1)
+		lo, hi := p.TimeRange()
+		if p.Rows() == 0 || (s.hasLo && hi < s.timeLo) || (s.hasHi && lo >= s.timeHi) {
+			continue
+		}
+		pruned := false
+		for _, pr := range s.prune {
+			if pr(p) {
+				pruned = true
+				break
+			}
+		}
+		if pruned {
+			continue
+		}
+		x.stats.blocksMatched.Add(1)
+		x.stats.noteBlock(lo, hi)
+		n := p.Rows()
+		x.stats.rowsExamined.Add(int64(n))
+		pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.sch))}
+		pl.needLo = s.hasLo && lo < s.timeLo
+		pl.needHi = s.hasHi && hi >= s.timeHi
+		for m := 0; m < n; m += morselRows {
+			tasks = append(tasks, scanTask{part: pl, lo: m, hi: min(m+morselRows, n)})
 		}
 	}
-	x.stats.blocksMatched.Add(1)
-	x.stats.noteBlock(lo, hi)
-	n := p.Rows()
-	x.stats.rowsExamined.Add(int64(n))
+	return tasks
+}
+
+// partLoader decodes each column of a part at most once per query, shared
+// by the morsels of that part, through the engine's column cache.
+type partLoader struct {
+	src            *scanSource
+	x              *execCtx
+	sp             scanPart
+	n              int
+	metas          []store.ColumnMeta
+	cols           []loadOnce
+	needLo, needHi bool
+}
+
+type loadOnce struct {
+	once sync.Once
+	v    *vector.Vector
+	err  error
+}
+
+// col returns schema column i of the whole part.
+func (pl *partLoader) col(i int) (*vector.Vector, error) {
+	lo := &pl.cols[i]
+	lo.once.Do(func() {
+		c := pl.src.sch[i]
+		if pl.src.withSource != "" && c.Name == pl.src.withSource {
+			lo.v = vector.NewConst(vector.String, pl.src.datasets[pl.sp.dataset], pl.n)
+			return
+		}
+		lo.v, lo.err = readColumn(pl.x, pl.sp.part, pl.metas, c, pl.n)
+	})
+	return lo.v, lo.err
+}
+
+// scanMorsel emits rows [t.lo, t.hi) of a part as a lazily loaded batch.
+func (s *scanSource) scanMorsel(x *execCtx, w int, t scanTask, emit func(int, *batch) error) error {
+	pl := t.part
+	n := t.hi - t.lo
 	b := &batch{vecs: make([]*vector.Vector, len(s.sch)), n: n}
-	metas := p.Columns()
 	b.load = func(i int) (*vector.Vector, error) {
-		if s.withSource != "" && s.sch[i].Name == s.withSource {
-			return vector.NewConst(vector.String, s.datasets[sp.dataset], n), nil
+		v, err := pl.col(i)
+		if err != nil {
+			return nil, err
 		}
-		return readColumn(p, metas, s.sch[i], n)
+		if t.lo == 0 && t.hi == pl.n {
+			return v, nil
+		}
+		return v.Slice(t.lo, t.hi), nil
 	}
-	needLo := s.hasLo && lo < s.timeLo
-	needHi := s.hasHi && hi >= s.timeHi
-	if needLo || needHi {
+	if pl.needLo || pl.needHi {
 		tv, err := b.col(s.sch.index(store.TimeField))
 		if err != nil {
 			return err
 		}
 		sel := make([]int32, 0, n)
-		for i := 0; i < n; i++ {
-			t := tv.Int(i)
-			if (!needLo || t >= s.timeLo) && (!needHi || t < s.timeHi) {
+		for i, tm := range tv.Ints[:n] {
+			if (!pl.needLo || tm >= s.timeLo) && (!pl.needHi || tm < s.timeHi) {
 				sel = append(sel, int32(i))
 			}
 		}
@@ -206,7 +272,7 @@ func (s *scanSource) scanPart(x *execCtx, w int, sp scanPart, emit func(int, *ba
 
 // readColumn decodes the column c of a part, converting it to the schema
 // type and merging the per-type columns of a mixed-type field.
-func readColumn(p store.Part, metas []store.ColumnMeta, c colDef, n int) (*vector.Vector, error) {
+func readColumn(x *execCtx, p store.Part, metas []store.ColumnMeta, c colDef, n int) (*vector.Vector, error) {
 	var keys []store.ColKey
 	for _, m := range metas {
 		if m.Key.Name == c.Name {
@@ -217,7 +283,7 @@ func readColumn(p store.Part, metas []store.ColumnMeta, c colDef, n int) (*vecto
 	case 0:
 		return vector.NewNulls(c.Type, n), nil
 	case 1:
-		v, err := p.ReadColumn(keys[0])
+		v, err := x.readPartColumn(p, keys[0])
 		if err != nil || v == nil {
 			if v == nil && err == nil {
 				return vector.NewNulls(c.Type, n), nil
@@ -231,7 +297,7 @@ func readColumn(p store.Part, metas []store.ColumnMeta, c colDef, n int) (*vecto
 	}
 	vs := make([]*vector.Vector, 0, len(keys))
 	for _, k := range keys {
-		v, err := p.ReadColumn(k)
+		v, err := x.readPartColumn(p, k)
 		if err != nil {
 			return nil, err
 		}
@@ -255,4 +321,23 @@ func readColumn(p store.Part, metas []store.ColumnMeta, c colDef, n int) (*vecto
 		}
 	}
 	return out, nil
+}
+
+// readPartColumn decodes one stored column, through the column cache for
+// immutable parts.
+func (x *execCtx) readPartColumn(p store.Part, k store.ColKey) (*vector.Vector, error) {
+	if !p.Immutable() || x.cache == nil {
+		return p.ReadColumn(k)
+	}
+	key := colCacheKey{part: p.ID(), col: k}
+	if v := x.cache.get(key); v != nil {
+		x.stats.blocksCached.Add(1)
+		return v, nil
+	}
+	v, err := p.ReadColumn(k)
+	if err == nil && v != nil {
+		v = dictEncode(v)
+		x.cache.put(key, v)
+	}
+	return v, err
 }

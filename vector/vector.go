@@ -381,3 +381,54 @@ func (v *Vector) Materialize() *Vector {
 	c.Decode()
 	return &c
 }
+
+// Slice returns rows [lo, hi) of v sharing its payload. lo must be a
+// multiple of 64 when v has a validity bitmap, so the bitmap can be shared
+// word-aligned (scans cut parts into morsels on such boundaries).
+func (v *Vector) Slice(lo, hi int) *Vector {
+	out := *v
+	out.Len = hi - lo
+	if v.Const {
+		return &out
+	}
+	if v.Valid != nil {
+		if lo%64 != 0 {
+			sel := make([]int32, hi-lo)
+			for i := range sel {
+				sel[i] = int32(lo + i)
+			}
+			return v.Gather(sel)
+		}
+		out.Valid = v.Valid[lo/64 : (hi+63)/64]
+	}
+	switch v.Type {
+	case Bool:
+		out.Bools = v.Bools[lo:hi]
+	case Int, DateTime, TimeSpan:
+		out.Ints = v.Ints[lo:hi]
+	case Float:
+		out.Floats = v.Floats[lo:hi]
+	case String:
+		if v.Codes != nil {
+			out.Codes = v.Codes[lo:hi]
+		} else {
+			out.Strs = v.Strs[lo:hi]
+		}
+	case Dynamic:
+		out.Dyns = v.Dyns[lo:hi]
+	}
+	return &out
+}
+
+// Bytes estimates the memory the vector's payload holds, for cache and
+// memory-budget accounting.
+func (v *Vector) Bytes() int64 {
+	n := int64(len(v.Valid)*8 + len(v.Bools) + len(v.Ints)*8 + len(v.Floats)*8 + len(v.Codes)*4 + len(v.Dyns)*16)
+	for _, s := range v.Strs {
+		n += int64(len(s)) + 16
+	}
+	for _, s := range v.Dict {
+		n += int64(len(s)) + 16
+	}
+	return n
+}

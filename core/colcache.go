@@ -1,0 +1,105 @@
+package core
+
+import (
+	"container/list"
+	"sync"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// colCache keeps decoded columns of immutable parts so repeated queries
+// over hot blocks skip decoding: the dominant cost of a scan. It is an LRU
+// bounded by the payload bytes it holds. Decoded vectors are immutable,
+// so sharing them between concurrent queries is safe.
+//
+// (The issue suggests fastcache; it stores byte slices and copies on Get,
+// which for an 8 MB int column costs more than the scan it saves. A map of
+// shared vectors gives zero-copy hits; fastcache remains a fit for caching
+// serialized results.)
+type colCache struct {
+	mu    sync.Mutex
+	limit int64
+	used  int64
+	lru   *list.List
+	items map[colCacheKey]*list.Element
+}
+
+type colCacheKey struct {
+	part string
+	col  store.ColKey
+}
+
+type colCacheEntry struct {
+	key colCacheKey
+	v   *vector.Vector
+	n   int64
+}
+
+func newColCache(limit int64) *colCache {
+	return &colCache{limit: limit, lru: list.New(), items: map[colCacheKey]*list.Element{}}
+}
+
+func (c *colCache) get(k colCacheKey) *vector.Vector {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[k]; ok {
+		c.lru.MoveToFront(e)
+		return e.Value.(*colCacheEntry).v
+	}
+	return nil
+}
+
+func (c *colCache) put(k colCacheKey, v *vector.Vector) {
+	if c == nil {
+		return
+	}
+	n := v.Bytes()
+	if n > c.limit/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[k]; ok {
+		return
+	}
+	c.items[k] = c.lru.PushFront(&colCacheEntry{key: k, v: v, n: n})
+	c.used += n
+	for c.used > c.limit {
+		back := c.lru.Back()
+		ent := back.Value.(*colCacheEntry)
+		c.lru.Remove(back)
+		delete(c.items, ent.key)
+		c.used -= ent.n
+	}
+}
+
+// dictEncode turns a plain string column into a dictionary-encoded one
+// when it repeats values, so group-by and string predicates over it run
+// once per distinct value. It is applied once, when a column enters the
+// cache; a column with mostly distinct values is returned unchanged.
+func dictEncode(v *vector.Vector) *vector.Vector {
+	if v.Type != vector.String || v.Codes != nil || v.Const || v.Len < 1024 {
+		return v
+	}
+	limit := v.Len / 2
+	index := make(map[string]uint32, 1024)
+	codes := make([]uint32, v.Len)
+	var dict []string
+	for i, s := range v.Strs[:v.Len] {
+		c, ok := index[s]
+		if !ok {
+			if len(dict) >= limit {
+				return v
+			}
+			c = uint32(len(dict))
+			index[s] = c
+			dict = append(dict, s)
+		}
+		codes[i] = c
+	}
+	return &vector.Vector{Type: vector.String, Len: v.Len, Valid: v.Valid, Dict: dict, Codes: codes}
+}
