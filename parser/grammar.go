@@ -108,29 +108,21 @@ type gWhere struct {
 	Pred   gExpr  `parser:"@@"`
 }
 
-// gNamedExpr is `[name =] expr` or `(a, b) = expr`.
-type gNamedExpr struct {
-	Tokens []lexer.Token
-	Names  []gName `parser:"( '(' @@ ( ',' @@ )* ')' '=' )?"`
-	Name   gName   `parser:"( @@ '=' )?"`
-	Expr   gExpr   `parser:"@@"`
-}
-
 type gExtend struct {
 	Tokens []lexer.Token
-	Kw     string       `parser:"@( 'extend' | 'extend-valid' )"`
-	Cols   []gNamedExpr `parser:"@@ ( ',' @@ )*"`
+	Kw     string     `parser:"@( 'extend' | 'extend-valid' )"`
+	Cols   gNamedList `parser:"@@"`
 }
 
 type gProject struct {
 	Tokens []lexer.Token
-	Cols   []gNamedExpr `parser:"'project' @@ ( ',' @@ )*"`
+	Cols   gNamedList `parser:"'project' @@"`
 }
 
 type gSummarize struct {
 	Tokens []lexer.Token
-	Aggs   []gNamedExpr `parser:"'summarize' ( (?! 'by') @@ ( ',' @@ )* )?"`
-	By     []gNamedExpr `parser:"( 'by' @@ ( ',' @@ )* )?"`
+	Aggs   gNamedList `parser:"'summarize' ( (?! 'by') @@ )?"`
+	By     gNamedList `parser:"( 'by' @@ )?"`
 }
 
 type gSortKey struct {
@@ -225,7 +217,7 @@ type gParseKv struct {
 	Tokens  []lexer.Token
 	Expr    gExpr         `parser:"'parse-kv' @@ 'as' '('"`
 	Keys    []gColumnDecl `parser:"@@ ( ',' @@ )* ')'"`
-	Options []gNamedExpr  `parser:"( 'with' '(' @@ ( ',' @@ )* ')' )?"`
+	Options gNamedList    `parser:"( 'with' '(' @@ ')' )?"`
 }
 
 type gMvExpand struct {
@@ -291,13 +283,13 @@ type gSeries struct {
 	From   gExpr        `parser:"| ( 'from' @@ )?"`
 	To     gExpr        `parser:"  ( 'to' @@ )?"`
 	Step   gExpr        `parser:"  'step' @@ )"`
-	By     []gNamedExpr `parser:"( 'by' @@ ( ',' @@ )* )?"`
+	By     gNamedList   `parser:"( 'by' @@ )?"`
 }
 
 type gSeriesAgg struct {
 	Tokens  []lexer.Token
-	Agg     gNamedExpr `parser:"@@"`
-	Default gExpr      `parser:"( 'default' '=' @@ )?"`
+	Agg     gNamed `parser:"@@"`
+	Default gExpr  `parser:"( 'default' '=' @@ )?"`
 }
 
 type gSearch struct {
@@ -332,12 +324,12 @@ type gDatatable struct {
 
 type gPrint struct {
 	Tokens []lexer.Token
-	Cols   []gNamedExpr `parser:"'print' @@ ( ',' @@ )*"`
+	Cols   gNamedList `parser:"'print' @@"`
 }
 
 type gExternal struct {
 	Tokens  []lexer.Token
 	Cols    []gColumnDecl `parser:"'externaldata' '(' @@ ( ',' @@ )* ')'"`
 	URLs    []string      `parser:"'[' @String ( ',' @String )* ']'"`
-	Options []gNamedExpr  `parser:"( 'with' '(' @@ ( ',' @@ )* ')' )?"`
+	Options gNamedList    `parser:"( 'with' '(' @@ ')' )?"`
 }

@@ -43,13 +43,19 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 			g.Quoted = true
 			g.Sp.End = end
 		default:
-			g.Text = b.String()
-			return nil
+			return g.finish(&b)
 		}
 		next = g.Sp.End.Offset
 		prevIdent = isIdent
 	}
+	return g.finish(&b)
+}
+
+func (g *gPattern) finish(b *strings.Builder) error {
 	g.Text = b.String()
+	if g.Text == "" {
+		return &Error{Pos: g.Sp.Start, Msg: "empty column name"}
+	}
 	return nil
 }
 

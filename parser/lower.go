@@ -154,36 +154,7 @@ func lowerOp2(g *gOp) (Operator, error) {
 	}
 }
 
-func lowerNamedExpr(g *gNamedExpr) (*NamedExpr, error) {
-	n := &NamedExpr{Sp: spanOf(g.Tokens), Expr: g.Expr.E}
-	for i := range g.Names {
-		name, _, err := lowerName(&g.Names[i])
-		if err != nil {
-			return nil, err
-		}
-		n.Names = append(n.Names, name)
-	}
-	if len(g.Name.Tokens) > 0 {
-		name, _, err := lowerName(&g.Name)
-		if err != nil {
-			return nil, err
-		}
-		n.Name = name
-	}
-	return n, nil
-}
-
-func lowerNamedExprs(gs []gNamedExpr) ([]*NamedExpr, error) {
-	out := make([]*NamedExpr, len(gs))
-	for i := range gs {
-		n, err := lowerNamedExpr(&gs[i])
-		if err != nil {
-			return nil, err
-		}
-		out[i] = n
-	}
-	return out, nil
-}
+func lowerNamedExprs(g gNamedList) ([]*NamedExpr, error) { return g.Items, nil }
 
 func lowerSummarize(g *gSummarize) (Operator, error) {
 	aggs, err := lowerNamedExprs(g.Aggs)
@@ -461,11 +432,7 @@ func lowerSeries(g *gSeries) (Operator, error) {
 	}
 	for i := range g.Aggs {
 		a := &g.Aggs[i]
-		agg, err := lowerNamedExpr(&a.Agg)
-		if err != nil {
-			return nil, err
-		}
-		op.Aggs = append(op.Aggs, &MakeSeriesAgg{Sp: spanOf(a.Tokens), Agg: agg, Default: a.Default.E})
+		op.Aggs = append(op.Aggs, &MakeSeriesAgg{Sp: spanOf(a.Tokens), Agg: a.Agg.N, Default: a.Default.E})
 	}
 	by, err := lowerNamedExprs(g.By)
 	op.By = by

@@ -323,7 +323,7 @@ func firstAlternative(ebnf string) string {
 }
 
 var friendlyNames = strings.NewReplacer(
-	"gNamedExpr", "an expression", "gExpr", "an expression", "gSearchExpr", "a search predicate",
+	"gNamedList", "an expression", "gNamed", "an expression", "gExpr", "an expression", "gSearchExpr", "a search predicate",
 	"gSortKey", "a sort key", "gOp", "an operator", "gPattern", "a column name",
 	"gName", "a name", "gColumnDecl", "a column declaration name:type", "gParseItem", "a parse pattern",
 	"gTabularArg", "a table name or (subquery)", "gUnionTable", "a table name or (subquery)",
