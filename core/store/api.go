@@ -35,6 +35,10 @@ type Options struct {
 	FlushInterval   time.Duration // max age of buffered rows (default 10s)
 	CompactInterval time.Duration // how often compaction looks for work (default 30s)
 	NoSync          bool          // skip fsync (benchmarks of the CPU path only)
+	// SealRows is how many raw appended rows are encoded into an in-memory
+	// block before the flush writes it out (default 65536, at most
+	// FlushRows): it keeps buffered events compact in memory.
+	SealRows int
 	// Logf receives recovery notices (torn WAL tails cut, corrupt blocks
 	// set aside); nil discards them.
 	Logf func(format string, args ...any)

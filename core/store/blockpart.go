@@ -24,6 +24,9 @@ type blockPart struct {
 	byKey map[ColKey]int
 	refs  atomic.Int64
 	free  func() // releases data; nil when the GC owns it
+	// durable is false for a file-mode block still on the heap (its rows
+	// are only in the WAL): compaction and trim leave those alone.
+	durable bool
 }
 
 // newBlockPart parses data and returns a part holding one reference.

@@ -42,6 +42,21 @@ func denseOf(v *vector.Vector, n int) (d dense, nulls []byte, nullCount int) {
 	if v == nil || v.Type == vector.Null {
 		return d, []byte{nullsAll}, n
 	}
+	if v.Valid == nil && !v.Const && v.Codes == nil { // no nulls: share the payload
+		switch v.Type {
+		case vector.Bool:
+			d.bools = v.Bools[:n]
+		case vector.Int, vector.DateTime, vector.TimeSpan:
+			d.ints = v.Ints[:n]
+		case vector.Float:
+			d.floats = v.Floats[:n]
+		case vector.String:
+			d.strs = v.Strs[:n]
+		case vector.Dynamic:
+			d.dyns = v.Dyns[:n]
+		}
+		return d, []byte{nullsNone}, 0
+	}
 	for i := 0; i < n; i++ {
 		if v.IsNull(i) {
 			nullCount++
@@ -80,17 +95,17 @@ func encodeColumn(dst []byte, t vector.Type, v *vector.Vector, n int) ([]byte, c
 	if nc == n {
 		return append(append(dst, compNone), nulls...), st, nil
 	}
-	var variants [][]byte
+	var variants []variant
 	switch t {
 	case vector.Bool:
-		variants = append(variants, encodeBools(d.bools))
+		variants = append(variants, variant{encodeBools(d.bools), true})
 		st.min, st.max = boolRange(d.bools)
 	case vector.Int, vector.DateTime, vector.TimeSpan:
-		variants = append(variants, putInts(nil, d.ints, false), putInts(nil, d.ints, true))
+		variants = packedVariants(func(aligned bool) []byte { return putInts(nil, d.ints, aligned) })
 		lo, hi := minMaxInts(d.ints)
 		st.min, st.max = lo, hi
 	case vector.Float:
-		variants = append(variants, putFloats(nil, d.floats, false), putFloats(nil, d.floats, true))
+		variants = packedVariants(func(aligned bool) []byte { return putFloats(nil, d.floats, aligned) })
 		st.min, st.max = floatRange(d.floats)
 	case vector.String:
 		variants = encodeStrVariants(d.strs, &st)
@@ -102,25 +117,41 @@ func encodeColumn(dst []byte, t vector.Type, v *vector.Vector, n int) ([]byte, c
 				return dst, st, err
 			}
 		}
-		variants = append(variants, b)
+		variants = append(variants, variant{b, true})
 	}
 	best, vi := chooseBlob(nulls, variants)
-	st.enc = variants[vi][0]
+	st.enc = variants[vi].body[0]
 	return append(dst, best...), st, nil
+}
+
+// variant is one candidate encoding of a column's values; zstd says
+// whether compressing it may pay (bit-packed data at odd widths rarely
+// compresses, so only its byte-aligned twin is tried with zstd).
+type variant struct {
+	body []byte
+	zstd bool
+}
+
+// packedVariants returns the bit-packed encoding as is, plus its
+// byte-aligned twin for zstd when the two differ.
+func packedVariants(enc func(aligned bool) []byte) []variant {
+	tight, aligned := enc(false), enc(true)
+	if bytes.Equal(tight, aligned) {
+		return []variant{{tight, true}}
+	}
+	return []variant{{tight, false}, {aligned, true}}
 }
 
 // chooseBlob frames each variant (null section + values), optionally
 // compressed, and returns the smallest framing and which variant it holds.
-func chooseBlob(nulls []byte, variants [][]byte) ([]byte, int) {
+func chooseBlob(nulls []byte, variants []variant) ([]byte, int) {
 	var best []byte
 	bi := 0
 	for i, v := range variants {
-		if i > 0 && bytes.Equal(v, variants[i-1]) {
-			continue
-		}
-		raw := append(append([]byte{compNone}, nulls...), v...)
+		raw := append(append(make([]byte, 0, 1+len(nulls)+len(v.body)), compNone), nulls...)
+		raw = append(raw, v.body...)
 		cand := raw
-		if len(raw) >= zstdMinLen {
+		if v.zstd && len(raw) >= zstdMinLen && compressible(raw[1:]) {
 			z := putUvarint([]byte{compZstd}, uint64(len(raw)-1))
 			z = zstdCompress(z, raw[1:])
 			if len(z) < len(raw)*9/10 {
@@ -132,6 +163,21 @@ func chooseBlob(nulls []byte, variants [][]byte) ([]byte, int) {
 		}
 	}
 	return best, bi
+}
+
+// zstdSample is the probe size compressible looks at.
+const zstdSample = 16 << 10
+
+// compressible compresses a sample of a large body and reports whether it
+// shrank enough for compressing the whole body to be worth the time
+// (random ids and mantissas do not).
+func compressible(b []byte) bool {
+	if len(b) <= 4*zstdSample {
+		return true
+	}
+	mid := len(b)/2 - zstdSample/2
+	z := zstdCompress(nil, b[mid:mid+zstdSample])
+	return len(z) < zstdSample*9/10
 }
 
 func encodeBools(vals []bool) []byte {
@@ -171,13 +217,21 @@ const (
 	maxIndexDictBytes = 16 << 10
 )
 
-func encodeStrVariants(vals []string, st *colStats) [][]byte {
-	var variants [][]byte
-	dict, codes, ok := strDictOf(vals)
+// encodeStrVariants builds the string encodings worth trying: a
+// dictionary unless a sample shows mostly distinct values, hex for ids, and
+// plain when nothing better applies or the dictionary is large.
+func encodeStrVariants(vals []string, st *colStats) []variant {
+	var variants []variant
+	var dict []string
+	var codes []uint64
+	ok := false
+	if mostlyRepeated(vals) {
+		dict, codes, ok = strDictOf(vals)
+	}
 	if ok {
-		variants = append(variants, putStrDict(nil, dict, codes, false), putStrDict(nil, dict, codes, true))
+		variants = packedVariants(func(aligned bool) []byte { return putStrDict(nil, dict, codes, aligned) })
 		st.min, st.max = dict[0], dict[len(dict)-1]
-		if size := dictBytes(dict); len(dict) <= maxIndexDict && size <= maxIndexDictBytes {
+		if len(dict) <= maxIndexDict && dictBytes(dict) <= maxIndexDictBytes {
 			st.dict = dict
 		}
 	} else {
@@ -190,13 +244,28 @@ func encodeStrVariants(vals []string, st *colStats) [][]byte {
 	if len(st.min.(string)) > maxStatLen || len(st.max.(string)) > maxStatLen {
 		st.min, st.max = nil, nil
 	}
-	if c := hexCase(vals); c >= 0 {
-		variants = append(variants, putStrHex(nil, vals, c))
+	hex := hexCase(vals)
+	if hex >= 0 {
+		variants = append(variants, variant{putStrHex(nil, vals, hex), true})
 	}
-	if !ok || len(dict)*16 > len(vals) { // plain+zstd may beat a large dictionary
-		variants = append(variants, putStrPlain(nil, vals, false), putStrPlain(nil, vals, true))
+	if hex < 0 && (!ok || len(dict)*16 > len(vals)) { // plain+zstd may beat a large dictionary
+		variants = append(variants, variant{putStrPlain(nil, vals, true), true})
 	}
 	return variants
+}
+
+// mostlyRepeated samples the first values: a dictionary is only tried when
+// fewer than half of them are distinct.
+func mostlyRepeated(vals []string) bool {
+	n := min(len(vals), 2048)
+	seen := make(map[string]struct{}, 64)
+	for _, s := range vals[:n] {
+		seen[s] = struct{}{}
+		if len(seen) > n/2+1 {
+			return false
+		}
+	}
+	return true
 }
 
 func dictBytes(dict []string) int {

@@ -5,18 +5,21 @@ import (
 	"time"
 )
 
-// ctlReq asks the committer to flush or to stop.
+// ctlReq asks the committer to flush (durably) or to stop.
 type ctlReq struct {
 	stop  bool
 	flush bool // with stop: flush the buffer first
 	done  chan error
 }
 
-// flushJob hands buffered batches (seq <= maxSeq) to the flusher; sealed
-// is the last WAL segment they live in (0: none to remove).
+// flushJob hands buffered batches (seq <= maxSeq) to the flusher, which
+// encodes them into a block. A final job then also writes every block
+// still on the heap to its file and removes the WAL segments up to sealed
+// (0: none).
 type flushJob struct {
 	parts  []Part
 	maxSeq uint64
+	final  bool
 	sealed uint64
 	bytes  int64
 	done   chan error
@@ -52,10 +55,10 @@ func (d *Dataset) commitLoop() {
 				d.finish(c)
 				return
 			}
-			d.startFlush(c.done)
+			d.startFlush(c.done, true)
 		case now := <-tick.C:
 			if d.flushDue(now) {
-				d.startFlush(nil)
+				d.startFlush(nil, true)
 			}
 		}
 	}
@@ -78,17 +81,25 @@ func (d *Dataset) commit(group []*appendReq) {
 		seq := first + uint64(i)
 		d.buf = append(d.buf, &bufBatch{seq: seq, rows: r.rows, part: newBufPart(seq, r.rows), at: now, bytes: r.bytes})
 		d.pendingRows += r.rows.N
+		d.dirtyRows += r.rows.N
 		d.bufBytes += r.bytes
+	}
+	if d.dirtySince.IsZero() {
+		d.dirtySince = now
 	}
 	d.walRecords += int64(len(group))
 	res := AppendResult{WALLength: d.walRecords}
-	full := d.pendingRows >= d.opts.FlushRows
+	full := d.dirtyRows >= d.opts.FlushRows
+	seal := d.pendingRows >= d.opts.SealRows
 	d.mu.Unlock()
 	for _, r := range group {
 		r.done <- appendResp{res: res}
 	}
+	// Both block while the flusher is behind: backpressure.
 	if full {
-		d.startFlush(nil) // blocks while the flusher is behind: backpressure
+		d.startFlush(nil, true)
+	} else if seal {
+		d.startFlush(nil, false)
 	}
 }
 
@@ -121,25 +132,24 @@ func (d *Dataset) logGroup(group []*appendReq, first uint64) error {
 	return err
 }
 
-// flushDue reports whether the oldest unflushed batch is older than
-// FlushInterval.
+// flushDue reports whether the oldest data not yet durable in a block is
+// older than FlushInterval.
 func (d *Dataset) flushDue(now time.Time) bool {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	for _, b := range d.buf {
-		if b.seq > d.handedSeq {
-			return now.Sub(b.at) >= d.opts.FlushInterval
-		}
-	}
-	return false
+	return !d.dirtySince.IsZero() && now.Sub(d.dirtySince) >= d.opts.FlushInterval
 }
 
-// startFlush hands every batch not yet handed over to the flusher, after
-// sealing the WAL segment they sit in. done (if any) receives the result
-// once those batches (and all handed before) are in blocks.
-func (d *Dataset) startFlush(done chan error) {
-	job := &flushJob{done: done}
+// startFlush hands every batch not yet handed over to the flusher. A final
+// flush first seals the WAL segment they sit in; done (if any) receives
+// the result once those batches (and all handed before) are durable
+// blocks.
+func (d *Dataset) startFlush(done chan error, final bool) {
+	job := &flushJob{done: done, final: final}
 	d.mu.Lock()
+	if final {
+		d.dirtyRows, d.dirtySince = 0, time.Time{}
+	}
 	for _, b := range d.buf {
 		if b.seq > d.handedSeq {
 			job.parts = append(job.parts, b.part)
@@ -152,7 +162,7 @@ func (d *Dataset) startFlush(done chan error) {
 		d.pendingRows = 0
 	}
 	d.mu.Unlock()
-	if len(job.parts) > 0 && d.files != nil {
+	if final && d.files != nil {
 		seg, err := d.files.walRotate()
 		if err != nil {
 			d.mu.Lock()
@@ -171,7 +181,7 @@ func (d *Dataset) finish(c ctlReq) {
 	var err error
 	if c.flush {
 		done := make(chan error, 1)
-		d.startFlush(done)
+		d.startFlush(done, true)
 		err = <-done
 	}
 	close(d.flushq)

@@ -74,14 +74,16 @@ type Dataset struct {
 
 	// mu guards the part lists and counters below.
 	mu          sync.RWMutex
-	blocks      []*blockPart // sorted by id
+	blocks      []*blockPart // sorted by id; in file mode the last may be heap blocks not yet written
 	buf         []*bufBatch  // ascending seq
 	handedSeq   uint64       // highest seq handed to the flusher
 	nextBlock   uint64
 	trimBefore  int64
 	walRecords  int64
 	bufBytes    int64
-	pendingRows int // rows in buf with seq > handedSeq
+	pendingRows int       // rows in buf with seq > handedSeq
+	dirtyRows   int       // rows not yet handed to a final (durable) flush
+	dirtySince  time.Time // when the oldest of those was appended
 	failed      error
 
 	// life orders Append/Flush against shutdown: they hold it for reading
@@ -120,6 +122,8 @@ func newDataset(db *DB, name string, created time.Time, files dsFiles, rec *reco
 		d.buf = append(d.buf, &bufBatch{seq: r.seq, rows: r.rows, part: newBufPart(r.seq, r.rows),
 			at: now, bytes: rowsBytes(r.rows)})
 		d.pendingRows += r.rows.N
+		d.dirtyRows += r.rows.N
+		d.dirtySince = now
 		d.walRecords++
 	}
 	d.handedSeq = rec.nextSeq - 1

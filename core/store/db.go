@@ -37,6 +37,10 @@ func (o Options) withDefaults() Options {
 	if o.FlushInterval <= 0 {
 		o.FlushInterval = defaultFlushInterval
 	}
+	if o.SealRows <= 0 {
+		o.SealRows = 65536
+	}
+	o.SealRows = min(o.SealRows, o.FlushRows)
 	if o.CompactInterval <= 0 {
 		o.CompactInterval = defaultCompactInterval
 	}

@@ -17,6 +17,7 @@ type osFiles struct {
 	dir, walDir, blockDir string
 	seg                   *os.File
 	segNum                uint64
+	segRecords            int // records in the current segment
 	frame                 []byte
 	noSync                bool
 }
@@ -33,6 +34,7 @@ func (f *osFiles) walWrite(payloads [][]byte, firstSeq uint64) error {
 		b = appendFrame(b, firstSeq+uint64(i), p)
 	}
 	_, err := f.seg.Write(b)
+	f.segRecords += len(payloads)
 	if cap(b) <= 16<<20 {
 		f.frame = b // reuse, unless one huge group would pin memory
 	} else {
@@ -64,11 +66,14 @@ func (f *osFiles) startSegment(n uint64) error {
 			return err
 		}
 	}
-	f.seg, f.segNum = s, n
+	f.seg, f.segNum, f.segRecords = s, n, 0
 	return nil
 }
 
 func (f *osFiles) walRotate() (uint64, error) {
+	if f.segRecords == 0 { // nothing to seal: every earlier segment already is
+		return f.segNum - 1, nil
+	}
 	old, n := f.seg, f.segNum
 	if err := f.startSegment(n + 1); err != nil {
 		return 0, err

@@ -108,7 +108,7 @@ func (d *Dataset) runTrim() {
 	before := d.trimBefore
 	var victims []*blockPart
 	for _, b := range d.blocks {
-		if lo, _ := b.TimeRange(); lo < before && b.acquire() {
+		if lo, _ := b.TimeRange(); lo < before && b.durable && b.acquire() {
 			victims = append(victims, b)
 		}
 	}
@@ -174,7 +174,7 @@ func (d *Dataset) pickCompaction() []*blockPart {
 	defer d.mu.RUnlock()
 	var small []*blockPart
 	for _, b := range d.blocks {
-		if b.Rows() < smallBlockRows {
+		if b.Rows() < smallBlockRows && b.durable {
 			small = append(small, b)
 		}
 	}

@@ -127,6 +127,7 @@ func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
 			_ = os.Rename(path, path+".corrupt")
 			continue
 		}
+		p.durable = true
 		rec.blocks = append(rec.blocks, p)
 	}
 	replaced := map[uint64]bool{}
