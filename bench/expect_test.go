@@ -1,0 +1,223 @@
+package bench
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// expected holds the true answers of the seven queries, computed straight
+// from the generated NDJSON bytes so a broken engine cannot look fast.
+type expected struct {
+	n        int
+	byStatus map[int64]int
+	durSum   map[string]float64 // by method
+	durCnt   map[string]int
+	byMinute map[int64]int // minute start, ns
+	byURI    map[string]int
+	durByDC  map[string][]float64
+	api      int // uri contains "api", case-insensitively
+	p95      map[string]float64
+}
+
+func newExpected() *expected {
+	return &expected{byStatus: map[int64]int{}, durSum: map[string]float64{}, durCnt: map[string]int{},
+		byMinute: map[int64]int{}, byURI: map[string]int{}, durByDC: map[string][]float64{}}
+}
+
+// addNDJSON accounts for every line of body. It reads the generator's
+// fixed layout with byte searches, independent of the ingest decoder.
+func (e *expected) addNDJSON(body []byte) error {
+	for len(body) > 0 {
+		i := bytes.IndexByte(body, '\n')
+		if i < 0 {
+			i = len(body)
+		}
+		if err := e.addLine(body[:i]); err != nil {
+			return fmt.Errorf("%v in %s", err, body[:i])
+		}
+		body = body[min(i+1, len(body)):]
+	}
+	return nil
+}
+
+func (e *expected) addLine(l []byte) error {
+	ts, err := time.Parse(time.RFC3339Nano, string(jsonField(l, "_time")))
+	if err != nil {
+		return err
+	}
+	status, err := strconv.ParseInt(string(jsonField(l, "status")), 10, 64)
+	if err != nil {
+		return err
+	}
+	dur, err := strconv.ParseFloat(string(jsonField(l, "req_duration_ms")), 64)
+	if err != nil {
+		return err
+	}
+	method, uri, dc := string(jsonField(l, "method")), string(jsonField(l, "uri")), string(jsonField(l, "server_datacenter"))
+	if method == "" || uri == "" || dc == "" {
+		return fmt.Errorf("missing method, uri or server_datacenter")
+	}
+	e.n++
+	e.byStatus[status]++
+	e.durSum[method] += dur
+	e.durCnt[method]++
+	e.byMinute[ts.UnixNano()/int64(time.Minute)*int64(time.Minute)]++
+	e.byURI[uri]++
+	e.durByDC[dc] = append(e.durByDC[dc], dur)
+	if strings.Contains(strings.ToLower(uri), "api") {
+		e.api++
+	}
+	return nil
+}
+
+// jsonField returns the raw value of a top-level key of one generated
+// line: the text between the quotes of a string, the literal otherwise.
+// The generator writes no escapes in these fields.
+func jsonField(l []byte, key string) []byte {
+	k := bytes.Index(l, []byte(`"`+key+`":`))
+	if k < 0 {
+		return nil
+	}
+	v := l[k+len(key)+3:]
+	if len(v) > 0 && v[0] == '"' {
+		end := bytes.IndexByte(v[1:], '"')
+		if end < 0 {
+			return nil
+		}
+		return v[1 : 1+end]
+	}
+	end := bytes.IndexAny(v, ",}")
+	if end < 0 {
+		return nil
+	}
+	return v[:end]
+}
+
+// table is a query answer reduced to what the checks compare: column names
+// and rows of JSON-like values (numbers as float64, times as strings).
+type table struct {
+	names []string
+	rows  [][]any
+}
+
+func (t *table) col(name string) int { return slices.Index(t.names, name) }
+
+// check returns nil when t is the true answer of query q.
+func (e *expected) check(q benchQuery, t *table) error {
+	switch q.id {
+	case "q1":
+		return e.checkCount(t, e.byStatus[500])
+	case "q2":
+		return e.checkGroups(t, "status", func(k any) (float64, bool) {
+			s, ok := k.(float64)
+			c, found := e.byStatus[int64(s)]
+			return float64(c), ok && found
+		}, len(e.byStatus), 0)
+	case "q3":
+		return e.checkGroups(t, "method", func(k any) (float64, bool) {
+			m, _ := k.(string)
+			c, found := e.durCnt[m]
+			return e.durSum[m] / float64(c), found
+		}, len(e.durCnt), 1e-9)
+	case "q4":
+		return e.checkGroups(t, "_time", func(k any) (float64, bool) {
+			s, _ := k.(string)
+			ts, err := time.Parse(time.RFC3339Nano, s)
+			c, found := e.byMinute[ts.UnixNano()]
+			return float64(c), err == nil && found
+		}, len(e.byMinute), 0)
+	case "q5":
+		return e.checkTopURIs(t)
+	case "q6":
+		// The engine's percentile may come from a sketch; 2% relative error
+		// is what a DDSketch-class estimate guarantees comfortably.
+		return e.checkGroups(t, "server_datacenter", func(k any) (float64, bool) {
+			dc, _ := k.(string)
+			p, found := e.p95ByDC()[dc]
+			return p, found
+		}, len(e.durByDC), 0.02)
+	case "q7":
+		return e.checkCount(t, e.api)
+	}
+	return fmt.Errorf("no check for %s", q.id)
+}
+
+func (e *expected) checkCount(t *table, want int) error {
+	if len(t.rows) != 1 || len(t.rows[0]) != 1 {
+		return fmt.Errorf("want one count cell, got %d rows of %v", len(t.rows), t.names)
+	}
+	if got, _ := t.rows[0][0].(float64); got != float64(want) {
+		return fmt.Errorf("count is %v, want %d", t.rows[0][0], want)
+	}
+	return nil
+}
+
+// checkGroups compares a two-column answer (key, value) with want, which
+// returns the true value of a key; tol is the relative error allowed.
+func (e *expected) checkGroups(t *table, key string, want func(any) (float64, bool), groups int, tol float64) error {
+	k := t.col(key)
+	if k < 0 || len(t.names) != 2 {
+		return fmt.Errorf("want columns %q and a value, got %v", key, t.names)
+	}
+	if len(t.rows) != groups {
+		return fmt.Errorf("%d groups, want %d", len(t.rows), groups)
+	}
+	v := 1 - k
+	for _, r := range t.rows {
+		w, ok := want(r[k])
+		if !ok {
+			return fmt.Errorf("unexpected group %s = %v", key, r[k])
+		}
+		got, isNum := r[v].(float64)
+		if !isNum || math.Abs(got-w) > tol*math.Abs(w) {
+			return fmt.Errorf("%s = %v: got %v, want %v", key, r[k], r[v], w)
+		}
+	}
+	return nil
+}
+
+// checkTopURIs accepts any order among equal counts at the cut.
+func (e *expected) checkTopURIs(t *table) error {
+	u, c := t.col("uri"), t.col("count_")
+	if u < 0 || c < 0 || len(t.rows) != 10 {
+		return fmt.Errorf("want 10 rows of uri and count_, got %d rows of %v", len(t.rows), t.names)
+	}
+	counts := make([]int, 0, len(e.byURI))
+	for _, n := range e.byURI {
+		counts = append(counts, n)
+	}
+	slices.SortFunc(counts, func(a, b int) int { return cmp.Compare(b, a) })
+	for i, r := range t.rows {
+		uri, _ := r[u].(string)
+		got, _ := r[c].(float64)
+		if got != float64(e.byURI[uri]) || got != float64(counts[i]) {
+			return fmt.Errorf("row %d: %q counted %v; true count %d, true rank-%d count %d", i, uri, r[c], e.byURI[uri], i+1, counts[i])
+		}
+	}
+	return nil
+}
+
+// p95ByDC is the exact 95th percentile of req_duration_ms per datacenter,
+// computed once.
+func (e *expected) p95ByDC() map[string]float64 {
+	if e.p95 == nil {
+		e.p95 = map[string]float64{}
+		for dc, d := range e.durByDC {
+			e.p95[dc] = percentile(d, 95)
+		}
+	}
+	return e.p95
+}
+
+// percentile is the nearest-rank percentile of xs (sorted in place).
+func percentile(xs []float64, p float64) float64 {
+	slices.Sort(xs)
+	i := int(math.Ceil(p/100*float64(len(xs)))) - 1
+	return xs[max(i, 0)]
+}

@@ -1,0 +1,139 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aplite/aplite/bench/gen"
+	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+)
+
+// queryDataset is the dataset every query benchmark reads.
+const queryDataset = "http-logs"
+
+// fixture is a flushed dataset of generated events, served in process and
+// over HTTP, with the answers computed independently of the engine.
+type fixture struct {
+	n      int
+	dir    string
+	db     *store.DB
+	engine *core.Engine
+	http   *httpServer
+	want   *expected
+	build  time.Duration
+}
+
+var (
+	fixturesMu sync.Mutex
+	fixtures   = map[int]*fixture{}
+	fixtureErr = map[int]error{}
+)
+
+// dataset returns the process-wide fixture of n events, building it on
+// first use (generation, NDJSON decode, durable appends and a flush).
+func dataset(tb testing.TB, n int) *fixture {
+	tb.Helper()
+	fixturesMu.Lock()
+	defer fixturesMu.Unlock()
+	if f := fixtures[n]; f != nil {
+		return f
+	}
+	if err := fixtureErr[n]; err != nil {
+		tb.Fatalf("dataset of %d events: %v", n, err)
+	}
+	f, err := buildFixture(tb, n)
+	if err != nil {
+		fixtureErr[n] = err
+		tb.Fatalf("dataset of %d events: %v", n, err)
+	}
+	fixtures[n] = f
+	return f
+}
+
+// closeFixtures stops every fixture's server and removes its files.
+func closeFixtures() {
+	fixturesMu.Lock()
+	defer fixturesMu.Unlock()
+	for n, f := range fixtures {
+		f.http.stop(nopTB{})
+		os.RemoveAll(f.dir)
+		delete(fixtures, n)
+	}
+}
+
+// fixtureChunk is how many events go into one ingest batch (about 3.7 MB
+// of NDJSON, a typical shipper batch).
+const fixtureChunk = 10_000
+
+func buildFixture(tb testing.TB, n int) (*fixture, error) {
+	began := time.Now()
+	dir, err := os.MkdirTemp("", "aplite-bench-query-")
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(filepath.Join(dir, "store"), store.Options{})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	f := &fixture{n: n, dir: dir, db: db, engine: core.NewEngine(core.StoreCatalog(db)), want: newExpected()}
+	f.http = startServer(tb, filepath.Join(dir, "server"), db, 4)
+	fail := func(err error) (*fixture, error) {
+		f.http.stop(tb)
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	f.http.createDataset(tb, queryDataset)
+	ds, err := db.Get(queryDataset)
+	if err != nil {
+		return fail(err)
+	}
+	g := gen.New(1).SetEventsPerDay(n)
+	for done := 0; done < n; done += fixtureChunk {
+		k := min(fixtureChunk, n-done)
+		body := g.AppendNDJSON(make([]byte, 0, k*400), k)
+		if err := f.want.addNDJSON(body); err != nil {
+			return fail(err)
+		}
+		now := time.Now().UnixNano()
+		b := store.NewRowsBuilder()
+		res, err := ingest.Decode(body, ingest.Options{Format: ingest.NDJSON, Now: now}, b)
+		if err != nil {
+			return fail(err)
+		}
+		if res.Ingested != k || res.Failed != 0 {
+			return fail(fmt.Errorf("decode took %d of %d events (%d failed: %v)", res.Ingested, k, res.Failed, res.Failures))
+		}
+		if _, err := ds.Append(b.Finish(now)); err != nil {
+			return fail(err)
+		}
+	}
+	if err := ds.Flush(); err != nil {
+		return fail(err)
+	}
+	if info := ds.Info(); info.NumEvents != int64(n) {
+		return fail(fmt.Errorf("dataset holds %d events after ingesting %d", info.NumEvents, n))
+	}
+	f.build = time.Since(began)
+	tb.Logf("built %d-event dataset in %v", n, f.build.Round(time.Millisecond))
+	return f, nil
+}
+
+// nopTB stands in for a testing.TB after the tests have finished
+// (TestMain's cleanup), where failures can only be printed.
+type nopTB struct{ testing.TB }
+
+func (nopTB) Helper()                   {}
+func (nopTB) Errorf(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	closeFixtures()
+	os.Exit(code)
+}

@@ -1,0 +1,185 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/aplite/aplite/core"
+)
+
+// benchQuery is one of the reference queries of the query-engine issue;
+// APL prefixes the dataset.
+type benchQuery struct {
+	id, pipe string
+}
+
+func (q benchQuery) apl() string { return "['" + queryDataset + "'] | " + q.pipe }
+
+var benchQueries = []benchQuery{
+	{"q1", `where status == 500 | count`},
+	{"q2", `summarize count() by status`},
+	{"q3", `summarize avg(req_duration_ms) by method`},
+	{"q4", `summarize count() by bin(_time, 1m)`},
+	{"q5", `summarize count() by uri | top 10 by count_`},
+	{"q6", `summarize percentile(req_duration_ms, 95) by server_datacenter`},
+	{"q7", `where uri contains "api" | count`},
+}
+
+// querySizes are the dataset sizes benchmarked: 1M always, 10M when
+// APLITE_BENCH_10M=1 (it takes minutes to build on two cores).
+func querySizes() []int {
+	if os.Getenv("APLITE_BENCH_10M") == "1" {
+		return []int{1_000_000, 10_000_000}
+	}
+	return []int{1_000_000}
+}
+
+func sizeName(n int) string {
+	if n%1_000_000 == 0 {
+		return fmt.Sprintf("%dM", n/1_000_000)
+	}
+	return fmt.Sprint(n)
+}
+
+// BenchmarkQuery runs each reference query in process (the engine alone)
+// and over HTTP (request, engine, tabular JSON, response), after checking
+// its answer against the one computed from the generated data. It reports
+// the median latency (p50-ms), rows scanned per second and allocations.
+func BenchmarkQuery(b *testing.B) {
+	for _, n := range querySizes() {
+		b.Run(sizeName(n), func(b *testing.B) {
+			for _, q := range benchQueries {
+				b.Run("inproc/"+q.id, func(b *testing.B) { benchInProcess(b, dataset(b, n), q) })
+				b.Run("http/"+q.id, func(b *testing.B) { benchHTTP(b, dataset(b, n), q) })
+			}
+		})
+	}
+}
+
+func benchInProcess(b *testing.B, f *fixture, q benchQuery) {
+	ctx := context.Background()
+	run := func() (*core.Result, error) { return f.engine.Query(ctx, &core.Request{APL: q.apl()}) }
+	res, err := run()
+	if err != nil {
+		b.Fatalf("%s %s: %v", q.id, q.apl(), err)
+	}
+	t, err := tableOf(res.Tabular())
+	if err == nil {
+		err = f.want.check(q, t)
+	}
+	if err != nil {
+		b.Fatalf("%s %s: wrong answer: %v", q.id, q.apl(), err)
+	}
+	b.ReportAllocs()
+	lat := make([]time.Duration, 0, 64)
+	for b.Loop() {
+		began := time.Now()
+		if _, err := run(); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(began))
+	}
+	reportLatency(b, lat, f.n)
+}
+
+func benchHTTP(b *testing.B, f *fixture, q benchQuery) {
+	body, _ := json.Marshal(map[string]string{"apl": q.apl()})
+	const path = "/v1/datasets/_apl?format=tabular"
+	code, resp, err := f.http.do("POST", path, "application/json", body)
+	if err != nil || code != 200 {
+		b.Fatalf("%s %s: HTTP %d %v: %s", q.id, q.apl(), code, err, resp)
+	}
+	var tr core.TabularResult
+	err = json.Unmarshal(resp, &tr)
+	var t *table
+	if err == nil {
+		t, err = tableOf(&tr)
+	}
+	if err == nil {
+		err = f.want.check(q, t)
+	}
+	if err != nil {
+		b.Fatalf("%s %s over HTTP: wrong answer: %v", q.id, q.apl(), err)
+	}
+	req, res := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(res)
+	f.http.prepare(req, "POST", path, "application/json", body)
+	b.ReportAllocs()
+	lat := make([]time.Duration, 0, 64)
+	for b.Loop() {
+		began := time.Now()
+		if err := f.http.client.Do(req, res); err != nil {
+			b.Fatal(err)
+		}
+		if res.StatusCode() != 200 {
+			b.Fatalf("HTTP %d: %s", res.StatusCode(), res.Body())
+		}
+		lat = append(lat, time.Since(began))
+	}
+	reportLatency(b, lat, f.n)
+}
+
+// reportLatency adds the median (the targets are medians) and the rows
+// scanned per second to the benchmark's line.
+func reportLatency(b *testing.B, lat []time.Duration, rows int) {
+	if len(lat) == 0 {
+		return
+	}
+	var total time.Duration
+	for _, d := range lat {
+		total += d
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e6, "p50-ms")
+	b.ReportMetric(float64(rows)*float64(len(lat))/total.Seconds(), "rows/s")
+}
+
+// tableOf reduces the first table of a tabular result to names and rows,
+// with values as JSON decodes them (so in-process and HTTP answers compare
+// alike).
+func tableOf(tr *core.TabularResult) (*table, error) {
+	if tr == nil || len(tr.Tables) == 0 {
+		return nil, fmt.Errorf("result has no table")
+	}
+	raw, err := json.Marshal(tr.Tables[0])
+	if err != nil {
+		return nil, err
+	}
+	var tt struct {
+		Fields  []struct{ Name string }
+		Columns [][]any
+	}
+	if err := json.Unmarshal(raw, &tt); err != nil {
+		return nil, err
+	}
+	t := &table{}
+	for _, f := range tt.Fields {
+		t.names = append(t.names, f.Name)
+	}
+	if len(tt.Columns) != len(t.names) {
+		return nil, fmt.Errorf("%d columns for %d fields", len(tt.Columns), len(t.names))
+	}
+	rows := 0
+	if len(tt.Columns) > 0 {
+		rows = len(tt.Columns[0])
+	}
+	for i := range rows {
+		r := make([]any, len(tt.Columns))
+		for j, c := range tt.Columns {
+			if len(c) != rows {
+				return nil, fmt.Errorf("column %q has %d rows, want %d", t.names[j], len(c), rows)
+			}
+			r[j] = c[i]
+		}
+		t.rows = append(t.rows, r)
+	}
+	return t, nil
+}
