@@ -28,6 +28,9 @@ type node struct {
 	isTime bool   // path is the timestamp field
 	keep   bool   // a timestamp field that is also stored as a field
 	isMap  bool   // a declared map field: objects stay dynamic
+	// plainKey marks a key that needs no escaping in JSON, so its quoted
+	// bytes in the input can be compared without unescaping them.
+	plainKey bool
 	// counted marks a name that counts against MaxFields.
 	counted bool
 	// refs are the builder column handles per vector.Type, -1 until used.
@@ -81,6 +84,25 @@ func (f *fields) child(parent, prev int32, key []byte) int32 {
 	return id
 }
 
+// rawMatch is the fastest path of child: when the predicted node's key is
+// plain and buf[pos:] (an opening quote) holds exactly that key, it returns
+// the node without scanning or unescaping the key; else -1.
+func (f *fields) rawMatch(parent, prev int32, buf []byte, pos int) int32 {
+	guess := f.first
+	if prev >= 0 {
+		guess = f.nodes[prev].next
+	}
+	if guess < 0 {
+		return -1
+	}
+	n := &f.nodes[guess]
+	end := pos + 1 + len(n.key)
+	if n.parent != parent || !n.plainKey || end >= len(buf) || buf[end] != '"' || string(buf[pos+1:end]) != n.key {
+		return -1
+	}
+	return guess
+}
+
 // lookup finds or creates the node for key under parent by its path.
 func (f *fields) lookup(parent int32, key []byte) int32 {
 	p := f.pathBuf[:0]
@@ -107,7 +129,7 @@ func (f *fields) top(path string) int32 {
 
 func (f *fields) add(parent int32, path, key string) int32 {
 	o := f.opts
-	n := node{parent: parent, next: -1, key: key, path: path, name: path}
+	n := node{parent: parent, next: -1, key: key, path: path, name: path, plainKey: isPlain(key)}
 	if path == o.TimestampField {
 		n.isTime = true
 		n.keep = path != "_time"
@@ -173,6 +195,17 @@ func (d *decoder) newRef(n *node, id int32, t vector.Type) int32 {
 	n.refs[t] = r
 	d.newRefs = append(d.newRefs, id)
 	return r
+}
+
+// isPlain reports whether s appears verbatim between quotes in JSON: no
+// quote, backslash or control byte.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // clip shortens a name for an error message.

@@ -25,11 +25,16 @@ func (d *decoder) object(parent int32, depth int) (empty bool, err error) {
 		if d.peek() != '"' {
 			return false, d.errAt(d.pos, "invalid "+describe(d.buf, d.pos)+" looking for beginning of object key string")
 		}
-		key, err := d.str()
-		if err != nil {
-			return false, err
+		id := d.f.rawMatch(parent, d.prev, d.buf, d.pos)
+		if id >= 0 {
+			d.pos += len(d.f.nodes[id].key) + 2
+		} else {
+			key, err := d.str()
+			if err != nil {
+				return false, err
+			}
+			id = d.f.child(parent, d.prev, key)
 		}
-		id := d.f.child(parent, d.prev, key)
 		d.prev = id
 		if err := d.expect(':', "after object key"); err != nil {
 			return false, err
@@ -79,12 +84,12 @@ func (d *decoder) member(id int32, depth int) error {
 		if n.isTime {
 			d.fail(fmt.Sprintf("cannot use %s value of type object as a time", n.path))
 		}
-		prev := d.prev
+		// The shape chain runs through the object's keys, so the key after
+		// the object is predicted from its last member.
 		empty, err := d.object(id, depth+1)
 		if err != nil {
 			return err
 		}
-		d.prev = prev // siblings follow the object's own key in the shape
 		if empty {
 			d.setDynamic(id, map[string]any{})
 		}
