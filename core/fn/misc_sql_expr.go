@@ -205,9 +205,6 @@ func (p *sqlParser) primary() (any, error) {
 	case t.kind == sqlString:
 		p.pos++
 		return map[string]any{"type": "string", "value": t.text}, nil
-	case t.kind == sqlOp && t.text == "*":
-		p.pos++
-		return map[string]any{"type": "star"}, nil
 	case t.kind == sqlOp && t.text == "(":
 		p.pos++
 		if p.isKW("SELECT") {
@@ -248,7 +245,14 @@ func (p *sqlParser) function() (any, error) {
 	name := strings.ToUpper(p.next().text)
 	p.pos++ // (
 	fn := map[string]any{"type": "function", "name": name, "args": []any{}}
-	if !p.acceptOp(")") {
+	switch {
+	case p.acceptOp("*"):
+		// COUNT(*): the only place a bare * is an expression.
+		fn["args"] = []any{map[string]any{"type": "star"}}
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+	case !p.acceptOp(")"):
 		if p.acceptKW("DISTINCT") {
 			fn["distinct"] = true
 		}

@@ -263,8 +263,13 @@ func (f *sqlFormatter) unary(m map[string]any, ctx int) {
 		})
 	case "-":
 		f.paren(sqlPrecUnary < ctx, func() {
+			// An operand that itself starts with "-" gets parentheses,
+			// since "--" would begin a comment.
+			var inner sqlFormatter
+			inner.expr(m["expr"], sqlPrecUnary)
+			f.bad = f.bad || inner.bad
 			f.str("-")
-			f.expr(m["expr"], sqlPrecUnary)
+			f.paren(strings.HasPrefix(inner.b.String(), "-"), func() { f.str(inner.b.String()) })
 		})
 	default:
 		f.bad = true
