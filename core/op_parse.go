@@ -20,7 +20,9 @@ import (
 // whole text (anchored at both ends); captures take as little as they
 // can. In simple mode a typed capture must look like its type (a long is
 // digits) and a value that does not convert fails the whole row; in
-// relaxed mode it only nulls that column. kind=regex treats the constants
+// relaxed mode a typed capture takes the longest prefix that looks like
+// its type and skips the rest, and a value that does not convert only
+// nulls that column. kind=regex treats the constants
 // as regular expressions, is not anchored, and captures are greedy unless
 // flags=U; a typed capture must convert.
 //
@@ -113,11 +115,15 @@ func (st *parseStage) pattern(op *parser.ParseOp, kind string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			body := "." + lazy
-			if kind != "relaxed" {
-				body = captureRegex(it.Type, lazy)
+			body := captureRegex(it.Type, lazy)
+			switch {
+			case kind != "relaxed" || body == "."+lazy:
+				fmt.Fprintf(&sb, "(?P<c%d>%s)", len(st.caps), body)
+			default:
+				// Relaxed: take what looks like the type, skip the rest
+				// up to the next constant; no such prefix gives null.
+				fmt.Fprintf(&sb, "(?P<c%d>%s)?.*?", len(st.caps), body)
 			}
-			fmt.Fprintf(&sb, "(?P<c%d>%s)", len(st.caps), body)
 			st.caps = append(st.caps, c)
 		}
 	}

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/aplite/aplite/core/fn"
 )
 
 // opsQuery runs q through the whole engine and fails the test on error.
@@ -83,4 +86,9 @@ func opsExpectError(t *testing.T, q string, line, col int, want string) {
 	if !strings.Contains(qe.Msg, want) || (line > 0 && (qe.Line != line || qe.Col != col)) {
 		t.Errorf("got error %d:%d %q, want %d:%d containing %q\nquery: %s", qe.Line, qe.Col, qe.Msg, line, col, want, q)
 	}
+}
+
+// testFnContext is a fixed function context for stage-level tests.
+func testFnContext() *fn.Context {
+	return &fn.Context{Now: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), Rand: 1}
 }
