@@ -18,6 +18,7 @@ type osFiles struct {
 	seg                   *os.File
 	segNum                uint64
 	segRecords            int // records in the current segment
+	syncs                 int // WAL fsyncs so far (tests check group commit)
 	frame                 []byte
 	noSync                bool
 }
@@ -43,7 +44,10 @@ func (f *osFiles) walWrite(payloads [][]byte, firstSeq uint64) error {
 	return err
 }
 
-func (f *osFiles) walSync() error { return f.seg.Sync() }
+func (f *osFiles) walSync() error {
+	f.syncs++
+	return f.seg.Sync()
+}
 
 // startSegment creates segment n with its header and makes it durable.
 func (f *osFiles) startSegment(n uint64) error {
