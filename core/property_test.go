@@ -1,0 +1,88 @@
+package core
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+// TestSummarizeAgreesWithFilter: for every value v of a key,
+// `summarize count() by g` reports exactly what `where g == v | count` does.
+func TestSummarizeAgreesWithFilter(t *testing.T) {
+	e := NewEngine(StoreCatalog(fixtureDB(t, 4, true)))
+	for _, g := range []string{"method", "server_datacenter", "uri", "is_tls", "resp_body_size_bytes / 1000"} {
+		r := mustQuery(t, e, "logs | extend g = "+g+" | summarize count() by g")
+		for _, row := range rows(r) {
+			lit := fmt.Sprintf("%v", row[0])
+			if s, ok := row[0].(string); ok {
+				lit = fmt.Sprintf("%q", s)
+			}
+			c := mustQuery(t, e, "logs | extend g = "+g+" | where g == "+lit+" | count")
+			if got := rows(c)[0][0]; got != row[1] {
+				t.Errorf("g=%s v=%v: summarize says %v, where|count says %v", g, row[0], row[1], got)
+			}
+		}
+	}
+}
+
+// TestTopEqualsSortTake: `top N by x` is `sort by x | take N`.
+func TestTopEqualsSortTake(t *testing.T) {
+	e := NewEngine(StoreCatalog(fixtureDB(t, 4, true)))
+	for _, k := range []string{"resp_body_size_bytes desc", "req_duration_ms asc", "_time desc", "id asc"} {
+		for _, n := range []int{0, 1, 7, 50, 500} {
+			a := rows(mustQuery(t, e, fmt.Sprintf("logs | top %d by %s | project id", n, k)))
+			b := rows(mustQuery(t, e, fmt.Sprintf("logs | sort by %s | take %d | project id", k, n)))
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("top %d by %s differs from sort|take:\n%v\n%v", n, k, a, b)
+			}
+		}
+	}
+}
+
+// TestProjectAwayComplementsProject: the columns project-away keeps are
+// exactly those project does not name.
+func TestProjectAwayComplementsProject(t *testing.T) {
+	e := NewEngine(StoreCatalog(fixtureDB(t, 2, false)))
+	all, _ := mustQuery(t, e, "logs | take 1").Columns()
+	picked := []string{"method", "uri", "_time"}
+	away, _ := mustQuery(t, e, "logs | project-away method, uri, _time | take 1").Columns()
+	kept, _ := mustQuery(t, e, "logs | project method, uri, _time | take 1").Columns()
+	union := append(append([]string(nil), away...), kept...)
+	sort.Strings(union)
+	sorted := append([]string(nil), all...)
+	sort.Strings(sorted)
+	if !reflect.DeepEqual(union, sorted) || !reflect.DeepEqual(kept, picked) {
+		t.Errorf("project-away %v + project %v != all %v", away, kept, all)
+	}
+}
+
+// TestAnswersIndependentOfExecution: the same answers with 1 and N
+// workers, with and without the column cache, over blocks and over the
+// in-memory buffer, and with the scan's part pruning defeated.
+func TestAnswersIndependentOfExecution(t *testing.T) {
+	queries := []string{
+		"logs | summarize count(), sum(resp_body_size_bytes), avg(req_duration_ms) by method | sort by method asc",
+		"logs | where status == 500 | count",
+		"logs | where _time > datetime(2024-03-26T12:30:00Z) | summarize count() by bin(_time, 10m)",
+		"logs | summarize dcount(uri), min(_time), max(_time)",
+		"logs | top 5 by resp_body_size_bytes | project id",
+		"logs | distinct server_datacenter | sort by server_datacenter asc",
+	}
+	blocks := NewEngine(StoreCatalog(fixtureDB(t, 5, true)))
+	buffer := NewEngine(StoreCatalog(fixtureDB(t, 3, false)))
+	for _, q := range queries {
+		want := stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.Workers = 1 }))
+		variants := map[string]string{
+			"N workers":  stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.Workers = 4 })),
+			"no cache":   stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.DisableCache = true })),
+			"buffer":     stableJSON(mustQuery(t, buffer, q)),
+			"no pruning": stableJSON(mustQuery(t, blocks, "logs | extend __k = 1 | where __k == 1 | project-away __k | "+q[len("logs | "):])),
+		}
+		for name, got := range variants {
+			if got != want {
+				t.Errorf("%s: %s differs:\n%s\nwant\n%s", q, name, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,1 @@
+logs | where count() > 1

@@ -1,0 +1,1 @@
+logs | extend x = strlen(uri, 2)

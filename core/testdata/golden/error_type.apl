@@ -1,0 +1,1 @@
+logs | where uri + 1 > 2

@@ -1,0 +1,1 @@
+logs | where nosuchfield == 1

@@ -1,0 +1,1 @@
+logs | extend x = nosuchfn(status)

@@ -1,0 +1,1 @@
+print a = 1 | extend-valid a = 0, b = 2

@@ -1,0 +1,1 @@
+logs | project-away _sysTime, id, message, tags, ['geo.*'] | take 0

@@ -1,0 +1,1 @@
+logs | project-keep geo* | getschema

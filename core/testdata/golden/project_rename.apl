@@ -1,0 +1,1 @@
+logs | project-rename city = ['geo.city'] | summarize count() by city

@@ -1,0 +1,1 @@
+logs | project-reorder uri, method | getschema

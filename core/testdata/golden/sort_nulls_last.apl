@@ -1,0 +1,1 @@
+logs | project c = ['geo.city'] | distinct c | sort by c asc nulls last

@@ -1,0 +1,1 @@
+logs | summarize count() by bin(_time, 1h), method

@@ -1,0 +1,1 @@
+logs | summarize count() by uri | top 3 by count_

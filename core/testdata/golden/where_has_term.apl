@@ -1,0 +1,1 @@
+logs | where message has "foo" | project message | take 3

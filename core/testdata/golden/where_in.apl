@@ -1,0 +1,1 @@
+logs | where method in ("PUT", "DELETE") | summarize count() by method

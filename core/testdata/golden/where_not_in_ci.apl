@@ -1,0 +1,1 @@
+logs | where method !in~ ("get", "post") | summarize count() by method

@@ -1,0 +1,1 @@
+logs | where isnull(['geo.city']) | count

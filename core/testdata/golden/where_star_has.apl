@@ -1,0 +1,1 @@
+logs | where * has "Higgs" | count
