@@ -256,13 +256,16 @@ func (d *decoder) number() (iv int64, fv float64, isInt bool, err error) {
 		return 0, 0, false, d.errAt(i, "invalid "+describe(buf, i)+" looking for beginning of value")
 	}
 	float := false
+	fracDigits := 0
 	if i < len(buf) && buf[i] == '.' {
 		i++
 		if i >= len(buf) || buf[i]-'0' > 9 {
 			return 0, 0, false, d.errAt(i, "invalid "+describe(buf, i)+" after decimal point in number")
 		}
 		for i < len(buf) && buf[i]-'0' <= 9 {
+			u = u*10 + uint64(buf[i]-'0') // may overflow; only used when digits stay <= 15
 			i++
+			fracDigits++
 		}
 		float = true
 	}
@@ -278,8 +281,18 @@ func (d *decoder) number() (iv int64, fv float64, isInt bool, err error) {
 			i++
 		}
 		float = true
+		fracDigits = -1 // an exponent: leave it to ParseFloat
 	}
 	d.pos = i
+	if float && fracDigits > 0 && digits+fracDigits <= 15 {
+		// Both operands are exact in float64 and IEEE division rounds
+		// correctly, so this equals ParseFloat (the classic fast path).
+		f := float64(u) / pow10[fracDigits]
+		if neg {
+			f = -f
+		}
+		return 0, f, false, nil
+	}
 	if !float && digits <= 19 {
 		// Up to 19 digits never overflow u (MaxUint64 has 20).
 		if !neg && u <= 1<<63-1 {
@@ -293,6 +306,8 @@ func (d *decoder) number() (iv int64, fv float64, isInt bool, err error) {
 	f, _ := strconv.ParseFloat(unsafe.String(&buf[start], i-start), 64)
 	return 0, f, false, nil
 }
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // literal consumes want (true, false or null) at d.pos.
 func (d *decoder) literal(want string) error {

@@ -1,6 +1,9 @@
 package ingest
 
 import (
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -129,4 +132,18 @@ func FuzzTime(f *testing.F) {
 			t.Fatalf("%q: got %d, %v; time.Parse says %d", s, got, err, want.UnixNano())
 		}
 	})
+}
+
+// The float fast path must equal strconv.ParseFloat bit for bit.
+func TestNumberMatchesParseFloat(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < 200000; i++ {
+		s := strconv.FormatFloat(r.NormFloat64()*math.Pow(10, float64(r.IntN(12)-4)), 'f', r.IntN(14)+1, 64)
+		d := decoder{buf: []byte(s)}
+		_, got, isInt, err := d.number()
+		want, _ := strconv.ParseFloat(s, 64)
+		if err != nil || isInt || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%s: got %v (%v), want %v", s, got, err, want)
+		}
+	}
 }
