@@ -255,7 +255,10 @@ func (r *csvReader) quoted() (end bool, msg string) {
 		}
 		seg := body[i : i+j]
 		r.line += bytes.Count(seg, []byte{'\n'})
-		r.buf = append(r.buf, bytes.ReplaceAll(seg, []byte("\r\n"), []byte("\n"))...)
+		if bytes.IndexByte(seg, '\r') >= 0 {
+			seg = bytes.ReplaceAll(seg, []byte("\r\n"), []byte("\n"))
+		}
+		r.buf = append(r.buf, seg...)
 		i += j + 1
 		if i < len(body) && body[i] == '"' {
 			r.buf = append(r.buf, '"')

@@ -57,10 +57,15 @@ func tooLarge(max int64) error {
 
 var gzipReaders = sync.Pool{New: func() any { return new(gzip.Reader) }}
 
+// maxZstdWindow bounds the window a frame header may ask the decoder to
+// allocate; encoders use at most 8 MB unless told otherwise.
+const maxZstdWindow = 128 << 20
+
 var zstdReaders = sync.Pool{New: func() any {
-	// Synchronous (no goroutines, works on wasm); the limit is enforced
-	// by readAll, so the decoder's own window limit only guards memory.
-	zr, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false))
+	// Synchronous (no goroutines, works on wasm); the body size limit is
+	// enforced by readAll, the window limit guards against hostile headers.
+	zr, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false),
+		zstd.WithDecoderMaxWindow(maxZstdWindow))
 	if err != nil {
 		panic("zstd: " + err.Error()) // only bad options fail
 	}

@@ -123,6 +123,9 @@ var errRefSkip = errors.New("outside what the reference models")
 // refJSON decodes a JSON stream with encoding/json's tokenizer (keeping
 // key order, which a map would lose) and applies the ingest rules to it.
 func refJSON(body []byte, o Options) ([]event, int, error) {
+	if o.Now == 0 {
+		o.Now = testNow // as run does
+	}
 	o = o.withDefaults()
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
@@ -215,9 +218,6 @@ func eofIsError(err error) error {
 // refEvent flattens one event; nil when the event fails.
 func refEvent(obj refObj, o Options) event {
 	ev := event{"_time": o.Now}
-	if o.Now == 0 {
-		ev["_time"] = testNow
-	}
 	ok := true
 	var flatten func(prefix string, nested bool, obj refObj, depth int)
 	set := func(path string, v any, depth int) {

@@ -5,7 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -225,5 +227,20 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestZeroNowIsTheCurrentTime(t *testing.T) {
+	before := time.Now().UnixNano()
+	b := store.NewRowsBuilder()
+	res, err := Decode([]byte(`[{"a":1},2]`), Options{}, b)
+	must(t, err)
+	after := time.Now().UnixNano()
+	rows := b.Finish(0)
+	if got := rows.Time[0]; got < before || got > after {
+		t.Fatalf("_time %d not between %d and %d", got, before, after)
+	}
+	if ts := res.Failures[0].Timestamp.UnixNano(); ts != rows.Time[0] {
+		t.Fatalf("failure timestamp %d, event time %d: both should be the one ingest time", ts, rows.Time[0])
 	}
 }

@@ -39,7 +39,7 @@ type Options struct {
 	// object values stay one dynamic field instead of being flattened.
 	MapFields map[string]bool
 	// Now is the ingest time in ns since the epoch: the _time of events
-	// without one, and the timestamp of failures.
+	// without one, and the timestamp of failures. Zero means time.Now().
 	Now int64
 	// MaxFieldNameLen is the longest accepted (flattened) field name in
 	// bytes; an event with a longer one fails. Default 200.
@@ -74,6 +74,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFailures <= 0 {
 		o.MaxFailures = DefaultMaxFailures
+	}
+	if o.Now == 0 {
+		o.Now = time.Now().UnixNano()
 	}
 	return o
 }
