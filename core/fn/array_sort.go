@@ -53,6 +53,11 @@ func arrSorted(arr []any, desc, nullsLast bool) []any {
 		vals = append(vals, x)
 	}
 	sort.SliceStable(vals, func(a, b int) bool {
+		// Kinds stay in their order (numbers before strings) either way;
+		// only values of one kind are reversed by desc, as KQL does.
+		if ra, rb := arrRank(vals[a]), arrRank(vals[b]); ra != rb {
+			return ra < rb
+		}
 		c := arrCompare(vals[a], vals[b])
 		if desc {
 			return c > 0

@@ -79,8 +79,13 @@ func evalParseJSON(_ *Context, args []*vector.Vector, n int) (*vector.Vector, er
 // string itself; "null" and blank text give nil.
 func ParseJSON(s string) any {
 	t := strings.TrimSpace(s)
-	if t == "" {
+	if s == "" {
 		return nil
+	}
+	if t == "" {
+		// Blank text is not JSON: like other non-JSON text it comes back
+		// as the string itself (KQL).
+		return s
 	}
 	d := json.NewDecoder(strings.NewReader(t))
 	d.UseNumber()

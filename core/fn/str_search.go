@@ -106,6 +106,10 @@ func evalIndexof(_ *Context, args []*vector.Vector, n int) (*vector.Vector, erro
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			return 0, false
 		}
+		if start < 0 {
+			// A negative start counts from the end of the text (KQL).
+			start = max(start+int64(utf8.RuneCountInString(s)), 0)
+		}
 		lo, hi, ok := searchWindow(s, start, length, occ)
 		if !ok {
 			return 0, false
@@ -144,6 +148,10 @@ func evalIndexofRegex(_ *Context, args []*vector.Vector, n int) (*vector.Vector,
 		length, ok4 := optInt(args, 4, i, -1)
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			return 0, false
+		}
+		if start < 0 {
+			// A negative start counts from the end of the text (KQL).
+			start = max(start+int64(utf8.RuneCountInString(s)), 0)
 		}
 		lo, hi, ok := searchWindow(s, start, length, occ)
 		if !ok {

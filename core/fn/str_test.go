@@ -89,7 +89,8 @@ func TestStringFunctions(t *testing.T) {
 		{"indexof", []any{"/api/v2/users", "/v", 0}, int64(4)},
 		{"indexof", []any{"abcabc", "c", 0, -1, 2}, int64(5)},
 		{"indexof", []any{"abc", "x"}, int64(-1)},
-		{"indexof", []any{"abc", "b", -1}, nil},
+		{"indexof", []any{"abc", "b", -1}, int64(-1)}, // a negative start counts from the end (KQL), so only "c" is searched
+		{"indexof", []any{"abc def ab", "ab", -2}, int64(8)},
 		{"indexof_regex", []any{"/api/user-12345/settings", "user-[0-9]+"}, int64(5)},
 		{"indexof_regex", []any{"abc", "b", 0, 0}, nil},
 		{"isascii", []any{"abc"}, true},

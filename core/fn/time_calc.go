@@ -136,7 +136,14 @@ func evalDatetimeDiff(_ *Context, args []*vector.Vector, n int) (*vector.Vector,
 			return 0, false
 		}
 		if p.months == 0 {
-			return (a - b) / p.fixed, true
+			if p.fixed >= 7*nsPerDay {
+				// Whole weeks, as Axiom's examples show (260 weeks over
+				// five years, 52 over one).
+				return (a - b) / p.fixed, true
+			}
+			// Days and smaller units count the boundaries crossed, as KQL
+			// does: datetime_diff('day', Oct 30 00:00, Oct 29 23:59) is 1.
+			return floorDiv(a, p.fixed) - floorDiv(b, p.fixed), true
 		}
 		return calendarDiff(utc(a), utc(b), p.months), true
 	}), nil
