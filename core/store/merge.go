@@ -100,6 +100,9 @@ func gatherColumn(parts []Part, k ColKey, refs []rowRef) (*vector.Vector, error)
 		out.Len = len(refs)
 		return out, nil
 	}
+	if gatherFast(out, srcs, refs) {
+		return out, nil
+	}
 	for _, r := range refs {
 		if s := srcs[r.part]; s != nil {
 			out.AppendFrom(s, int(r.row))
@@ -108,4 +111,42 @@ func gatherColumn(parts []Part, k ColKey, refs []rowRef) (*vector.Vector, error)
 		}
 	}
 	return out, nil
+}
+
+// gatherFast handles the common flush case, every source holding the
+// column as a plain slice without nulls, with typed loops instead of a
+// call per row.
+func gatherFast(out *vector.Vector, srcs []*vector.Vector, refs []rowRef) bool {
+	for _, s := range srcs {
+		if s == nil || s.Valid != nil || s.Const || s.Codes != nil {
+			return false
+		}
+	}
+	n := len(refs)
+	switch out.Type {
+	case vector.Int, vector.DateTime, vector.TimeSpan:
+		out.Ints = out.Ints[:n]
+		for j, r := range refs {
+			out.Ints[j] = srcs[r.part].Ints[r.row]
+		}
+	case vector.Float:
+		out.Floats = out.Floats[:n]
+		for j, r := range refs {
+			out.Floats[j] = srcs[r.part].Floats[r.row]
+		}
+	case vector.String:
+		out.Strs = out.Strs[:n]
+		for j, r := range refs {
+			out.Strs[j] = srcs[r.part].Strs[r.row]
+		}
+	case vector.Bool:
+		out.Bools = out.Bools[:n]
+		for j, r := range refs {
+			out.Bools[j] = srcs[r.part].Bools[r.row]
+		}
+	default:
+		return false
+	}
+	out.Len = n
+	return true
 }

@@ -61,6 +61,11 @@ func encodeRows(b []byte, r *Rows) ([]byte, error) {
 }
 
 func encodeRowsCol(b []byte, v *vector.Vector, n int) ([]byte, error) {
+	if v.Valid == nil && !v.Const && v.Codes == nil {
+		if out, ok := encodeRowsPlain(append(b, 0), v, n); ok {
+			return out, nil
+		}
+	}
 	if v.Type != vector.Null && v.HasNulls() {
 		b = append(b, 1)
 		b = putBitsFunc(b, n, func(i int) bool { return !v.IsNull(i) })
@@ -95,6 +100,31 @@ func encodeRowsCol(b []byte, v *vector.Vector, n int) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// encodeRowsPlain is the fast path for columns without nulls, constants
+// or dictionaries: straight loops over the payload slice.
+func encodeRowsPlain(b []byte, v *vector.Vector, n int) ([]byte, bool) {
+	switch v.Type {
+	case vector.Int, vector.DateTime, vector.TimeSpan:
+		for _, x := range v.Ints[:n] {
+			b = putU64(b, uint64(x))
+		}
+	case vector.Float:
+		for _, x := range v.Floats[:n] {
+			b = putF64(b, x)
+		}
+	case vector.String:
+		for _, s := range v.Strs[:n] {
+			b = putBytes(b, s)
+		}
+	case vector.Bool:
+		bools := v.Bools[:n]
+		b = putBitsFunc(b, n, func(i int) bool { return bools[i] })
+	default:
+		return b, false
+	}
+	return b, true
 }
 
 // putBitsFunc appends ceil(n/8) bytes with bit i set when f(i).

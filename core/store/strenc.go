@@ -142,10 +142,7 @@ func (r *reader) readStrs(dst []string) (dict []string, codes []uint64) {
 		r.readStrPlain(dst)
 	case strDict:
 		k := r.count(1, "dictionary")
-		dict = make([]string, k)
-		for i := range dict {
-			dict[i] = r.str()
-		}
+		dict = readStrings(r, k)
 		codes = make([]uint64, len(dst))
 		r.readPacked(codes)
 		for _, c := range codes {
