@@ -221,102 +221,12 @@ func (st *parseStage) apply(x *execCtx, b *batch) (*batch, error) {
 // column per capture (null where the row does not match) and the rows
 // that matched.
 func (st *parseStage) extract(v *vector.Vector, b *batch) ([]*vector.Vector, []bool) {
-	n := b.n
-	matched := make([]bool, n)
-	caps := make([]*vector.Vector, len(st.caps))
-	switch {
-	case v.Const:
-		vals, ok := st.match(v, 0)
-		for i := range caps {
-			caps[i] = vector.NewConst(vector.String, nil, n)
-			if ok {
-				caps[i] = vector.NewConst(vector.String, vals[i], n)
-			}
-		}
-		for i := range matched {
-			matched[i] = ok
-		}
-	case v.Codes != nil:
-		st.extractDict(v, b, caps, matched)
-	default:
-		for i := range caps {
-			caps[i] = vector.New(vector.String, n)
-		}
-		live := liveMask(b)
-		for r := 0; r < n; r++ {
-			vals, ok := []string(nil), false
-			if live == nil || live[r] {
-				vals, ok = st.match(v, r)
-			}
-			matched[r] = ok
-			for i := range caps {
-				if ok && vals[i] != nullCapture {
-					caps[i].AppendStr(vals[i])
-				} else {
-					caps[i].AppendNull()
-				}
-			}
-		}
-	}
-	return caps, matched
+	return textColumns(v, b, len(st.caps), st.match)
 }
 
-// extractDict parses each distinct value of a dictionary column once; the
-// capture columns share the input's codes with dictionaries of their own.
-func (st *parseStage) extractDict(v *vector.Vector, b *batch, caps []*vector.Vector, matched []bool) {
-	n := b.n
-	dictOK := make([]bool, len(v.Dict))
-	dicts := make([][]string, len(caps))
-	valid := make([]vector.Bitmap, len(caps))
-	for i := range caps {
-		dicts[i] = make([]string, len(v.Dict))
-		valid[i] = vector.NewBitmap(n)
-	}
-	groupNull := make([][]bool, len(caps))
-	for i := range caps {
-		groupNull[i] = make([]bool, len(v.Dict))
-	}
-	dictProbe := &vector.Vector{Type: vector.String, Len: 1, Strs: []string{""}}
-	for code, s := range v.Dict {
-		dictProbe.Strs[0] = s
-		vals, ok := st.match(dictProbe, 0)
-		dictOK[code] = ok
-		for i := range caps {
-			if ok && vals[i] != nullCapture {
-				dicts[i][code] = vals[i]
-			} else {
-				groupNull[i][code] = true
-			}
-		}
-	}
-	live := liveMask(b)
-	for r := 0; r < n; r++ {
-		if v.IsNull(r) || (live != nil && !live[r]) {
-			continue
-		}
-		code := v.Codes[r]
-		matched[r] = dictOK[code]
-		for i := range caps {
-			if dictOK[code] && !groupNull[i][code] {
-				valid[i].Set(r)
-			}
-		}
-	}
-	for i := range caps {
-		caps[i] = &vector.Vector{Type: vector.String, Len: n, Dict: dicts[i], Codes: v.Codes[:n], Valid: valid[i]}
-	}
-}
-
-// nullCapture marks a regex group that took no part in the match.
-const nullCapture = "\x00\x00null"
-
-// match runs the pattern over row r of v: the capture texts, and whether
-// it matched. A null row does not match.
-func (st *parseStage) match(v *vector.Vector, r int) ([]string, bool) {
-	if v.IsNull(r) {
-		return nil, false
-	}
-	s := v.Str(r)
+// match runs the pattern over s: the capture texts, and whether it
+// matched. A group that took no part in the match is null.
+func (st *parseStage) match(s string) ([]string, bool) {
 	m := st.re.FindStringSubmatchIndex(s)
 	if m == nil {
 		return nil, false
@@ -325,25 +235,12 @@ func (st *parseStage) match(v *vector.Vector, r int) ([]string, bool) {
 	for i, c := range st.caps {
 		lo, hi := m[2*c.group], m[2*c.group+1]
 		if lo < 0 {
-			out[i] = nullCapture
+			out[i] = nullText
 			continue
 		}
 		out[i] = s[lo:hi]
 	}
 	return out, true
-}
-
-// liveMask returns a flag per physical row for a batch with a selection
-// (nil when every row is live).
-func liveMask(b *batch) []bool {
-	if b.sel == nil {
-		return nil
-	}
-	m := make([]bool, b.n)
-	for _, r := range b.sel {
-		m[r] = true
-	}
-	return m
 }
 
 // conversionFailures marks the rows where a captured text did not

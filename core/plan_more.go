@@ -17,6 +17,8 @@ func (p *planner) planMoreOps(in schema, op parser.Operator) (stage, error) {
 		return p.planMvExpand(in, op)
 	case *parser.ParseOp:
 		return p.planParse(in, op)
+	case *parser.ParseKvOp:
+		return p.planParseKv(in, op)
 	}
 	return nil, nil
 }
