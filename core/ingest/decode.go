@@ -37,6 +37,9 @@ func Decode(body []byte, opts Options, b *store.RowsBuilder) (Result, error) {
 		}
 	}
 	res.Ingested, res.Failed, res.Failures = d.ingested, d.failed, d.failures
+	if res.Failures == nil {
+		res.Failures = []Failure{}
+	}
 	return res, err
 }
 
@@ -86,6 +89,7 @@ func (d *decoder) release() {
 	clear(d.f.nodes)
 	d.f.nodes = d.f.nodes[:0]
 	clear(d.f.index)
+	clear(d.labels)
 	d.labels = d.labels[:0]
 	decoders.Put(d)
 }

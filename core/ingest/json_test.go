@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -242,5 +243,39 @@ func TestZeroNowIsTheCurrentTime(t *testing.T) {
 	}
 	if ts := res.Failures[0].Timestamp.UnixNano(); ts != rows.Time[0] {
 		t.Fatalf("failure timestamp %d, event time %d: both should be the one ingest time", ts, rows.Time[0])
+	}
+}
+
+func TestResultJSON(t *testing.T) {
+	_, res, _, err := run(t, `[{"a":1}]`, Options{})
+	must(t, err)
+	out, _ := json.Marshal(res)
+	if string(out) != `{"ingested":1,"failed":0,"failures":[],"processedBytes":9}` {
+		t.Fatalf("%s", out)
+	}
+	_, res, _, _ = run(t, `[1]`, Options{})
+	out, _ = json.Marshal(res.Failures)
+	if string(out) != `[{"timestamp":"2024-05-06T07:08:09Z","error":"event 1: not a JSON object but a number"}]` {
+		t.Fatalf("%s", out)
+	}
+}
+
+// A column dropped with a failed event must not leave a stale handle: the
+// next event that uses the name gets a column of its own again.
+func TestHandlesAfterAbort(t *testing.T) {
+	in := `[{"a":1},{"new":"x","_time":"bad"},{"other":2},{"new":3,"a":4},{"new":"y"}]`
+	got, res, rows, err := run(t, in, Options{})
+	must(t, err)
+	want := []event{
+		{"_time": testNow, "a": int64(1)},
+		{"_time": testNow, "other": int64(2)},
+		{"_time": testNow, "new": int64(3), "a": int64(4)},
+		{"_time": testNow, "new": "y"},
+	}
+	if !reflect.DeepEqual(got, want) || res.Failed != 1 {
+		t.Fatalf("got %#v (%+v)", got, res)
+	}
+	if types := columnTypes(rows); !reflect.DeepEqual(types["new"], []vector.Type{vector.Int, vector.String}) {
+		t.Fatalf("columns %v", types)
 	}
 }

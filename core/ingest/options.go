@@ -91,9 +91,10 @@ type Failure struct {
 // Result counts what one Decode call did, in the shape of Axiom's ingest
 // status. ProcessedBytes is len(body) + Options.LabelsHeaderLen, where body
 // is the decompressed body.
+// Failures is never nil, so it marshals as [] (clients require the key).
 type Result struct {
-	Ingested       int
-	Failed         int
-	Failures       []Failure
-	ProcessedBytes int64
+	Ingested       int       `json:"ingested"`
+	Failed         int       `json:"failed"`
+	Failures       []Failure `json:"failures"`
+	ProcessedBytes int64     `json:"processedBytes"`
 }
