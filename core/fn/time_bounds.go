@@ -6,7 +6,7 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// startof*/endof*: the first and last nanosecond of the day, week (Sunday
+// startof*/endof*: the first instant and the last 100 ns tick of the day, week (Sunday
 // to Saturday), month or year containing a datetime. An optional second
 // argument moves that many periods forward or back first.
 
@@ -37,7 +37,7 @@ func init() {
 		Register(&Func{Name: "endof" + b.unit, Family: famTime, MinArgs: 1, MaxArgs: 2,
 			Result: Sig("endof"+b.unit, vector.DateTime, KTime, KInt),
 			Eval: boundEval(func(t time.Time, k int) int64 {
-				return start(t, k+1).UnixNano() - 1
+				return start(t, k+1).UnixNano() - lastTick
 			}),
 			Doc: "Last nanosecond of the " + b.unit + " containing the datetime (optionally offset by a number of " + b.unit + "s)."})
 	}
@@ -61,3 +61,7 @@ func timeToTime(a *vector.Vector, n int, f func(int64) int64) *vector.Vector {
 	out.Type = vector.DateTime
 	return out
 }
+
+// lastTick is how far before the next period endof* lands: one 100 ns
+// tick, so the end of a day reads 23:59:59.9999999 as Axiom's pages show.
+const lastTick = 100
