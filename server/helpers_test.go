@@ -34,13 +34,15 @@ func newTestServer(t *testing.T) *testServer {
 func newTestServerConfig(t *testing.T, cfg Config) *testServer {
 	t.Helper()
 	if cfg.DataDir == "" {
+		// A fresh directory gets an in-memory store; a given one is
+		// served from disk.
 		cfg.DataDir = t.TempDir()
+		if cfg.Storage == nil {
+			cfg.Storage = NewStoreStorage(store.OpenMemory(store.Options{}))
+		}
 	}
 	if cfg.Token == "" {
 		cfg.Token = "xapt-test-admin-token-0001"
-	}
-	if cfg.Storage == nil {
-		cfg.Storage = NewStoreStorage(store.OpenMemory(store.Options{}))
 	}
 	cfg.Log = &bytes.Buffer{}
 	s, err := New(cfg)

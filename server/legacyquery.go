@@ -73,6 +73,12 @@ type legacyQueryResult struct {
 
 func (s *Server) handleLegacyQuery(c *call) error {
 	name := c.param("id")
+	if err := c.p.requireDataset(name, capQuery, actRead, "query"); err != nil {
+		return err
+	}
+	if _, err := s.storage.Get(name); err != nil {
+		return notFound("dataset %q not found", name)
+	}
 	var q legacyQuery
 	if err := s.readJSON(c.RequestCtx, &q, false); err != nil {
 		return err

@@ -129,6 +129,8 @@ func queryAPIError(err error) error {
 	var qe *core.QueryError
 	var fe *core.ForbiddenError
 	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return notFound("%s", err.Error())
 	case errors.As(err, &qe):
 		kind := qe.Kind
 		if kind == "" {
@@ -140,8 +142,6 @@ func queryAPIError(err error) error {
 		return forbidden("%s", fe.Error())
 	case errors.Is(err, core.ErrMemoryExceeded):
 		return errorf(432, "%s", err.Error())
-	case errors.Is(err, store.ErrNotFound):
-		return notFound("%s", err.Error())
 	}
 	return err
 }
