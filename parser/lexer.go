@@ -298,6 +298,10 @@ func (s *scanner) number() {
 	if i+1 < len(s.src) && s.src[i] == '.' && isDigit(s.src[i+1]) {
 		typ = tReal
 		i = s.digits(i + 1)
+	} else if i < len(s.src) && s.src[i] == '.' && (i+1 == len(s.src) || s.src[i+1] != '.' && !isIdentChar(s.src[i+1])) {
+		// "10." is a real, as in KQL; "1..2" (a range) and "a.b" are not.
+		typ = tReal
+		i++
 	}
 	hasExp := false
 	if i < len(s.src) && (s.src[i] == 'e' || s.src[i] == 'E') {
