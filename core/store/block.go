@@ -50,11 +50,12 @@ type blockIndex struct {
 }
 
 // colSet is a block's content before encoding: n rows, columns in order,
-// _time and _sysTime included.
+// _time and _sysTime included. col builds column i on demand, so the
+// encoder holds one decoded column at a time, not the whole block.
 type colSet struct {
 	n    int
 	keys []ColKey
-	vecs []*vector.Vector
+	col  func(i int) (*vector.Vector, error)
 }
 
 // encodeBlock lays out a block file in memory.
@@ -64,9 +65,12 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 	idx := blockIndex{blockMeta: meta, rows: cs.n}
 	for i, k := range cs.keys {
 		start := len(out)
+		v, err := cs.col(i)
+		if err != nil {
+			return nil, err
+		}
 		var st colStats
-		var err error
-		out, st, err = encodeColumn(out, k.Type, cs.vecs[i], cs.n)
+		out, st, err = encodeColumn(out, k.Type, v, cs.n)
 		if err != nil {
 			return nil, fmt.Errorf("store: column %q: %w", k.Name, err)
 		}

@@ -6,10 +6,12 @@ import (
 )
 
 // Compaction policy: blocks under smallBlockRows are merged, oldest data
-// first, into blocks of up to maxMergeRows.
+// first, into blocks of up to maxMergeRows. A merge holds one decoded
+// column of its inputs at a time, so its memory is bounded by
+// maxMergeRows times the widest column, not by the whole block.
 const (
-	smallBlockRows = 1 << 20
-	maxMergeRows   = 4 << 20
+	smallBlockRows = 256 << 10
+	maxMergeRows   = 1 << 20
 	minMergeBlocks = 4
 )
 

@@ -18,8 +18,7 @@ var (
 	sysTimeKey = ColKey{SysTimeField, vector.DateTime}
 )
 
-// mergeParts reads every column of parts and builds one colSet sorted by
-// _time (stable: ties keep part order, then row order), keeping only rows
+// mergeParts plans one colSet from parts, sorted by _time (stable: ties keep part order, then row order), keeping only rows
 // with _time >= keepFrom. It serves flushes (buffered batches into a
 // block), compaction (blocks into one) and trim (one block minus old rows).
 func mergeParts(parts []Part, keepFrom int64) (*colSet, error) {
@@ -37,15 +36,9 @@ func mergeParts(parts []Part, keepFrom int64) (*colSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs := &colSet{n: len(refs), keys: keys}
-	for _, k := range keys {
-		v, err := gatherColumn(parts, k, refs)
-		if err != nil {
-			return nil, err
-		}
-		cs.vecs = append(cs.vecs, v)
-	}
-	return cs, nil
+	return &colSet{n: len(refs), keys: keys, col: func(i int) (*vector.Vector, error) {
+		return gatherColumn(parts, keys[i], refs)
+	}}, nil
 }
 
 func sortedRows(parts []Part, keepFrom int64) ([]rowRef, error) {
