@@ -126,3 +126,9 @@ func TestAccessLogSize(t *testing.T) {
 		t.Fatalf("%d bytes per event, want about 370", per)
 	}
 }
+
+// BenchmarkDecodeNDJSONSmall is the per-request view: a batch of 1000
+// events, what axiom-js and many shippers send at a time.
+func BenchmarkDecodeNDJSONSmall(b *testing.B) {
+	benchDecode(b, accessLogs(1000, 2), Options{Format: NDJSON})
+}

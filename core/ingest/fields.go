@@ -49,7 +49,15 @@ type fields struct {
 	pathBuf []byte
 	first   int32 // the first node of the last event
 	opts    *Options
+	// overflow is the sink node every new path maps to once the table
+	// holds maxNodes, so a body of endless distinct keys (which MaxFields
+	// rejects event by event) cannot grow the table without bound.
+	overflow int32
 }
+
+// maxNodes bounds the node table: leaves are limited by MaxFields, and
+// objects on the way to them rarely outnumber the leaves.
+func (f *fields) maxNodes() int { return 4*f.opts.MaxFields + 64 }
 
 func (f *fields) reset(o *Options) {
 	clear(f.nodes)
@@ -60,6 +68,7 @@ func (f *fields) reset(o *Options) {
 	clear(f.index)
 	f.first = -1
 	f.opts = o
+	f.overflow = -1
 }
 
 // child returns the node for key under parent, predicting it from the last
@@ -105,6 +114,9 @@ func (f *fields) rawMatch(parent, prev int32, buf []byte, pos int) int32 {
 
 // lookup finds or creates the node for key under parent by its path.
 func (f *fields) lookup(parent int32, key []byte) int32 {
+	if parent >= 0 && parent == f.overflow {
+		return parent
+	}
 	p := f.pathBuf[:0]
 	if parent >= 0 {
 		p = append(p, f.nodes[parent].path...)
@@ -115,14 +127,34 @@ func (f *fields) lookup(parent int32, key []byte) int32 {
 	if id, ok := f.index[string(p)]; ok {
 		return id
 	}
+	if len(f.nodes) >= f.maxNodes() {
+		return f.sink()
+	}
 	path := string(p)
 	return f.add(parent, path, path[len(path)-len(key):])
+}
+
+// sink returns the overflow node, creating it (outside the index) at first
+// use; setting a value in it fails the event.
+func (f *fields) sink() int32 {
+	if f.overflow < 0 {
+		n := node{parent: -2, next: -1, setRef: -1}
+		for i := range n.refs {
+			n.refs[i] = -1
+		}
+		f.overflow = int32(len(f.nodes))
+		f.nodes = append(f.nodes, n)
+	}
+	return f.overflow
 }
 
 // top returns the node for a top-level path (CSV columns, labels).
 func (f *fields) top(path string) int32 {
 	if id, ok := f.index[path]; ok {
 		return id
+	}
+	if len(f.nodes) >= f.maxNodes() {
+		return f.sink()
 	}
 	return f.add(-1, path, path)
 }
@@ -154,6 +186,10 @@ func (f *fields) add(parent int32, path, key string) int32 {
 // a name is used. It returns -1 (after failing the event) when the name is
 // not acceptable.
 func (d *decoder) column(id int32, t vector.Type) int {
+	if id == d.f.overflow {
+		d.fail(fmt.Sprintf("too many distinct field names in one request (the limit is %d fields)", d.o.MaxFields))
+		return -1
+	}
 	n := &d.f.nodes[id]
 	if n.setEv == d.ev {
 		r := n.refs[t]

@@ -3,6 +3,7 @@ package ingest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -277,5 +278,29 @@ func TestHandlesAfterAbort(t *testing.T) {
 	}
 	if types := columnTypes(rows); !reflect.DeepEqual(types["new"], []vector.Type{vector.Int, vector.String}) {
 		t.Fatalf("columns %v", types)
+	}
+}
+
+// Endless distinct keys fail event by event and do not grow the field
+// table without bound.
+func TestDistinctKeysAreBounded(t *testing.T) {
+	var body strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&body, "{\"k%d\":{\"x\":1},\"ok\":1}\n", i)
+	}
+	o := Options{Format: NDJSON, MaxFields: 3, Now: testNow}.withDefaults()
+	d := new(decoder)
+	b := store.NewRowsBuilder()
+	d.init(&o, b, body.Len())
+	must(t, d.setLabels(nil))
+	must(t, d.decodeNDJSON([]byte(body.String())))
+	if d.ingested != 2 || d.failed != 1998 {
+		t.Fatalf("ingested %d failed %d", d.ingested, d.failed)
+	}
+	if n := len(d.f.nodes); n > d.f.maxNodes()+1 {
+		t.Fatalf("%d nodes for a limit of %d", n, d.f.maxNodes())
+	}
+	if msg := d.failures[len(d.failures)-1].Error; !strings.Contains(msg, "too many distinct field names") {
+		t.Fatalf("last failure %q", msg)
 	}
 }
