@@ -11,6 +11,9 @@ const (
 	DefaultMaxFailures     = 1000
 )
 
+// maxMaxDepth caps MaxDepth: the decoder recurses once per level it keeps.
+const maxMaxDepth = 10000
+
 // Options configure one Decode call (one ingest request).
 type Options struct {
 	Format Format
@@ -72,6 +75,7 @@ func (o Options) withDefaults() Options {
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = DefaultMaxDepth
 	}
+	o.MaxDepth = min(o.MaxDepth, maxMaxDepth)
 	if o.MaxFailures <= 0 {
 		o.MaxFailures = DefaultMaxFailures
 	}
