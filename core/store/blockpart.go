@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/aplite/aplite/vector"
@@ -14,7 +15,8 @@ import (
 // dataset's own reference, one per unreleased Snapshot holding the part and
 // one per ReadColumn in progress. When it drops to zero, free runs (unmap);
 // after that acquire fails and ReadColumn returns an error, so no code path
-// touches unmapped memory.
+// touches unmapped memory. A part that becomes unreachable with references
+// outstanding (a Snapshot never released) is unmapped by a GC cleanup.
 type blockPart struct {
 	id    uint64
 	file  string
@@ -27,6 +29,22 @@ type blockPart struct {
 	// durable is false for a file-mode block still on the heap (its rows
 	// are only in the WAL): compaction and trim leave those alone.
 	durable bool
+	mapped  *mapping // the file mapping; nil for heap blocks
+}
+
+// mapping unmaps a file exactly once, whoever asks first (the reference
+// count or the GC cleanup, see mapBlock).
+type mapping struct {
+	once     sync.Once
+	unmap    func() error
+	released atomic.Bool
+}
+
+func (m *mapping) release() {
+	m.once.Do(func() {
+		_ = m.unmap()
+		m.released.Store(true)
+	})
 }
 
 // newBlockPart parses data and returns a part holding one reference.
@@ -86,7 +104,7 @@ func (p *blockPart) ReadColumn(k ColKey) (*vector.Vector, error) {
 	if !p.acquire() {
 		return nil, fmt.Errorf("store: block %s of %s read after release: %w", p.ID(), p.file, ErrClosed)
 	}
-	defer p.unref()
+	defer p.unref() // also keeps p reachable (and mapped) until we return
 	c := p.idx.cols[i]
 	blob := p.data[c.off : c.off+c.size] // bounds checked by parseBlock
 	if crc(blob) != c.crc {

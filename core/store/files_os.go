@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -128,16 +129,25 @@ func (f *osFiles) writeBlock(id uint64, data []byte) (*blockPart, error) {
 }
 
 // mapBlock maps a block file and parses its index.
+//
+// The mapping is released by whichever comes first: the part's reference
+// count reaching zero (every Snapshot released) or the garbage collector
+// finding the part unreachable (a Snapshot never released). The second is
+// safe because nothing can read a part nobody references, and decoded
+// vectors never point into the mapping; mapping.release runs once.
 func mapBlock(id uint64, path string) (*blockPart, error) {
 	data, unmap, err := mmapFile(path)
 	if err != nil {
 		return nil, err
 	}
-	p, err := newBlockPart(id, path, data, func() { _ = unmap() })
+	m := &mapping{unmap: unmap}
+	p, err := newBlockPart(id, path, data, m.release)
 	if err != nil {
-		_ = unmap()
+		m.release()
 		return nil, err
 	}
+	p.mapped = m
+	runtime.AddCleanup(p, func(m *mapping) { m.release() }, m)
 	return p, nil
 }
 

@@ -5,6 +5,7 @@ package store
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -184,4 +185,28 @@ func TestTrim(t *testing.T) {
 	checkEvents(t, ds, want)
 	ds.Flush()
 	checkEvents(t, ds, want)
+}
+
+// TestUnreleasedSnapshotIsCollected: a snapshot dropped without Release
+// does not pin replaced block files forever (the GC cleanup unmaps them).
+func TestUnreleasedSnapshotIsCollected(t *testing.T) {
+	db, ds := openOne(t, t.TempDir())
+	defer db.Close()
+	for i := 0; i < 4; i++ {
+		ds.Append(mixedRows(20, int64(i+1)*1e17))
+		ds.Flush()
+	}
+	s := ds.Snapshot()
+	m := s.Parts[0].(*blockPart).mapped
+	s = nil
+	ds.compact()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		runtime.GC()
+		if m.released.Load() {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("mapping of a replaced block held only by a dropped snapshot was never released")
 }
