@@ -5,10 +5,14 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
+
+	"github.com/aplite/aplite/bench/gen"
 )
 
 // expected holds the true answers of the seven queries, computed straight
@@ -220,4 +224,86 @@ func percentile(xs []float64, p float64) float64 {
 	slices.Sort(xs)
 	i := int(math.Ceil(p/100*float64(len(xs)))) - 1
 	return xs[max(i, 0)]
+}
+
+// TestExpectedReadsEvents checks the byte-level reader behind the answer
+// checks against the generator's own values (decoded by encoding/json).
+func TestExpectedReadsEvents(t *testing.T) {
+	const n = 3000
+	e := newExpected()
+	if err := e.addNDJSON(gen.NDJSON(5, n)); err != nil {
+		t.Fatal(err)
+	}
+	g := gen.New(5).SetEventsPerDay(n)
+	want := newExpected()
+	for range n {
+		ev := g.Event()
+		ts, err := time.Parse(time.RFC3339Nano, ev["_time"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.n++
+		want.byStatus[ev["status"].(int64)]++
+		m := ev["method"].(string)
+		want.durSum[m] += ev["req_duration_ms"].(float64)
+		want.durCnt[m]++
+		want.byMinute[ts.Truncate(time.Minute).UnixNano()]++
+		uri := ev["uri"].(string)
+		want.byURI[uri]++
+		dc := ev["server_datacenter"].(string)
+		want.durByDC[dc] = append(want.durByDC[dc], ev["req_duration_ms"].(float64))
+		if strings.Contains(strings.ToLower(uri), "api") {
+			want.api++
+		}
+	}
+	if !reflect.DeepEqual(e, want) {
+		t.Fatalf("reading the NDJSON bytes gives other answers than the events:\n%+v\n%+v", e.byStatus, want.byStatus)
+	}
+	if e.n != n || e.api == 0 || len(e.byMinute) < 500 {
+		t.Fatalf("implausible expectations: %d events, %d api, %d minutes", e.n, e.api, len(e.byMinute))
+	}
+}
+
+// TestChecksRejectWrongAnswers makes sure the answer checks can fail:
+// an off-by-one count, a missing group and a wrong average are caught.
+func TestChecksRejectWrongAnswers(t *testing.T) {
+	e := newExpected()
+	if err := e.addNDJSON(gen.NDJSON(6, 2000)); err != nil {
+		t.Fatal(err)
+	}
+	q := func(id string) benchQuery {
+		for _, q := range benchQueries {
+			if q.id == id {
+				return q
+			}
+		}
+		t.Fatalf("no query %s", id)
+		return benchQuery{}
+	}
+	count := &table{names: []string{"count_"}, rows: [][]any{{float64(e.api)}}}
+	if err := e.check(q("q7"), count); err != nil {
+		t.Fatalf("right q7 answer rejected: %v", err)
+	}
+	count.rows[0][0] = float64(e.api + 1)
+	if e.check(q("q7"), count) == nil {
+		t.Error("q7 count off by one accepted")
+	}
+	groups := &table{names: []string{"status", "count_"}}
+	for s, c := range e.byStatus {
+		groups.rows = append(groups.rows, []any{float64(s), float64(c)})
+	}
+	if err := e.check(q("q2"), groups); err != nil {
+		t.Fatalf("right q2 answer rejected: %v", err)
+	}
+	groups.rows = groups.rows[1:]
+	if e.check(q("q2"), groups) == nil {
+		t.Error("q2 with a missing group accepted")
+	}
+	avgs := &table{names: []string{"method", "avg_req_duration_ms"}}
+	for m, s := range e.durSum {
+		avgs.rows = append(avgs.rows, []any{m, s / float64(e.durCnt[m]) * 1.001})
+	}
+	if e.check(q("q3"), avgs) == nil {
+		t.Error("q3 averages 0.1% off accepted")
+	}
 }
