@@ -19,6 +19,8 @@ func (p *planner) planMoreOps(in schema, op parser.Operator) (stage, error) {
 		return p.planParse(in, op)
 	case *parser.ParseKvOp:
 		return p.planParseKv(in, op)
+	case *parser.MakeSeriesOp:
+		return p.planMakeSeries(in, op)
 	}
 	return nil, nil
 }
