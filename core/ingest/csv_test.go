@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -94,5 +95,14 @@ func TestCSVAxiomGoSample(t *testing.T) {
 	}
 	if got[1]["time"] != "\t\t17/May/2015:08:05:31 +0000" || got[1]["response"] != int64(304) || len(got[1]) != 9 {
 		t.Fatalf("%#v", got[1])
+	}
+	// The same rows without the header line, named by X-Axiom-CSV-Fields.
+	noHeader := body[strings.IndexByte(body, '\n')+1:]
+	noHeader = strings.TrimPrefix(noHeader, "\t\t")
+	fields := SplitCSVFields("time,remote_ip,remote_user,request,response,bytes,referrer,agent")
+	got, res, _, err = run(t, noHeader, Options{Format: CSV, CSVFields: fields})
+	must(t, err)
+	if res.Ingested != 2 || res.ProcessedBytes != 258 || got[0]["agent"] != "Debian APT-HTTP/1.3 (0.8.16~exp12ubuntu10.21" {
+		t.Fatalf("%+v %#v", res, got[0])
 	}
 }

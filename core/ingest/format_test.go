@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -103,5 +104,32 @@ func TestSplitCSVFields(t *testing.T) {
 	}
 	if got := SplitCSVFields(""); got != nil {
 		t.Fatalf("%q", got)
+	}
+}
+
+// The axiom-go integration test sends these two events as zstd NDJSON
+// (json.Encoder: sorted keys, one newline each) and expects
+// processedBytes 448: the decompressed length.
+func TestAxiomGoIngestEventsProcessedBytes(t *testing.T) {
+	var nd bytes.Buffer
+	zw, _ := zstd.NewWriter(&nd)
+	enc := json.NewEncoder(zw)
+	for i, ip := range []string{"93.180.71.1", "93.180.71.2"} {
+		enc.Encode(map[string]any{
+			"time": "17/May/2015:08:05:3" + string(rune('2'+i)) + " +0000", "remote_ip": ip, "remote_user": "-",
+			"request": "GET /downloads/product_1 HTTP/1.1", "response": 304, "bytes": 0, "referrer": "-",
+			"agent": "Debian APT-HTTP/1.3 (0.8.16~exp12ubuntu10.21)",
+		})
+	}
+	zw.Close()
+	body, err := Decompress(nd.Bytes(), "zstd", 100<<20)
+	must(t, err)
+	got, res, _, err := run(t, string(body), Options{Format: NDJSON})
+	must(t, err)
+	if res.Ingested != 2 || res.ProcessedBytes != 448 {
+		t.Fatalf("%+v", res)
+	}
+	if got[1]["response"] != int64(304) || got[1]["time"] != "17/May/2015:08:05:33 +0000" || got[1]["_time"] != testNow {
+		t.Fatalf("%#v", got[1])
 	}
 }
