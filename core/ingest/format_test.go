@@ -133,3 +133,16 @@ func TestAxiomGoIngestEventsProcessedBytes(t *testing.T) {
 		t.Fatalf("%#v", got[1])
 	}
 }
+
+func TestParseCSVDelimiter(t *testing.T) {
+	for in, want := range map[string]rune{"": ',', ";": ';', "\t": '\t', `\t`: '\t', "|": '|', "§": '§'} {
+		if got, err := ParseCSVDelimiter(in); err != nil || got != want {
+			t.Errorf("%q: %q %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{";;", `"`, "\n", "\xff"} {
+		if _, err := ParseCSVDelimiter(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -65,6 +66,23 @@ func SplitCSVFields(header string) []string {
 		parts[i] = strings.TrimSpace(p)
 	}
 	return parts
+}
+
+// ParseCSVDelimiter reads the csv-delimiter query parameter: empty means
+// ',', otherwise exactly one character (the two-character spelling \t is
+// accepted for a tab, since it is hard to put a raw tab in a URL by hand).
+func ParseCSVDelimiter(s string) (rune, error) {
+	switch s {
+	case "":
+		return ',', nil
+	case `\t`:
+		return '\t', nil
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if n != len(s) || r == utf8.RuneError || r == '"' || r == '\r' || r == '\n' {
+		return 0, fmt.Errorf("invalid csv-delimiter %q: want one character other than a quote or a line break", s)
+	}
+	return r, nil
 }
 
 // label is one flattened label value, applied to each event at begin.
