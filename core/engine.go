@@ -42,6 +42,7 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 		stats:   &scanStats{},
 		budget:  newMemBudget(req.MemoryBudget),
 		workers: req.Workers,
+		intern:  newInterner(),
 	}
 	if !req.DisableCache {
 		x.cache = e.cache

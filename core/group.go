@@ -27,6 +27,12 @@ type groupTable struct {
 	memoDict *string // the dictionary dictMemo belongs to (its first entry)
 	smallLo  int64   // small[] covers [smallLo, smallLo+smallKeyLimit)
 	smallSet bool
+
+	// intern, when set, groups a string key by interned id: byID[id] is
+	// the group id + 1, and gid records each group's interned id.
+	intern *interner
+	byID   []int32
+	gid    []uint32
 }
 
 const smallKeyLimit = 1 << 16
@@ -141,6 +147,10 @@ func (g *groupTable) assignInts(cols []*vector.Vector, rows []int32, out []uint3
 
 func (g *groupTable) assignStrings(cols []*vector.Vector, rows []int32, out []uint32) {
 	c := cols[0]
+	if g.intern != nil {
+		g.assignInterned(cols, c, rows, out)
+		return
+	}
 	if c.Codes != nil && !c.Const && len(c.Dict) > 0 {
 		// Morsels of one part share its dictionary: keep the memo across
 		// batches while the dictionary is the same.
@@ -245,6 +255,16 @@ func encodeKey(buf []byte, cols []*vector.Vector, i int) []byte {
 // returns the mapping from other's ids to g's.
 func (g *groupTable) mergeInto(other *groupTable) []uint32 {
 	into := make([]uint32, other.n)
+	if g.intern != nil && other.intern == g.intern {
+		for gr := 0; gr < other.n; gr++ {
+			if gr < len(other.gid) && other.gid[gr] != noID {
+				into[gr] = g.internedGroup(other.keys, gr, other.gid[gr])
+			} else {
+				into[gr] = g.nullGroup(other.keys, gr)
+			}
+		}
+		return into
+	}
 	if len(g.types) == 0 {
 		if g.n == 0 && other.n > 0 {
 			g.n = 1
@@ -254,3 +274,48 @@ func (g *groupTable) mergeInto(other *groupTable) []uint32 {
 	g.assign(other.keys, nil, other.n, into)
 	return into
 }
+
+// assignInterned groups a string key through the query's interner:
+// string → interned id → group id. A dictionary column is interned once
+// per dictionary, so its rows need only array lookups; a plain column
+// interns row by row.
+func (g *groupTable) assignInterned(cols []*vector.Vector, c *vector.Vector, rows []int32, out []uint32) {
+	var ids []uint32
+	if c.Codes != nil && !c.Const && len(c.Dict) > 0 {
+		ids = g.intern.dict(c.Dict)
+	}
+	for k := range out {
+		i := row(rows, k)
+		if c.IsNull(i) {
+			out[k] = g.nullGroup(cols, i)
+			continue
+		}
+		var id uint32
+		if ids != nil {
+			id = ids[c.Codes[i]]
+		} else {
+			id = g.intern.id(c.Str(i))
+		}
+		out[k] = g.internedGroup(cols, i, id)
+	}
+}
+
+// internedGroup returns the group of interned id, creating it from row i.
+func (g *groupTable) internedGroup(cols []*vector.Vector, i int, id uint32) uint32 {
+	if int(id) >= len(g.byID) {
+		g.byID = append(g.byID, make([]int32, int(id)+1-len(g.byID)+len(g.byID)/2)...)
+	}
+	gr := g.byID[id]
+	if gr == 0 {
+		gr = int32(g.newGroup(cols, i)) + 1
+		g.byID[id] = gr
+		for len(g.gid) < int(gr-1) {
+			g.gid = append(g.gid, noID)
+		}
+		g.gid = append(g.gid, id)
+	}
+	return uint32(gr - 1)
+}
+
+// noID marks a group without an interned id (the null group).
+const noID = ^uint32(0)

@@ -254,6 +254,9 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 		}
 	}
 	sk := &aggSink{st: s, groups: newGroupTable(types), x: x}
+	if len(types) == 1 && types[0] == vector.String {
+		sk.groups.intern = x.intern
+	}
 	for _, a := range s.aggs {
 		state, err := a.spec.New(a.ctx, a.types, a.consts)
 		if err != nil {

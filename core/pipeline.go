@@ -15,6 +15,7 @@ type execCtx struct {
 	budget  *memBudget
 	workers int
 	cache   *colCache
+	intern  *interner
 }
 
 // source produces the first batches of a pipeline. run may call emit from
