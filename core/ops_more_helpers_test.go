@@ -42,11 +42,13 @@ func opsRows(t *testing.T, res *Result) []string {
 		for j := range names {
 			row[j] = res.Value(i, j)
 		}
-		b, err := json.Marshal(row)
-		if err != nil {
+		var sb strings.Builder
+		enc := json.NewEncoder(&sb)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(row); err != nil {
 			t.Fatal(err)
 		}
-		out[i] = string(b)
+		out[i] = strings.TrimSuffix(sb.String(), "\n")
 	}
 	return out
 }

@@ -21,6 +21,10 @@ func (p *planner) planMoreOps(in schema, op parser.Operator) (stage, error) {
 		return p.planParseKv(in, op)
 	case *parser.MakeSeriesOp:
 		return p.planMakeSeries(in, op)
+	case *parser.SampleOp:
+		return p.planSample(in, op)
+	case *parser.RedactOp:
+		return p.planRedact(in, op)
 	}
 	return nil, nil
 }
