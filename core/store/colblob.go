@@ -11,6 +11,7 @@ import (
 const (
 	compNone = 0
 	compZstd = 1
+	compHuff = 2
 
 	nullsNone = 0
 	nullsSome = 1
@@ -151,11 +152,18 @@ func chooseBlob(nulls []byte, variants []variant) ([]byte, int) {
 		raw := append(append(make([]byte, 0, 1+len(nulls)+len(v.body)), compNone), nulls...)
 		raw = append(raw, v.body...)
 		cand := raw
-		if v.zstd && len(raw) >= zstdMinLen && compressible(raw[1:]) {
-			z := putUvarint([]byte{compZstd}, uint64(len(raw)-1))
-			z = zstdCompress(z, raw[1:])
-			if len(z) < len(raw)*9/10 {
-				cand = z
+		if v.zstd && len(raw) >= zstdMinLen {
+			if compressible(raw[1:]) {
+				z := putUvarint([]byte{compZstd}, uint64(len(raw)-1))
+				if z = zstdCompress(z, raw[1:]); len(z) < len(raw)*9/10 {
+					cand = z
+				}
+			}
+			// Huffman alone is cheap and wins on small-alphabet streams
+			// that zstd declines to compress.
+			h := putUvarint([]byte{compHuff}, uint64(len(raw)-1))
+			if h = huffCompress(h, raw[1:]); len(h) < len(cand) && len(h) < len(raw)*9/10 {
+				cand = h
 			}
 		}
 		if best == nil || len(cand) < len(best) {

@@ -24,6 +24,17 @@ func decodeColumn(file string, base int64, blob []byte, t vector.Type, n int) (*
 		// Offsets inside a decompressed body cannot name a file byte;
 		// report them at the blob start.
 		body = newReader(file+" (decompressed column)", base, raw)
+	case compHuff:
+		rawLen := r.count(0, "raw length")
+		raw := r.huffDecompress(rawLen)
+		if r.err != nil {
+			return nil, r.err
+		}
+		if r.remaining() != 0 {
+			r.fail("trailing bytes after huffman chunks")
+			return nil, r.err
+		}
+		body = newReader(file+" (decompressed column)", base, raw)
 	default:
 		r.pos--
 		r.fail("unknown compression")

@@ -38,7 +38,7 @@ func (o Options) withDefaults() Options {
 		o.FlushInterval = defaultFlushInterval
 	}
 	if o.SealRows <= 0 {
-		o.SealRows = 65536
+		o.SealRows = defaultFlushRows
 	}
 	o.SealRows = min(o.SealRows, o.FlushRows)
 	if o.CompactInterval <= 0 {

@@ -55,6 +55,12 @@ func roundTripBody(t *testing.T, name string, v *vector.Vector, body []byte) {
 		t.Fatalf("%s (zstd): %v", name, err)
 	}
 	checkVec(t, name+" (zstd)", got, v)
+	h := huffCompress(putUvarint([]byte{compHuff}, uint64(len(raw)-1)), raw[1:])
+	got, err = decodeColumn("test", 0, h, v.Type, v.Len)
+	if err != nil {
+		t.Fatalf("%s (huffman): %v", name, err)
+	}
+	checkVec(t, name+" (huffman)", got, v)
 }
 
 func intCases() map[string][]any {
