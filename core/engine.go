@@ -12,8 +12,9 @@ import (
 
 // Engine answers APL queries over a Catalog. It is safe for concurrent use.
 type Engine struct {
-	cat   Catalog
-	cache *colCache
+	cat     Catalog
+	cache   *colCache
+	results *resultCache
 }
 
 // DefaultColumnCacheBytes bounds the decoded-column cache of an engine.
@@ -22,7 +23,7 @@ const DefaultColumnCacheBytes = 1 << 30
 // NewEngine returns an engine reading datasets from cat (nil for queries
 // that read no dataset).
 func NewEngine(cat Catalog) *Engine {
-	return &Engine{cat: cat, cache: newColCache(DefaultColumnCacheBytes)}
+	return &Engine{cat: cat, cache: newColCache(DefaultColumnCacheBytes), results: newResultCache(256)}
 }
 
 // Query parses, plans and runs req.
@@ -60,6 +61,18 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	}
 	pl = p.finalize(pl, true)
 	pl = sortTimeSeries(pl)
+	key := ""
+	if !req.DisableCache && req.Workers == 0 {
+		key = cacheKey(req, pl)
+	}
+	if key != "" {
+		if hit := e.results.get(key); hit != nil {
+			cp := *hit
+			cp.elapsed = time.Since(began)
+			cp.cacheStatus = CacheHit
+			return &cp, nil
+		}
+	}
 	b, err := pl.execute(x)
 	if err != nil {
 		return nil, err
@@ -67,8 +80,11 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	if err := b.compact(); err != nil {
 		return nil, err
 	}
-	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl}
+	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl, cacheStatus: CacheComputed}
 	r.elapsed = time.Since(began)
+	if key != "" {
+		e.results.put(key, r)
+	}
 	return r, nil
 }
 

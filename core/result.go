@@ -19,6 +19,8 @@ type Result struct {
 	x        *execCtx
 	pl       *pipeline
 	elapsed  time.Duration
+	// cacheStatus is CacheComputed or CacheHit.
+	cacheStatus int
 }
 
 // Columns returns the output column names and API type names.
@@ -80,7 +82,7 @@ func (r *Result) status() Status {
 		BlocksCached:   st.blocksCached.Load(),
 		RowsExamined:   st.rowsExamined.Load(),
 		RowsMatched:    st.rowsExamined.Load(),
-		CacheStatus:    1,
+		CacheStatus:    r.cacheStatus,
 		MinBlockTime:   formatTime(0),
 		MaxBlockTime:   formatTime(0),
 	}

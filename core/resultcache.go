@@ -1,0 +1,111 @@
+package core
+
+import (
+	"container/list"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Cache status values reported in status.cacheStatus.
+const (
+	// CacheComputed: the result was computed by scanning.
+	CacheComputed = 1
+	// CacheHit: the result was served from the result cache.
+	CacheHit = 2
+)
+
+// resultCache keeps recent results of queries whose every scanned part is
+// immutable (block files), keyed by the query, its range and variables and
+// the ids of those parts: new data lands in new parts, so a key can never
+// name stale data. Queries that read the clock (now, ago, bin_auto) or the
+// in-memory buffer are never cached.
+type resultCache struct {
+	mu    sync.Mutex
+	limit int
+	lru   *list.List
+	items map[string]*list.Element
+}
+
+type resultEntry struct {
+	key string
+	r   *Result
+}
+
+func newResultCache(limit int) *resultCache {
+	return &resultCache{limit: limit, lru: list.New(), items: map[string]*list.Element{}}
+}
+
+func (c *resultCache) get(key string) *Result {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[key]; ok {
+		c.lru.MoveToFront(e)
+		return e.Value.(*resultEntry).r
+	}
+	return nil
+}
+
+func (c *resultCache) put(key string, r *Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[key]; ok {
+		return
+	}
+	c.items[key] = c.lru.PushFront(&resultEntry{key, r})
+	for c.lru.Len() > c.limit {
+		back := c.lru.Back()
+		c.lru.Remove(back)
+		delete(c.items, back.Value.(*resultEntry).key)
+	}
+}
+
+// cacheKey returns the result-cache key of a planned query, or "" when it
+// must not be cached.
+func cacheKey(req *Request, pl *pipeline) string {
+	lower := strings.ToLower(req.APL)
+	for _, clock := range []string{"now(", "ago(", "bin_auto", "rand(", "ingestion_time", "cursor_current"} {
+		if strings.Contains(lower, clock) {
+			return ""
+		}
+	}
+	var parts []string
+	ok := true
+	var walk func(s source)
+	walk = func(s source) {
+		switch s := s.(type) {
+		case *scanSource:
+			for _, p := range s.parts {
+				if !p.part.Immutable() {
+					ok = false
+				}
+				parts = append(parts, p.part.ID())
+			}
+		case *filteredSource:
+			walk(s.src)
+		case *unionSource, *tableSource:
+			// Sub-pipelines may scan buffers we cannot see from here.
+			if _, isTable := s.(*tableSource); !isTable || s.(*tableSource).eval != nil {
+				ok = false
+			}
+		}
+	}
+	walk(pl.src)
+	if !ok || len(parts) == 0 {
+		return ""
+	}
+	vars, _ := json.Marshal(req.Variables)
+	allowed := "all"
+	if req.Allowed != nil {
+		// Permission checks ran while planning; the key need not vary.
+		allowed = "checked"
+	}
+	return strings.Join([]string{req.APL, req.Start.Format(time.RFC3339Nano), req.End.Format(time.RFC3339Nano),
+		string(vars), allowed, itoa(req.DefaultLimit), strings.Join(parts, ",")}, "\x00")
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
