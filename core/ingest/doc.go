@@ -11,4 +11,10 @@
 // repeated event shape costs one byte comparison per key), and copies
 // string values into a per-request arena, deduplicating repeated values
 // per field. It builds for js/wasm; only the benchmarks use sonic.
+//
+// Memory note for consumers of the rows: string values point into arena
+// chunks of up to 1 MB shared by a request's strings, so one retained
+// string keeps its whole chunk alive. Buffering rows until a flush is fine
+// (they die together); a structure that outlives the batch and keeps a few
+// strings (a dictionary, an index, a cache) should strings.Clone them.
 package ingest
