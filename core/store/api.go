@@ -36,7 +36,7 @@ type Options struct {
 	CompactInterval time.Duration // how often compaction looks for work (default 30s)
 	NoSync          bool          // skip fsync (benchmarks of the CPU path only)
 	// SealRows is how many raw appended rows are encoded into an in-memory
-	// block before the flush writes it out (default 262144, at most
+	// block before the flush writes it out (default 65536, at most
 	// FlushRows): it keeps buffered events compact in memory.
 	SealRows int
 	// Logf receives recovery notices (torn WAL tails cut, corrupt blocks

@@ -10,6 +10,7 @@ import (
 // Defaults for zero Options fields.
 const (
 	defaultFlushRows       = 262144
+	defaultSealRows        = 65536
 	defaultFlushInterval   = 10 * time.Second
 	defaultCompactInterval = 30 * time.Second
 )
@@ -38,7 +39,7 @@ func (o Options) withDefaults() Options {
 		o.FlushInterval = defaultFlushInterval
 	}
 	if o.SealRows <= 0 {
-		o.SealRows = defaultFlushRows
+		o.SealRows = defaultSealRows
 	}
 	o.SealRows = min(o.SealRows, o.FlushRows)
 	if o.CompactInterval <= 0 {

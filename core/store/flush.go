@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -76,8 +77,10 @@ func (d *Dataset) seal(parts []Part, maxSeq uint64, bytes int64) error {
 	return nil
 }
 
-// persist writes every heap block to its file (in id order), swaps in the
-// mapped file, then removes the WAL segments up to sealed.
+// persist makes every heap block durable, then removes the WAL segments
+// up to sealed. Several heap blocks (one per SealRows) are merged into one
+// file, so a flush writes one well-compressed block instead of leaving the
+// merge to compaction; a single one is written as is.
 func (d *Dataset) persist(sealed uint64) error {
 	d.mu.RLock()
 	var heap []*blockPart
@@ -88,40 +91,69 @@ func (d *Dataset) persist(sealed uint64) error {
 	}
 	before := d.trimBefore
 	d.mu.RUnlock()
-	retrim := false
-	for _, b := range heap {
-		nb, err := d.files.writeBlock(b.id, b.data)
+	if len(heap) > 0 {
+		nb, err := d.persistBlocks(heap, before)
 		if err != nil {
 			return err // the WAL still holds these rows
 		}
-		nb.durable = true
-		d.replaceBlock(b, nb)
-		retrim = retrim || nb.idx.minTime < before
+		d.swapHeap(heap, nb)
+		if nb != nil && nb.idx.minTime < before { // trimmed while on the heap
+			select {
+			case d.trimq <- struct{}{}:
+			default:
+			}
+		}
 	}
 	if sealed > 0 {
 		if err := d.files.walRemoveThrough(sealed); err != nil {
 			d.opts.Logf("store: dataset %s: removing flushed WAL segments: %v", d.name, err)
 		}
 	}
-	if retrim { // rows trimmed while they sat in a heap block
-		select {
-		case d.trimq <- struct{}{}:
-		default:
-		}
-	}
 	return nil
 }
 
-// replaceBlock swaps old for nb in the block list (same position).
-func (d *Dataset) replaceBlock(old, nb *blockPart) {
+// persistBlocks writes heap blocks as one durable block (nil when trim
+// left no rows).
+func (d *Dataset) persistBlocks(heap []*blockPart, keepFrom int64) (*blockPart, error) {
+	if len(heap) == 1 {
+		nb, err := d.files.writeBlock(heap[0].id, heap[0].data)
+		if nb != nil {
+			nb.durable = true
+		}
+		return nb, err
+	}
+	parts := make([]Part, len(heap))
+	meta := blockMeta{}
+	for i, b := range heap {
+		parts[i] = b
+		meta.walSeqMax = max(meta.walSeqMax, b.idx.walSeqMax)
+		meta.inputBytes += b.idx.inputBytes
+	}
+	cs, err := mergeParts(parts, keepFrom)
+	if err != nil || cs.n == 0 {
+		return nil, err
+	}
+	return d.buildBlock(cs, meta)
+}
+
+// swapHeap replaces the heap blocks by their durable successor.
+func (d *Dataset) swapHeap(heap []*blockPart, nb *blockPart) {
 	d.mu.Lock()
-	for i, b := range d.blocks {
-		if b == old {
-			d.blocks[i] = nb
+	kept := d.blocks[:0:0]
+	for _, b := range d.blocks {
+		if !slices.Contains(heap, b) {
+			kept = append(kept, b)
 		}
 	}
+	if nb != nil {
+		kept = append(kept, nb)
+	}
+	slices.SortFunc(kept, func(a, b *blockPart) int { return cmpInt(int64(a.id), int64(b.id)) })
+	d.blocks = kept
 	d.mu.Unlock()
-	old.unref()
+	for _, b := range heap {
+		b.unref()
+	}
 }
 
 // encodeHeapBlock encodes cs under a fresh id into a block on the heap.
