@@ -13,6 +13,7 @@ type whereStage struct {
 	pred *expr
 	ast  parser.Expr
 	comp *compiler
+	fast *fastFilter
 }
 
 func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
@@ -24,7 +25,7 @@ func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
 	if pred.typ != vector.Bool && pred.typ != vector.Dynamic && pred.typ != vector.Null {
 		return nil, semErr(w.Pred, "the where predicate must be bool, got %s", pred.typ)
 	}
-	return &whereStage{in: in, pred: pred, ast: w.Pred, comp: c}, nil
+	return &whereStage{in: in, pred: pred, ast: w.Pred, comp: c, fast: planFastFilter(c, in, w.Pred)}, nil
 }
 
 // wherePredicate compiles a predicate, expanding `* has "x"` (and the
@@ -58,6 +59,22 @@ func (p *planner) wherePredicate(c *compiler, in schema, e parser.Expr) (*expr, 
 func (w *whereStage) out() schema { return w.in }
 
 func (w *whereStage) apply(x *execCtx, b *batch) (*batch, error) {
+	if w.fast != nil {
+		sel, ok, err := w.fast.apply(b)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if len(sel) == 0 {
+				return nil, nil
+			}
+			if b.sel == nil && len(sel) == b.n {
+				return b, nil
+			}
+			b.sel = sel
+			return b, nil
+		}
+	}
 	v, err := w.pred.run(x, b)
 	if err != nil {
 		return nil, err

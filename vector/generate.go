@@ -1,0 +1,3 @@
+package vector
+
+//go:generate go run ./internal/gen
