@@ -16,6 +16,8 @@ type compiler struct {
 	lets map[string]*expr // scalar let bindings and request variables
 	// side, when set, resolves $left / $right member access (join conditions).
 	side func(which string, name string, n parser.Node) (*expr, error)
+	// strict is `set stricttypes`: comparisons need matching types.
+	strict bool
 }
 
 // compile compiles one scalar expression.

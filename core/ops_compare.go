@@ -37,6 +37,9 @@ func compareDomain(l, r vector.Type) (vector.Type, bool) {
 // comparison compiles ==, !=, <, <=, >, >=.
 func (c *compiler) comparison(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 	dom, ok := compareDomain(l.typ, r.typ)
+	if c.strict && l.typ != r.typ && !(l.typ.IsNumeric() && r.typ.IsNumeric()) && l.typ != vector.Null && r.typ != vector.Null {
+		return nil, semErr(b, "QueryFailed: set stricttypes forbids comparing %s with %s using %s", l.typ, r.typ, b.Op)
+	}
 	if !ok {
 		return nil, semErr(b, "cannot compare %s with %s using %s", l.typ, r.typ, b.Op)
 	}

@@ -25,7 +25,7 @@ type planner struct {
 
 // compilerFor returns an expression compiler over schema s.
 func (p *planner) compilerFor(s schema) *compiler {
-	return &compiler{x: p.x, in: s, lets: p.lets}
+	return &compiler{x: p.x, in: s, lets: p.lets, strict: p.strict}
 }
 
 // planQuery plans the statements and the body of q.

@@ -1,0 +1,2 @@
+set stricttypes;
+logs | where status == "500" | count

@@ -1,0 +1,1 @@
+logs | where status == "500" | count
