@@ -61,9 +61,15 @@ type QueryError struct {
 	Msg       string
 	// Kind is "syntax" or "semantic".
 	Kind string
+	// Err is the cause when there is one (store.ErrNotFound for an
+	// unknown dataset, so the API answers 404).
+	Err error
 }
 
 func (e *QueryError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// Unwrap returns the cause.
+func (e *QueryError) Unwrap() error { return e.Err }
 
 // ForbiddenError is returned when a query reads a dataset the caller may
 // not read.

@@ -159,7 +159,7 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 		if err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return nil, &QueryError{Line: n.Span().Start.Line, Col: n.Span().Start.Col,
-					Msg: fmt.Sprintf("unknown dataset or table %q", name), Kind: "semantic"}
+					Msg: fmt.Sprintf("unknown dataset or table %q", name), Kind: "semantic", Err: err}
 			}
 			return nil, err
 		}
