@@ -8,7 +8,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run test vet race unit wasm-core fuzz-seeds bench wasm web fmt lint clean conformance
+.PHONY: all build run test vet race unit wasm-core fuzz-seeds compat bench wasm web fmt lint clean conformance
 
 all: build
 
@@ -20,7 +20,7 @@ run: build
 	./$(BIN) serve -addr 127.0.0.1:8080 -data $(DATA)
 
 ## test: everything CI checks.
-test: vet unit race wasm-core fuzz-seeds
+test: vet unit race wasm-core fuzz-seeds compat
 
 vet:
 	$(GO) vet ./...
@@ -37,6 +37,11 @@ wasm-core:
 # Runs every Fuzz target over its committed seed corpus (no new inputs).
 fuzz-seeds:
 	$(GO) test -count=1 -run '^Fuzz' $(CORE_PKGS)
+
+# The official Go client (axiom-go) against a live server; its own module so
+# the client's dependencies stay out of aplite's go.mod.
+compat:
+	cd compat && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./bench/...
