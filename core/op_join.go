@@ -7,30 +7,39 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// joinStage is a hash join (join and lookup). The left input arrives
-// through the scan workers' sinks; the right side is its own pipeline,
-// run when the left side is complete. The smaller side is hashed.
+// joinSpec is what every join plan shares: the kind, both input schemas,
+// the planned right side, the key conditions and the output columns.
 //
 // Output columns are the left columns, then the right columns; a right
 // column whose name is taken gets a numeric suffix (Key1), as in KQL.
 // Semi and anti joins output one side only. lookup drops the right key
 // columns, which would repeat the left ones.
+type joinSpec struct {
+	kind        joinKind
+	left, right schema
+	sch         schema
+	rightPl     *pipeline
+	keys        []joinKey
+	types       []vector.Type
+	rightCols   []int // right columns in the output, in order
+	outL, outR  bool
+}
+
+// joinStage is a blocking hash join for the kinds that need to know,
+// after all of the left side, which right rows matched (rightouter,
+// fullouter, rightsemi, rightanti). The left input arrives through the
+// scan workers' sinks; the right side runs when the left is complete and
+// the smaller side is hashed. The other kinds use probeJoinStage.
 type joinStage struct {
-	kind         joinKind
-	left, right  schema
-	sch          schema
-	rightPl      *pipeline
-	keys         []joinKey
-	types        []vector.Type
-	rightCols    []int // right columns in the output, in order
-	outL, outR   bool
+	joinSpec
 	collectInput *collectStage
 }
 
 // joinKey is one equality condition: a left and a right expression.
 type joinKey struct {
-	l, r *expr
-	cond parser.Expr
+	l, r     *expr
+	cond     parser.Expr
+	rightAST parser.Expr // the right operand, for narrowRight
 }
 
 func (p *planner) planJoin(in schema, op *parser.JoinOp) (stage, error) {
@@ -43,7 +52,7 @@ func (p *planner) planJoin(in schema, op *parser.JoinOp) (stage, error) {
 
 // newJoin plans the right side and the conditions and derives the output
 // schema.
-func (p *planner) newJoin(in schema, op parser.Node, kind joinKind, right *parser.Pipeline, on []parser.Expr, lookup bool) (*joinStage, error) {
+func (p *planner) newJoin(in schema, op parser.Node, kind joinKind, right *parser.Pipeline, on []parser.Expr, lookup bool) (stage, error) {
 	if len(on) == 0 {
 		return nil, semErr(op, "join needs at least one condition: on key, or on $left.a == $right.b")
 	}
@@ -51,7 +60,7 @@ func (p *planner) newJoin(in schema, op parser.Node, kind joinKind, right *parse
 	if err != nil {
 		return nil, err
 	}
-	j := &joinStage{kind: kind, left: in, right: rpl.out(), rightPl: rpl, collectInput: &collectStage{sch: in}}
+	j := joinSpec{kind: kind, left: in, right: rpl.out(), rightPl: rpl}
 	for _, cond := range on {
 		k, err := p.joinCondition(in, j.right, cond)
 		if err != nil {
@@ -85,7 +94,12 @@ func (p *planner) newJoin(in schema, op parser.Node, kind joinKind, right *parse
 			j.rightCols = append(j.rightCols, i)
 		}
 	}
-	return j, nil
+	j.narrowRight()
+	switch kind {
+	case joinRightOuter, joinFullOuter, joinRightSemi, joinRightAnti:
+		return &joinStage{joinSpec: j, collectInput: &collectStage{sch: in}}, nil
+	}
+	return &probeJoinStage{joinSpec: j}, nil
 }
 
 // joinCondition compiles `key` (the same column on both sides) or
@@ -131,7 +145,7 @@ func (p *planner) joinCondition(left, right schema, cond parser.Expr) (joinKey, 
 		return joinKey{}, err
 	}
 	l, r, err = unifyJoinTypes(cond, l, r)
-	return joinKey{l: l, r: r, cond: cond}, err
+	return joinKey{l: l, r: r, cond: cond, rightAST: rx}, err
 }
 
 // unifyJoinTypes makes both key expressions one type: equal types stay,
@@ -203,7 +217,7 @@ func (p *planner) sideExpr(s schema, which string, e parser.Expr) (*expr, error)
 	return c.compile(e)
 }
 
-func (j *joinStage) out() schema { return j.sch }
+func (j *joinSpec) out() schema { return j.sch }
 
 func (j *joinStage) newSink(x *execCtx) (sink, error) { return j.collectInput.newSink(x) }
 
@@ -244,7 +258,7 @@ func (j *joinStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 }
 
 // assemble gathers the output columns from both sides.
-func (j *joinStage) assemble(lb, rb *batch, p joinPairs) *batch {
+func (j *joinSpec) assemble(lb, rb *batch, p joinPairs) *batch {
 	n := len(p.l)
 	if !j.outL {
 		n = len(p.r)

@@ -16,13 +16,20 @@ import (
 // A row whose key has a null (or a NaN) gets id -1: null never equals
 // anything, so such a row matches nothing and only appears where an outer
 // or anti join keeps unmatched rows.
+//
+// Inserting is single-threaded; once built, any number of goroutines may
+// look keys up at the same time (lookups keep their scratch space local).
 type keyTable struct {
 	ints   map[int64]int32
 	strs   map[string]int32
 	tuples map[string]int32
 	n      int32
-	buf    []byte
-	memo   []int32 // per call: dictionary code → id+1 (0 unknown, -1 absent)
+}
+
+// keyScratch is the per-call scratch space of keyTable.ids.
+type keyScratch struct {
+	buf  []byte
+	memo []int32 // dictionary code → id+1 (0 unknown, -1 absent)
 }
 
 func newKeyTable(types []vector.Type) *keyTable {
@@ -41,13 +48,14 @@ func newKeyTable(types []vector.Type) *keyTable {
 // ids writes the key id of each of the n rows of cols into out. With
 // insert, unknown keys get new ids; without, they get -1.
 func (t *keyTable) ids(cols []*vector.Vector, n int, insert bool, out []int32) {
+	var sc keyScratch
 	switch {
 	case t.ints != nil:
 		t.intIDs(cols[0], n, insert, out)
 	case t.strs != nil:
-		t.strIDs(cols[0], n, insert, out)
+		t.strIDs(cols[0], n, insert, out, &sc)
 	default:
-		t.tupleIDs(cols, n, insert, out)
+		t.tupleIDs(cols, n, insert, out, &sc)
 	}
 }
 
@@ -93,7 +101,7 @@ func (t *keyTable) findStr(s string, insert bool) int32 {
 	return t.n - 1
 }
 
-func (t *keyTable) strIDs(c *vector.Vector, n int, insert bool, out []int32) {
+func (t *keyTable) strIDs(c *vector.Vector, n int, insert bool, out []int32, sc *keyScratch) {
 	if c.Codes == nil || c.Const {
 		for i := 0; i < n; i++ {
 			if c.IsNull(i) {
@@ -104,10 +112,10 @@ func (t *keyTable) strIDs(c *vector.Vector, n int, insert bool, out []int32) {
 		}
 		return
 	}
-	if cap(t.memo) < len(c.Dict) {
-		t.memo = make([]int32, len(c.Dict))
+	if cap(sc.memo) < len(c.Dict) {
+		sc.memo = make([]int32, len(c.Dict))
 	}
-	memo := t.memo[:len(c.Dict)]
+	memo := sc.memo[:len(c.Dict)]
 	clear(memo)
 	for i := 0; i < n; i++ {
 		if c.IsNull(i) {
@@ -129,14 +137,14 @@ func (t *keyTable) strIDs(c *vector.Vector, n int, insert bool, out []int32) {
 	}
 }
 
-func (t *keyTable) tupleIDs(cols []*vector.Vector, n int, insert bool, out []int32) {
+func (t *keyTable) tupleIDs(cols []*vector.Vector, n int, insert bool, out []int32, sc *keyScratch) {
 	for i := 0; i < n; i++ {
 		if nullKey(cols, i) {
 			out[i] = -1
 			continue
 		}
-		t.buf = encodeKey(t.buf[:0], cols, i)
-		if id, ok := t.tuples[string(t.buf)]; ok {
+		sc.buf = encodeKey(sc.buf[:0], cols, i)
+		if id, ok := t.tuples[string(sc.buf)]; ok {
 			out[i] = id
 			continue
 		}
@@ -144,7 +152,7 @@ func (t *keyTable) tupleIDs(cols []*vector.Vector, n int, insert bool, out []int
 			out[i] = -1
 			continue
 		}
-		t.tuples[string(t.buf)] = t.n
+		t.tuples[string(sc.buf)] = t.n
 		out[i] = t.n
 		t.n++
 	}

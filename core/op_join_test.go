@@ -100,6 +100,18 @@ let B = datatable(k:string, b:long, c:string)['y',2,'c2', 'z',30,'c3', 'x',1,'c1
 	})
 }
 
+// TestJoinAfterFilter runs the streaming join over batches that carry a
+// selection vector, both when each left row comes out once and when rows
+// repeat.
+func TestJoinAfterFilter(t *testing.T) {
+	opsExpect(t, joinData+"L | where name != 'b2' | join kind=leftouter (R | where v != 'y') on id", "id:integer, name:string, id1:integer, v:string",
+		`[1,"a",null,null]`, `[2,"b",2,"x"]`, `[3,"c",null,null]`, `[null,"n",null,null]`)
+	opsExpect(t, joinData+"L | where name != 'a' | join kind=inner R on id | project name, v", "name:string, v:string",
+		`["b","x"]`, `["b","y"]`, `["b2","x"]`, `["b2","y"]`)
+	opsExpect(t, joinData+"L | where name != 'b' | join kind=leftsemi R on id", "id:integer, name:string", `[2,"b2"]`)
+	opsExpect(t, joinData+"L | where name != 'b' | join kind=leftanti R on id", "id:integer, name:string", `[1,"a"]`, `[3,"c"]`, `[null,"n"]`)
+}
+
 func TestJoinEmptySides(t *testing.T) {
 	q := joinData + "L | where id > 100 | join kind=%s R on id"
 	for kind, want := range map[string][]string{

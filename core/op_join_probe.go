@@ -1,0 +1,159 @@
+package core
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// probeJoinStage is the streaming hash join for the kinds whose output is
+// decided one left row at a time: inner (the default), innerunique,
+// leftouter, leftsemi, leftanti, and lookup. The right side runs once,
+// on first use, and is hashed; then every scan worker probes its own left
+// batches, so the left side is never collected and its columns are only
+// gathered when a later operator reads them. Only the right side is held
+// in memory, which suits the documented use: a large dataset enriched
+// from a smaller one.
+type probeJoinStage struct {
+	joinSpec
+	once  sync.Once
+	build *joinBuild
+	err   error
+}
+
+// joinBuild is the hashed right side.
+type joinBuild struct {
+	rb        *batch
+	table     *keyTable
+	off, rows []int32 // right rows per key id (see csr)
+}
+
+// prepare runs and hashes the right side, once per query.
+func (j *probeJoinStage) prepare(x *execCtx) (*joinBuild, error) {
+	j.once.Do(func() { j.build, j.err = j.hashRight(x) })
+	return j.build, j.err
+}
+
+func (j *probeJoinStage) hashRight(x *execCtx) (*joinBuild, error) {
+	rb, err := j.rightPl.execute(x)
+	if err != nil {
+		return nil, err
+	}
+	if err := rb.compact(); err != nil {
+		return nil, err
+	}
+	keys := make([]*vector.Vector, len(j.keys))
+	for i, k := range j.keys {
+		if keys[i], err = k.r.run(x, rb); err != nil {
+			return nil, err
+		}
+	}
+	t := newKeyTable(j.types)
+	ids := make([]int32, rb.n)
+	t.ids(keys, rb.n, true, ids)
+	if err := x.budget.charge(int64(rb.n) * 32); err != nil {
+		return nil, err
+	}
+	off, rows := csr(ids, t.n)
+	return &joinBuild{rb: rb, table: t, off: off, rows: rows}, nil
+}
+
+func (j *probeJoinStage) apply(x *execCtx, b *batch) (*batch, error) {
+	jb, err := j.prepare(x)
+	if err != nil {
+		return nil, err
+	}
+	live := b.liveRows()
+	keys := make([]*vector.Vector, len(j.keys))
+	for i, k := range j.keys {
+		v, err := k.l.run(x, b)
+		if err != nil {
+			return nil, err
+		}
+		if b.sel != nil {
+			v = v.Gather(b.sel)
+		}
+		keys[i] = v
+	}
+	ids := make([]int32, len(live))
+	jb.table.ids(keys, len(live), false, ids)
+	switch j.kind {
+	case joinLeftSemi, joinLeftAnti:
+		var sel []int32
+		for k, g := range ids {
+			if (g >= 0) == (j.kind == joinLeftSemi) {
+				sel = append(sel, live[k])
+			}
+		}
+		if len(sel) == 0 {
+			return nil, nil
+		}
+		b.sel = sel
+		return b, nil
+	}
+	lidx, ridx := j.pairs(jb, live, ids)
+	if len(lidx) == 0 {
+		return nil, nil
+	}
+	if err := x.budget.charge(int64(len(lidx)) * int64(8+16*len(j.rightCols))); err != nil {
+		return nil, err
+	}
+	return j.output(jb, b, live, lidx, ridx), nil
+}
+
+// pairs lists the output rows: (physical left row, right row or -1).
+func (j *probeJoinStage) pairs(jb *joinBuild, live, ids []int32) (lidx, ridx []int32) {
+	lidx = make([]int32, 0, len(live))
+	ridx = make([]int32, 0, len(live))
+	for k, g := range ids {
+		if g < 0 {
+			if j.kind == joinLeftOuter {
+				lidx, ridx = append(lidx, live[k]), append(ridx, -1)
+			}
+			continue
+		}
+		rs := jb.rows[jb.off[g]:jb.off[g+1]]
+		if j.kind == joinInnerUnique {
+			rs = rs[:1]
+		}
+		for _, r := range rs {
+			lidx, ridx = append(lidx, live[k]), append(ridx, r)
+		}
+	}
+	return lidx, ridx
+}
+
+// output builds the joined batch. When every live left row comes out
+// exactly once (a lookup of unique keys), the left batch is kept as it is,
+// selection and lazy columns included, and only the right columns are
+// added; otherwise the left columns are gathered on first use.
+func (j *probeJoinStage) output(jb *joinBuild, b *batch, live, lidx, ridx []int32) *batch {
+	if slices.Equal(lidx, live) {
+		phys := make([]int32, b.n)
+		for i := range phys {
+			phys[i] = -1
+		}
+		for k, l := range lidx {
+			phys[l] = ridx[k]
+		}
+		right := make([]*vector.Vector, len(j.rightCols))
+		for i, c := range j.rightCols {
+			right[i] = gatherPad(jb.rb.vecs[c], phys)
+		}
+		return withColumns(b, right...)
+	}
+	nb := &batch{vecs: make([]*vector.Vector, len(j.sch)), n: len(lidx)}
+	nl := len(j.left)
+	for i, c := range j.rightCols {
+		nb.vecs[nl+i] = gatherPad(jb.rb.vecs[c], ridx)
+	}
+	nb.load = func(i int) (*vector.Vector, error) {
+		v, err := b.col(i)
+		if err != nil {
+			return nil, err
+		}
+		return v.Gather(lidx), nil
+	}
+	return nb
+}
