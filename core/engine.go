@@ -70,6 +70,7 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 			cp := *hit
 			cp.elapsed = time.Since(began)
 			cp.cacheStatus = CacheHit
+			cp.messages = nil
 			return &cp, nil
 		}
 	}
@@ -83,7 +84,9 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl, cacheStatus: CacheComputed}
 	r.elapsed = time.Since(began)
 	if key != "" {
-		e.results.put(key, r)
+		// Cache a copy: the caller may attach messages to its own.
+		cp := *r
+		e.results.put(key, &cp)
 	}
 	return r, nil
 }

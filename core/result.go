@@ -21,7 +21,14 @@ type Result struct {
 	elapsed  time.Duration
 	// cacheStatus is CacheComputed or CacheHit.
 	cacheStatus int
+	messages    []Message
 }
+
+// AddMessage attaches a note or warning to the result's status.
+func (r *Result) AddMessage(m Message) { r.messages = append(r.messages, m) }
+
+// RowsExamined is the number of stored rows the query scanned.
+func (r *Result) RowsExamined() int64 { return r.x.stats.rowsExamined.Load() }
 
 // Columns returns the output column names and API type names.
 func (r *Result) Columns() (names, types []string) {
@@ -85,6 +92,7 @@ func (r *Result) status() Status {
 		CacheStatus:    r.cacheStatus,
 		MinBlockTime:   formatTime(0),
 		MaxBlockTime:   formatTime(0),
+		Messages:       r.messages,
 	}
 	if st.seen.Load() {
 		s.MinBlockTime = formatTime(st.minBlockTime.Load())

@@ -118,8 +118,12 @@ func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
 		m.queryErrors.Add(1)
 		return nil, queryAPIError(err)
 	}
-	if t := res.Tabular(); t != nil {
-		m.queryRowsRead.Add(t.Status.RowsExamined)
+	m.queryRowsRead.Add(res.RowsExamined())
+	if req.End.IsZero() {
+		// Axiom applies the request time as the end and says so; events
+		// stamped in the future are rare enough that the range stays open.
+		res.AddMessage(core.Message{Priority: "warn", Count: 1, Code: "apl_implicitendtimeofnowapplied_1",
+			Msg: "line: 1, col: 1: implicit end time of 'now' applied"})
 	}
 	return res, nil
 }
