@@ -41,11 +41,15 @@ func (r *Rows) Column(k ColKey) *vector.Vector {
 // per event: decoders call Begin, the Set* methods for each field, then
 // End (or Abort to discard a failed event). Setting the same field twice in
 // one event keeps the last value.
+//
+// Columns are padded with nulls lazily: a column not set by an event is
+// left short and filled up in bulk when it is next set, or by Finish. So an
+// event costs O(fields it sets), not O(columns in the batch), which keeps
+// wide sparse data (hundreds of label fields, a few per event) fast. While
+// building, column i holds N+1 values exactly when the current event set it.
 type RowsBuilder struct {
-	rows  Rows
-	index map[ColKey]int
-	// touched marks columns set in the current row, so End can pad the rest.
-	touched []bool
+	rows    Rows
+	index   map[ColKey]int
 	open    bool
 	time    int64
 	hasTime bool
@@ -69,9 +73,6 @@ func (b *RowsBuilder) Begin() {
 	b.open = true
 	b.hasTime = false
 	b.colsAtBegin = len(b.rows.Cols)
-	for i := range b.touched {
-		b.touched[i] = false
-	}
 }
 
 // SetTime sets the current event's _time (ns since the epoch).
@@ -94,15 +95,11 @@ func (b *RowsBuilder) col(k ColKey) *vector.Vector { return b.at(b.Ref(k)) }
 func (b *RowsBuilder) Ref(k ColKey) int {
 	i, ok := b.index[k]
 	if !ok {
-		v := vector.New(k.Type, max(b.rows.N+1, b.reserve))
-		for j := 0; j < b.rows.N; j++ {
-			v.AppendNull()
-		}
+		v := vector.New(k.Type, max(b.rows.N+1, b.reserve)) // nulls come lazily
 		i = len(b.rows.Cols)
 		b.index[k] = i
 		b.rows.Keys = append(b.rows.Keys, k)
 		b.rows.Cols = append(b.rows.Cols, v)
-		b.touched = append(b.touched, false)
 	}
 	return i
 }
@@ -136,37 +133,93 @@ func (b *RowsBuilder) NumCols() int { return len(b.rows.Cols) }
 // set earlier in the same event.
 func (b *RowsBuilder) at(i int) *vector.Vector {
 	v := b.rows.Cols[i]
-	if b.touched[i] {
-		truncate(v, b.rows.N)
+	if n := b.rows.N; v.Len > n {
+		truncate(v, n)
+	} else if v.Len < n {
+		padNulls(v, n)
 	}
-	b.touched[i] = true
 	return v
 }
 
 // Unset removes the value the current event set in column ref, as if it
 // had never been set (used when a repeated key changes the field's type).
 func (b *RowsBuilder) Unset(ref int) {
-	if b.touched[ref] {
-		truncate(b.rows.Cols[ref], b.rows.N)
-		b.touched[ref] = false
+	if v := b.rows.Cols[ref]; v.Len > b.rows.N {
+		truncate(v, b.rows.N)
 	}
 }
 
-// truncate drops rows at and after n (used when a field repeats in one event).
+// padNulls appends nulls to v until it has n rows, in bulk.
+func padNulls(v *vector.Vector, n int) {
+	from := v.Len
+	k := n - from
+	switch v.Type {
+	case vector.Null:
+		v.Len = n
+		return
+	case vector.Bool:
+		v.Bools = extend(v.Bools, k)
+	case vector.Int, vector.DateTime, vector.TimeSpan:
+		v.Ints = extend(v.Ints, k)
+	case vector.Float:
+		v.Floats = extend(v.Floats, k)
+	case vector.String:
+		v.Strs = extend(v.Strs, k)
+	case vector.Dynamic:
+		v.Dyns = extend(v.Dyns, k)
+	}
+	if v.Valid == nil {
+		v.Valid = vector.NewBitmapSet(from)
+	}
+	v.Valid = v.Valid.Grow(n)
+	clearBits(v.Valid, from, n)
+	v.Len = n
+}
+
+// extend appends k zero values to s; the capacity past len(s) is already
+// zero (see truncate), and slices.Grow copies only up to len(s)... and the
+// rest of the old capacity, which is zero too.
+func extend[T any](s []T, k int) []T {
+	return slices.Grow(s, k)[:len(s)+k]
+}
+
+// clearBits clears bits [from, to) of b, a word at a time where it can.
+func clearBits(b vector.Bitmap, from, to int) {
+	for ; from < to && from&63 != 0; from++ {
+		b.Clear(from)
+	}
+	for ; from+64 <= to; from += 64 {
+		b[from>>6] = 0
+	}
+	for ; from < to; from++ {
+		b.Clear(from)
+	}
+}
+
+// truncate drops rows at and after n (used when a field repeats in one
+// event, or the event is aborted). The dropped slots are zeroed, so the
+// capacity past a column's length is always zero and padNulls can extend
+// into it without clearing (and no stale string stays reachable).
 func truncate(v *vector.Vector, n int) {
 	v.Len = n
 	switch {
 	case v.Bools != nil:
-		v.Bools = v.Bools[:n]
+		v.Bools = cut(v.Bools, n)
 	case v.Ints != nil:
-		v.Ints = v.Ints[:n]
+		v.Ints = cut(v.Ints, n)
 	case v.Floats != nil:
-		v.Floats = v.Floats[:n]
+		v.Floats = cut(v.Floats, n)
 	case v.Strs != nil:
-		v.Strs = v.Strs[:n]
+		v.Strs = cut(v.Strs, n)
 	case v.Dyns != nil:
-		v.Dyns = v.Dyns[:n]
+		v.Dyns = cut(v.Dyns, n)
 	}
+}
+
+// cut shortens s to n, zeroing what it drops.
+func cut[T any](s []T, n int) []T {
+	clear(s[n:])
+	return s[:n]
 }
 
 // SetNull records an explicit JSON null for name. A null has no type; it is
@@ -216,13 +269,8 @@ func (b *RowsBuilder) SetStringAt(ref int, x string) { b.at(ref).AppendStr(x) }
 func (b *RowsBuilder) SetDynamicAt(ref int, x any) { b.at(ref).AppendDyn(x) }
 
 // End completes the current event at time ingestTime when no SetTime was
-// made, padding every column it did not set with a null.
+// made; the columns it did not set read null for it.
 func (b *RowsBuilder) End(ingestTime int64) {
-	for i, t := range b.touched {
-		if !t {
-			b.rows.Cols[i].AppendNull()
-		}
-	}
 	if !b.hasTime {
 		b.time = ingestTime
 	}
@@ -234,10 +282,9 @@ func (b *RowsBuilder) End(ingestTime int64) {
 // Abort discards the current event, including the columns only it
 // created, so a rejected event leaves no trace in the batch.
 func (b *RowsBuilder) Abort() {
-	for i, t := range b.touched {
-		if t {
-			truncate(b.rows.Cols[i], b.rows.N)
-			b.touched[i] = false
+	for _, v := range b.rows.Cols {
+		if v.Len > b.rows.N {
+			truncate(v, b.rows.N)
 		}
 	}
 	if n := b.colsAtBegin; n < len(b.rows.Cols) {
@@ -248,7 +295,6 @@ func (b *RowsBuilder) Abort() {
 		clear(b.rows.Cols[n:])
 		b.rows.Keys = b.rows.Keys[:n]
 		b.rows.Cols = b.rows.Cols[:n]
-		b.touched = b.touched[:n]
 	}
 	b.open = false
 }
@@ -256,6 +302,14 @@ func (b *RowsBuilder) Abort() {
 // Finish returns the batch built so far with SysTime set and resets the
 // builder.
 func (b *RowsBuilder) Finish(sysTime int64) *Rows {
+	if b.open {
+		b.Abort() // an unfinished event is not part of the batch
+	}
+	for _, v := range b.rows.Cols {
+		if v.Len < b.rows.N {
+			padNulls(v, b.rows.N)
+		}
+	}
 	r := b.rows
 	r.SysTime = sysTime
 	*b = RowsBuilder{index: make(map[ColKey]int)}
