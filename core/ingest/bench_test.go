@@ -132,3 +132,23 @@ func TestAccessLogSize(t *testing.T) {
 func BenchmarkDecodeNDJSONSmall(b *testing.B) {
 	benchDecode(b, accessLogs(1000, 2), Options{Format: NDJSON})
 }
+
+// BenchmarkDecodeNDJSONWide is sparse, wide data (Kubernetes-style labels):
+// 300 distinct fields, each event sets 15 of them.
+func BenchmarkDecodeNDJSONWide(b *testing.B) {
+	benchDecode(b, wideLogs(benchEvents), Options{Format: NDJSON})
+}
+
+// wideLogs returns n events of sparse, wide data.
+func wideLogs(n int) []byte {
+	r := rand.New(rand.NewPCG(3, 3))
+	var buf bytes.Buffer
+	for i := 0; i < n; i++ {
+		buf.WriteString(`{"msg":"request served"`)
+		for j := 0; j < 14; j++ {
+			fmt.Fprintf(&buf, `,"label_%d":"value-%d"`, r.IntN(300), r.IntN(50))
+		}
+		buf.WriteString("}\n")
+	}
+	return buf.Bytes()
+}
