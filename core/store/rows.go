@@ -176,9 +176,9 @@ func padNulls(v *vector.Vector, n int) {
 	v.Len = n
 }
 
-// extend appends k zero values to s; the capacity past len(s) is already
-// zero (see truncate), and slices.Grow copies only up to len(s)... and the
-// rest of the old capacity, which is zero too.
+// extend appends k zero values to s without clearing: the capacity past
+// len(s) is always zero (fresh from make, or zeroed by truncate), and
+// slices.Grow carries that zero tail over when it reallocates.
 func extend[T any](s []T, k int) []T {
 	return slices.Grow(s, k)[:len(s)+k]
 }
