@@ -1,0 +1,152 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"syscall/js"
+	"time"
+
+	"github.com/aplite/aplite/wasm/session"
+)
+
+// version is reported as aplite.version; the Makefile may set it.
+var version = "dev"
+
+// api binds a session to JavaScript.
+type api struct{ s *session.Session }
+
+func newAPI() *api { return &api{s: session.New()} }
+
+type jsFunc = func(this js.Value, args []js.Value) any
+
+// funcs are the members of the global aplite object.
+func (a *api) funcs() map[string]jsFunc {
+	return map[string]jsFunc{
+		"load":     guard(a.load),
+		"loadFile": guard(a.loadFile),
+		"query":    guard(a.query),
+		"datasets": guard(a.datasets),
+		"drop":     guard(a.drop),
+	}
+}
+
+// guard turns a Go function into a JS one that always answers a JSON
+// string: the value, or {"error": {...}}. A panic becomes an error answer
+// instead of ending the Go program, which would break every later call.
+func guard(f func(args []js.Value) (any, error)) jsFunc {
+	return func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if p := recover(); p != nil {
+				out = encode(nil, fmt.Errorf("internal error: %v", p))
+			}
+		}()
+		v, err := f(args)
+		return encode(v, err)
+	}
+}
+
+// encode renders an answer: the value, or {"error": session.Error}.
+func encode(v any, err error) string {
+	if err != nil {
+		v = map[string]session.Error{"error": session.ErrorOf(err)}
+	}
+	b, mErr := json.Marshal(v)
+	if mErr != nil {
+		b, _ = json.Marshal(map[string]session.Error{"error": {Message: "cannot encode the answer: " + mErr.Error()}})
+	}
+	return string(b)
+}
+
+// load(name, text, format | {format, now}): format is "ndjson", "json",
+// "csv", "tabular" or "" to detect it; now (RFC 3339) fixes the ingest
+// time. text is a string or a Uint8Array.
+func (a *api) load(args []js.Value) (any, error) {
+	if len(args) < 2 {
+		return nil, errors.New("load(name, text, format?) needs a name and the text")
+	}
+	var o session.LoadOptions
+	if len(args) > 2 {
+		switch opt := args[2]; opt.Type() {
+		case js.TypeString:
+			o.Format = opt.String()
+		case js.TypeObject:
+			if f := opt.Get("format"); f.Type() == js.TypeString {
+				o.Format = f.String()
+			}
+			var err error
+			if o.Now, err = timeOption(opt, "now"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return a.s.Load(args[0].String(), bytesArg(args[1]), o)
+}
+
+// loadFile(fileName, text): the dataset is named after the file and the
+// format taken from its extension or detected.
+func (a *api) loadFile(args []js.Value) (any, error) {
+	if len(args) < 2 {
+		return nil, errors.New("loadFile(fileName, text) needs a file name and the text")
+	}
+	file := args[0].String()
+	o := session.LoadOptions{Format: session.FormatFromFileName(file)}
+	return a.s.Load(session.DatasetName(file), bytesArg(args[1]), o)
+}
+
+// query(apl, {start, end, now}): times are RFC 3339 strings; absent or
+// empty ones leave the range open (now defaults to the clock).
+func (a *api) query(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeString {
+		return nil, errors.New("query(apl, options?) needs the APL text")
+	}
+	var o session.QueryOptions
+	if len(args) > 1 && args[1].Type() == js.TypeObject {
+		var err error
+		for _, f := range []struct {
+			key string
+			dst *time.Time
+		}{{"start", &o.Start}, {"end", &o.End}, {"now", &o.Now}} {
+			if *f.dst, err = timeOption(args[1], f.key); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return a.s.Query(context.Background(), args[0].String(), o)
+}
+
+func (a *api) datasets([]js.Value) (any, error) { return a.s.Datasets(), nil }
+
+func (a *api) drop(args []js.Value) (any, error) {
+	if len(args) < 1 {
+		return nil, errors.New("drop(name) needs a dataset name")
+	}
+	return struct{}{}, a.s.Drop(args[0].String())
+}
+
+// timeOption reads an optional RFC 3339 member of an options object.
+func timeOption(o js.Value, key string) (time.Time, error) {
+	v := o.Get(key)
+	if v.Type() != js.TypeString || v.String() == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v.String())
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: %q is not an RFC 3339 time", key, v.String())
+	}
+	return t, nil
+}
+
+// bytesArg copies a Uint8Array straight into Go memory; anything else is
+// read as a string.
+func bytesArg(v js.Value) []byte {
+	if v.InstanceOf(js.Global().Get("Uint8Array")) {
+		b := make([]byte, v.Get("length").Int())
+		js.CopyBytesToGo(b, v)
+		return b
+	}
+	return []byte(v.String())
+}

@@ -1,0 +1,74 @@
+package session
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// Dataset describes a loaded dataset for the console's sidebar, in the
+// spirit of GET /v1/datasets/{id}/info.
+type Dataset struct {
+	Name      string  `json:"name"`
+	NumEvents int64   `json:"numEvents"`
+	MinTime   string  `json:"minTime,omitempty"`
+	MaxTime   string  `json:"maxTime,omitempty"`
+	Fields    []Field `json:"fields"`
+}
+
+// Field is one field of a dataset as GET /v2/datasets/{id}/fields lists
+// it: a field stored with several types gets a composite type such as
+// "float|integer", so the console shows both APIs the same way.
+type Field struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// Datasets lists the loaded datasets by name.
+func (s *Session) Datasets() []Dataset {
+	list := s.db.List()
+	out := make([]Dataset, 0, len(list))
+	for _, d := range list {
+		out = append(out, describe(d.Info()))
+	}
+	return out
+}
+
+func describe(in store.Info) Dataset {
+	d := Dataset{Name: in.Name, NumEvents: in.NumEvents, Fields: fields(in.Fields)}
+	if in.NumEvents > 0 {
+		d.MinTime = time.Unix(0, in.MinTime).UTC().Format(time.RFC3339Nano)
+		d.MaxTime = time.Unix(0, in.MaxTime).UTC().Format(time.RFC3339Nano)
+	}
+	return d
+}
+
+// fields merges the stored columns into one entry per field name, sorted
+// by name, as the server's fields route does.
+func fields(keys []store.ColKey) []Field {
+	// Every event has _time and _sysTime, whether or not the parts list
+	// them among their columns yet (buffered batches do not).
+	types := map[string][]string{"_time": {"datetime"}, "_sysTime": {"datetime"}}
+	for _, k := range keys {
+		if _, ok := types[k.Name]; !ok {
+			types[k.Name] = nil
+		}
+		if t := k.Type.APIName(); k.Type != vector.Null && !slices.Contains(types[k.Name], t) {
+			types[k.Name] = append(types[k.Name], t)
+		}
+	}
+	out := make([]Field, 0, len(types))
+	for name, ts := range types {
+		slices.Sort(ts)
+		t := strings.Join(ts, "|")
+		if t == "" {
+			t = "unknown"
+		}
+		out = append(out, Field{Name: name, Type: t})
+	}
+	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}

@@ -1,0 +1,169 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+)
+
+// Format names accepted by Load. Auto detects the format from the text.
+const (
+	Auto    = ""
+	NDJSON  = "ndjson"
+	JSON    = "json"
+	CSV     = "csv"
+	Tabular = "tabular"
+)
+
+// LoadResult tells the console what a Load did.
+type LoadResult struct {
+	Dataset  string           `json:"dataset"`
+	Format   string           `json:"format"`
+	Ingested int              `json:"ingested"`
+	Failed   int              `json:"failed"`
+	Failures []ingest.Failure `json:"failures"`
+}
+
+// maxFailures caps the failures a LoadResult lists: the console shows a
+// few, not a thousand.
+const maxFailures = 10
+
+// LoadOptions tune one Load.
+type LoadOptions struct {
+	// Format is NDJSON, JSON, CSV, Tabular or Auto to detect it.
+	Format string
+	// Now is the ingest time: every event's _sysTime, and the _time of
+	// events without one. Zero means the clock.
+	Now time.Time
+}
+
+// Load decodes data into a dataset called name, replacing any dataset of
+// that name: dropping the same file twice must not double its events. The
+// dataset is left untouched when the text cannot be parsed at all.
+func (s *Session) Load(name string, data []byte, o LoadOptions) (LoadResult, error) {
+	if err := store.ValidateName(name); err != nil {
+		return LoadResult{}, err
+	}
+	format := o.Format
+	if format == Auto {
+		format = Detect(data)
+	}
+	if o.Now.IsZero() {
+		o.Now = s.now()
+	}
+	now := o.Now.UnixNano()
+	b := store.NewRowsBuilder()
+	res := LoadResult{Dataset: name, Format: format, Failures: []ingest.Failure{}}
+	switch format {
+	case Tabular:
+		n, err := tabularRows(data, now, b)
+		if err != nil {
+			return res, err
+		}
+		res.Ingested = n
+	case NDJSON, JSON, CSV:
+		r, err := ingest.Decode(data, ingest.Options{Format: ingestFormat(format), Now: now, MaxFailures: maxFailures}, b)
+		if err != nil {
+			return res, fmt.Errorf("cannot read the %s: %w", format, err)
+		}
+		res.Ingested, res.Failed, res.Failures = r.Ingested, r.Failed, r.Failures
+	default:
+		return res, fmt.Errorf("unknown format %q: use ndjson, json, csv or tabular", format)
+	}
+	return res, s.replace(name, b.Finish(now))
+}
+
+func ingestFormat(f string) ingest.Format {
+	switch f {
+	case JSON:
+		return ingest.JSON
+	case CSV:
+		return ingest.CSV
+	}
+	return ingest.NDJSON
+}
+
+// replace swaps the dataset called name for one holding rows.
+func (s *Session) replace(name string, rows *store.Rows) error {
+	_ = s.db.Delete(name) // absent is fine: this is a first load
+	ds, err := s.db.Create(name)
+	if err != nil {
+		return err
+	}
+	_, err = ds.Append(rows)
+	return err
+}
+
+// Detect guesses the format of data from its first bytes: '[' is a JSON
+// array; '{' is a saved tabular result when the whole text is one object
+// with "format": "tabular", a JSON object when it is one object of
+// another kind, and NDJSON otherwise; anything else is CSV.
+func Detect(data []byte) string {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	switch {
+	case len(t) == 0:
+		return NDJSON
+	case t[0] == '[':
+		return JSON
+	case t[0] != '{':
+		return CSV
+	}
+	// json.Valid stops at the second line of NDJSON, so this scans one
+	// event, not the whole file.
+	if !json.Valid(t) {
+		return NDJSON
+	}
+	var probe struct {
+		Format string          `json:"format"`
+		Tables json.RawMessage `json:"tables"`
+	}
+	if json.Unmarshal(t, &probe) == nil && strings.EqualFold(probe.Format, "tabular") && len(probe.Tables) > 0 {
+		return Tabular
+	}
+	return JSON
+}
+
+// FormatFromFileName maps a file name's extension to a format, Auto when
+// the extension says nothing.
+func FormatFromFileName(name string) string {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, ".ndjson"), strings.HasSuffix(lower, ".jsonl"):
+		return NDJSON
+	case strings.HasSuffix(lower, ".csv"):
+		return CSV
+	}
+	return Auto // .json may be an array, one object or a tabular result
+}
+
+// DatasetName turns a file name into a valid dataset name: the base name
+// without extension, with characters a dataset name cannot hold replaced
+// by '-'.
+func DatasetName(file string) string {
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	if i := strings.IndexByte(file, '.'); i > 0 {
+		file = file[:i]
+	}
+	b := []byte(file)
+	for i, c := range b {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && c != '.' && c != '_' && c != '-' {
+			b[i] = '-'
+		}
+	}
+	name := strings.Trim(string(b), "._-")
+	if len(name) > 80 {
+		name = strings.Trim(name[:80], "._-")
+	}
+	if name == "" {
+		return "dropped"
+	}
+	return name
+}

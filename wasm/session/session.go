@@ -1,0 +1,56 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/store"
+)
+
+// Session holds the datasets of one browser tab and the engine that
+// queries them. It is safe for concurrent use, though the browser calls
+// it from one thread.
+type Session struct {
+	db  *store.DB
+	eng *core.Engine
+	// now is the clock for ingest times and now(); tests fix it.
+	now func() time.Time
+}
+
+// New returns an empty session.
+func New() *Session {
+	db := store.OpenMemory(store.Options{NoSync: true})
+	return &Session{db: db, eng: core.NewEngine(core.StoreCatalog(db)), now: time.Now}
+}
+
+// QueryOptions are the per-query settings the console passes along with
+// the APL text. Zero times mean unbounded (Start, End) or the clock (Now).
+type QueryOptions struct {
+	Start, End, Now time.Time
+}
+
+// Query runs apl over the session's datasets. Errors in the query text
+// are *core.QueryError, which carries the line and column to mark.
+func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*core.TabularResult, error) {
+	if !o.Start.IsZero() && !o.End.IsZero() && o.End.Before(o.Start) {
+		return nil, errors.New("the end of the time range is before its start")
+	}
+	now := o.Now
+	if now.IsZero() {
+		now = s.now()
+	}
+	// One worker: the browser runs Go on one thread, so fanning a scan out
+	// to goroutines only adds scheduling.
+	req := &core.Request{APL: apl, Start: o.Start, End: o.End, Now: now, Workers: 1}
+	res, err := s.eng.Query(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return res.Tabular(), nil
+}
+
+// Drop removes a dataset. Dropping one that does not exist is an error
+// wrapping store.ErrNotFound.
+func (s *Session) Drop(name string) error { return s.db.Delete(name) }
