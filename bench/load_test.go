@@ -59,7 +59,7 @@ func TestLoad(t *testing.T) {
 	rec := newLatencies()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	bodies := bodiesOf(events1MB)
+	bodies := bodiesOf(events1MB, 64)
 	for w := range loadIngestWorkers {
 		wg.Add(1)
 		go func() {

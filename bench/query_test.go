@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"testing"
 	"time"
@@ -79,14 +80,20 @@ func benchInProcess(b *testing.B, f *fixture, q benchQuery) {
 	}
 	b.ReportAllocs()
 	lat := make([]time.Duration, 0, 64)
-	for b.Loop() {
-		began := time.Now()
-		if _, err := run(); err != nil {
-			b.Fatal(err)
+	// The label lets `go tool pprof -tagfocus query=q5` keep only the
+	// timed queries (and the scan goroutines they start) of a
+	// -cpuprofile that also saw the dataset being built.
+	cpu := processCPU()
+	pprof.Do(ctx, pprof.Labels("query", q.id), func(context.Context) {
+		for b.Loop() {
+			began := time.Now()
+			if _, err := run(); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(began))
 		}
-		lat = append(lat, time.Since(began))
-	}
-	reportLatency(b, lat, f.n)
+	})
+	reportLatency(b, lat, processCPU()-cpu, f.n)
 }
 
 func benchHTTP(b *testing.B, f *fixture, q benchQuery) {
@@ -114,6 +121,7 @@ func benchHTTP(b *testing.B, f *fixture, q benchQuery) {
 	f.http.prepare(req, "POST", path, "application/json", body)
 	b.ReportAllocs()
 	lat := make([]time.Duration, 0, 64)
+	cpu := processCPU()
 	for b.Loop() {
 		began := time.Now()
 		if err := f.http.client.Do(req, res); err != nil {
@@ -124,12 +132,14 @@ func benchHTTP(b *testing.B, f *fixture, q benchQuery) {
 		}
 		lat = append(lat, time.Since(began))
 	}
-	reportLatency(b, lat, f.n)
+	reportLatency(b, lat, processCPU()-cpu, f.n)
 }
 
-// reportLatency adds the median (the targets are medians) and the rows
-// scanned per second to the benchmark's line.
-func reportLatency(b *testing.B, lat []time.Duration, rows int) {
+// reportLatency adds the median (the targets are medians), the process
+// CPU time per query (client included over HTTP; robust to other load on
+// the machine, unlike wall time) and the rows scanned per second to the
+// benchmark's line.
+func reportLatency(b *testing.B, lat []time.Duration, cpu time.Duration, rows int) {
 	if len(lat) == 0 {
 		return
 	}
@@ -139,6 +149,7 @@ func reportLatency(b *testing.B, lat []time.Duration, rows int) {
 	}
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e6, "p50-ms")
+	b.ReportMetric(cpu.Seconds()*1e3/float64(len(lat)), "cpu-ms/op")
 	b.ReportMetric(float64(rows)*float64(len(lat))/total.Seconds(), "rows/s")
 }
 
