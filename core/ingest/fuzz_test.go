@@ -5,7 +5,9 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -421,4 +423,49 @@ func refCSVValue(s string) any {
 		i += n
 	}
 	return b.String()
+}
+
+// TestRandomBatchesMatchReference runs the FuzzJSON differential over
+// seeded random batches: sparse fields, nested objects, type changes,
+// repeated keys and failing events, in one batch each, so the builder's
+// lazy padding, aborts and handle reuse meet every combination.
+func TestRandomBatchesMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	values := []string{`1`, `-2`, `2.5`, `"s"`, `"t"`, `true`, `null`, `[1,{"x":2}]`, `{"n":1}`, `{}`, `{"m":{"k":[]}}`}
+	for batch := 0; batch < 200; batch++ {
+		var b strings.Builder
+		b.WriteByte('[')
+		for ev := 0; ev < 1+r.IntN(30); ev++ {
+			if ev > 0 {
+				b.WriteByte(',')
+			}
+			if r.IntN(15) == 0 {
+				b.WriteString(`7`) // not an object
+				continue
+			}
+			b.WriteByte('{')
+			for f := 0; f < r.IntN(8); f++ {
+				if f > 0 {
+					b.WriteByte(',')
+				}
+				switch r.IntN(12) {
+				case 0:
+					b.WriteString(`"_time":"bad"`)
+				case 1:
+					b.WriteString(`"_time":1704164645`)
+				default:
+					fmt.Fprintf(&b, `"f%d":%s`, r.IntN(12), values[r.IntN(len(values))])
+				}
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+		body := []byte(b.String())
+		o := Options{Format: JSON, MapFields: map[string]bool{"f3": true}}
+		got, res, _, err := run(t, string(body), o)
+		must(t, err)
+		want, failed, rerr := refJSON(body, o)
+		must(t, rerr)
+		compareEvents(t, body, got, res, want, failed)
+	}
 }

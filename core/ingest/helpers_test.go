@@ -38,6 +38,9 @@ func toEvents(r *store.Rows) []event {
 				panic("column " + k.Name + " has the wrong length")
 			}
 			if v.IsNull(i) {
+				if !zeroPayload(v, i) {
+					panic("null row " + k.Name + " holds a non-zero payload")
+				}
 				continue
 			}
 			if _, dup := e[k.Name]; dup {
@@ -57,4 +60,22 @@ func columnTypes(r *store.Rows) map[string][]vector.Type {
 		m[k.Name] = append(m[k.Name], k.Type)
 	}
 	return m
+}
+
+// zeroPayload checks the vector contract that a null row's payload slot
+// holds the zero value (kernels compute over it and mask after).
+func zeroPayload(v *vector.Vector, i int) bool {
+	switch v.Type {
+	case vector.Bool:
+		return !v.Bools[i]
+	case vector.Int:
+		return v.Ints[i] == 0
+	case vector.Float:
+		return v.Floats[i] == 0
+	case vector.String:
+		return v.Strs[i] == ""
+	case vector.Dynamic:
+		return v.Dyns[i] == nil
+	}
+	return true
 }
