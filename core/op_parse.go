@@ -35,6 +35,7 @@ type parseStage struct {
 	caps    []parseCapture
 	where   bool
 	relaxed bool
+	fast    []fastItem // kind=simple scanner, nil when the shape needs the regexp
 }
 
 // parseCapture is one capture: its regexp group and output column.
@@ -71,6 +72,9 @@ func (p *planner) planParse(in schema, op *parser.ParseOp) (stage, error) {
 	}
 	for i := range st.caps {
 		st.caps[i].group = st.re.SubexpIndex(fmt.Sprintf("c%d", i))
+	}
+	if kind == "simple" {
+		st.fast = fastPattern(op.Pattern)
 	}
 	return st, nil
 }
@@ -227,6 +231,12 @@ func (st *parseStage) extract(v *vector.Vector, b *batch) ([]*vector.Vector, []b
 // match runs the pattern over s: the capture texts, and whether it
 // matched. A group that took no part in the match is null.
 func (st *parseStage) match(s string) ([]string, bool) {
+	if st.fast != nil {
+		out := make([]string, len(st.caps))
+		if ok, definite := fastMatch(st.fast, s, out); definite {
+			return out, ok
+		}
+	}
 	m := st.re.FindStringSubmatchIndex(s)
 	if m == nil {
 		return nil, false

@@ -175,7 +175,12 @@ func (st *redactStage) redact(s string) string {
 
 // replaceAll replaces the matches (or their groups) of re in s.
 func (st *redactStage) replaceAll(re *regexp.Regexp, s string) string {
-	ms := re.FindAllStringSubmatchIndex(s, -1)
+	var ms [][]int
+	if st.groups && re.NumSubexp() > 0 {
+		ms = re.FindAllStringSubmatchIndex(s, -1)
+	} else {
+		ms = re.FindAllStringIndex(s, -1)
+	}
 	if len(ms) == 0 {
 		return s
 	}
