@@ -115,6 +115,7 @@ func (p *pipeline) execute(x *execCtx) (*batch, error) {
 			}
 			b = nb
 		}
+		x.stats.rowsMatched.Add(int64(b.rows()))
 		if err := sinks[w].consume(x, b); err != nil {
 			return err
 		}

@@ -88,7 +88,7 @@ func (r *Result) status() Status {
 		BlocksMatched:  st.blocksMatched.Load(),
 		BlocksCached:   st.blocksCached.Load(),
 		RowsExamined:   st.rowsExamined.Load(),
-		RowsMatched:    st.rowsExamined.Load(),
+		RowsMatched:    min(st.rowsMatched.Load(), st.rowsExamined.Load()),
 		CacheStatus:    r.cacheStatus,
 		MinBlockTime:   formatTime(0),
 		MaxBlockTime:   formatTime(0),
