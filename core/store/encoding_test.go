@@ -256,3 +256,26 @@ func TestBlockRoundTripMixed(t *testing.T) {
 		}
 	}
 }
+
+// TestHuffmanChunks round-trips a stream spanning several chunks of every
+// mode: skewed small-alphabet bytes, a run, random bytes.
+func TestHuffmanChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	var src []byte
+	for i := 0; i < 3*huffChunk+100; i++ {
+		src = append(src, byte(rng.ExpFloat64()*4))
+	}
+	src = append(src, make([]byte, huffChunk)...) // a run
+	for i := 0; i < huffChunk; i++ {
+		src = append(src, byte(rng.Uint32()))
+	}
+	enc := huffCompress(nil, src)
+	if len(enc) >= len(src) {
+		t.Fatalf("no compression: %d >= %d", len(enc), len(src))
+	}
+	r := newReader("h", 0, enc)
+	got := r.huffDecompress(len(src))
+	if r.err != nil || string(got) != string(src) || r.remaining() != 0 {
+		t.Fatalf("round trip failed: err %v, %d bytes back of %d", r.err, len(got), len(src))
+	}
+}

@@ -20,7 +20,9 @@ const (
 // to their entropy, which zstd misses when it spends bits on short
 // matches between random symbols.
 func huffCompress(dst, src []byte) []byte {
-	var s huff0.Scratch
+	// Every chunk carries its own table: a reused table would make chunks
+	// depend on each other (and huff0 then omits it from the output).
+	s := huff0.Scratch{Reuse: huff0.ReusePolicyNone}
 	for off := 0; off < len(src); off += huffChunk {
 		chunk := src[off:min(off+huffChunk, len(src))]
 		out, _, err := huff0.Compress4X(chunk, &s)
