@@ -3,9 +3,10 @@
 //
 // Writes: Dataset.Append frames a Rows batch into the WAL, fsyncs it (group
 // commit: concurrent appends share one sync) and only then adds the batch
-// to the in-memory buffer, where queries see it at once. The buffer is
-// flushed into a block file after FlushRows rows or FlushInterval, and the
-// WAL is truncated past it. Background compaction merges small blocks.
+// to the in-memory buffer, where queries see it at once. Every SealRows
+// rows the buffer is encoded into a compact in-memory block; after
+// FlushRows rows or FlushInterval those are written as one block file and
+// the WAL is truncated past it. Background compaction merges small blocks.
 //
 // Reads: Dataset.Snapshot returns an immutable list of Parts (blocks and
 // buffered batches) that a query scans without holding any lock.
