@@ -9,8 +9,9 @@ import (
 // percentile(x, p) returns the p-th percentile (0 ≤ p ≤ 100) of the
 // non-null values of each group by KQL's nearest-rank definition: the
 // value of rank ceil(p/100·n) in ascending order, so the result is always
-// one of the values. It is exact while a group has at most 1024 values;
-// beyond that it comes from a DDSketch and is within 1% relative error of
+// one of the values. It is exact while a group has at most 1024 values or
+// the whole aggregation holds at most 4M values (large groups are answered
+// by quickselect); beyond that a group is a DDSketch, within 1% error of
 // a value of the right rank (Axiom documents "a maximum error of 1%").
 // Percentile 0 and 100 are the exact minimum and maximum in both modes.
 // Measured by TestPercentileSketchError on 200,000 values, the worst
@@ -52,7 +53,7 @@ var percentileSpec = &Spec{
 	New: func(ctx *Context, args []vector.Type, consts []any) (State, error) {
 		return newPct(ctx, "percentile", args, consts, false)
 	},
-	Doc: "Returns the p-th percentile (nearest rank) of the group's values; exact up to 1024 values, else within 1%.",
+	Doc: "Returns the p-th percentile (nearest rank) of the group's values; exact while the query holds under 4M values (or 1024 per group), else within 1%.",
 }
 
 var pctArraySpec = &Spec{

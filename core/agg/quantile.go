@@ -17,15 +17,26 @@ type quantState[T number] struct {
 	t      vector.Type
 	base   float64
 	groups []qgroup[T]
+	// exact is how many values all groups keep exactly; past
+	// exactTotal, growing groups turn into sketches.
+	exact int
 }
 
 type qgroup[T number] struct {
-	vals []T
-	sk   *ddsketch
+	vals     []T
+	sk       *ddsketch
+	isSorted bool
 }
 
-// exactQuantile is the number of values per group kept exactly.
+// Values are kept exactly (and percentiles are exact) while a group holds
+// at most exactQuantile values, or while the whole state holds at most
+// exactTotal (32 MB of float64s): a few large groups stay exact and are
+// answered by selection, which is also faster than sketching each value.
+// Past both limits a group becomes a DDSketch (1% relative error).
 const exactQuantile = 1024
+
+// exactTotal is a variable only so tests can force the sketch path.
+var exactTotal = 1 << 22
 
 func (q *quantState[T]) grow(n int) { q.groups = growSlice(q.groups, n) }
 
@@ -49,7 +60,8 @@ func (q *quantState[T]) update(v *vector.Vector, vals []T, sel []int32, groups [
 			continue
 		}
 		grp.vals = append(grp.vals, x)
-		if len(grp.vals) > exactQuantile {
+		q.exact++
+		if len(grp.vals) > exactQuantile && q.exact > exactTotal {
 			q.toSketch(grp)
 		}
 	}
@@ -60,6 +72,7 @@ func (q *quantState[T]) toSketch(grp *qgroup[T]) {
 	for _, x := range grp.vals {
 		grp.sk.add(float64(x) - q.base)
 	}
+	q.exact -= len(grp.vals)
 	grp.vals = nil
 }
 
@@ -78,7 +91,8 @@ func (q *quantState[T]) merge(o *quantState[T], into []uint32) {
 			}
 		default:
 			grp.vals = append(grp.vals, src.vals...)
-			if len(grp.vals) > exactQuantile {
+			q.exact += len(src.vals)
+			if len(grp.vals) > exactQuantile && q.exact > exactTotal {
 				q.toSketch(grp)
 			}
 		}
@@ -108,18 +122,25 @@ func nearestRank(p float64, n uint64) uint64 {
 	return uint64(r)
 }
 
-// sorted prepares group g for quantile queries (sorting exact values).
+// sorted prepares group g for quantile queries. Small groups are sorted;
+// large ones are left as they are and answered by selection.
 func (q *quantState[T]) sorted(g int) {
-	slices.Sort(q.groups[g].vals)
+	if vals := q.groups[g].vals; len(vals) <= 4*exactQuantile {
+		slices.Sort(vals)
+		q.groups[g].isSorted = true
+	}
 }
 
 // quantile returns the p-th percentile of group g, which must hold at
-// least one value and have been sorted.
+// least one value and have been prepared with sorted.
 func (q *quantState[T]) quantile(g int, p float64) T {
 	grp := &q.groups[g]
 	n := q.count(g)
 	r := nearestRank(p, n)
 	if grp.sk == nil {
+		if !grp.isSorted {
+			return selectKth(grp.vals, int(r-1))
+		}
 		return grp.vals[r-1]
 	}
 	return fromFloat[T](grp.sk.quantile(r)+q.base, q.t != vector.Float)
@@ -132,4 +153,48 @@ func fromFloat[T number](v float64, round bool) T {
 		v = math.Round(v)
 	}
 	return T(v)
+}
+
+// selectKth returns the k-th smallest value (0-based), partially
+// reordering vals: Hoare's quickselect with a median-of-three pivot, O(n)
+// on average. Later calls on the same slice stay correct because the
+// values only move, never change.
+func selectKth[T number](vals []T, k int) T {
+	lo, hi := 0, len(vals)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if vals[mid] < vals[lo] {
+			vals[mid], vals[lo] = vals[lo], vals[mid]
+		}
+		if vals[hi] < vals[lo] {
+			vals[hi], vals[lo] = vals[lo], vals[hi]
+		}
+		if vals[hi] < vals[mid] {
+			vals[hi], vals[mid] = vals[mid], vals[hi]
+		}
+		pivot := vals[mid]
+		i, j := lo, hi
+		for i <= j {
+			for vals[i] < pivot {
+				i++
+			}
+			for pivot < vals[j] {
+				j--
+			}
+			if i <= j {
+				vals[i], vals[j] = vals[j], vals[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return vals[k]
+		}
+	}
+	return vals[k]
 }
