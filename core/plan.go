@@ -204,6 +204,7 @@ func (p *planner) newScan(snaps []*store.Snapshot) *scanSource {
 	if !p.req.End.IsZero() {
 		s.timeHi, s.hasHi = p.req.End.UnixNano(), true
 	}
+	applyCursor(s, p.req)
 	return s
 }
 

@@ -98,6 +98,26 @@ func (r *Result) status() Status {
 		s.MinBlockTime = formatTime(st.minBlockTime.Load())
 		s.MaxBlockTime = formatTime(st.maxBlockTime.Load())
 	}
+	if ti := r.sch.index(store.TimeField); ti >= 0 && r.sch[ti].Type == vector.DateTime && r.b.n > 0 {
+		tv := r.b.vecs[ti]
+		lo, hi, seen := int64(0), int64(0), false
+		for i := 0; i < r.b.n; i++ {
+			if tv.IsNull(i) {
+				continue
+			}
+			t := tv.Int(i)
+			if !seen || t < lo {
+				lo = t
+			}
+			if !seen || t > hi {
+				hi = t
+			}
+			seen = true
+		}
+		if seen {
+			s.MinCursor, s.MaxCursor = makeCursor(lo), makeCursor(hi)
+		}
+	}
 	if sum := r.summarize(); sum != nil && sum.final != nil {
 		s.NumGroups = int64(sum.final.groups.n)
 	}
