@@ -117,7 +117,7 @@ func (p *planner) finalize(pl *pipeline, top bool) *pipeline {
 func isRaw(pl *pipeline) bool {
 	for i := len(pl.stages) - 1; i >= 0; i-- {
 		switch pl.stages[i].(type) {
-		case *sortStage, *topStage, *summarizeStage, *countStage, *distinctStage, *getSchemaStage:
+		case *sortStage, *topStage, *summarizeStage, *countStage, *distinctStage, *getSchemaStage, *makeSeriesStage:
 			return false
 		}
 	}

@@ -413,6 +413,15 @@ func (p *exprParser) postfix() (Expr, error) {
 		case isOp(t, "."):
 			p.next()
 			n := p.peek()
+			if isOp(n, "[") {
+				// $left.['service.name']: a quoted member name.
+				q, err := p.quotedName()
+				if err != nil {
+					return nil, err
+				}
+				x = &MemberExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Name: q.(*Ident).Name}
+				continue
+			}
 			if n.Type != tIdent {
 				return nil, expected("a member name after \".\"", n)
 			}

@@ -138,7 +138,8 @@ func (p *printer) postfixExpr(e Expr) {
 	switch e := e.(type) {
 	case *MemberExpr:
 		p.sub(e.X, precPostfix)
-		p.ws(".", e.Name)
+		p.ws(".")
+		p.name(e.Name, false)
 	case *IndexExpr:
 		p.sub(e.X, precPostfix)
 		p.ws("[")

@@ -27,3 +27,27 @@ func TestTrailingDotReal(t *testing.T) {
 		}
 	}
 }
+
+// A member name may be quoted, as in Axiom's lookup example
+// `$left.['service.name']`, and prints back the same way.
+func TestQuotedMemberName(t *testing.T) {
+	q, err := Parse("T | join kind=inner U on $left.['service.name'] == $right.svc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	Walk(q, func(n Node) bool {
+		if m, ok := n.(*MemberExpr); ok {
+			names = append(names, m.Name)
+		}
+		return true
+	})
+	if len(names) != 2 || names[0] != "service.name" {
+		t.Fatalf("members %v", names)
+	}
+	out := Format(q)
+	q2, err := Parse(out)
+	if err != nil || Format(q2) != out {
+		t.Fatalf("print/parse not a fixed point: %q (%v)", out, err)
+	}
+}
