@@ -22,6 +22,8 @@ var timeLayouts = []string{
 	"2006-01-02",
 	"2006/01/02 15:04:05",
 	"2006/01/02",
+	"01/02/2006 15:04:05", // KQL accepts US month/day/year too (the parse doc example)
+	"01/02/2006",
 	time.RFC1123Z,
 	time.RFC1123,
 	time.RFC850,
