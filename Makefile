@@ -46,10 +46,19 @@ compat:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./bench/...
 
+# wasm: the engine for the browser, embedded gzip-compressed in the
+# console (2.8 MB instead of 11 MB in the binary and in git); -n keeps the
+# archive free of names and times, so the build is reproducible.
+CONSOLE_ASSETS := server/console/assets
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags '-s -w' -o server/web/aplite.wasm ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags '-s -w' -o $(CONSOLE_ASSETS)/aplite.wasm ./wasm
+	gzip -9 -n -f $(CONSOLE_ASSETS)/aplite.wasm
+	@ls -l $(CONSOLE_ASSETS)/aplite.wasm.gz
 
+# web: every built console asset (the engine and the Go toolchain's
+# wasm_exec.js, which must match the Go that built the engine).
 web: wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(CONSOLE_ASSETS)/wasm_exec.js
 
 fmt:
 	gofmt -w $(shell git ls-files '*.go')

@@ -1,0 +1,181 @@
+// Charts drawn as SVG by hand: a line per series for time-binned results
+// (the table has buckets and a _time column) and horizontal bars for
+// results grouped by other keys. Raw events get no chart.
+
+const NS = "http://www.w3.org/2000/svg";
+const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#ea580c", "#475569"];
+const MAX_SERIES = 10;
+const MAX_BARS = 20;
+
+// chartKind says which chart suits a table: "time", "bar" or null.
+export function chartKind(t) {
+  if (!t || !t.columns || !t.columns.length || !t.columns[0].length) return null;
+  const numeric = valueColumns(t);
+  if (!numeric.length) return null;
+  const time = t.fields.findIndex((f) => f.name === "_time");
+  if (t.buckets && time >= 0) return "time";
+  if ((t.groups || []).length) return "bar";
+  return null;
+}
+
+// valueColumns are the aggregate columns holding numbers.
+function valueColumns(t) {
+  const out = [];
+  t.fields.forEach((f, i) => {
+    if (f.agg && t.columns[i].some((v) => typeof v === "number")) out.push(i);
+  });
+  return out;
+}
+
+// keyColumns are the group columns other than _time.
+function keyColumns(t) {
+  const groups = new Set((t.groups || []).map((g) => g.name));
+  const out = [];
+  t.fields.forEach((f, i) => {
+    if (f.name !== "_time" && (groups.has(f.name) || (!f.agg && groups.size === 0 && f.type !== "datetime"))) out.push(i);
+  });
+  return out;
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function text(parent, x, y, s, attrs) {
+  const t = el("text", { x, y, ...attrs }, parent);
+  t.textContent = s;
+  return t;
+}
+
+// niceTicks returns about n round values covering [0, max].
+export function niceTicks(max, n = 5) {
+  if (!(max > 0)) return [0, 1];
+  const raw = max / n;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const ticks = [];
+  for (let v = 0; v <= max + step * 1e-9; v += step) ticks.push(+v.toPrecision(12));
+  if (ticks[ticks.length - 1] < max) ticks.push(+(ticks[ticks.length - 1] + step).toPrecision(12));
+  return ticks;
+}
+
+function fmtNum(v) {
+  if (Math.abs(v) >= 1e6) return (v / 1e6).toPrecision(3) + "M";
+  if (Math.abs(v) >= 1e4) return (v / 1e3).toPrecision(3) + "k";
+  return String(+v.toPrecision(4));
+}
+
+function fmtTime(ms, span) {
+  const iso = new Date(ms).toISOString();
+  if (span > 2 * 86400e3) return iso.slice(5, 10) + " " + iso.slice(11, 16);
+  if (span > 120e3) return iso.slice(11, 16);
+  return iso.slice(11, 19);
+}
+
+// timeSeries splits a time-binned table into named series of [ms, value].
+export function timeSeries(t) {
+  const time = t.fields.findIndex((f) => f.name === "_time");
+  const keys = keyColumns(t);
+  const series = new Map();
+  for (const vi of valueColumns(t)) {
+    const vals = t.columns[vi];
+    for (let r = 0; r < vals.length; r++) {
+      if (typeof vals[r] !== "number") continue;
+      const key = keys.map((k) => String(t.columns[k][r])).join(", ");
+      const name = [key, valueColumns(t).length > 1 || !key ? t.fields[vi].name : ""].filter(Boolean).join(" · ");
+      if (!series.has(name)) series.set(name, []);
+      series.get(name).push([Date.parse(t.columns[time][r]), vals[r]]);
+    }
+  }
+  const list = [...series.entries()].map(([name, pts]) => ({ name, pts: pts.sort((a, b) => a[0] - b[0]) }));
+  const total = (s) => s.pts.reduce((a, p) => a + Math.abs(p[1]), 0);
+  return list.sort((a, b) => total(b) - total(a)).slice(0, MAX_SERIES);
+}
+
+function drawTime(root, t) {
+  const series = timeSeries(t);
+  const W = Math.max(root.clientWidth || 800, 320), H = 220;
+  const m = { l: 48, r: 12, t: 12, b: 24 };
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, height: H, "data-kind": "time", role: "img", "aria-label": "Time chart" });
+  const all = series.flatMap((s) => s.pts);
+  let x0 = Math.min(...all.map((p) => p[0]));
+  let x1 = Math.max(...all.map((p) => p[0]));
+  const size = t.buckets && t.buckets.size ? t.buckets.size / 1e6 : 0; // ns → ms
+  x1 += size;
+  if (x1 === x0) x1 = x0 + 1000;
+  const lo = Math.min(0, ...all.map((p) => p[1]));
+  const ticks = niceTicks(Math.max(...all.map((p) => p[1])) - lo);
+  const y1 = lo + ticks[ticks.length - 1];
+  const X = (v) => m.l + ((v - x0) / (x1 - x0)) * (W - m.l - m.r);
+  const Y = (v) => H - m.b - ((v - lo) / (y1 - lo || 1)) * (H - m.t - m.b);
+  for (const v of ticks) {
+    el("line", { x1: m.l, x2: W - m.r, y1: Y(lo + v), y2: Y(lo + v), class: "grid" }, svg);
+    text(svg, m.l - 6, Y(lo + v) + 4, fmtNum(lo + v), { "text-anchor": "end" });
+  }
+  el("line", { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: "axis" }, svg);
+  const n = Math.max(2, Math.floor((W - m.l - m.r) / 110));
+  for (let i = 0; i <= n; i++) {
+    const v = x0 + ((x1 - x0) * i) / n;
+    text(svg, X(v), H - 6, fmtTime(v, x1 - x0), { "text-anchor": i === 0 ? "start" : i === n ? "end" : "middle" });
+  }
+  series.forEach((s, i) => {
+    const half = size / 2; // a point sits in the middle of its bin
+    const d = s.pts.map((p, j) => `${j ? "L" : "M"}${X(p[0] + half).toFixed(1)},${Y(p[1]).toFixed(1)}`).join("");
+    const path = el("path", { d, class: "series", stroke: COLORS[i % COLORS.length], "data-series": s.name }, svg);
+    el("title", {}, path).textContent = s.name;
+    if (s.pts.length === 1) el("circle", { cx: X(s.pts[0][0] + half), cy: Y(s.pts[0][1]), r: 3, fill: COLORS[i % COLORS.length] }, svg);
+  });
+  if (series.length > 1 || series[0].name) {
+    const legend = el("g", { class: "legend" }, svg);
+    series.forEach((s, i) => {
+      const y = m.t + 4 + i * 14;
+      el("rect", { x: W - m.r - 150, y: y - 8, width: 10, height: 3, fill: COLORS[i % COLORS.length] }, legend);
+      text(legend, W - m.r - 136, y - 3, s.name.length > 22 ? s.name.slice(0, 21) + "…" : s.name);
+    });
+  }
+  root.appendChild(svg);
+}
+
+// bars returns the top groups by the first value column: [{label, value}].
+export function bars(t) {
+  const vi = valueColumns(t)[0];
+  const keys = keyColumns(t);
+  const out = [];
+  for (let r = 0; r < t.columns[vi].length; r++) {
+    const v = t.columns[vi][r];
+    if (typeof v !== "number") continue;
+    out.push({ label: keys.map((k) => String(t.columns[k][r])).join(", ") || "(all)", value: v });
+  }
+  return out.sort((a, b) => b.value - a.value).slice(0, MAX_BARS);
+}
+
+function drawBars(root, t) {
+  const list = bars(t);
+  const vi = valueColumns(t)[0];
+  const W = Math.max(root.clientWidth || 800, 320), row = 18;
+  const m = { l: 160, r: 60, t: 8, b: 8 };
+  const H = m.t + m.b + list.length * row;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, height: H, "data-kind": "bar", role: "img", "aria-label": `Bar chart of ${t.fields[vi].name}` });
+  const max = Math.max(...list.map((b) => b.value), 0) || 1;
+  list.forEach((b, i) => {
+    const y = m.t + i * row;
+    const w = (Math.max(b.value, 0) / max) * (W - m.l - m.r);
+    text(svg, m.l - 6, y + 13, b.label.length > 24 ? b.label.slice(0, 23) + "…" : b.label, { "text-anchor": "end" });
+    const r = el("rect", { x: m.l, y: y + 3, width: Math.max(w, 1).toFixed(1), height: row - 6, class: "bar", "data-label": b.label, "data-value": b.value }, svg);
+    el("title", {}, r).textContent = `${b.label}: ${b.value}`;
+    text(svg, m.l + w + 4, y + 13, fmtNum(b.value));
+  });
+  root.appendChild(svg);
+}
+
+// drawChart replaces root's content with the chart for t, if any.
+export function drawChart(root, t) {
+  root.innerHTML = "";
+  const kind = chartKind(t);
+  if (kind === "time") drawTime(root, t);
+  else if (kind === "bar") drawBars(root, t);
+  return kind;
+}

@@ -1,0 +1,90 @@
+// The results table: one table of a tabular result (column-major, as the
+// API sends it) shown a page at a time.
+
+import { escapeHTML } from "./highlight.js";
+
+export const PAGE_SIZE = 50;
+
+export class ResultsTable {
+  constructor(root) {
+    this.root = root;
+    this.result = null;
+    this.tableIndex = 0;
+    this.page = 0;
+  }
+
+  show(result) {
+    this.result = result;
+    const tables = result ? result.tables || [] : [];
+    this.tableIndex = Math.max(0, tables.findIndex((t) => t.name !== "_totals"));
+    this.page = 0;
+    this.paint();
+  }
+
+  get table() {
+    return this.result && this.result.tables ? this.result.tables[this.tableIndex] : null;
+  }
+
+  rowCount() {
+    const t = this.table;
+    return t && t.columns.length ? t.columns[0].length : 0;
+  }
+
+  paint() {
+    const t = this.table;
+    if (!t) {
+      this.root.innerHTML = "";
+      return;
+    }
+    const n = this.rowCount();
+    const pages = Math.max(1, Math.ceil(n / PAGE_SIZE));
+    this.page = Math.min(this.page, pages - 1);
+    const from = this.page * PAGE_SIZE;
+    const to = Math.min(n, from + PAGE_SIZE);
+    let html = "";
+    if (this.result.tables.length > 1) {
+      html += '<div class="tables">Table: <select class="table-pick">' +
+        this.result.tables.map((x, i) => `<option value="${i}"${i === this.tableIndex ? " selected" : ""}>${escapeHTML(x.name)}</option>`).join("") +
+        "</select></div>";
+    }
+    html += this.pager(n, from, to, pages);
+    html += "<table><thead><tr>" +
+      t.fields.map((f) => `<th title="${escapeHTML(f.type)}">${escapeHTML(f.name)}</th>`).join("") +
+      "</tr></thead><tbody>";
+    for (let r = from; r < to; r++) {
+      html += "<tr>" + t.columns.map((c, j) => cell(c[r], t.fields[j].type)).join("") + "</tr>";
+    }
+    html += "</tbody></table>";
+    if (n === 0) html += '<p class="note">No rows.</p>';
+    this.root.innerHTML = html;
+    this.root.querySelectorAll(".prev, .next").forEach((b) =>
+      b.addEventListener("click", () => {
+        this.page += b.classList.contains("next") ? 1 : -1;
+        this.paint();
+      }));
+    const pick = this.root.querySelector(".table-pick");
+    if (pick) pick.addEventListener("change", () => {
+      this.tableIndex = +pick.value;
+      this.page = 0;
+      this.paint();
+    });
+  }
+
+  pager(n, from, to, pages) {
+    if (n <= PAGE_SIZE) return `<div class="pager"><span class="range">${n} row${n === 1 ? "" : "s"}</span></div>`;
+    return `<div class="pager"><button class="prev" ${this.page === 0 ? "disabled" : ""}>‹ Prev</button>` +
+      `<span class="range">${from + 1}–${to} of ${n}</span>` +
+      `<button class="next" ${this.page >= pages - 1 ? "disabled" : ""}>Next ›</button></div>`;
+  }
+}
+
+function cell(v, type) {
+  if (v === null || v === undefined) return '<td class="null">null</td>';
+  if (typeof v === "object") {
+    const s = JSON.stringify(v);
+    return `<td title="${escapeHTML(s)}">${escapeHTML(s)}</td>`;
+  }
+  const s = String(v);
+  const cls = typeof v === "number" ? "num" : type === "datetime" ? "time" : "";
+  return `<td class="${cls}" title="${escapeHTML(s)}">${escapeHTML(s)}</td>`;
+}
