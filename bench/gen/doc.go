@@ -1,6 +1,7 @@
 // Package gen generates realistic, seeded test data for aplite's
 // benchmarks and tests: HTTP access logs shaped like Axiom's
-// sample-http-logs, written straight to NDJSON.
+// sample-http-logs and OpenTelemetry traces shaped like otel-demo-traces,
+// written straight to NDJSON.
 //
 // Every benchmark in the repository draws its data from here, so numbers
 // from different packages describe the same data. The output is a pure
@@ -21,5 +22,11 @@
 // minutes late. uri has about 40,000 distinct paths with Zipf popularity;
 // about 3% of events have no geo object and 2% of the rest no city.
 // req_duration_ms is log-normal per kind of resource, rounded to µs.
+//
+// NewTraces generates a second shape, OpenTelemetry spans like Axiom's
+// otel-demo-traces (shared/spec/apl.md §4.2): whole traces of the demo
+// shop's flows (about 7.7 spans a trace, ~460 bytes a span as NDJSON),
+// about 1.5% of traces failing with the error propagated to the root.
+//
 // The package is pure Go and builds for WASM.
 package gen
