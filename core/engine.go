@@ -52,6 +52,9 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 		x.workers = runtime.GOMAXPROCS(0)
 	}
 	p := &planner{e: e, req: req, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	// Results hold decoded copies, never mapped memory, so the blocks can
+	// be unpinned as soon as execution ends.
+	defer p.release()
 	if err := p.bindVariables(); err != nil {
 		return nil, err
 	}

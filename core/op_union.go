@@ -152,9 +152,11 @@ func (p *planner) plainDatasets(u *parser.UnionOp) ([]string, bool) {
 		if p.e.cat == nil {
 			return nil, false
 		}
-		if _, err := p.e.cat.Snapshot(ref.Name); err != nil {
+		snap, err := p.e.cat.Snapshot(ref.Name)
+		if err != nil {
 			return nil, false
 		}
+		snap.Release()
 		names = append(names, ref.Name)
 	}
 	return names, len(names) > 0

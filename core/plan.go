@@ -21,6 +21,16 @@ type planner struct {
 	datasets []string
 	// strict is `set stricttypes`: no implicit coercion in comparisons.
 	strict bool
+	// snaps are the snapshots the query reads; released when it ends.
+	snaps []*store.Snapshot
+}
+
+// release unpins every snapshot the query took.
+func (p *planner) release() {
+	for _, s := range p.snaps {
+		s.Release()
+	}
+	p.snaps = nil
 }
 
 // compilerFor returns an expression compiler over schema s.
@@ -164,6 +174,7 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 			return nil, err
 		}
 		p.noteDataset(name)
+		p.snaps = append(p.snaps, snap)
 		out = append(out, snap)
 	}
 	return out, nil
