@@ -28,14 +28,22 @@ var (
 	defaultHandler fasthttp.RequestHandler
 )
 
+// Assets returns the embedded console files (index.html at the root), for
+// serving them elsewhere or overlaying some of them (tests replace
+// aplite.wasm.gz with a build of the sources under test).
+func Assets() fs.FS {
+	sub, err := fs.Sub(embedded, "assets")
+	if err != nil {
+		panic(err) // "assets" is a valid path: a build defect
+	}
+	return sub
+}
+
 // Handler serves the console embedded in the binary.
 func Handler() fasthttp.RequestHandler {
 	defaultOnce.Do(func() {
-		sub, err := fs.Sub(embedded, "assets")
-		if err == nil {
-			defaultHandler, err = NewHandler(sub)
-		}
-		if err != nil {
+		var err error
+		if defaultHandler, err = NewHandler(Assets()); err != nil {
 			panic(fmt.Sprintf("console: embedded assets: %v", err)) // a build defect, not a run-time condition
 		}
 	})

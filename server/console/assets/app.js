@@ -5,7 +5,7 @@ import { Editor } from "./editor.js";
 import { TimeRange } from "./timerange.js";
 import { ResultsTable } from "./table.js";
 import { drawChart } from "./chart.js";
-import { ServerBackend, OfflineBackend, QueryFailure, AuthFailure } from "./backends.js";
+import { ServerBackend, OfflineBackend, QueryFailure, AuthFailure, engineStats } from "./backends.js";
 import { escapeHTML } from "./highlight.js";
 
 const $ = (id) => document.getElementById(id);
@@ -281,5 +281,5 @@ restoreAuth();
 setMode("server");
 
 // The console's state, for tests and for poking at from devtools.
-window.apliteConsole = { state, run, editor, range, openFile, setMode };
+window.apliteConsole = { state, run, editor, range, openFile, setMode, engineStats };
 document.body.dataset.ready = "true";

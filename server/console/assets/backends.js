@@ -92,10 +92,15 @@ export class ServerBackend {
 
 let engine = null; // the promise of the WASM engine, loaded once per page
 
+// engineStats records the engine's start-up time (shown to tests and
+// devtools through window.apliteConsole).
+export const engineStats = { startMs: null };
+
 // loadEngine fetches and starts aplite.wasm; the global aplite object is
 // ready when the promise resolves.
 export function loadEngine() {
   engine ??= (async () => {
+    const began = performance.now();
     await import("./wasm_exec.js");
     const go = new Go();
     const url = new URL("./aplite.wasm", import.meta.url);
@@ -109,6 +114,8 @@ export function loadEngine() {
     }
     go.run(instance); // returns once the Go main blocks, with aplite set
     if (!globalThis.aplite) throw new Error("the WASM engine did not start");
+    // How long fetching, compiling and starting the engine took.
+    engineStats.startMs = performance.now() - began;
     return globalThis.aplite;
   })();
   engine.catch(() => { engine = null; });
