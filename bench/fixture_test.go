@@ -117,11 +117,13 @@ func buildFixture(tb testing.TB, n int) (*fixture, error) {
 	if err := ds.Flush(); err != nil {
 		return fail(err)
 	}
-	if info := ds.Info(); info.NumEvents != int64(n) {
+	info := ds.Info()
+	if info.NumEvents != int64(n) {
 		return fail(fmt.Errorf("dataset holds %d events after ingesting %d", info.NumEvents, n))
 	}
 	f.build = time.Since(began)
-	tb.Logf("built %d-event dataset in %v", n, f.build.Round(time.Millisecond))
+	tb.Logf("built %d-event dataset in %v: %d blocks, %d bytes compressed", n, f.build.Round(time.Millisecond),
+		info.NumBlocks, info.CompressedBytes)
 	return f, nil
 }
 
