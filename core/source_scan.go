@@ -171,6 +171,7 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 // morsels.
 func (s *scanSource) plan(x *execCtx) []scanTask {
 	var tasks []scanTask
+	var perPart []*partLoader
 	for _, sp := range s.parts {
 		p := sp.part
 		x.stats.blocksExamined.Add(1)
@@ -195,11 +196,23 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 		pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.sch))}
 		pl.needLo = s.hasLo && lo < s.timeLo
 		pl.needHi = s.hasHi && hi >= s.timeHi
-		for m := 0; m < n; m += morselRows {
-			tasks = append(tasks, scanTask{part: pl, lo: m, hi: min(m+morselRows, n)})
+		perPart = append(perPart, pl)
+	}
+	// Interleave the parts' morsels (first morsel of every part, then the
+	// second, ...) so workers start on different parts and decode their
+	// columns in parallel instead of waiting on the same part's decode.
+	for m := 0; ; m += morselRows {
+		added := false
+		for _, pl := range perPart {
+			if m < pl.n {
+				tasks = append(tasks, scanTask{part: pl, lo: m, hi: min(m+morselRows, pl.n)})
+				added = true
+			}
+		}
+		if !added {
+			return tasks
 		}
 	}
-	return tasks
 }
 
 // partLoader decodes each column of a part at most once per query, shared

@@ -2,6 +2,9 @@ package agg
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -167,16 +170,16 @@ func (s *pctState[T]) Merge(other State, into []uint32) {
 }
 
 func (s *pctState[T]) Result(n int) []*vector.Vector {
+	answers := s.answers(n)
 	if s.array {
 		out := make([]any, n)
-		for g := 0; g < n; g++ {
-			if s.count(g) == 0 {
+		for g, a := range answers {
+			if a == nil {
 				continue
 			}
-			s.sorted(g)
-			arr := make([]any, len(s.ps))
-			for i, p := range s.ps {
-				arr[i] = s.box(s.quantile(g, p))
+			arr := make([]any, len(a))
+			for i, x := range a {
+				arr[i] = s.box(x)
 			}
 			out[g] = arr
 		}
@@ -187,13 +190,12 @@ func (s *pctState[T]) Result(n int) []*vector.Vector {
 		t = vector.Float
 	}
 	out := vector.New(t, n)
-	for g := 0; g < n; g++ {
-		if s.count(g) == 0 {
+	for _, a := range answers {
+		if a == nil {
 			out.AppendNull()
 			continue
 		}
-		s.sorted(g)
-		switch x := any(s.quantile(g, s.ps[0])).(type) {
+		switch x := any(a[0]).(type) {
 		case float64:
 			out.AppendFloat(x)
 		case int64:
@@ -201,6 +203,48 @@ func (s *pctState[T]) Result(n int) []*vector.Vector {
 		}
 	}
 	return []*vector.Vector{out}
+}
+
+// answers computes every group's percentiles (nil for an empty group).
+// Groups are independent, so large ones are selected in parallel: the
+// final selection is the one serial step of a percentile summarize.
+func (s *pctState[T]) answers(n int) [][]T {
+	out := make([][]T, n)
+	one := func(g int) {
+		if s.count(g) == 0 {
+			return
+		}
+		s.sorted(g)
+		a := make([]T, len(s.ps))
+		for i, p := range s.ps {
+			a[i] = s.quantile(g, p)
+		}
+		out[g] = a
+	}
+	total := 0
+	for g := 0; g < n && g < len(s.groups); g++ {
+		total += len(s.groups[g].vals)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if n < 2 || workers < 2 || total < 1<<16 {
+		for g := 0; g < n; g++ {
+			one(g)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := int(next.Add(1) - 1); g < n; g = int(next.Add(1) - 1) {
+				one(g)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // box converts a percentile to the element a dynamic array holds.

@@ -139,7 +139,7 @@ func (q *quantState[T]) quantile(g int, p float64) T {
 	r := nearestRank(p, n)
 	if grp.sk == nil {
 		if !grp.isSorted {
-			return selectKth(grp.vals, int(r-1))
+			return radixSelect(grp.vals, int(r-1))
 		}
 		return grp.vals[r-1]
 	}

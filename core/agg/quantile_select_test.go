@@ -1,6 +1,7 @@
 package agg
 
 import (
+	"math"
 	"math/rand"
 	"slices"
 	"testing"
@@ -21,6 +22,18 @@ func TestSelectKth(t *testing.T) {
 		for k := 0; k < n; k++ {
 			if got := selectKth(slices.Clone(vals), k); got != sorted[k] {
 				t.Fatalf("n=%d k=%d: got %d want %d", n, k, got, sorted[k])
+			}
+			if got := radixSelect(vals, k); got != sorted[k] {
+				t.Fatalf("radix n=%d k=%d: got %d want %d", n, k, got, sorted[k])
+			}
+		}
+		// Negative and positive reals, including -0 and infinities.
+		fs := []float64{3.5, -1, 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), -7.25, 2}
+		fsorted := slices.Clone(fs)
+		slices.Sort(fsorted)
+		for k := range fs {
+			if got := radixSelect(fs, k); got != fsorted[k] && !(got == 0 && fsorted[k] == 0) {
+				t.Fatalf("float k=%d: got %v want %v", k, got, fsorted[k])
 			}
 		}
 	}
