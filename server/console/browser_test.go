@@ -500,6 +500,57 @@ func TestBrowserConsole(t *testing.T) {
 			t.Errorf("browser answer differs from the native one:\nbrowser %v\nnative  %v", g, w)
 		}
 	})
+
+	t.Run("highlighter and chart helpers", func(t *testing.T) {
+		h.t = t
+		checkModules(t, h)
+	})
+}
+
+// checkModules tests the console's pure helpers where they run: the
+// highlighter must cover every character and survive broken text, and the
+// chart helpers must pick round ticks and fill empty count bins with 0.
+func checkModules(t *testing.T, h *harness) {
+	type check struct {
+		Name string `json:"name"`
+		OK   bool   `json:"ok"`
+		Got  any    `json:"got"`
+	}
+	checks := eval[[]check](h, `(async () => {
+  const hl = await import("/console/highlight.js");
+  const ch = await import("/console/chart.js");
+  const out = [];
+  const add = (name, ok, got) => out.push({ name, ok: !!ok, got });
+  for (const text of ["['logs'] | where a == 'x", "x // c\n| project-away y", "@\"raw\\\" | 1.5h", "", "]['", "a-b - c"]) {
+    const toks = hl.tokenize(text);
+    const covered = toks.map(t => text.slice(t.s, t.e)).join("");
+    add("tokens cover " + JSON.stringify(text), covered === text && toks.every((t, i) => i === 0 || t.s === toks[i - 1].e), covered);
+  }
+  const kinds = hl.tokenize("['logs'] | project-away x | extend n = strlen(s) // done");
+  add("kinds", JSON.stringify(kinds.filter(t => t.cls).map(t => t.cls)) === JSON.stringify(["ds", "pipe", "kw", "pipe", "kw", "fn", "com"]), kinds);
+  add("escapes html", hl.render("<b>&", null).startsWith("&lt;b&gt;&amp;"), hl.render("<b>&", null));
+  add("mark at the end", hl.render("x |", [3, 3]).includes('<span class="err-mark"> </span>'), hl.render("x |", [3, 3]));
+  add("offset of line 2 col 3", hl.offsetOf("ab\ncdef", 2, 3) === 5, hl.offsetOf("ab\ncdef", 2, 3));
+  add("error span covers a word", JSON.stringify(hl.errorSpan("a | wher x", 4)) === "[4,8]", hl.errorSpan("a | wher x", 4));
+  add("ticks", JSON.stringify(ch.niceTicks(47)) === "[0,10,20,30,40,50]", ch.niceTicks(47));
+  add("ticks of 0", JSON.stringify(ch.niceTicks(0)) === "[0,1]", ch.niceTicks(0));
+  const t = { fields: [{ name: "_time", type: "datetime" }, { name: "count_", type: "integer", agg: { name: "count" } }],
+    groups: [{ name: "_time" }], buckets: { field: "_time", size: 60e9 },
+    columns: [["2024-01-01T00:00:00Z", "2024-01-01T00:03:00Z"], [5, 2]] };
+  const series = ch.timeSeries(t);
+  add("empty bins are 0", JSON.stringify(series[0].pts.map(p => p[1])) === "[5,0,0,2]", series);
+  add("time chart chosen", ch.chartKind(t) === "time", ch.chartKind(t));
+  add("no chart for raw rows", ch.chartKind({ fields: [{ name: "a", type: "string" }], columns: [["x"]] }) === null, null);
+  return out;
+})()`)
+	if len(checks) < 10 {
+		t.Fatalf("only %d checks ran", len(checks))
+	}
+	for _, c := range checks {
+		if !c.OK {
+			t.Errorf("%s: got %v", c.Name, c.Got)
+		}
+	}
 }
 
 func mustJSON(v any) []byte {

@@ -75,6 +75,28 @@ function fmtTime(ms, span) {
   return iso.slice(11, 19);
 }
 
+// Aggregations whose value for a bin with no events is 0: their series
+// drop to 0 there instead of drawing a line across the gap.
+const ZERO_WHEN_EMPTY = new Set(["count", "countif", "sum", "sumif", "distinct", "distinctif"]);
+const MAX_POINTS = 2000;
+
+function aggName(f) {
+  return f.agg ? String(f.agg.name).toLowerCase() : "";
+}
+
+// fillEmptyBins adds the missing bins of every series as zeros, over the
+// span all series cover, unless that would draw too many points.
+function fillEmptyBins(list, step) {
+  const xs = list.flatMap((s) => s.pts.map((p) => p[0]));
+  const x0 = Math.min(...xs), x1 = Math.max(...xs);
+  if (!(step > 0) || (x1 - x0) / step > MAX_POINTS) return;
+  for (const s of list) {
+    const have = new Map(s.pts.map((p) => [p[0], p[1]]));
+    s.pts = [];
+    for (let x = x0; x <= x1; x += step) s.pts.push([x, have.get(x) ?? 0]);
+  }
+}
+
 // timeSeries splits a time-binned table into named series of [ms, value].
 export function timeSeries(t) {
   const time = t.fields.findIndex((f) => f.name === "_time");
@@ -91,14 +113,21 @@ export function timeSeries(t) {
     }
   }
   const list = [...series.entries()].map(([name, pts]) => ({ name, pts: pts.sort((a, b) => a[0] - b[0]) }));
+  if (t.buckets && t.buckets.size && valueColumns(t).every((i) => ZERO_WHEN_EMPTY.has(aggName(t.fields[i])))) {
+    fillEmptyBins(list, t.buckets.size / 1e6);
+  }
   const total = (s) => s.pts.reduce((a, p) => a + Math.abs(p[1]), 0);
   return list.sort((a, b) => total(b) - total(a)).slice(0, MAX_SERIES);
 }
 
 function drawTime(root, t) {
   const series = timeSeries(t);
-  const W = Math.max(root.clientWidth || 800, 320), H = 220;
-  const m = { l: 48, r: 12, t: 12, b: 24 };
+  const W = Math.max(root.clientWidth || 800, 320);
+  const named = series.length > 1 || !!series[0].name;
+  const perRow = Math.max(1, Math.floor((W - 48) / 180));
+  const legendH = named ? Math.ceil(series.length / perRow) * 16 + 4 : 0;
+  const H = 220 + legendH;
+  const m = { l: 48, r: 12, t: 12, b: 24 + legendH };
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, height: H, "data-kind": "time", role: "img", "aria-label": "Time chart" });
   const all = series.flatMap((s) => s.pts);
   let x0 = Math.min(...all.map((p) => p[0]));
@@ -119,7 +148,7 @@ function drawTime(root, t) {
   const n = Math.max(2, Math.floor((W - m.l - m.r) / 110));
   for (let i = 0; i <= n; i++) {
     const v = x0 + ((x1 - x0) * i) / n;
-    text(svg, X(v), H - 6, fmtTime(v, x1 - x0), { "text-anchor": i === 0 ? "start" : i === n ? "end" : "middle" });
+    text(svg, X(v), H - m.b + 16, fmtTime(v, x1 - x0), { "text-anchor": i === 0 ? "start" : i === n ? "end" : "middle" });
   }
   series.forEach((s, i) => {
     const half = size / 2; // a point sits in the middle of its bin
@@ -128,12 +157,13 @@ function drawTime(root, t) {
     el("title", {}, path).textContent = s.name;
     if (s.pts.length === 1) el("circle", { cx: X(s.pts[0][0] + half), cy: Y(s.pts[0][1]), r: 3, fill: COLORS[i % COLORS.length] }, svg);
   });
-  if (series.length > 1 || series[0].name) {
+  if (named) {
     const legend = el("g", { class: "legend" }, svg);
     series.forEach((s, i) => {
-      const y = m.t + 4 + i * 14;
-      el("rect", { x: W - m.r - 150, y: y - 8, width: 10, height: 3, fill: COLORS[i % COLORS.length] }, legend);
-      text(legend, W - m.r - 136, y - 3, s.name.length > 22 ? s.name.slice(0, 21) + "…" : s.name);
+      const x = m.l + (i % perRow) * 180;
+      const y = H - legendH + 8 + Math.floor(i / perRow) * 16;
+      el("rect", { x, y: y - 4, width: 12, height: 3, fill: COLORS[i % COLORS.length] }, legend);
+      text(legend, x + 16, y, s.name.length > 24 ? s.name.slice(0, 23) + "…" : s.name);
     });
   }
   root.appendChild(svg);
