@@ -46,8 +46,13 @@ type Request struct {
 	// Cursor and IncludeCursor continue a previous result (row ids).
 	Cursor        string
 	IncludeCursor bool
-	// DisableCache bypasses the result and column caches.
+	// DisableCache bypasses the result cache (queryOptions.disableCache,
+	// ?nocache=true). Decoded columns are still cached: that cache only
+	// saves decoding work and can never change an answer.
 	DisableCache bool
+	// NoColumnCache also bypasses the decoded-column cache, so every part
+	// is decoded afresh (benchmarks of cold reads, tests).
+	NoColumnCache bool
 	// Workers is the scan parallelism; 0 means GOMAXPROCS.
 	Workers int
 	// MemoryBudget caps the bytes a query may hold in hash tables and

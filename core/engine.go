@@ -45,7 +45,7 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 		workers: req.Workers,
 		intern:  newInterner(),
 	}
-	if !req.DisableCache {
+	if !req.NoColumnCache {
 		x.cache = e.cache
 	}
 	if x.workers <= 0 {

@@ -77,7 +77,7 @@ func TestAnswersIndependentOfExecution(t *testing.T) {
 		want := stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.Workers = 1 }))
 		variants := map[string]string{
 			"N workers":  stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.Workers = 4 })),
-			"no cache":   stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.DisableCache = true })),
+			"no cache":   stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.DisableCache, r.NoColumnCache = true, true })),
 			"buffer":     stableJSON(mustQuery(t, buffer, q)),
 			"no pruning": stableJSON(mustQuery(t, blocks, "logs | extend __k = 1 | where __k == 1 | project-away __k | "+q[len("logs | "):])),
 		}
