@@ -237,17 +237,8 @@ func BenchmarkIngestBuffered(b *testing.B) {
 // and peak heap growth in bytes.
 func bufferedMemory(b *testing.B, n int) (live, peak float64) {
 	b.StopTimer()
-	dir, cleanup := tempDir(b, "aplite-bench-buffered-")
-	defer cleanup()
-	db, err := store.Open(dir, store.Options{FlushRows: 1 << 30, FlushInterval: time.Hour, CompactInterval: time.Hour})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	ds, err := db.Create("buffered")
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, ds, done := openIngestDataset(b, store.Options{FlushRows: 1 << 30, FlushInterval: time.Hour, CompactInterval: time.Hour})
+	defer done()
 	g := gen.New(12).SetEventsPerDay(n)
 	var ms runtime.MemStats
 	runtime.GC()
