@@ -13,9 +13,6 @@ import (
 	"github.com/aplite/aplite/wasm/session"
 )
 
-// version is reported as aplite.version; the Makefile may set it.
-var version = "dev"
-
 // api binds a session to JavaScript.
 type api struct{ s *session.Session }
 

@@ -18,7 +18,6 @@ func main() {
 	for name, f := range api.funcs() {
 		obj.Set(name, js.FuncOf(f))
 	}
-	obj.Set("version", version)
 	js.Global().Set("aplite", obj)
 	if cb := js.Global().Get("onApliteReady"); cb.Type() == js.TypeFunction {
 		cb.Invoke(obj)
