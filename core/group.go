@@ -283,6 +283,21 @@ func (g *groupTable) assignInterned(cols []*vector.Vector, c *vector.Vector, row
 	var ids []uint32
 	if c.Codes != nil && !c.Const && len(c.Dict) > 0 {
 		ids = g.intern.dict(c.Dict)
+		if c.Valid == nil {
+			// No nulls: code → interned id → group, array lookups only.
+			byID := g.byID
+			for k := range out {
+				i := row(rows, k)
+				id := ids[c.Codes[i]]
+				if int(id) < len(byID) && byID[id] != 0 {
+					out[k] = uint32(byID[id] - 1)
+					continue
+				}
+				out[k] = g.internedGroup(cols, i, id)
+				byID = g.byID
+			}
+			return
+		}
 	}
 	for k := range out {
 		i := row(rows, k)

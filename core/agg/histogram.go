@@ -111,6 +111,7 @@ func (s *histState[T]) bins(g int) []any {
 	if grp.sk != nil {
 		grp.sk.buckets(func(v float64, c uint64) { pts = append(pts, point{v + s.base, c}) })
 	} else {
+		grp.flatten()
 		slices.Sort(grp.vals)
 		for _, x := range grp.vals {
 			pts = append(pts, point{float64(x), 1})

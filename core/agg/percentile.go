@@ -223,7 +223,7 @@ func (s *pctState[T]) answers(n int) [][]T {
 	}
 	total := 0
 	for g := 0; g < n && g < len(s.groups); g++ {
-		total += len(s.groups[g].vals)
+		total += s.groups[g].n
 	}
 	workers := runtime.GOMAXPROCS(0)
 	if n < 2 || workers < 2 || total < 1<<16 {

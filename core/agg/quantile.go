@@ -22,10 +22,52 @@ type quantState[T number] struct {
 	exact int
 }
 
+// qgroup holds one group's values: full chunks plus the chunk being
+// filled, so a large group grows without copying what it already holds
+// and merging two groups only links their chunks.
 type qgroup[T number] struct {
-	vals     []T
+	vals     []T   // the chunk being filled (all values once flattened)
+	full     [][]T // completed chunks
+	n        int   // exact values held (vals and full)
 	sk       *ddsketch
 	isSorted bool
+}
+
+// chunkLen is the size of a full chunk.
+const chunkLen = 8192
+
+// add stores one exact value.
+func (g *qgroup[T]) add(x T) {
+	if len(g.vals) == cap(g.vals) && cap(g.vals) >= chunkLen {
+		g.full = append(g.full, g.vals)
+		g.vals = make([]T, 0, chunkLen)
+	}
+	g.vals = append(g.vals, x)
+	g.n++
+}
+
+// each calls f for every exact value.
+func (g *qgroup[T]) each(f func(T)) {
+	for _, c := range g.full {
+		for _, x := range c {
+			f(x)
+		}
+	}
+	for _, x := range g.vals {
+		f(x)
+	}
+}
+
+// flatten gathers every exact value into vals.
+func (g *qgroup[T]) flatten() {
+	if len(g.full) == 0 {
+		return
+	}
+	all := make([]T, 0, g.n)
+	for _, c := range g.full {
+		all = append(all, c...)
+	}
+	g.vals, g.full = append(all, g.vals...), nil
 }
 
 // Values are kept exactly (and percentiles are exact) while a group holds
@@ -42,6 +84,27 @@ func (q *quantState[T]) grow(n int) { q.groups = growSlice(q.groups, n) }
 
 func (q *quantState[T]) update(v *vector.Vector, vals []T, sel []int32, groups []uint32) {
 	gs, valid := q.groups, v.Valid
+	if sel == nil && !v.Const && valid == nil {
+		// The common case: every row, no nulls.
+		vals = vals[:len(groups)]
+		for k, g := range groups {
+			x := vals[k]
+			if x != x {
+				continue
+			}
+			grp := &gs[g]
+			if grp.sk != nil {
+				grp.sk.add(float64(x) - q.base)
+				continue
+			}
+			grp.add(x)
+			q.exact++
+			if grp.n > exactQuantile && q.exact > exactTotal {
+				q.toSketch(grp)
+			}
+		}
+		return
+	}
 	for k, g := range groups {
 		r := physRow(sel, k)
 		if v.Const {
@@ -59,21 +122,20 @@ func (q *quantState[T]) update(v *vector.Vector, vals []T, sel []int32, groups [
 			grp.sk.add(float64(x) - q.base)
 			continue
 		}
-		grp.vals = append(grp.vals, x)
+		grp.add(x)
 		q.exact++
-		if len(grp.vals) > exactQuantile && q.exact > exactTotal {
+		if grp.n > exactQuantile && q.exact > exactTotal {
 			q.toSketch(grp)
 		}
 	}
 }
 
 func (q *quantState[T]) toSketch(grp *qgroup[T]) {
-	grp.sk = &ddsketch{}
-	for _, x := range grp.vals {
-		grp.sk.add(float64(x) - q.base)
-	}
-	q.exact -= len(grp.vals)
-	grp.vals = nil
+	sk := &ddsketch{}
+	grp.each(func(x T) { sk.add(float64(x) - q.base) })
+	grp.sk = sk
+	q.exact -= grp.n
+	grp.vals, grp.full, grp.n = nil, nil, 0
 }
 
 func (q *quantState[T]) merge(o *quantState[T], into []uint32) {
@@ -86,13 +148,16 @@ func (q *quantState[T]) merge(o *quantState[T], into []uint32) {
 			}
 			grp.sk.merge(src.sk)
 		case grp.sk != nil:
-			for _, x := range src.vals {
-				grp.sk.add(float64(x) - q.base)
-			}
+			src.each(func(x T) { grp.sk.add(float64(x) - q.base) })
 		default:
-			grp.vals = append(grp.vals, src.vals...)
-			q.exact += len(src.vals)
-			if len(grp.vals) > exactQuantile && q.exact > exactTotal {
+			// Link the other group's chunks; no value is copied.
+			grp.full = append(grp.full, src.full...)
+			if len(src.vals) > 0 {
+				grp.full = append(grp.full, src.vals)
+			}
+			grp.n += src.n
+			q.exact += src.n
+			if grp.n > exactQuantile && q.exact > exactTotal {
 				q.toSketch(grp)
 			}
 		}
@@ -104,7 +169,7 @@ func (q *quantState[T]) count(g int) uint64 {
 	if sk := q.groups[g].sk; sk != nil {
 		return sk.n
 	}
-	return uint64(len(q.groups[g].vals))
+	return uint64(q.groups[g].n)
 }
 
 // nearestRank is KQL's percentile definition: the smallest value such
@@ -125,9 +190,10 @@ func nearestRank(p float64, n uint64) uint64 {
 // sorted prepares group g for quantile queries. Small groups are sorted;
 // large ones are left as they are and answered by selection.
 func (q *quantState[T]) sorted(g int) {
-	if vals := q.groups[g].vals; len(vals) <= 4*exactQuantile {
-		slices.Sort(vals)
-		q.groups[g].isSorted = true
+	if grp := &q.groups[g]; grp.n <= 4*exactQuantile {
+		grp.flatten()
+		slices.Sort(grp.vals)
+		grp.isSorted = true
 	}
 }
 
@@ -139,7 +205,7 @@ func (q *quantState[T]) quantile(g int, p float64) T {
 	r := nearestRank(p, n)
 	if grp.sk == nil {
 		if !grp.isSorted {
-			return radixSelect(grp.vals, int(r-1))
+			return radixSelect(grp, int(r-1))
 		}
 		return grp.vals[r-1]
 	}

@@ -27,11 +27,14 @@ func orderKey[T number](x T) uint64 {
 // collected and selected. Two sequential passes over the data replace the
 // several swapping passes of quickselect, which matters for the large
 // groups that percentile keeps exactly.
-func radixSelect[T number](vals []T, k int) T {
+func radixSelect[T number](g *qgroup[T], k int) T {
 	const bits = 12
 	var hist [1 << bits]int32
-	for _, x := range vals {
-		hist[orderKey(x)>>(64-bits)]++
+	chunks := append(g.full[:len(g.full):len(g.full)], g.vals)
+	for _, c := range chunks {
+		for _, x := range c {
+			hist[orderKey(x)>>(64-bits)]++
+		}
 	}
 	bucket, before := 0, 0
 	for b, c := range hist {
@@ -42,9 +45,11 @@ func radixSelect[T number](vals []T, k int) T {
 		before += int(c)
 	}
 	cand := make([]T, 0, hist[bucket])
-	for _, x := range vals {
-		if int(orderKey(x)>>(64-bits)) == bucket {
-			cand = append(cand, x)
+	for _, c := range chunks {
+		for _, x := range c {
+			if int(orderKey(x)>>(64-bits)) == bucket {
+				cand = append(cand, x)
+			}
 		}
 	}
 	return selectKth(cand, k-before)
