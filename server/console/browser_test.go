@@ -462,6 +462,54 @@ func TestBrowserConsole(t *testing.T) {
 		}
 	})
 
+	t.Run("a saved tabular result dropped on the page", func(t *testing.T) {
+		h.t = t
+		eval[chromedp.Void](h, `window.apliteConsole.setMode("server")`)
+		h.setRange("2024-03-26T00:00:00", "2024-03-27T00:00:00")
+		if r := h.query("['logs'] | summarize count() by bin(_time, 10m)"); r.Chart != "time" || r.Error != "" {
+			t.Fatalf("server query: %+v", r)
+		}
+		// What a user does with "Save result" and a drag from the desktop:
+		// catch the download the button starts and drop its bytes.
+		if disabled := eval[bool](h, `document.getElementById("save").disabled`); disabled {
+			t.Fatal("Save result is disabled after a successful query")
+		}
+		saved := eval[string](h, `(async () => {
+  let blob = null, clicked = "";
+  const orig = URL.createObjectURL, click = HTMLAnchorElement.prototype.click;
+  URL.createObjectURL = (b) => { blob = b; return orig(b); };
+  // Catch the download instead of letting headless Chromium write a file.
+  HTMLAnchorElement.prototype.click = function () { clicked = this.download; };
+  try { document.getElementById("save").click(); } finally { URL.createObjectURL = orig; HTMLAnchorElement.prototype.click = click; }
+  if (!clicked.endsWith(".json")) return "no download of a .json file: " + clicked;
+  return blob ? await blob.text() : "";
+})()`)
+		if !strings.Contains(saved, `"format":"tabular"`) {
+			t.Fatalf("Save result produced %.200q", saved)
+		}
+		eval[chromedp.Void](h, `(() => {
+  const json = `+string(mustJSON(saved))+`;
+  const dt = new DataTransfer();
+  dt.items.add(new File([json], "saved result.json", { type: "application/json" }));
+  document.dispatchEvent(new DragEvent("dragenter", { dataTransfer: dt, bubbles: true }));
+  document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+})()`)
+		h.waitFor(`document.getElementById("status").dataset.dataset === "saved-result"`, 30*time.Second)
+		if status := eval[string](h, `document.getElementById("status").textContent`); !strings.Contains(status, "as tabular") {
+			t.Errorf("load status %q does not say it read a tabular result", status)
+		}
+		if hidden := eval[bool](h, `document.getElementById("drop").hidden`); !hidden {
+			t.Error("the drop overlay stayed up after the drop")
+		}
+		r := h.query("['saved-result'] | summarize events = sum(count_), bins = count()")
+		if r.Mode != "offline" || r.Error != "" || string(r.Tables) == "" {
+			t.Fatalf("query over the dropped result: %+v", r)
+		}
+		if got := rowsOf(t, r.Tables); len(got) != 1 || !strings.HasPrefix(got[0], "[200,") {
+			t.Errorf("dropped result sums to %v, want the 200 events of the fixture", got)
+		}
+	})
+
 	t.Run("summarize count() by status over 100,000 events in the browser", func(t *testing.T) {
 		h.t = t
 		data := gen.NDJSON(7, 100_000)

@@ -197,10 +197,12 @@ async function run() {
     const kind = drawChart($("chart"), t);
     const rows = table.rowCount();
     state.last = { apl, bounds, mode: state.mode, ms, rows, chart: kind, result: res };
+    $("save").disabled = false;
     setStatus(`${rows.toLocaleString("en")} row${rows === 1 ? "" : "s"} in ${ms.toFixed(0)} ms · ${state.mode}`,
       { state: "done", ms: ms.toFixed(1), rows });
   } catch (e) {
     state.last = { apl, bounds, mode: state.mode, error: e.message, pos: e.pos || null };
+    $("save").disabled = true;
     if (e instanceof AuthFailure) {
       authLost(e);
       showError(`The server refused the token: ${e.message}`);
@@ -214,6 +216,21 @@ async function run() {
     state.running = false;
     $("run").disabled = false;
   }
+}
+
+// saveResult downloads the latest result in the API's tabular shape, which
+// the offline mode loads back as a dataset.
+function saveResult() {
+  const res = state.last && state.last.result;
+  if (!res) return;
+  const blob = new Blob([JSON.stringify(res)], { type: "application/json" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = `aplite-result-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
 // --- Offline files --------------------------------------------------------
@@ -276,6 +293,7 @@ $("mode-server").addEventListener("click", () => setMode("server"));
 $("mode-offline").addEventListener("click", () => setMode("offline"));
 $("refresh").addEventListener("click", refreshDatasets);
 $("run").addEventListener("click", run);
+$("save").addEventListener("click", saveResult);
 setupDrop();
 restoreAuth();
 setMode("server");
