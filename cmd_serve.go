@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,10 +28,11 @@ func cmdServe(args []string) int {
 	data := fs.String("data", envOr("APLITE_DATA", "./data"), "data directory (APLITE_DATA)")
 	token := fs.String("token", envOr("APLITE_TOKEN", ""), "personal access token (xapt-...) with full control, created if absent (APLITE_TOKEN)")
 	org := fs.String("org", envOr("APLITE_ORG_ID", "default"), "id of the default organization (APLITE_ORG_ID)")
+	extAllow := fs.String("externaldata-allow", envOr("APLITE_EXTERNALDATA_ALLOW", ""), "comma-separated URL prefixes APL's externaldata may read; empty disables it (APLITE_EXTERNALDATA_ALLOW)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org})
+	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
 		return 1
@@ -57,4 +59,15 @@ func cmdServe(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// splitList splits a comma-separated flag value, dropping empty entries.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

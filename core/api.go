@@ -55,6 +55,10 @@ type Request struct {
 	NoColumnCache bool
 	// Workers is the scan parallelism; 0 means GOMAXPROCS.
 	Workers int
+	// ExternalData fetches a URL for the externaldata operator; nil
+	// disables the operator. The server supplies one that only reads URLs
+	// on its allow-list (the core itself never touches the network).
+	ExternalData func(url string) ([]byte, error)
 	// MemoryBudget caps the bytes a query may hold in hash tables and
 	// sorts; 0 means the engine default.
 	MemoryBudget int64

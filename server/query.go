@@ -88,6 +88,9 @@ func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 	}
 	p := c.p
 	req.Allowed = func(ds string) bool { return p.canDataset(ds, capQuery, actRead) }
+	if s.external != nil {
+		req.ExternalData = s.external.fetch
+	}
 	vfs, err := s.virtualFields(p.org)
 	if err != nil {
 		return nil, err

@@ -49,6 +49,9 @@ type Config struct {
 	// in DataDir (tests and benchmarks use an in-memory store). The server
 	// closes it on Shutdown.
 	Storage Storage
+	// ExternalDataAllow lists URL prefixes APL's externaldata operator may
+	// read; empty (the default) disables the operator.
+	ExternalDataAllow []string
 }
 
 // TokenFileName is the file in the data directory that keeps a generated
@@ -84,14 +87,15 @@ func (c *Config) setDefaults() {
 
 // Server is aplite's HTTP API over one data directory.
 type Server struct {
-	cfg     Config
-	meta    *meta.Store
-	storage Storage
-	engine  *core.Engine
-	srv     *fasthttp.Server
-	handler fasthttp.RequestHandler
-	token   string
-	started time.Time
+	cfg      Config
+	external *externalFetcher
+	meta     *meta.Store
+	storage  Storage
+	engine   *core.Engine
+	srv      *fasthttp.Server
+	handler  fasthttp.RequestHandler
+	token    string
+	started  time.Time
 
 	metrics *metrics
 	limits  limiter
@@ -132,6 +136,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.engine = core.NewEngine(catalog{s.storage})
+	s.external = newExternalFetcher(cfg.ExternalDataAllow, s.cfg.MaxBodyBytes)
 	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)
 	s.srv = &fasthttp.Server{
 		Handler:                      s.handler,
