@@ -184,6 +184,9 @@ func (set assets) serve(ctx *fasthttp.RequestCtx) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Vary", "Accept-Encoding")
 	h.SetContentType(a.ctype)
+	if strings.HasPrefix(a.ctype, "text/html") {
+		setPageHeaders(h)
+	}
 	if matchETag(ctx.Request.Header.Peek("If-None-Match"), a.etag) {
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
 		return
@@ -202,6 +205,19 @@ func (set assets) serve(ctx *fasthttp.RequestCtx) {
 	if ctx.IsHead() {
 		ctx.Response.SkipBody = true
 	}
+}
+
+// pagePolicy confines the page to its own origin: the console renders
+// event values, and the user's token sits in its session storage, so a
+// value that slipped past escaping must not run scripts or send data
+// elsewhere. WebAssembly compilation needs 'wasm-unsafe-eval'.
+const pagePolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+	"img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+func setPageHeaders(h *fasthttp.ResponseHeader) {
+	h.Set("Content-Security-Policy", pagePolicy)
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
 }
 
 // matchETag reports whether an If-None-Match header names etag (or *).

@@ -50,6 +50,22 @@ func TestEmbeddedConsoleServesEveryAsset(t *testing.T) {
 	}
 }
 
+func TestPageIsConfinedToItsOrigin(t *testing.T) {
+	r := get(t, Handler(), "GET", "/")
+	csp := string(r.Header.Peek("Content-Security-Policy"))
+	for _, want := range []string{"default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("page policy %q lacks %q", csp, want)
+		}
+	}
+	if string(r.Header.Peek("X-Frame-Options")) != "DENY" {
+		t.Error("the page may be framed")
+	}
+	if js := get(t, Handler(), "GET", "/console/app.js"); len(js.Header.Peek("Content-Security-Policy")) != 0 {
+		t.Error("the page policy is sent with scripts too")
+	}
+}
+
 func TestGzipWhenAccepted(t *testing.T) {
 	h := Handler()
 	for _, p := range []string{"/console/aplite.wasm", "/console/app.js"} {
