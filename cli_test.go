@@ -129,3 +129,62 @@ func TestServePortInUse(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// serve answers the API, and SIGTERM finishes, flushes and exits 0;
+// acknowledged events are there after a restart.
+func TestServeLifecycle(t *testing.T) {
+	data := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	start := func() *exec.Cmd {
+		cmd := exec.Command(bin, "serve", "-addr", addr, "-data", data, "-token", "xapt-lifecycle")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 100; i++ {
+			if c, err := net.Dial("tcp", addr); err == nil {
+				c.Close()
+				return cmd
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("server did not start: %s", errb.String())
+		return nil
+	}
+	call := func(method, path, ctype, body string) (int, string) {
+		out, err := exec.Command("curl", "-s", "-o", "-", "-w", "\n%{http_code}", "-X", method,
+			"-H", "Authorization: Bearer xapt-lifecycle", "-H", "X-Axiom-Org-Id: default",
+			"-H", "Content-Type: "+ctype, "--data-binary", body, "http://"+addr+path).Output()
+		if err != nil {
+			t.Skipf("curl unavailable: %v", err)
+		}
+		s := strings.TrimSpace(string(out))
+		i := strings.LastIndex(s, "\n")
+		var code int
+		json.Unmarshal([]byte(s[i+1:]), &code)
+		return code, s[:max(i, 0)]
+	}
+	cmd := start()
+	if code, body := call("POST", "/v2/datasets", "application/json", `{"name":"logs"}`); code != 200 {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	if code, body := call("POST", "/v1/datasets/logs/ingest", "application/x-ndjson", "{\"a\":1}\n{\"a\":2}\n"); code != 200 || !strings.Contains(body, `"ingested":2`) {
+		t.Fatalf("ingest: %d %s", code, body)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("shutdown exit: %v", err)
+	}
+	cmd = start()
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	code, body := call("POST", "/v1/datasets/_apl?format=tabular", "application/json", `{"apl":"['logs'] | summarize sum(a)"}`)
+	if code != 200 || !strings.Contains(body, `[[3]]`) {
+		t.Errorf("after restart: %d %s", code, body)
+	}
+}
