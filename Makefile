@@ -21,6 +21,7 @@ run: build
 
 ## test: everything CI checks.
 test: vet unit race wasm-core fuzz-seeds compat
+	@command -v chromium >/dev/null 2>&1 || echo 'make test: chromium is not installed: the console browser tests were SKIPPED (apt-get install chromium)'
 
 vet:
 	$(GO) vet ./...

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"runtime/debug"
 
+	"github.com/aplite/aplite/server/console"
 	"github.com/fasthttp/router"
 	"github.com/valyala/fasthttp"
 )
@@ -85,6 +86,14 @@ func (s *Server) routes() *router.Router {
 
 	r.GET("/health", s.wrap("health", authNone, s.handleHealth))
 	r.GET("/metrics", s.handleMetrics)
+
+	// The web console: static assets, no auth (its API calls carry the
+	// user's token).
+	ui := console.Handler()
+	for _, p := range []string{"/", "/console/{filepath:*}"} {
+		r.GET(p, ui)
+		r.HEAD(p, ui)
+	}
 
 	// Ingest and query.
 	ingest := s.wrap("ingest", authOrg, s.handleIngest)

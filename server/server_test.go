@@ -149,3 +149,12 @@ func TestMetricsAndCompressedResponses(t *testing.T) {
 		t.Fatalf("headers %v", got.header)
 	}
 }
+
+// The web console is served at / without a token.
+func TestConsoleMounted(t *testing.T) {
+	ts := newTestServer(t)
+	r := ts.do(req{method: "GET", path: "/", token: "-", noOrg: true})
+	if r.status != 200 || !strings.Contains(string(r.body), "<html") {
+		t.Fatalf("GET /: %d %.200s", r.status, r.body)
+	}
+}
