@@ -1,8 +1,9 @@
 package store
 
 import (
-	"bytes"
 	"math"
+	"math/bits"
+	"slices"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -58,6 +59,9 @@ func denseOf(v *vector.Vector, n int) (d dense, nulls []byte, nullCount int) {
 		}
 		return d, []byte{nullsNone}, 0
 	}
+	if !v.Const && v.Codes == nil && v.Type != vector.Dynamic {
+		return denseValid(v, n)
+	}
 	for i := 0; i < n; i++ {
 		if v.IsNull(i) {
 			nullCount++
@@ -87,31 +91,99 @@ func denseOf(v *vector.Vector, n int) (d dense, nulls []byte, nullCount int) {
 	return d, nulls, nullCount
 }
 
+// denseValid is denseOf for a plain payload with a validity bitmap: typed
+// loops, and the null section copied from the bitmap's words.
+func denseValid(v *vector.Vector, n int) (d dense, nulls []byte, nullCount int) {
+	valid := v.Valid
+	m := countBits(valid, n)
+	switch m {
+	case 0:
+		return d, []byte{nullsAll}, n
+	case n:
+		nulls = []byte{nullsNone}
+	default:
+		nulls = appendBitmapBytes([]byte{nullsSome}, valid, n)
+	}
+	switch v.Type {
+	case vector.Bool:
+		d.bools = selectValid(v.Bools[:n], valid, m)
+	case vector.Int, vector.DateTime, vector.TimeSpan:
+		d.ints = selectValid(v.Ints[:n], valid, m)
+	case vector.Float:
+		d.floats = selectValid(v.Floats[:n], valid, m)
+	case vector.String:
+		d.strs = selectValid(v.Strs[:n], valid, m)
+	}
+	return d, nulls, n - m
+}
+
+// countBits counts the set bits among the first n of b.
+func countBits(b vector.Bitmap, n int) int {
+	full := n / 64
+	c := b[:full].Count()
+	if r := n % 64; r != 0 {
+		c += bits.OnesCount64(b[full] & (1<<uint(r) - 1))
+	}
+	return c
+}
+
+// appendBitmapBytes appends the first n bits of b as ceil(n/8) bytes,
+// LSB first (the layout of FORMAT.md's validity sections).
+func appendBitmapBytes(dst []byte, b vector.Bitmap, n int) []byte {
+	nb := (n + 7) / 8
+	for j := 0; j < nb; j++ {
+		dst = append(dst, byte(b[j/8]>>(8*uint(j%8))))
+	}
+	if r := n % 8; r != 0 {
+		dst[len(dst)-1] &= 1<<uint(r) - 1
+	}
+	return dst
+}
+
+// selectValid returns the m values of vals whose bit is set in valid.
+func selectValid[T any](vals []T, valid vector.Bitmap, m int) []T {
+	if m == len(vals) {
+		return vals
+	}
+	out := make([]T, 0, m)
+	for i, x := range vals {
+		if valid.Get(i) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // encodeColumn appends the blob of column v (n rows) to dst and returns
-// its stats. It builds each encoding that fits, with and without
-// byte-aligned packing, and keeps the smallest after optional zstd.
+// its stats. Each type yields one or two candidate encodings, sized from
+// statistics gathered in one pass rather than by building every
+// encoding; chooseBlob then picks the compression by trying it on a
+// sample, so each row is encoded about once.
 func encodeColumn(dst []byte, t vector.Type, v *vector.Vector, n int) ([]byte, colStats, error) {
 	d, nulls, nc := denseOf(v, n)
 	st := colStats{nullCount: nc}
+	// Every variant starts with the blob's compression byte and the null
+	// section, so the raw framing is the variant itself.
+	head := append([]byte{compNone}, nulls...)
 	if nc == n {
-		return append(append(dst, compNone), nulls...), st, nil
+		return append(dst, head...), st, nil
 	}
 	var variants []variant
 	switch t {
 	case vector.Bool:
-		variants = append(variants, variant{encodeBools(d.bools), true})
+		variants = append(variants, variant{encodeBools(head, d.bools), true})
 		st.min, st.max = boolRange(d.bools)
 	case vector.Int, vector.DateTime, vector.TimeSpan:
-		variants = packedVariants(func(aligned bool) []byte { return putInts(nil, d.ints, aligned) })
+		variants = intVariants(head, d.ints)
 		lo, hi := minMaxInts(d.ints)
 		st.min, st.max = lo, hi
 	case vector.Float:
-		variants = packedVariants(func(aligned bool) []byte { return putFloats(nil, d.floats, aligned) })
+		variants = floatVariants(head, d.floats)
 		st.min, st.max = floatRange(d.floats)
 	case vector.String:
-		variants = encodeStrVariants(d.strs, &st)
+		variants = encodeStrVariants(head, d.strs, &st)
 	case vector.Dynamic:
-		b := []byte{0}
+		b := append(head, 0)
 		var err error
 		for _, x := range d.dyns {
 			if b, err = putDyn(b, x); err != nil {
@@ -120,76 +192,114 @@ func encodeColumn(dst []byte, t vector.Type, v *vector.Vector, n int) ([]byte, c
 		}
 		variants = append(variants, variant{b, true})
 	}
-	best, vi := chooseBlob(nulls, variants)
-	st.enc = variants[vi].body[0]
-	return append(dst, best...), st, nil
+	blob, vi := chooseBlob(variants)
+	st.enc = variants[vi].body[len(head)]
+	if dst == nil {
+		return blob, st, nil
+	}
+	return append(dst, blob...), st, nil
 }
 
-// variant is one candidate encoding of a column's values; zstd says
-// whether compressing it may pay (bit-packed data at odd widths rarely
-// compresses, so only its byte-aligned twin is tried with zstd).
+// variant is one candidate blob of a column, framed raw (compression
+// byte, null section, encoded values); zstd says whether compressing it
+// may pay (bit-packed data at odd widths rarely compresses, so only its
+// byte-aligned twin is tried).
 type variant struct {
 	body []byte
 	zstd bool
 }
 
-// packedVariants returns the bit-packed encoding as is, plus its
-// byte-aligned twin for zstd when the two differ.
-func packedVariants(enc func(aligned bool) []byte) []variant {
-	tight, aligned := enc(false), enc(true)
-	if bytes.Equal(tight, aligned) {
-		return []variant{{tight, true}}
-	}
-	return []variant{{tight, false}, {aligned, true}}
+// Candidate framings of a variant.
+const (
+	candRaw = iota
+	candZstd
+	candHuff
+)
+
+// candidate is a variant framed raw or with a compressor, with its exact
+// size when built, else its size estimated from a sample.
+type candidate struct {
+	variant int
+	comp    int
+	size    int
+	blob    []byte // nil while only estimated
 }
 
-// chooseBlob frames each variant (null section + values), optionally
-// compressed, and returns the smallest framing and which variant it holds.
-func chooseBlob(nulls []byte, variants []variant) ([]byte, int) {
-	var best []byte
-	bi := 0
+// chooseBlob returns the smallest framing of the variants, raw or
+// compressed, and which variant it holds. Compression is kept only when
+// it saves at least 10%. Small bodies are compressed outright; large ones
+// are judged by compressing a sample, and only the winner is compressed
+// in full.
+func chooseBlob(variants []variant) ([]byte, int) {
+	bestRaw, bestComp := -1, candidate{variant: -1}
 	for i, v := range variants {
-		raw := append(append(make([]byte, 0, 1+len(nulls)+len(v.body)), compNone), nulls...)
-		raw = append(raw, v.body...)
-		cand := raw
-		if v.zstd && len(raw) >= zstdMinLen {
-			if compressible(raw[1:]) {
-				z := putUvarint([]byte{compZstd}, uint64(len(raw)-1))
-				if z = zstdCompress(z, raw[1:]); len(z) < len(raw)*9/10 {
-					cand = z
-				}
-			}
-			// Huffman alone is cheap and wins on small-alphabet streams
-			// that zstd declines to compress.
-			h := putUvarint([]byte{compHuff}, uint64(len(raw)-1))
-			if h = huffCompress(h, raw[1:]); len(h) < len(cand) && len(h) < len(raw)*9/10 {
-				cand = h
+		if bestRaw < 0 || len(v.body) < len(variants[bestRaw].body) {
+			bestRaw = i
+		}
+		if !v.zstd || len(v.body) < zstdMinLen {
+			continue
+		}
+		for _, c := range compressCandidates(i, v.body) {
+			if c.size < len(v.body)*9/10 && (bestComp.variant < 0 || c.size < bestComp.size) {
+				bestComp = c
 			}
 		}
-		if best == nil || len(cand) < len(best) {
-			best, bi = cand, i
+	}
+	rawBest := variants[bestRaw].body
+	if bestComp.variant >= 0 && bestComp.size < len(rawBest) {
+		body := variants[bestComp.variant].body
+		if bestComp.blob == nil {
+			bestComp.blob = compressBody(bestComp.comp, body)
+		}
+		if len(bestComp.blob) < len(rawBest) && len(bestComp.blob) < len(body)*9/10 {
+			return bestComp.blob, bestComp.variant
 		}
 	}
-	return best, bi
+	return rawBest, bestRaw
 }
 
-// zstdSample is the probe size compressible looks at.
-const zstdSample = 16 << 10
+// Sampling: bodies up to fullTryLen are compressed outright by both
+// compressors; longer ones are judged by samplePieces pieces of
+// samplePiece bytes spread over the body.
+const (
+	fullTryLen   = 64 << 10
+	samplePiece  = 8 << 10
+	samplePieces = 4
+)
 
-// compressible compresses a sample of a large body and reports whether it
-// shrank enough for compressing the whole body to be worth the time
-// (random ids and mantissas do not).
-func compressible(b []byte) bool {
-	if len(b) <= 4*zstdSample {
-		return true
+// compressCandidates returns the zstd and Huffman framings of a raw
+// variant, built when it is small, else sized from a sample.
+func compressCandidates(vi int, body []byte) []candidate {
+	if len(body) <= fullTryLen {
+		z, h := compressBody(candZstd, body), compressBody(candHuff, body)
+		return []candidate{{vi, candZstd, len(z), z}, {vi, candHuff, len(h), h}}
 	}
-	mid := len(b)/2 - zstdSample/2
-	z := zstdCompress(nil, b[mid:mid+zstdSample])
-	return len(z) < zstdSample*9/10
+	raw := body[1:]
+	sample := make([]byte, 0, samplePiece*samplePieces)
+	stride := (len(raw) - samplePiece) / (samplePieces - 1)
+	for i := 0; i < samplePieces; i++ {
+		sample = append(sample, raw[i*stride:i*stride+samplePiece]...)
+	}
+	scale := func(n int) int { return int(int64(n) * int64(len(raw)) / int64(len(sample))) }
+	z := zstdSampleSize(sample)
+	h := len(huffCompress(nil, sample))
+	return []candidate{{vi, candZstd, scale(z), nil}, {vi, candHuff, scale(h), nil}}
 }
 
-func encodeBools(vals []bool) []byte {
-	return putBitsFunc([]byte{0}, len(vals), func(i int) bool { return vals[i] })
+// compressBody frames a raw variant (its bytes after the compression
+// byte) with zstd or Huffman.
+func compressBody(comp int, body []byte) []byte {
+	raw := body[1:]
+	if comp == candZstd {
+		dst := putUvarint(make([]byte, 1, 16+len(raw)/2), uint64(len(raw)))
+		dst[0] = compZstd
+		return zstdCompress(dst, raw)
+	}
+	return huffCompress(putUvarint([]byte{compHuff}, uint64(len(raw))), raw)
+}
+
+func encodeBools(head []byte, vals []bool) []byte {
+	return putBitsFunc(append(slices.Clip(head), 0), len(vals), func(i int) bool { return vals[i] })
 }
 
 func boolRange(vals []bool) (any, any) {
@@ -228,7 +338,7 @@ const (
 // encodeStrVariants builds the string encodings worth trying: a
 // dictionary unless a sample shows mostly distinct values, hex for ids, and
 // plain when nothing better applies or the dictionary is large.
-func encodeStrVariants(vals []string, st *colStats) []variant {
+func encodeStrVariants(head []byte, vals []string, st *colStats) []variant {
 	var variants []variant
 	var dict []string
 	var codes []uint64
@@ -237,7 +347,8 @@ func encodeStrVariants(vals []string, st *colStats) []variant {
 		dict, codes, ok = strDictOf(vals)
 	}
 	if ok {
-		variants = packedVariants(func(aligned bool) []byte { return putStrDict(nil, dict, codes, aligned) })
+		variants = strDictVariants(head, dict, codes)
+		putU64s(codes)
 		st.min, st.max = dict[0], dict[len(dict)-1]
 		if len(dict) <= maxIndexDict && dictBytes(dict) <= maxIndexDictBytes {
 			st.dict = dict
@@ -254,10 +365,11 @@ func encodeStrVariants(vals []string, st *colStats) []variant {
 	}
 	hex := hexCase(vals)
 	if hex >= 0 {
-		variants = append(variants, variant{putStrHex(nil, vals, hex), true})
+		variants = append(variants, variant{putStrHex(slices.Clip(head), vals, hex), true})
 	}
-	if hex < 0 && (!ok || len(dict)*16 > len(vals)) { // plain+zstd may beat a large dictionary
-		variants = append(variants, variant{putStrPlain(nil, vals, true), true})
+	// Plain+zstd may beat a dictionary that hardly repeats.
+	if hex < 0 && (!ok || len(dict)*4 > len(vals)) {
+		variants = append(variants, variant{putStrPlain(slices.Clip(head), vals, true), true})
 	}
 	return variants
 }

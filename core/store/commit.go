@@ -76,6 +76,7 @@ func (d *Dataset) commit(group []*appendReq) {
 	}
 	d.nextSeq += uint64(len(group))
 	now := time.Now()
+	d.lastAppend.Store(now.UnixNano())
 	d.mu.Lock()
 	for i, r := range group {
 		seq := first + uint64(i)

@@ -86,6 +86,8 @@ type Dataset struct {
 	dirtySince  time.Time // when the oldest of those was appended
 	failed      error
 
+	lastAppend atomic.Int64 // ns of the last committed append (compaction policy)
+
 	// life orders Append/Flush against shutdown: they hold it for reading
 	// while talking to the committer, shutdown takes it for writing.
 	life   sync.RWMutex

@@ -2,6 +2,7 @@ package store
 
 import (
 	"math"
+	"slices"
 )
 
 // Real encodings (FORMAT.md).
@@ -43,20 +44,39 @@ func exactAtScale(x float64, s int) bool {
 
 // putFloats appends the decimal encoding when it applies, else plain.
 func putFloats(dst []byte, vals []float64, aligned bool) []byte {
-	if s, ok := decimalScale(vals); ok && len(vals) > 0 {
-		ms := make([]int64, len(vals))
-		for i, x := range vals {
-			ms[i] = int64(math.Round(x * pow10[s]))
-		}
-		dst = append(dst, floatDecimal, byte(s))
-		return putInts(dst, ms, aligned)
+	if s, ms, ok := decimalInts(vals); ok {
+		return putInts(append(dst, floatDecimal, byte(s)), ms, aligned)
 	}
 	return putFloatsPlain(dst, vals)
 }
 
+// floatVariants returns the candidate encodings of vals after head: the decimal
+// ones (as intVariants gives them) when a scale fits every value, else
+// plain.
+func floatVariants(head []byte, vals []float64) []variant {
+	if s, ms, ok := decimalInts(vals); ok {
+		return intVariants(append(slices.Clip(head), floatDecimal, byte(s)), ms)
+	}
+	return []variant{{putFloatsPlain(slices.Clip(head), vals), true}}
+}
+
+// decimalInts returns the scale and the scaled integers of the decimal
+// encoding, or false when it does not apply.
+func decimalInts(vals []float64) (int, []int64, bool) {
+	s, ok := decimalScale(vals)
+	if !ok || len(vals) == 0 {
+		return 0, nil, false
+	}
+	ms := make([]int64, len(vals))
+	for i, x := range vals {
+		ms[i] = int64(math.Round(x * pow10[s]))
+	}
+	return s, ms, true
+}
+
 // putFloatsPlain appends the plain encoding (any value, NaN included).
 func putFloatsPlain(dst []byte, vals []float64) []byte {
-	dst = append(dst, floatPlain)
+	dst = slices.Grow(append(dst, floatPlain), 8*len(vals))
 	for _, x := range vals {
 		dst = putF64(dst, x)
 	}

@@ -78,9 +78,11 @@ func (d *Dataset) seal(parts []Part, maxSeq uint64, bytes int64) error {
 }
 
 // persist makes every heap block durable, then removes the WAL segments
-// up to sealed. Several heap blocks (one per SealRows) are merged into one
-// file, so a flush writes one well-compressed block instead of leaving the
-// merge to compaction; a single one is written as is.
+// up to sealed. Each heap block is written as it is, so a row is encoded
+// once on its way to disk (when its batch was sealed); merging them into
+// bigger blocks is left to compaction, which does it when the dataset is
+// idle. Blocks are written in id (and so seq) order, so a failure leaves
+// only a durable prefix.
 func (d *Dataset) persist(sealed uint64) error {
 	d.mu.RLock()
 	var heap []*blockPart
@@ -92,15 +94,18 @@ func (d *Dataset) persist(sealed uint64) error {
 	before := d.trimBefore
 	d.mu.RUnlock()
 	if len(heap) > 0 {
-		nb, err := d.persistBlocks(heap, before)
+		written, err := d.persistBlocks(heap)
+		d.swapHeap(heap[:len(written)], written)
 		if err != nil {
-			return err // the WAL still holds these rows
+			return err // the WAL still holds the rest
 		}
-		d.swapHeap(heap, nb)
-		if nb != nil && nb.idx.minTime < before { // trimmed while on the heap
-			select {
-			case d.trimq <- struct{}{}:
-			default:
+		for _, nb := range written {
+			if nb.idx.minTime < before { // trimmed while on the heap
+				select {
+				case d.trimq <- struct{}{}:
+				default:
+				}
+				break
 			}
 		}
 	}
@@ -112,32 +117,23 @@ func (d *Dataset) persist(sealed uint64) error {
 	return nil
 }
 
-// persistBlocks writes heap blocks as one durable block (nil when trim
-// left no rows).
-func (d *Dataset) persistBlocks(heap []*blockPart, keepFrom int64) (*blockPart, error) {
-	if len(heap) == 1 {
-		nb, err := d.files.writeBlock(heap[0].id, heap[0].data)
-		if nb != nil {
-			nb.durable = true
+// persistBlocks writes heap blocks to their files in order and returns
+// the durable ones, stopping at the first failure.
+func (d *Dataset) persistBlocks(heap []*blockPart) ([]*blockPart, error) {
+	out := make([]*blockPart, 0, len(heap))
+	for _, b := range heap {
+		nb, err := d.files.writeBlock(b.id, b.data)
+		if err != nil {
+			return out, err
 		}
-		return nb, err
+		nb.durable = true
+		out = append(out, nb)
 	}
-	parts := make([]Part, len(heap))
-	meta := blockMeta{}
-	for i, b := range heap {
-		parts[i] = b
-		meta.walSeqMax = max(meta.walSeqMax, b.idx.walSeqMax)
-		meta.inputBytes += b.idx.inputBytes
-	}
-	cs, err := mergeParts(parts, keepFrom)
-	if err != nil || cs.n == 0 {
-		return nil, err
-	}
-	return d.buildBlock(cs, meta)
+	return out, nil
 }
 
-// swapHeap replaces the heap blocks by their durable successor.
-func (d *Dataset) swapHeap(heap []*blockPart, nb *blockPart) {
+// swapHeap replaces heap blocks by their durable copies.
+func (d *Dataset) swapHeap(heap, durable []*blockPart) {
 	d.mu.Lock()
 	kept := d.blocks[:0:0]
 	for _, b := range d.blocks {
@@ -145,9 +141,7 @@ func (d *Dataset) swapHeap(heap []*blockPart, nb *blockPart) {
 			kept = append(kept, b)
 		}
 	}
-	if nb != nil {
-		kept = append(kept, nb)
-	}
+	kept = append(kept, durable...)
 	slices.SortFunc(kept, func(a, b *blockPart) int { return cmpInt(int64(a.id), int64(b.id)) })
 	d.blocks = kept
 	d.mu.Unlock()

@@ -9,11 +9,26 @@ import (
 // first, into blocks of up to maxMergeRows. A merge holds one decoded
 // column of its inputs at a time, so its memory is bounded by
 // maxMergeRows times the widest column, not by the whole block.
+//
+// A flush writes sealed blocks of SealRows rows as they are. Merging
+// those re-encodes every row, which under sustained ingest would compete
+// with ingest for the CPU, so while appends keep coming only fragments
+// (blocks under half of SealRows, from interval flushes) are merged; the
+// full-size ones wait until the dataset has been idle for a compaction
+// interval.
 const (
 	smallBlockRows = 256 << 10
 	maxMergeRows   = 1 << 20
 	minMergeBlocks = 4
 )
+
+// compactBelow is the row count under which a block is worth merging now.
+func (d *Dataset) compactBelow(now time.Time) int {
+	if now.UnixNano()-d.lastAppend.Load() >= int64(d.opts.CompactInterval) {
+		return smallBlockRows
+	}
+	return min(d.opts.SealRows/2, smallBlockRows)
+}
 
 // maintLoop runs trim and compaction in the background, one at a time.
 // Both build new blocks from old ones and swap them in under the lock, so
@@ -175,8 +190,9 @@ func (d *Dataset) pickCompaction() []*blockPart {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	var small []*blockPart
+	below := d.compactBelow(time.Now())
 	for _, b := range d.blocks {
-		if b.Rows() < smallBlockRows && b.durable {
+		if b.Rows() < below && b.durable {
 			small = append(small, b)
 		}
 	}

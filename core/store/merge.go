@@ -107,39 +107,65 @@ func gatherColumn(parts []Part, k ColKey, refs []rowRef) (*vector.Vector, error)
 }
 
 // gatherFast handles the common flush case, every source holding the
-// column as a plain slice without nulls, with typed loops instead of a
-// call per row.
+// column as a plain slice (nulls as a validity bitmap, missing columns as
+// nulls), with typed loops instead of a call per row.
 func gatherFast(out *vector.Vector, srcs []*vector.Vector, refs []rowRef) bool {
+	nulls := false
 	for _, s := range srcs {
-		if s == nil || s.Valid != nil || s.Const || s.Codes != nil {
+		switch {
+		case s == nil:
+			nulls = true
+		case s.Const || s.Codes != nil:
 			return false
+		case s.Valid != nil:
+			nulls = true
 		}
 	}
 	n := len(refs)
 	switch out.Type {
 	case vector.Int, vector.DateTime, vector.TimeSpan:
-		out.Ints = out.Ints[:n]
-		for j, r := range refs {
-			out.Ints[j] = srcs[r.part].Ints[r.row]
-		}
+		out.Ints = gatherTyped(out.Ints[:n], srcs, refs, func(v *vector.Vector) []int64 { return v.Ints })
 	case vector.Float:
-		out.Floats = out.Floats[:n]
-		for j, r := range refs {
-			out.Floats[j] = srcs[r.part].Floats[r.row]
-		}
+		out.Floats = gatherTyped(out.Floats[:n], srcs, refs, func(v *vector.Vector) []float64 { return v.Floats })
 	case vector.String:
-		out.Strs = out.Strs[:n]
-		for j, r := range refs {
-			out.Strs[j] = srcs[r.part].Strs[r.row]
-		}
+		out.Strs = gatherTyped(out.Strs[:n], srcs, refs, func(v *vector.Vector) []string { return v.Strs })
 	case vector.Bool:
-		out.Bools = out.Bools[:n]
-		for j, r := range refs {
-			out.Bools[j] = srcs[r.part].Bools[r.row]
-		}
+		out.Bools = gatherTyped(out.Bools[:n], srcs, refs, func(v *vector.Vector) []bool { return v.Bools })
 	default:
 		return false
 	}
 	out.Len = n
+	if nulls {
+		out.Valid = gatherValid(srcs, refs)
+	}
 	return true
+}
+
+// gatherTyped fills out (len(refs) values) from the sources' payloads,
+// leaving zero values where a source lacks the column.
+func gatherTyped[T any](out []T, srcs []*vector.Vector, refs []rowRef, payload func(*vector.Vector) []T) []T {
+	vals := make([][]T, len(srcs))
+	for i, s := range srcs {
+		if s != nil {
+			vals[i] = payload(s)
+		}
+	}
+	for j, r := range refs {
+		if p := vals[r.part]; p != nil {
+			out[j] = p[r.row]
+		}
+	}
+	return out
+}
+
+// gatherValid builds the validity of a gathered column: a row is valid
+// when its source has the column and holds a value there.
+func gatherValid(srcs []*vector.Vector, refs []rowRef) vector.Bitmap {
+	out := vector.NewBitmap(len(refs))
+	for j, r := range refs {
+		if s := srcs[r.part]; s != nil && (s.Valid == nil || s.Valid.Get(int(r.row))) {
+			out.Set(j)
+		}
+	}
+	return out
 }

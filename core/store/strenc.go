@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/hex"
 	"slices"
+	"unsafe"
 )
 
 // String encodings (FORMAT.md).
@@ -15,44 +16,51 @@ const (
 // maxStrDict bounds a string dictionary; above it plain+zstd does as well.
 const maxStrDict = 1 << 16
 
+// The address cache of strDictOf.
+const (
+	dictCacheBits = 8
+	dictCacheSize = 1 << dictCacheBits
+)
+
+type dictCacheSlot struct {
+	p    *byte
+	n    int
+	code uint32
+}
+
 // strDictOf returns the sorted distinct values and each value's code, or
 // false when there are too many distinct values for a dictionary to pay.
+// The codes come from the scratch pool (putU64s when done).
 func strDictOf(vals []string) ([]string, []uint64, bool) {
 	limit := min(maxStrDict, len(vals)/2+1)
-	idx := make(map[string]uint32, 64)
-	codes := make([]uint64, len(vals))
-	var dict []string
+	idx := newStrIndex(64)
+	codes := getU64s(len(vals))
+	// Ingest often shares one string for a repeated value, so a small
+	// cache keyed by the string's address answers some lookups without
+	// hashing its bytes.
+	var recent [dictCacheSize]dictCacheSlot
 	for i, s := range vals {
-		c, ok := idx[s]
-		if !ok {
-			if len(dict) == limit {
-				return nil, nil, false
-			}
-			c = uint32(len(dict))
-			idx[s] = c
-			dict = append(dict, s)
+		p := unsafe.StringData(s)
+		slot := &recent[(uintptr(unsafe.Pointer(p))*0x9E3779B97F4A7C15)>>(64-dictCacheBits)]
+		if slot.p == p && slot.n == len(s) && p != nil {
+			codes[i] = uint64(slot.code)
+			continue
 		}
+		c, added := idx.code(s)
+		if added && idx.len() > limit {
+			putU64s(codes)
+			return nil, nil, false
+		}
+		*slot = dictCacheSlot{p, len(s), c}
 		codes[i] = uint64(c)
 	}
 	// Sort the dictionary so it doubles as min/max and ordered compare.
-	order := make([]uint32, len(dict))
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(a, b uint32) int {
-		switch x, y := dict[a], dict[b]; {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	})
-	remap := make([]uint64, len(dict))
-	sorted := make([]string, len(dict))
-	for newCode, old := range order {
+	sorted := slices.Clone(idx.keys)
+	slices.Sort(sorted)
+	remap := make([]uint64, len(sorted))
+	for newCode, s := range sorted {
+		old, _ := idx.lookup(s)
 		remap[old] = uint64(newCode)
-		sorted[newCode] = dict[old]
 	}
 	for i, c := range codes {
 		codes[i] = remap[c]
@@ -61,16 +69,34 @@ func strDictOf(vals []string) ([]string, []uint64, bool) {
 }
 
 func putStrDict(dst []byte, dict []string, codes []uint64, aligned bool) []byte {
+	w := widthOf(uint64(max(len(dict)-1, 0)))
+	if aligned {
+		w = alignWidth(w)
+	}
+	return putPacked(putStrDictHead(dst, dict), codes, w)
+}
+
+// putStrDictHead appends the dictionary part of the dict encoding.
+func putStrDictHead(dst []byte, dict []string) []byte {
 	dst = append(dst, strDict)
 	dst = putUvarint(dst, uint64(len(dict)))
 	for _, s := range dict {
 		dst = putBytes(dst, s)
 	}
+	return dst
+}
+
+// strDictVariants returns, after head, the dict encoding with bit-packed codes and,
+// when the width is not whole bytes, with byte-aligned codes for the
+// compressors; the dictionary is written once and shared.
+func strDictVariants(head []byte, dict []string, codes []uint64) []variant {
+	head = putStrDictHead(slices.Clip(head), dict)
 	w := widthOf(uint64(max(len(dict)-1, 0)))
-	if aligned {
-		w = alignWidth(w)
+	tight := putPacked(slices.Clip(head), codes, w)
+	if aw := alignWidth(w); aw != w {
+		return []variant{{tight, false}, {putPacked(slices.Clip(head), codes, aw), true}}
 	}
-	return putPacked(dst, codes, w)
+	return []variant{{tight, true}}
 }
 
 func putStrPlain(dst []byte, vals []string, aligned bool) []byte {
@@ -94,32 +120,48 @@ func hexCase(vals []string) int {
 		return -1
 	}
 	l := len(vals[0])
-	lower, upper := true, true
+	var seen byte // the classes of every byte so far, or'ed
 	for _, s := range vals {
 		if len(s) != l {
 			return -1
 		}
+		var acc byte
 		for i := 0; i < len(s); i++ {
-			c := s[i]
-			switch {
-			case c >= '0' && c <= '9':
-			case c >= 'a' && c <= 'f':
-				upper = false
-			case c >= 'A' && c <= 'F':
-				lower = false
-			default:
+			c := hexClass[s[i]]
+			if c == 0 {
 				return -1
 			}
+			acc |= c
 		}
-		if !lower && !upper {
+		if seen |= acc; seen&(hexLower|hexUpper) == hexLower|hexUpper {
 			return -1
 		}
 	}
-	if lower {
-		return 0
+	if seen&hexUpper != 0 {
+		return 1
 	}
-	return 1
+	return 0
 }
+
+// Classes of hexClass: 0 means not a hex digit.
+const (
+	hexDigit = 1 << iota
+	hexLower
+	hexUpper
+)
+
+var hexClass = func() (t [256]byte) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = hexDigit
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = hexLower
+	}
+	for c := 'A'; c <= 'F'; c++ {
+		t[c] = hexUpper
+	}
+	return t
+}()
 
 func putStrHex(dst []byte, vals []string, cas int) []byte {
 	l := len(vals[0]) / 2
