@@ -142,15 +142,7 @@ func (st *makeSeriesStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 	base := sinks[0].(*seriesSink)
 	for _, o := range sinks[1:] {
 		other := o.(*seriesSink)
-		if other.groups.n == 0 {
-			continue
-		}
-		into := base.groups.mergeInto(other.groups)
-		for i := range base.states {
-			base.states[i].Grow(base.groups.n)
-			other.states[i].Grow(other.groups.n)
-			base.states[i].Merge(other.states[i], into)
-		}
+		mergeGroupStates(base.groups, base.states, other.groups, other.states)
 	}
 	n := base.groups.n
 	nk := len(st.keys)

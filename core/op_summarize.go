@@ -320,15 +320,7 @@ func (s *summarizeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 	base := sinks[0].(*aggSink)
 	for _, o := range sinks[1:] {
 		other := o.(*aggSink)
-		if other.groups.n == 0 {
-			continue
-		}
-		into := base.groups.mergeInto(other.groups)
-		for i := range base.states {
-			base.states[i].Grow(base.groups.n)
-			other.states[i].Grow(other.groups.n)
-			base.states[i].Merge(other.states[i], into)
-		}
+		mergeGroupStates(base.groups, base.states, other.groups, other.states)
 	}
 	n := base.groups.n
 	if len(s.keys) == 0 {
@@ -411,11 +403,7 @@ func binIndexes(b *batch, col int, w int64) (*vector.Vector, error) {
 	}
 	out := &vector.Vector{Type: vector.Int, Len: b.n, Valid: tv.Valid, Ints: make([]int64, b.n)}
 	for i, t := range tv.Ints[:b.n] {
-		q := t / w
-		if t%w < 0 {
-			q--
-		}
-		out.Ints[i] = q
+		out.Ints[i] = floorDiv(t, w)
 	}
 	return out, nil
 }
@@ -427,4 +415,19 @@ func binTimes(k *vector.Vector, w int64) *vector.Vector {
 		out.Ints[i] = q * w
 	}
 	return out
+}
+
+// mergeGroupStates folds a worker's groups and their aggregation states
+// into the base worker's: groups are matched by key, states merged per
+// matched group.
+func mergeGroupStates(bg *groupTable, bs []agg.State, og *groupTable, os []agg.State) {
+	if og.n == 0 {
+		return
+	}
+	into := bg.mergeInto(og)
+	for i := range bs {
+		bs[i].Grow(bg.n)
+		os[i].Grow(og.n)
+		bs[i].Merge(os[i], into)
+	}
 }
