@@ -56,37 +56,50 @@ type colSet struct {
 	n    int
 	keys []ColKey
 	col  func(i int) (*vector.Vector, error)
+	// done, when set, takes back a column once it is encoded.
+	done func(*vector.Vector)
 }
 
-// encodeBlock lays out a block file in memory.
+// encodeBlock lays out a block file in memory. The column blobs are
+// encoded first and copied once into a buffer of the exact size: the
+// block may stay on the heap until a flush, so slack capacity would be
+// memory held per buffered event.
 func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
-	out := append([]byte(blockMagic), 0, 0)
-	out[6], out[7] = blockVersion, 0
 	idx := blockIndex{blockMeta: meta, rows: cs.n}
+	blobs := make([][]byte, len(cs.keys))
+	off := headerLen
 	for i, k := range cs.keys {
-		start := len(out)
 		v, err := cs.col(i)
 		if err != nil {
 			return nil, err
 		}
-		var st colStats
-		out, st, err = encodeColumn(out, k.Type, v, cs.n)
+		blob, st, err := encodeColumn(nil, k.Type, v, cs.n)
 		if err != nil {
 			return nil, fmt.Errorf("store: column %q: %w", k.Name, err)
 		}
-		e := colEntry{key: k, enc: st.enc, off: start, size: len(out) - start, crc: crc(out[start:]),
-			nullCount: st.nullCount, min: st.min, max: st.max, dict: st.dict}
+		if cs.done != nil && v != nil {
+			cs.done(v)
+		}
+		blobs[i] = blob
+		idx.cols = append(idx.cols, colEntry{key: k, enc: st.enc, off: off, size: len(blob), crc: crc(blob),
+			nullCount: st.nullCount, min: st.min, max: st.max, dict: st.dict})
 		if k.Name == TimeField && k.Type == vector.DateTime && st.min != nil {
 			idx.minTime, idx.maxTime = st.min.(int64), st.max.(int64)
 		}
-		idx.cols = append(idx.cols, e)
+		off += len(blob)
+	}
+	index := putIndex(nil, &idx)
+	out := make([]byte, 0, off+len(index)+trailerLen)
+	out = append(out, blockMagic...)
+	out = append(out, blockVersion, 0)
+	for _, b := range blobs {
+		out = append(out, b...)
 	}
 	ioff := len(out)
-	out = putIndex(out, &idx)
-	ilen := len(out) - ioff
+	out = append(out, index...)
 	out = putU64(out, uint64(ioff))
-	out = putU32(out, uint32(ilen))
-	out = putU32(out, crc(out[ioff:ioff+ilen]))
+	out = putU32(out, uint32(len(index)))
+	out = putU32(out, crc(index))
 	return append(out, trailerMagic...), nil
 }
 

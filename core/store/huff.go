@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/klauspost/compress/huff0"
 )
@@ -23,6 +24,7 @@ func huffCompress(dst, src []byte) []byte {
 	// Every chunk carries its own table: a reused table would make chunks
 	// depend on each other (and huff0 then omits it from the output).
 	s := huff0.Scratch{Reuse: huff0.ReusePolicyNone}
+	dst = slices.Grow(dst, len(src)/2+16)
 	for off := 0; off < len(src); off += huffChunk {
 		chunk := src[off:min(off+huffChunk, len(src))]
 		out, _, err := huff0.Compress4X(chunk, &s)

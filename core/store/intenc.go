@@ -261,6 +261,7 @@ func putInts(dst []byte, vals []int64, aligned bool) []byte {
 
 // putIntPlan appends vals in the planned encoding.
 func putIntPlan(dst []byte, vals []int64, p intPlan) []byte {
+	dst = slices.Grow(dst, 32+10*len(p.dict)+packedLen(len(vals), p.width))
 	dst = append(dst, p.enc)
 	packed := getU64s(len(vals))
 	defer putU64s(packed)

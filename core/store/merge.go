@@ -38,7 +38,7 @@ func mergeParts(parts []Part, keepFrom int64) (*colSet, error) {
 	}
 	return &colSet{n: len(refs), keys: keys, col: func(i int) (*vector.Vector, error) {
 		return gatherColumn(parts, keys[i], refs)
-	}}, nil
+	}, done: recycle}, nil
 }
 
 func sortedRows(parts []Part, keepFrom int64) ([]rowRef, error) {
@@ -88,7 +88,7 @@ func gatherColumn(parts []Part, k ColKey, refs []rowRef) (*vector.Vector, error)
 		}
 		srcs[i] = v
 	}
-	out := vector.New(k.Type, len(refs))
+	out := newGathered(k.Type, len(refs))
 	if k.Type == vector.Null {
 		out.Len = len(refs)
 		return out, nil

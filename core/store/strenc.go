@@ -90,22 +90,26 @@ func putStrDictHead(dst []byte, dict []string) []byte {
 // when the width is not whole bytes, with byte-aligned codes for the
 // compressors; the dictionary is written once and shared.
 func strDictVariants(head []byte, dict []string, codes []uint64) []variant {
-	head = putStrDictHead(slices.Clip(head), dict)
+	head = putStrDictHead(slices.Grow(slices.Clip(head), dictBytes(dict)+2*len(dict)+16), dict)
 	w := widthOf(uint64(max(len(dict)-1, 0)))
-	tight := putPacked(slices.Clip(head), codes, w)
-	if aw := alignWidth(w); aw != w {
-		return []variant{{tight, false}, {putPacked(slices.Clip(head), codes, aw), true}}
+	pack := func(w int) []byte {
+		return putPacked(slices.Grow(slices.Clip(head), packedLen(len(codes), w)), codes, w)
 	}
-	return []variant{{tight, true}}
+	if aw := alignWidth(w); aw != w {
+		return []variant{{pack(w), false}, {pack(aw), true}}
+	}
+	return []variant{{pack(w), true}}
 }
 
 func putStrPlain(dst []byte, vals []string, aligned bool) []byte {
 	dst = append(dst, strPlain)
 	lens := make([]int64, len(vals))
+	total := 0
 	for i, s := range vals {
 		lens[i] = int64(len(s))
+		total += len(s)
 	}
-	dst = putInts(dst, lens, aligned)
+	dst = putInts(slices.Grow(dst, total+4*len(vals)+32), lens, aligned)
 	for _, s := range vals {
 		dst = append(dst, s...)
 	}
@@ -169,12 +173,28 @@ func putStrHex(dst []byte, vals []string, cas int) []byte {
 	dst = putUvarint(dst, uint64(l))
 	start := len(dst)
 	dst = append(dst, make([]byte, l*len(vals))...)
-	for i, s := range vals {
-		// Cannot fail: hexCase checked every byte.
-		_, _ = hex.Decode(dst[start+i*l:start+(i+1)*l], []byte(s))
+	out := dst[start:]
+	for _, s := range vals {
+		// Every byte is a hex digit: hexCase checked.
+		for j := 0; j < l; j++ {
+			out[j] = hexNibble[s[2*j]]<<4 | hexNibble[s[2*j+1]]
+		}
+		out = out[l:]
 	}
 	return dst
 }
+
+// hexNibble is the value of a hex digit (either case).
+var hexNibble = func() (t [256]byte) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c - 'a' + 10)
+		t[c-'a'+'A'] = byte(c - 'a' + 10)
+	}
+	return t
+}()
 
 // readStrs decodes a string encoding. Plain and hex values land in dst
 // (len n); a dictionary comes back as dict and codes instead.
