@@ -153,7 +153,9 @@ func (d *Dataset) Append(r *Rows) (AppendResult, error) {
 	}
 	req := &appendReq{rows: r, bytes: rowsBytes(r), done: make(chan appendResp, 1)}
 	if d.files != nil {
-		p, err := encodeRows(make([]byte, 0, req.bytes+64), r)
+		// rowsBytes leaves out length prefixes and validity bitmaps; an
+		// eighth more avoids regrowing (and copying) a megabyte payload.
+		p, err := encodeRows(make([]byte, 0, req.bytes+req.bytes/8+64), r)
 		if err != nil {
 			return AppendResult{}, err
 		}

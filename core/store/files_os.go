@@ -32,18 +32,37 @@ func segName(n uint64) string { return fmt.Sprintf("%020d.wal", n) }
 
 func (f *osFiles) walWrite(payloads [][]byte, firstSeq uint64) error {
 	b := f.frame[:0]
-	for i, p := range payloads {
-		b = appendFrame(b, firstSeq+uint64(i), p)
+	var err error
+	write := func(p []byte) {
+		if err == nil && len(p) > 0 {
+			_, err = f.seg.Write(p)
+		}
 	}
-	_, err := f.seg.Write(b)
+	for i, p := range payloads {
+		seq := firstSeq + uint64(i)
+		if len(p) < walDirectWrite {
+			b = appendFrame(b, seq, p)
+			continue
+		}
+		// A large payload is written where it is rather than copied into
+		// the frame buffer: ingest bodies make payloads of megabytes.
+		write(appendFrameHeader(b, seq, p))
+		write(p)
+		b = b[:0]
+	}
+	write(b)
 	f.segRecords += len(payloads)
-	if cap(b) <= 16<<20 {
-		f.frame = b // reuse, unless one huge group would pin memory
+	if cap(b) <= 4*walDirectWrite {
+		f.frame = b // reuse, unless one big group would pin memory
 	} else {
 		f.frame = nil
 	}
 	return err
 }
+
+// walDirectWrite is the payload size from which walWrite writes a payload
+// with its own write call instead of copying it.
+const walDirectWrite = 256 << 10
 
 func (f *osFiles) walSync() error {
 	f.syncs++

@@ -21,13 +21,18 @@ func walHeader() []byte {
 
 // appendFrame appends one record (seq + payload) to b.
 func appendFrame(b []byte, seq uint64, payload []byte) []byte {
+	return append(appendFrameHeader(b, seq, payload), payload...)
+}
+
+// appendFrameHeader appends what precedes payload in its record (length,
+// CRC, seq), so a large payload can be written from where it is.
+func appendFrameHeader(b []byte, seq uint64, payload []byte) []byte {
 	var s [8]byte
 	binary.LittleEndian.PutUint64(s[:], seq)
 	sum := crc32.Update(crc32.Checksum(s[:], castagnoli), castagnoli, payload)
 	b = putU32(b, uint32(8+len(payload)))
 	b = putU32(b, sum)
-	b = append(b, s[:]...)
-	return append(b, payload...)
+	return append(b, s[:]...)
 }
 
 // scanWAL walks the records of one segment's bytes, calling fn for each
