@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/aplite/aplite/core/fn"
@@ -15,6 +16,22 @@ type Engine struct {
 	cat     Catalog
 	cache   *colCache
 	results *resultCache
+	intern  atomic.Pointer[interner]
+	preds   dictMemo
+}
+
+// interner returns the engine's shared string interner, starting a fresh
+// one when the current one has grown past its bounds.
+func (e *Engine) interner() *interner {
+	in := e.intern.Load()
+	if in == nil || in.full() {
+		fresh := newInterner()
+		if e.intern.CompareAndSwap(in, fresh) {
+			return fresh
+		}
+		return e.intern.Load()
+	}
+	return in
 }
 
 // DefaultColumnCacheBytes bounds the decoded-column cache of an engine.
@@ -43,7 +60,8 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 		stats:   &scanStats{},
 		budget:  newMemBudget(req.MemoryBudget),
 		workers: req.Workers,
-		intern:  newInterner(),
+		intern:  e.interner(),
+		preds:   &e.preds,
 	}
 	if !req.NoColumnCache {
 		x.cache = e.cache

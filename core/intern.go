@@ -2,17 +2,38 @@ package core
 
 import (
 	"sync"
+	"sync/atomic"
 )
 
 // interner gives every distinct string a query-wide integer id. Grouping
 // by a dictionary-encoded column then maps each dictionary once to ids and
 // groups rows by integer through a dense array: the per-row work has no
 // string hashing, and the per-part work is shared by all scan workers.
+//
+// The interner is shared by the queries of an engine, so the ids of a
+// cached column's dictionary are computed once, not once per query; it is
+// replaced by a fresh one when it grows past its bounds (queries already
+// running keep the one they started with).
 type interner struct {
-	mu    sync.Mutex
-	ids   map[string]uint32
-	strs  []string
-	dicts sync.Map // *string (first dictionary entry) → *dictIDs
+	mu     sync.Mutex
+	ids    map[string]uint32
+	strs   []string
+	dicts  sync.Map // *string (first dictionary entry) → *dictIDs
+	ndicts atomic.Int64
+}
+
+// Bounds past which an engine starts a fresh interner.
+const (
+	maxInternedStrings = 1 << 20
+	maxInternedDicts   = 1 << 14
+)
+
+// full reports whether the interner should be replaced.
+func (in *interner) full() bool {
+	in.mu.Lock()
+	n := len(in.strs)
+	in.mu.Unlock()
+	return n > maxInternedStrings || in.ndicts.Load() > maxInternedDicts
 }
 
 type dictIDs struct {
@@ -38,7 +59,10 @@ func (in *interner) id(s string) uint32 {
 // dict returns the ids of a dictionary's entries, computed once per
 // dictionary however many workers ask.
 func (in *interner) dict(d []string) []uint32 {
-	v, _ := in.dicts.LoadOrStore(&d[0], &dictIDs{})
+	v, loaded := in.dicts.LoadOrStore(&d[0], &dictIDs{})
+	if !loaded {
+		in.ndicts.Add(1)
+	}
 	di := v.(*dictIDs)
 	di.once.Do(func() {
 		di.ids = make([]uint32, len(d))

@@ -64,7 +64,10 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		pred, neg = p, n
 	}
 	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
-	memo := &dictMemo{}
+	memoKey := ""
+	if r.isConst() {
+		memoKey = b.Op + "\x00" + valueString(r.constValue())
+	}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)
 		if err != nil {
@@ -75,7 +78,7 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return nil, err
 		}
 		if r.isConst() && lv.Codes != nil && !lv.Const && len(lv.Dict) > 0 {
-			return memo.apply(lv, bt.n, func(dict []string) []bool {
+			return x.preds.apply(lv, memoKey, bt.n, func(dict []string) []bool {
 				needle := valueString(r.constValue())
 				res := make([]bool, len(dict))
 				for i, s := range dict {
@@ -268,27 +271,43 @@ func (c *compiler) regexPerRow(b *parser.BinaryExpr, l, r *expr, neg bool) *expr
 	return e
 }
 
-// dictMemo caches a predicate's answer per dictionary entry for the
-// dictionaries it has seen in one query: the morsels of a part share their
-// dictionary, so the predicate runs once per distinct value per part.
+// dictMemo caches a string predicate's answer per dictionary entry. It
+// belongs to the engine: the morsels of a part share their dictionary, and
+// a cached column keeps its dictionary across queries, so a predicate runs
+// once per distinct value per part for as long as the column stays cached.
+// It is cleared when it holds too many dictionaries, which also lets go of
+// dictionaries the column cache has evicted.
 type dictMemo struct {
 	mu    sync.Mutex
-	cache map[*string][]bool
+	cache map[memoKey][]bool
+	bytes int
 }
 
+type memoKey struct {
+	dict *string
+	pred string
+}
+
+// Bounds on what a dictMemo keeps: dictionaries and answer bytes.
+const (
+	maxMemoDicts = 1 << 13
+	maxMemoBytes = 64 << 20
+)
+
 // apply maps each row's code to the memoised answer (null text → neg).
-func (m *dictMemo) apply(v *vector.Vector, n int, compute func([]string) []bool, neg bool) *vector.Vector {
-	key := &v.Dict[0]
+func (m *dictMemo) apply(v *vector.Vector, pred string, n int, compute func([]string) []bool, neg bool) *vector.Vector {
+	key := memoKey{&v.Dict[0], pred}
 	m.mu.Lock()
 	res, ok := m.cache[key]
 	m.mu.Unlock()
 	if !ok {
 		res = compute(v.Dict)
 		m.mu.Lock()
-		if m.cache == nil {
-			m.cache = map[*string][]bool{}
+		if m.cache == nil || len(m.cache) >= maxMemoDicts || m.bytes+len(res) > maxMemoBytes {
+			m.cache, m.bytes = map[memoKey][]bool{}, 0
 		}
 		m.cache[key] = res
+		m.bytes += len(res)
 		m.mu.Unlock()
 	}
 	out := &vector.Vector{Type: vector.Bool, Len: n, Bools: make([]bool, n)}

@@ -16,6 +16,7 @@ type execCtx struct {
 	workers int
 	cache   *colCache
 	intern  *interner
+	preds   *dictMemo
 }
 
 // source produces the first batches of a pipeline. run may call emit from
