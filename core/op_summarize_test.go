@@ -1,0 +1,19 @@
+package core
+
+import "testing"
+
+func TestSummarize(t *testing.T) {
+	runOpCases(t, []opCase{
+		{q: "T | summarize count(), sum(v), avg(r) by k | sort by k asc", cols: []string{"k", "count_", "sum_v", "avg_r"},
+			rows: [][]any{{"a", int64(2), int64(4), 1.0}, {"b", int64(1), int64(2), nil}, {"c", int64(1), nil, 2.5}}},
+		{q: "T | summarize n = count()", rows: [][]any{{int64(4)}}},
+		{q: "T | where v > 100 | summarize count(), max(v)", rows: [][]any{{int64(0), nil}}},
+		{q: "T | summarize count() by bin(t, 2m)", cols: []string{"t", "count_"},
+			rows: [][]any{{"2024-01-01T00:00:00Z", int64(2)}, {"2024-01-01T00:02:00Z", int64(2)}}},
+		{q: "T | summarize count() by isnull(v) | sort by v asc", rows: [][]any{{false, int64(3)}, {true, int64(1)}}},
+		{q: "T | summarize share = 100 * countif(v > 1) / count()", rows: [][]any{{int64(50)}}},
+		{q: "T | summarize v by k", err: "aggregation"},
+		{q: "T | summarize nosuch(v)", err: "unknown aggregation"},
+		{q: "T | summarize percentile(v, r)", err: "must be a constant"},
+	})
+}
