@@ -13,10 +13,10 @@ func TestUnionAndSearch(t *testing.T) {
 	// search over a dataset: bare terms, field:term and wildcards.
 	e := NewEngine(StoreCatalog(fixtureDB(t, 2, true)))
 	for q, want := range map[string]int64{
-		`search "Higgs" | count`:                35,
+		`search "Higgs" | count`:                 35,
 		`search in (logs) method:"POST" | count`: 26,
-		`search "Hig*" | count`:                 35,
-		`search * | count`:                      200,
+		`search "Hig*" | count`:                  35,
+		`search * | count`:                       200,
 	} {
 		if got := rows(mustQuery(t, e, q))[0][0]; got != want {
 			t.Errorf("%s = %v, want %d", q, got, want)
