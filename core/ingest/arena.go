@@ -1,9 +1,6 @@
 package ingest
 
-import (
-	"encoding/binary"
-	"unsafe"
-)
+import "unsafe"
 
 // arena hands out strings backed by large shared chunks, so a request's
 // string values cost one allocation per chunk instead of one per value.
@@ -45,56 +42,4 @@ func (a *arena) str(b []byte) string {
 	i := len(a.buf)
 	a.buf = append(a.buf, b...)
 	return unsafe.String(&a.buf[i], n)
-}
-
-// strCache remembers recent string values of one field, so a repeated
-// value (an HTTP method, a country, a user agent) shares one string
-// instead of copying its bytes again: less memory for the buffered rows.
-// It is direct-mapped by a cheap hash and switches itself off for fields
-// whose values rarely repeat (ids, URIs), where it would only cost time.
-type strCache struct {
-	vals          [16]string
-	lookups, hits uint32
-	off           bool
-}
-
-// Values longer than this are copied without consulting the cache.
-const maxCachedLen = 256
-
-// get returns a string equal to b, from the cache or the arena.
-func (c *strCache) get(b []byte, a *arena) string {
-	if c.off || len(b) > maxCachedLen {
-		return a.str(b)
-	}
-	c.lookups++
-	h := quickHash(b)
-	if s := c.vals[h]; s == string(b) {
-		c.hits++
-		return s
-	}
-	s := a.str(b)
-	c.vals[h] = s
-	if c.lookups&1023 == 0 && c.hits < c.lookups/8 {
-		c.off = true
-	}
-	return s
-}
-
-// quickHash maps b to a cache slot (0..15) from its length and up to 24 of
-// its bytes: enough to spread typical field values, far cheaper than
-// hashing every byte.
-func quickHash(b []byte) uint32 {
-	n := len(b)
-	x := uint64(n)
-	if n >= 8 {
-		x ^= binary.LittleEndian.Uint64(b)
-		x = (x ^ binary.LittleEndian.Uint64(b[n-8:])) * 0x9E3779B97F4A7C15
-		x ^= binary.LittleEndian.Uint64(b[n/2-4:])
-	} else {
-		for _, c := range b {
-			x = x<<8 | uint64(c)
-		}
-	}
-	x *= 0x9E3779B97F4A7C15
-	return uint32(x >> 60)
 }
