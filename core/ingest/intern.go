@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unsafe"
@@ -48,8 +49,11 @@ const (
 // one cache line: the value's bytes, its length and hash bits.
 type cacheSlot struct {
 	p   *byte
-	n   uint32
 	tag uint32 // hash bits | 1; 0 is an empty slot
+	n   uint16
+	// plain marks a value that appears verbatim between quotes in JSON,
+	// so input bytes equal to it and followed by a quote are that value.
+	plain bool
 }
 
 func (s *cacheSlot) str() string { return unsafe.String(s.p, s.n) }
@@ -83,10 +87,42 @@ func (c *strCache) get(b []byte, a *arena) string {
 	return c.add(&c.slots[home], tag, b, a)
 }
 
+// raw finds the value whose JSON string starts at buf[start] (after the
+// opening quote) without scanning it: the next quote gives its length if
+// it has no escapes, and a cached plain value equal to the bytes up to it
+// is the value (it holds no quote, backslash or control byte, and is valid
+// UTF-8). It returns the cached string, or false when the caller must scan
+// the string and call get.
+func (c *strCache) raw(buf []byte, start int) (string, bool) {
+	if len(c.slots) == 0 {
+		return "", false
+	}
+	k := bytes.IndexByte(buf[start:min(len(buf), start+maxCachedLen+1)], '"')
+	if k < 0 {
+		return "", false
+	}
+	b := buf[start : start+k]
+	h := valueHash(b)
+	tag := uint32(h>>32) | 1
+	mask := uint64(len(c.slots) - 1)
+	for p, i := 0, h&mask; p < maxProbe; p, i = p+1, (i+1)&mask {
+		e := &c.slots[i]
+		if e.tag == 0 {
+			return "", false
+		}
+		if e.tag == tag && int(e.n) == k && e.plain && e.str() == string(b) {
+			c.tries++
+			c.hits++
+			return e.str(), true
+		}
+	}
+	return "", false
+}
+
 // add copies b into the arena and caches it in slot e.
 func (c *strCache) add(e *cacheSlot, tag uint32, b []byte, a *arena) string {
 	s := a.str(b)
-	*e = cacheSlot{unsafe.StringData(s), uint32(len(s)), tag}
+	*e = cacheSlot{unsafe.StringData(s), tag, uint16(len(s)), isPlain(s)}
 	c.check()
 	return s
 }

@@ -119,3 +119,30 @@ func TestCacheIsBounded(t *testing.T) {
 		t.Errorf("off=%v slots=%d, want on and at most %d", c.off, len(c.slots), maxCacheSlots)
 	}
 }
+
+// The unscanned fast path must agree with the scanner on every kind of
+// value: a long first value (no table yet), escapes, values that are a
+// prefix of one another, and non-plain values cached from escapes.
+func TestCachedValuesMatchScannedOnes(t *testing.T) {
+	long := strings.Repeat("x", maxCachedLen+10)
+	lines := []string{
+		`{"f":"` + long + `"}`, `{"f":"GET"}`, `{"f":"GET"}`, `{"f":"GE"}`, `{"f":"GETS"}`,
+		`{"f":"a\"b"}`, `{"f":"a\"b"}`, `{"f":"a"}`, `{"f":"a\u00e9"}`, `{"f":"aé"}`, `{"f":"aé"}`,
+		`{"f":"tab\there"}`, `{"f":"tab\there"}`, `{"f":""}`, `{"f":""}`, `{"f":"GET"}`,
+	}
+	want := []string{long, "GET", "GET", "GE", "GETS", `a"b`, `a"b`, "a", "aé", "aé", "aé",
+		"tab\there", "tab\there", "", "", "GET"}
+	for round := range 3 { // later rounds hit the cache
+		events, res, _, err := run(t, strings.Join(lines, "\n"), Options{Format: NDJSON})
+		if err != nil || res.Failed != 0 {
+			t.Fatal(err, res.Failures)
+		}
+		for i, e := range events {
+			if e["f"] != want[i] {
+				t.Fatalf("round %d line %d: %q, want %q", round, i+1, e["f"], want[i])
+			}
+		}
+		lines = append(lines, lines...)
+		want = append(want, want...)
+	}
+}

@@ -36,7 +36,9 @@ func (d *decoder) object(parent int32, depth int) (empty bool, err error) {
 			id = d.f.child(parent, d.prev, key)
 		}
 		d.prev = id
-		if err := d.expect(':', "after object key"); err != nil {
+		if d.pos < len(d.buf) && d.buf[d.pos] == ':' {
+			d.pos++ // the usual case, without a call
+		} else if err := d.expect(':', "after object key"); err != nil {
 			return false, err
 		}
 		d.ws()
@@ -62,6 +64,13 @@ func (d *decoder) object(parent int32, depth int) (empty bool, err error) {
 func (d *decoder) member(id int32, depth int) error {
 	switch c := d.peek(); c {
 	case '"':
+		if c := d.f.nodes[id].cache; c != nil && !c.off {
+			if s, ok := c.raw(d.buf, d.pos+1); ok {
+				d.pos += len(s) + 2
+				d.setCached(id, s)
+				return nil
+			}
+		}
 		s, err := d.str()
 		if err != nil {
 			return err

@@ -14,16 +14,15 @@ import (
 
 func (d *decoder) errAt(off int, msg string) error { return &syntaxErr{off: off, msg: msg} }
 
-// ws skips JSON whitespace.
+// ws skips JSON whitespace. Compact JSON has none between tokens, so the
+// first test (every whitespace byte is <= ' ') usually ends it.
 func (d *decoder) ws() {
 	buf, i := d.buf, d.pos
-	for i < len(buf) {
-		switch buf[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-			continue
+	for i < len(buf) && buf[i] <= ' ' {
+		if c := buf[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
 		}
-		break
+		i++
 	}
 	d.pos = i
 }

@@ -20,10 +20,22 @@ func (d *decoder) setString(id int32, b []byte) {
 	}
 	if r := d.column(id, vector.String); r >= 0 {
 		n := &d.f.nodes[id]
+		if n.isTime {
+			d.b.SetStringAt(r, d.a.str(b)) // timestamps rarely repeat
+			return
+		}
 		if n.cache == nil {
 			n.cache = new(strCache)
 		}
 		d.b.SetStringAt(r, n.cache.get(b, &d.a))
+	}
+}
+
+// setCached stores a value the field's cache found in the input; the
+// cache is only made for fields that are not the timestamp field.
+func (d *decoder) setCached(id int32, s string) {
+	if r := d.column(id, vector.String); r >= 0 {
+		d.b.SetStringAt(r, s)
 	}
 }
 
