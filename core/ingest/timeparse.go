@@ -157,6 +157,9 @@ func epochFloat(f float64) (int64, bool) {
 	return int64(whole)*int64(mul) + int64(math.Round(frac*mul)), true
 }
 
+// fracScale[n] turns n fraction digits into nanoseconds.
+var fracScale = [10]int{1e9, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 100, 10, 1}
+
 // parseISO is a fast path for ISO 8601 / RFC 3339 timestamps:
 //
 //	YYYY-MM-DD[(T|t| )h[h]:mm[:ss[.fraction]]][Z|z|±hh:mm|±hhmm|±hh]
@@ -204,16 +207,20 @@ func parseISO(b []byte) (ns int64, ok bool, err error) {
 			sec = s
 			rest = rest[3:]
 			if len(rest) > 1 && (rest[0] == '.' || rest[0] == ',') {
-				i := 1
-				scale := 100000000
+				// Nanoseconds: the first nine digits count, later ones
+				// are dropped (truncated, as time.Parse does).
+				i, n := 1, 0
 				for i < len(rest) && rest[i]-'0' <= 9 {
-					frac += int(rest[i]-'0') * scale
-					scale /= 10
+					if n < 9 {
+						frac = frac*10 + int(rest[i]-'0')
+						n++
+					}
 					i++
 				}
 				if i == 1 {
 					return 0, false, nil
 				}
+				frac *= fracScale[n]
 				rest = rest[i:]
 			}
 		}
