@@ -105,7 +105,31 @@ func (g *groupTable) assignInts(cols []*vector.Vector, rows []int32, out []uint3
 		ints = c.Ints
 	}
 	st := step(c)
-	for k := range out {
+	if st == 1 && c.Valid == nil && g.smallSet && g.small != nil {
+		// Hot path: no nulls, the dense window in place; fall back to the
+		// general loop from the first row outside it.
+		small, lo := g.small, g.smallLo
+		for k := range out {
+			i := k
+			if rows != nil {
+				i = int(rows[k])
+			}
+			off := uint64(ints[i] - lo)
+			if off >= smallKeyLimit || small[off] == 0 {
+				g.assignIntsFrom(cols, ints, st, rows, out, k)
+				return
+			}
+			out[k] = uint32(small[off] - 1)
+		}
+		return
+	}
+	g.assignIntsFrom(cols, ints, st, rows, out, 0)
+}
+
+// assignIntsFrom is the general loop of assignInts from live row k0 on.
+func (g *groupTable) assignIntsFrom(cols []*vector.Vector, ints []int64, st int, rows []int32, out []uint32, k0 int) {
+	c := cols[0]
+	for k := k0; k < len(out); k++ {
 		i := row(rows, k)
 		if c.IsNull(i) {
 			if g.nullID == 0 {
