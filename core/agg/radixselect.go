@@ -32,35 +32,64 @@ func radixSelect[T number](g *qgroup[T], k int) T {
 		for i, c := range chunks {
 			fc[i] = any(c).([]float64)
 		}
-		return any(radixSelectOf(fc, k, floatOrderKey)).(T)
+		return any(radixSelectFloat(fc, k)).(T)
 	}
 	ic := make([][]int64, len(chunks))
 	for i, c := range chunks {
 		ic[i] = any(c).([]int64)
 	}
-	return any(radixSelectOf(ic, k, intOrderKey)).(T)
+	return any(radixSelectInt(ic, k)).(T)
 }
 
-func radixSelectOf[E float64 | int64](chunks [][]E, k int, key func(E) uint64) E {
-	const bits = 12
-	var hist [1 << bits]int32
-	for _, c := range chunks {
-		for _, x := range c {
-			hist[key(x)>>(64-bits)]++
-		}
-	}
-	bucket, before := 0, 0
+// radixBits is how many top key bits the histogram pass looks at.
+const radixBits = 12
+
+// radixBucket finds the histogram bucket holding rank k and the count of
+// values before it.
+func radixBucket(hist *[1 << radixBits]int32, k int) (bucket, before int) {
 	for b, c := range hist {
 		if before+int(c) > k {
-			bucket = b
-			break
+			return b, before
 		}
 		before += int(c)
 	}
-	cand := make([]E, 0, hist[bucket])
+	return len(hist) - 1, before
+}
+
+// radixSelectFloat and radixSelectInt are radixSelect's two passes with
+// the key computed inline (a function value per element costs an
+// indirect call each).
+func radixSelectFloat(chunks [][]float64, k int) float64 {
+	var hist [1 << radixBits]int32
 	for _, c := range chunks {
 		for _, x := range c {
-			if int(key(x)>>(64-bits)) == bucket {
+			hist[floatOrderKey(x)>>(64-radixBits)]++
+		}
+	}
+	bucket, before := radixBucket(&hist, k)
+	cand := make([]float64, 0, hist[bucket])
+	for _, c := range chunks {
+		for _, x := range c {
+			if int(floatOrderKey(x)>>(64-radixBits)) == bucket {
+				cand = append(cand, x)
+			}
+		}
+	}
+	return selectKth(cand, k-before)
+}
+
+func radixSelectInt(chunks [][]int64, k int) int64 {
+	var hist [1 << radixBits]int32
+	for _, c := range chunks {
+		for _, x := range c {
+			hist[intOrderKey(x)>>(64-radixBits)]++
+		}
+	}
+	bucket, before := radixBucket(&hist, k)
+	cand := make([]int64, 0, hist[bucket])
+	for _, c := range chunks {
+		for _, x := range c {
+			if int(intOrderKey(x)>>(64-radixBits)) == bucket {
 				cand = append(cand, x)
 			}
 		}
