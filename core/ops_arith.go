@@ -157,7 +157,9 @@ func tsAsFloat(v *vector.Vector) *vector.Vector {
 	return out
 }
 
-func arithInts(op string, l, r []int64, ls, rs int, out []int64) {
+// arithCommon is the + - * kernel shared by ints and reals; ls/rs are 0
+// for a constant operand.
+func arithCommon[T int64 | float64](op string, l, r []T, ls, rs int, out []T) {
 	switch op {
 	case "+":
 		for i := range out {
@@ -172,6 +174,10 @@ func arithInts(op string, l, r []int64, ls, rs int, out []int64) {
 			out[i] = l[i*ls] * r[i*rs]
 		}
 	}
+}
+
+func arithInts(op string, l, r []int64, ls, rs int, out []int64) {
+	arithCommon(op, l, r, ls, rs, out)
 }
 
 // intDivide divides integers the way KQL does (truncating), with a zero
@@ -197,18 +203,8 @@ func intDivide(op string, l, r []int64, ls, rs int, out []int64, valid vector.Bi
 
 func arithFloats(op string, l, r []float64, ls, rs int, out []float64) {
 	switch op {
-	case "+":
-		for i := range out {
-			out[i] = l[i*ls] + r[i*rs]
-		}
-	case "-":
-		for i := range out {
-			out[i] = l[i*ls] - r[i*rs]
-		}
-	case "*":
-		for i := range out {
-			out[i] = l[i*ls] * r[i*rs]
-		}
+	case "+", "-", "*":
+		arithCommon(op, l, r, ls, rs, out)
 	case "/":
 		for i := range out {
 			out[i] = l[i*ls] / r[i*rs]

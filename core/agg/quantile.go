@@ -92,16 +92,7 @@ func (q *quantState[T]) update(v *vector.Vector, vals []T, sel []int32, groups [
 			if x != x {
 				continue
 			}
-			grp := &gs[g]
-			if grp.sk != nil {
-				grp.sk.add(float64(x) - q.base)
-				continue
-			}
-			grp.add(x)
-			q.exact++
-			if grp.n > exactQuantile && q.exact > exactTotal {
-				q.toSketch(grp)
-			}
+			q.addTo(&gs[g], x)
 		}
 		return
 	}
@@ -117,16 +108,21 @@ func (q *quantState[T]) update(v *vector.Vector, vals []T, sel []int32, groups [
 		if x != x {
 			continue
 		}
-		grp := &gs[g]
-		if grp.sk != nil {
-			grp.sk.add(float64(x) - q.base)
-			continue
-		}
-		grp.add(x)
-		q.exact++
-		if grp.n > exactQuantile && q.exact > exactTotal {
-			q.toSketch(grp)
-		}
+		q.addTo(&gs[g], x)
+	}
+}
+
+// addTo adds one non-NaN value to a group: exactly, or to its sketch,
+// turning the group into a sketch once the state is over its exact budget.
+func (q *quantState[T]) addTo(grp *qgroup[T], x T) {
+	if grp.sk != nil {
+		grp.sk.add(float64(x) - q.base)
+		return
+	}
+	grp.add(x)
+	q.exact++
+	if grp.n > exactQuantile && q.exact > exactTotal {
+		q.toSketch(grp)
 	}
 }
 
