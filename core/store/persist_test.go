@@ -4,8 +4,8 @@ package store
 
 import (
 	"errors"
-	"sync"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
