@@ -379,7 +379,9 @@ func (p *printer) mvExpand(o *MvExpandOp) {
 		}
 		p.ws(" ")
 		if c.Name != "" {
-			p.name(c.Name, false)
+			// A column named like a clause (kind, with_itemindex) is
+			// quoted, or it would read back as that clause.
+			p.name(c.Name, c.Name == "kind" || c.Name == "with_itemindex")
 			p.ws(" = ")
 		}
 		p.expr(c.Expr)

@@ -78,7 +78,8 @@ type gParen struct {
 // gOp lists the operators, most frequent first: participle tries the
 // alternatives in order.
 type gOp struct {
-	Where     *gWhere     `parser:"  @@"`
+	Fast      *gFastOp    `parser:"  @@"`
+	Where     *gWhere     `parser:"| @@"`
 	Extend    *gExtend    `parser:"| @@"`
 	Project   *gProject   `parser:"| @@"`
 	Summarize *gSummarize `parser:"| @@"`

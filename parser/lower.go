@@ -91,6 +91,8 @@ func lowerTableName(g *gName) (*TableRef, error) {
 
 func lowerOp(g *gOp) (Operator, error) {
 	switch {
+	case g.Fast != nil:
+		return g.Fast.Op, nil
 	case g.Where != nil:
 		return &WhereOp{Sp: spanOf(g.Where.Tokens), Pred: g.Where.Pred.E}, nil
 	case g.Extend != nil:

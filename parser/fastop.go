@@ -1,0 +1,212 @@
+package parser
+
+import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// gFastOp parses the most common operators (where, extend, project,
+// summarize, sort/order, take/limit, top, count, getschema, distinct) by
+// hand, straight into AST nodes. Participle tries the alternatives of gOp
+// in order and pays for every failed branch; answering these first, with
+// one keyword switch, keeps a typical dashboard query off that path. Any
+// other keyword returns participle.NextMatch and the grammar goes on.
+type gFastOp struct {
+	Op Operator
+}
+
+// Parse implements participle.Parseable.
+func (g *gFastOp) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tIdent {
+		return participle.NextMatch
+	}
+	kw := *t
+	start := posOf(kw.Pos)
+	switch kw.Value {
+	case "where", "filter":
+		lex.Next()
+		e, err := fastExpr(lex)
+		if err != nil {
+			return err
+		}
+		g.Op = &WhereOp{Sp: Span{start, e.Span().End}, Pred: e}
+	case "take", "limit":
+		lex.Next()
+		e, err := fastExpr(lex)
+		if err != nil {
+			return err
+		}
+		g.Op = &TakeOp{Sp: Span{start, e.Span().End}, Keyword: kw.Value, N: e}
+	case "count", "getschema":
+		if next := peek2(lex); next != nil && !next.EOF() && !isOp(next, "|") && !isOp(next, ")") && !isOp(next, ";") {
+			return participle.NextMatch
+		}
+		lex.Next()
+		sp := Span{start, tokEnd(&kw)}
+		if kw.Value == "count" {
+			g.Op = &CountOp{Sp: sp}
+		} else {
+			g.Op = &GetSchemaOp{Sp: sp}
+		}
+	case "extend", "extend-valid", "project":
+		lex.Next()
+		cols, err := fastNamedList(lex)
+		if err != nil {
+			return err
+		}
+		sp := Span{start, cols[len(cols)-1].Span().End}
+		if kw.Value == "project" {
+			g.Op = &ProjectOp{Sp: sp, Cols: cols}
+		} else {
+			g.Op = &ExtendOp{Sp: sp, Cols: cols, Valid: kw.Value == "extend-valid"}
+		}
+	case "sort", "order":
+		lex.Next()
+		if !isWord(lex.Peek(), "by") {
+			return expected(`"by" after "`+kw.Value+`"`, lex.Peek())
+		}
+		lex.Next()
+		var keys []*SortKey
+		for {
+			k, err := fastSortKey(lex)
+			if err != nil {
+				return err
+			}
+			keys = append(keys, k)
+			if !isOp(lex.Peek(), ",") {
+				break
+			}
+			lex.Next()
+		}
+		g.Op = &SortOp{Sp: Span{start, keys[len(keys)-1].Sp.End}, Keyword: kw.Value, Keys: keys}
+	case "top":
+		lex.Next()
+		n, err := fastExpr(lex)
+		if err != nil {
+			return err
+		}
+		if !isWord(lex.Peek(), "by") {
+			return expected(`"by" after the row count of top`, lex.Peek())
+		}
+		lex.Next()
+		k, err := fastSortKey(lex)
+		if err != nil {
+			return err
+		}
+		g.Op = &TopOp{Sp: Span{start, k.Sp.End}, N: n, Key: k}
+	case "distinct":
+		lex.Next()
+		var cols []Expr
+		for {
+			e, err := fastExpr(lex)
+			if err != nil {
+				return err
+			}
+			cols = append(cols, e)
+			if !isOp(lex.Peek(), ",") {
+				break
+			}
+			lex.Next()
+		}
+		g.Op = &DistinctOp{Sp: Span{start, cols[len(cols)-1].Span().End}, Cols: cols}
+	case "summarize":
+		lex.Next()
+		return g.summarize(lex, start, &kw)
+	default:
+		return participle.NextMatch
+	}
+	return nil
+}
+
+// summarize parses `summarize [aggs] [by keys]`, rejecting an entry that
+// calls no aggregation, as the grammar's lowering does.
+func (g *gFastOp) summarize(lex *lexer.PeekingLexer, start Pos, kw *lexer.Token) error {
+	op := &SummarizeOp{}
+	end := tokEnd(kw)
+	if !isWord(lex.Peek(), "by") && canStartExpr(lex.Peek()) {
+		aggs, err := fastNamedList(lex)
+		if err != nil {
+			return err
+		}
+		for _, a := range aggs {
+			if !containsCall(a.Expr) {
+				return &Error{Pos: a.Expr.Span().Start, Msg: "expected an aggregation such as count() or avg(x) in summarize, found " + quoteText(FormatExpr(a.Expr))}
+			}
+		}
+		op.Aggs = aggs
+		end = aggs[len(aggs)-1].Span().End
+	}
+	if isWord(lex.Peek(), "by") {
+		lex.Next()
+		by, err := fastNamedList(lex)
+		if err != nil {
+			return err
+		}
+		op.By = by
+		end = by[len(by)-1].Span().End
+	}
+	op.Sp = Span{start, end}
+	g.Op = op
+	return nil
+}
+
+// peek2 returns the token after the next one without consuming either.
+func peek2(lex *lexer.PeekingLexer) *lexer.Token {
+	cp := lex.MakeCheckpoint()
+	lex.Next()
+	t := *lex.Peek()
+	lex.LoadCheckpoint(cp)
+	return &t
+}
+
+// fastExpr parses one expression or says that one was expected.
+func fastExpr(lex *lexer.PeekingLexer) (Expr, error) {
+	var e Expr
+	if err := parseExprInto(lex, false, &e); err != nil {
+		if err == participle.NextMatch {
+			return nil, expected("an expression", lex.Peek())
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+// fastNamedList parses `[name =] expr, ...` (at least one).
+func fastNamedList(lex *lexer.PeekingLexer) ([]*NamedExpr, error) {
+	if !canStartExpr(lex.Peek()) {
+		return nil, expected("an expression", lex.Peek())
+	}
+	var l gNamedList
+	if err := l.Parse(lex); err != nil {
+		return nil, err
+	}
+	return l.Items, nil
+}
+
+// fastSortKey parses `expr [asc|desc] [nulls first|last]`.
+func fastSortKey(lex *lexer.PeekingLexer) (*SortKey, error) {
+	e, err := fastExpr(lex)
+	if err != nil {
+		return nil, err
+	}
+	k := &SortKey{Expr: e, Desc: true}
+	end := e.Span().End
+	if t := lex.Peek(); isWord(t, "asc") || isWord(t, "desc") {
+		k.Dir, k.Desc = t.Value, t.Value != "asc"
+		end = tokEnd(t)
+		lex.Next()
+	}
+	if isWord(lex.Peek(), "nulls") {
+		lex.Next()
+		t := lex.Peek()
+		if !isWord(t, "first") && !isWord(t, "last") {
+			return nil, expected(`"first" or "last" after "nulls"`, t)
+		}
+		k.Nulls = t.Value
+		end = tokEnd(t)
+		lex.Next()
+	}
+	k.Sp = Span{e.Span().Start, end}
+	return k, nil
+}
