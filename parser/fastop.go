@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -209,4 +211,55 @@ func fastSortKey(lex *lexer.PeekingLexer) (*SortKey, error) {
 	}
 	k.Sp = Span{e.Span().Start, end}
 	return k, nil
+}
+
+// gFastSource reads the most common source, a dataset or let name alone
+// before the first pipe (`logs |`, `['sample-http-logs'] |`), without
+// trying the grammar's other source alternatives first.
+type gFastSource struct {
+	Ref *TableRef
+}
+
+// sourceKeywords start the other source forms.
+var sourceKeywords = map[string]bool{"datatable": true, "print": true, "externaldata": true, "union": true, "search": true}
+
+// endsSource reports whether t may follow a source.
+func endsSource(t *lexer.Token) bool {
+	return t.EOF() || isOp(t, "|") || isOp(t, ")") || isOp(t, ";")
+}
+
+// Parse implements participle.Parseable.
+func (g *gFastSource) Parse(lex *lexer.PeekingLexer) error {
+	t := *lex.Peek()
+	switch {
+	case t.Type == tIdent && !sourceKeywords[t.Value]:
+		if !endsSource(peek2(lex)) {
+			return participle.NextMatch
+		}
+		lex.Next()
+		g.Ref = &TableRef{Sp: Span{posOf(t.Pos), tokEnd(&t)}, Name: t.Value, Pattern: strings.Contains(t.Value, "*")}
+		return nil
+	case isOp(&t, "["):
+		cp := lex.MakeCheckpoint()
+		lex.Next()
+		s := *lex.Peek()
+		if s.Type != tString {
+			lex.LoadCheckpoint(cp)
+			return participle.NextMatch
+		}
+		lex.Next()
+		end := *lex.Peek()
+		if !isOp(&end, "]") || !endsSource(peek2(lex)) {
+			lex.LoadCheckpoint(cp)
+			return participle.NextMatch
+		}
+		lex.Next()
+		name, msg := unquote(s.Value)
+		if msg != "" {
+			return errAt(&s, msg)
+		}
+		g.Ref = &TableRef{Sp: Span{posOf(t.Pos), tokEnd(&end)}, Name: name, Quoted: true, Pattern: strings.Contains(name, "*")}
+		return nil
+	}
+	return participle.NextMatch
 }

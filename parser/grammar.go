@@ -61,13 +61,14 @@ type gPipeline struct {
 }
 
 type gSource struct {
-	Datatable *gDatatable `parser:"  @@"`
-	Print     *gPrint     `parser:"| @@"`
-	External  *gExternal  `parser:"| @@"`
-	Union     *gUnion     `parser:"| @@"`
-	Search    *gSearch    `parser:"| @@"`
-	Paren     *gParen     `parser:"| @@"`
-	Table     *gName      `parser:"| @@"`
+	Fast      *gFastSource `parser:"  @@"`
+	Datatable *gDatatable  `parser:"| @@"`
+	Print     *gPrint      `parser:"| @@"`
+	External  *gExternal   `parser:"| @@"`
+	Union     *gUnion      `parser:"| @@"`
+	Search    *gSearch     `parser:"| @@"`
+	Paren     *gParen      `parser:"| @@"`
+	Table     *gName       `parser:"| @@"`
 }
 
 type gParen struct {

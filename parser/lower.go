@@ -65,6 +65,8 @@ func lowerPipeline(g *gPipeline) (*Pipeline, error) {
 
 func lowerSource(g *gSource) (Source, error) {
 	switch {
+	case g.Fast != nil:
+		return g.Fast.Ref, nil
 	case g.Datatable != nil:
 		return lowerDatatable(g.Datatable)
 	case g.Print != nil:
