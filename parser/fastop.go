@@ -263,3 +263,43 @@ func (g *gFastSource) Parse(lex *lexer.PeekingLexer) error {
 	}
 	return participle.NextMatch
 }
+
+// Parse implements participle.Parseable for a whole pipeline.
+func (g *gPipeline) Parse(lex *lexer.PeekingLexer) error {
+	first := *lex.Peek()
+	var fs gFastSource
+	switch err := fs.Parse(lex); err {
+	case nil:
+		g.Source.Fast = &fs
+	case participle.NextMatch:
+		src, err := sourceParser.ParseFromLexer(lex, participle.AllowTrailing(true))
+		if err != nil {
+			if lex.Peek().Pos == first.Pos {
+				return participle.NextMatch
+			}
+			return err
+		}
+		g.Source = *src
+	default:
+		return err
+	}
+	g.Tokens = []lexer.Token{first}
+	for isOp(lex.Peek(), "|") {
+		lex.Next()
+		var fo gFastOp
+		switch err := fo.Parse(lex); err {
+		case nil:
+			g.Ops = append(g.Ops, gOp{Fast: &fo})
+			continue
+		case participle.NextMatch:
+		default:
+			return err
+		}
+		op, err := opParser.ParseFromLexer(lex, participle.AllowTrailing(true))
+		if err != nil {
+			return err
+		}
+		g.Ops = append(g.Ops, *op)
+	}
+	return nil
+}

@@ -18,14 +18,18 @@ const lookahead = 8
 // The parsers are built once, in init, after the lexer's symbol table
 // exists (package variables initialise before init functions run).
 var (
-	stmtParser *participle.Parser[gStatement]
-	pipeParser *participle.Parser[gPipeline]
+	stmtParser   *participle.Parser[gStatement]
+	pipeParser   *participle.Parser[gPipeline]
+	sourceParser *participle.Parser[gSource]
+	opParser     *participle.Parser[gOp]
 )
 
 func init() {
 	opts := []participle.Option{participle.Lexer(lexDef{}), participle.UseLookahead(lookahead)}
 	stmtParser = participle.MustBuild[gStatement](opts...)
 	pipeParser = participle.MustBuild[gPipeline](opts...)
+	sourceParser = participle.MustBuild[gSource](opts...)
+	opParser = participle.MustBuild[gOp](opts...)
 }
 
 // gStatement is one `;`-separated statement.
@@ -54,10 +58,14 @@ type gName struct {
 	Quoted string `parser:"| '[' @String ']'"`
 }
 
+// gPipeline is parsed by hand (fastop.go): the source and each operator
+// take the fast path when they can and the grammar's sub-parsers
+// otherwise. Tokens holds only the first token; lowering ends the span at
+// the last operator.
 type gPipeline struct {
 	Tokens []lexer.Token
-	Source gSource `parser:"@@"`
-	Ops    []gOp   `parser:"( '|' @@ )*"`
+	Source gSource
+	Ops    []gOp
 }
 
 type gSource struct {

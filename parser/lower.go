@@ -53,12 +53,14 @@ func lowerPipeline(g *gPipeline) (*Pipeline, error) {
 		return nil, err
 	}
 	p := &Pipeline{Sp: spanOf(g.Tokens), Source: src, Ops: make([]Operator, 0, len(g.Ops))}
+	p.Sp.End = src.Span().End
 	for i := range g.Ops {
 		op, err := lowerOp(&g.Ops[i])
 		if err != nil {
 			return nil, err
 		}
 		p.Ops = append(p.Ops, op)
+		p.Sp.End = op.Span().End
 	}
 	return p, nil
 }
