@@ -57,12 +57,34 @@ func (b *ddBins) add(i int32, c uint64) {
 	b.counts[i-b.off] += c
 }
 
-func ddIndex(x float64) int32 { return int32(math.Ceil(math.Log(x) * ddInvLnGam)) }
+// The index mapping interpolates log2 linearly between powers of two
+// (DDSketch's "linearly interpolated mapping"): approxLog2 reads the
+// exponent and mantissa bits instead of calling math.Log, which made the
+// logarithm the cost of every sketched value. Its slope against the true
+// log2 is m·ln2 ≤ 1/ln2 at worst, so with the multiplier 1/ln(gamma) a
+// bucket still spans at most a factor gamma and the representative value
+// stays within ddAlpha of every value in it.
+func approxLog2(x float64) float64 {
+	b := math.Float64bits(x)
+	e := int64(b>>52&0x7ff) - 1023
+	m := math.Float64frombits(b&(1<<52-1) | 1023<<52) // in [1, 2)
+	return float64(e) + (m - 1)
+}
 
-// ddValue is the representative value of bucket i: the point whose
-// relative distance to both bucket bounds is ddAlpha.
+// invApproxLog2 inverts approxLog2.
+func invApproxLog2(l float64) float64 {
+	e := math.Floor(l)
+	return math.Ldexp(1+(l-e), int(e))
+}
+
+func ddIndex(x float64) int32 { return int32(math.Ceil(approxLog2(x) * ddInvLnGam)) }
+
+// ddValue is the representative value of bucket i: the harmonic mean of
+// its bounds, whose relative distance to both is at most ddAlpha.
 func ddValue(i int32) float64 {
-	return 2 * math.Exp(float64(i)/ddInvLnGam) / (1 + ddGamma)
+	lo := invApproxLog2(float64(i-1) / ddInvLnGam)
+	hi := invApproxLog2(float64(i) / ddInvLnGam)
+	return 2 * lo * hi / (lo + hi)
 }
 
 func (s *ddsketch) add(x float64) {
