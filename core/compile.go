@@ -136,11 +136,8 @@ func (c *compiler) index(ix *parser.IndexExpr) (*expr, error) {
 // only summarize and make-series may evaluate them.
 func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
 	name := call.Name
-	switch name {
-	case "column_ifexists":
+	if name == "column_ifexists" {
 		return c.columnIfExists(call)
-	case "isnull", "isnotnull":
-		// handled by the registry when present; fall through
 	}
 	f := fn.Lookup(name)
 	if f == nil {

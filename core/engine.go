@@ -73,9 +73,7 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	// Results hold decoded copies, never mapped memory, so the blocks can
 	// be unpinned as soon as execution ends.
 	defer p.release()
-	if err := p.bindVariables(); err != nil {
-		return nil, err
-	}
+	p.bindVariables()
 	pl, err := p.planQuery(q)
 	if err != nil {
 		return nil, err
@@ -127,12 +125,11 @@ func syntaxError(err error) error {
 }
 
 // bindVariables makes the request's variables available as constants.
-func (p *planner) bindVariables() error {
+func (p *planner) bindVariables() {
 	for name, v := range p.req.Variables {
 		t, val := inferValue(v)
 		p.lets[name] = constExpr(t, val, parser.Span{})
 	}
-	return nil
 }
 
 // sortTimeSeries orders a final time-bucketed summarize by its time key,

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -199,5 +198,3 @@ func (u *unionStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 	}
 	return concat(u.src.sch, parts)
 }
-
-var _ = store.TimeField

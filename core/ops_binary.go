@@ -23,9 +23,6 @@ func (c *compiler) binary(b *parser.BinaryExpr) (*expr, error) {
 	case "and", "or":
 		return c.logical(b, l, r)
 	case "==", "!=", "<", "<=", ">", ">=":
-		if (b.Op == "==" || b.Op == "!=") && l.typ == vector.String && r.typ == vector.String {
-			return c.comparison(b, l, r)
-		}
 		return c.comparison(b, l, r)
 	case "+", "-", "*", "/", "%":
 		return c.arith(b, l, r)

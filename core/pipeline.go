@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"sync"
 
 	"github.com/aplite/aplite/core/fn"
 )
@@ -101,7 +100,6 @@ func (p *pipeline) execute(x *execCtx) (*batch, error) {
 		}
 		sinks[i] = s
 	}
-	var stopOnce sync.Once
 	err := p.src.run(x, workers, func(w int, b *batch) error {
 		if err := x.ctx.Err(); err != nil {
 			return err
@@ -121,7 +119,6 @@ func (p *pipeline) execute(x *execCtx) (*batch, error) {
 			return err
 		}
 		if sinks[w].full() {
-			stopOnce.Do(func() {})
 			return errStopScan
 		}
 		return nil
