@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"github.com/aplite/aplite/core/fn"
 	"math"
 	"sort"
 	"strconv"
@@ -186,28 +187,15 @@ func jsonValue(v any) any {
 	return v
 }
 
-// datetime layouts accepted in strings compared with or cast to datetimes.
-var dateLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02T15:04",
-	"2006-01-02 15:04",
-	"2006-01-02",
-	time.RFC1123Z,
-	time.RFC1123,
-}
-
-// parseDateTime parses the datetime text forms APL accepts; naive times are UTC.
+// parseDateTime parses the datetime text forms APL accepts (naive times
+// are UTC), with the same layouts as todatetime(), so an implicit cast and
+// the explicit function agree.
 func parseDateTime(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	for _, l := range dateLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t.UTC(), true
-		}
+	ns, ok := fn.ParseTime(s)
+	if !ok {
+		return time.Time{}, false
 	}
-	return time.Time{}, false
+	return time.Unix(0, ns).UTC(), true
 }
 
 // parseJSONValue parses JSON text into a dynamic value (integers as int64,
