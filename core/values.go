@@ -2,13 +2,13 @@ package core
 
 import (
 	"encoding/json"
-	"github.com/aplite/aplite/core/fn"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/vector"
 )
 
