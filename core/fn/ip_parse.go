@@ -268,3 +268,37 @@ func ipMapStrings[R any](t vector.Type, v *vector.Vector, n int, f func(string) 
 	}
 	return finish(t, out, valid, n, false)
 }
+
+// compareOrMatch turns a row comparison into the result of the
+// ipv*_compare functions (the comparison as long) or the ipv*_is_match
+// functions (whether it is 0).
+func compareOrMatch(match bool, args []*vector.Vector, n int, cmp func(i int) (int, bool)) *vector.Vector {
+	if match {
+		return Each(vector.Bool, args, n, func(i int) (bool, bool) {
+			c, ok := cmp(i)
+			return c == 0, ok
+		})
+	}
+	return Each(vector.Int, args, n, func(i int) (int64, bool) {
+		c, ok := cmp(i)
+		return int64(c), ok
+	})
+}
+
+// parseNets parses a list of range strings (IPv4 or IPv6 by parse); any
+// element that is not a string or does not parse makes the row null.
+func parseNets[N any](list []any, parse func(string) (N, bool)) ([]N, bool) {
+	nets := make([]N, 0, len(list))
+	for _, r := range list {
+		s, isStr := r.(string)
+		if !isStr {
+			return nil, false
+		}
+		net, ok := parse(s)
+		if !ok {
+			return nil, false
+		}
+		nets = append(nets, net)
+	}
+	return nets, true
+}

@@ -185,16 +185,7 @@ func evalIPv4Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.
 			m := ipv4Mask(bits)
 			return arrCmp(int64(a.ip&m), int64(b.ip&m)), true
 		}
-		if match {
-			return Each(vector.Bool, args, n, func(i int) (bool, bool) {
-				c, ok := cmp(i)
-				return c == 0, ok
-			}), nil
-		}
-		return Each(vector.Int, args, n, func(i int) (int64, bool) {
-			c, ok := cmp(i)
-			return int64(c), ok
-		}), nil
+		return compareOrMatch(match, args, n, cmp), nil
 	}
 }
 
@@ -212,19 +203,7 @@ func evalIPv4InRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, 
 // bad address.
 func evalIPv4InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
 	return evalIPv4Ranges(args, n, func(i int) ([]ipv4Net, bool) {
-		var nets []ipv4Net
-		for _, r := range ipListAt(args[1:], i) {
-			s, isStr := r.(string)
-			if !isStr {
-				return nil, false
-			}
-			net, ok := ipv4Parse(s)
-			if !ok {
-				return nil, false
-			}
-			nets = append(nets, net)
-		}
-		return nets, true
+		return parseNets(ipListAt(args[1:], i), ipv4Parse)
 	})
 }
 

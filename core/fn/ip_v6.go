@@ -50,16 +50,7 @@ func evalIPv6Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.
 			}
 			return ipv6Compare(a, b, bits), true
 		}
-		if match {
-			return Each(vector.Bool, args, n, func(i int) (bool, bool) {
-				c, ok := cmp(i)
-				return c == 0, ok
-			}), nil
-		}
-		return Each(vector.Int, args, n, func(i int) (int64, bool) {
-			c, ok := cmp(i)
-			return int64(c), ok
-		}), nil
+		return compareOrMatch(match, args, n, cmp), nil
 	}
 }
 
@@ -72,19 +63,7 @@ func evalIPv6InRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, 
 
 func evalIPv6InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
 	return evalIPv6Ranges(args, n, func(i int) ([]ipv6Net, bool) {
-		var nets []ipv6Net
-		for _, r := range ipListAt(args[1:], i) {
-			s, isStr := r.(string)
-			if !isStr {
-				return nil, false
-			}
-			net, ok := ipv6Parse(s)
-			if !ok {
-				return nil, false
-			}
-			nets = append(nets, net)
-		}
-		return nets, true
+		return parseNets(ipListAt(args[1:], i), ipv6Parse)
 	})
 }
 
