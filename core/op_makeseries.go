@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -170,7 +171,7 @@ func (st *makeSeriesStage) bounds(c *compiler, op *parser.MakeSeriesOp) error {
 			return semErr(op.Step, "make-series step must be positive")
 		}
 	} else {
-		st.fstep, _ = toFloat(step)
+		st.fstep, _ = fn.DynFloat(step)
 		if !(st.fstep > 0) || math.IsInf(st.fstep, 0) {
 			return semErr(op.Step, "make-series step must be positive")
 		}
@@ -193,7 +194,7 @@ func (st *makeSeriesStage) bounds(c *compiler, op *parser.MakeSeriesOp) error {
 				iv := toInt64(v)
 				*b.i = &iv
 			} else {
-				fv, _ := toFloat(v)
+				fv, _ := fn.DynFloat(v)
 				*b.f = &fv
 			}
 			continue

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -29,7 +30,7 @@ func (p *planner) planSample(in schema, op *parser.SampleOp) (stage, error) {
 	if !e.isConst() || !e.typ.IsNumeric() || e.cnst.IsNull(0) {
 		return nil, semErr(op.Fraction, "sample takes a constant proportion between 0 and 1, such as sample 0.1")
 	}
-	f, _ := toFloat(e.constValue())
+	f, _ := fn.DynFloat(e.constValue())
 	if !(f > 0 && f < 1) {
 		return nil, semErr(op.Fraction, "sample takes a proportion between 0 and 1 (exclusive), got %s; use take for a number of rows", valueString(e.constValue()))
 	}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -51,7 +52,7 @@ func planFastFilter(c *compiler, in schema, pred parser.Expr) *fastFilter {
 		// it simple and let the general path do it.
 		return nil
 	case ct == vector.Float && (r.typ == vector.Float || r.typ == vector.Int):
-		v, _ := toFloat(r.constValue())
+		v, _ := fn.DynFloat(r.constValue())
 		f.kf = v
 	default:
 		return nil

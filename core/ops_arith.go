@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -259,8 +260,8 @@ func arithAny(op string, a, b any) any {
 		}
 		return nil
 	}
-	af, ok1 := toFloat(a)
-	bf, ok2 := toFloat(b)
+	af, ok1 := fn.DynFloat(a)
+	bf, ok2 := fn.DynFloat(b)
 	if !ok1 || !ok2 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -71,8 +72,8 @@ func compareAny(a, b any) (int, bool) {
 			return cmp.Compare(x, y), true
 		}
 	}
-	af, ok1 := toFloat(a)
-	bf, ok2 := toFloat(b)
+	af, ok1 := fn.DynFloat(a)
+	bf, ok2 := fn.DynFloat(b)
 	if ok1 && ok2 {
 		return cmp.Compare(af, bf), true
 	}

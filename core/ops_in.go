@@ -3,6 +3,7 @@ package core
 import (
 	"strings"
 
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -93,12 +94,12 @@ func newValueSet(items []any, t vector.Type, fold bool) *valueSet {
 				v = strings.ToLower(v)
 			}
 			s.strs[v] = true
-			if f, ok := toFloat(v); ok && t != vector.String {
+			if f, ok := fn.DynFloat(v); ok && t != vector.String {
 				s.nums[f] = true
 			}
 		case nil:
 		default:
-			if f, ok := toFloat(v); ok {
+			if f, ok := fn.DynFloat(v); ok {
 				s.nums[f] = true
 				s.hasNum = true
 			}
@@ -121,7 +122,7 @@ func (s *valueSet) contains(v any) bool {
 			return true
 		}
 		if s.hasNum {
-			if f, ok := toFloat(x); ok {
+			if f, ok := fn.DynFloat(x); ok {
 				return s.nums[f]
 			}
 		}
@@ -129,7 +130,7 @@ func (s *valueSet) contains(v any) bool {
 	case bool:
 		return s.strs[valueString(x)]
 	}
-	if f, ok := toFloat(v); ok {
+	if f, ok := fn.DynFloat(v); ok {
 		return s.nums[f]
 	}
 	return s.strs[valueString(v)]

@@ -23,7 +23,7 @@ func convertValue(v any, t vector.Type) any {
 	case vector.Dynamic:
 		return v
 	case vector.Float:
-		if f, ok := toFloat(v); ok {
+		if f, ok := fn.DynFloat(v); ok {
 			return f
 		}
 	case vector.Int:
@@ -90,29 +90,6 @@ func convertValue(v any, t vector.Type) any {
 		}
 	}
 	return nil
-}
-
-// toFloat converts a boxed number (or numeric string) to float64.
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int64:
-		return float64(x), true
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case string:
-		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		return f, err == nil
-	case time.Duration:
-		return float64(x), true
-	case time.Time:
-		return float64(x.UnixNano()), true
-	}
-	return 0, false
 }
 
 // valueString renders a boxed value as APL's tostring() does.
