@@ -8,7 +8,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run test vet race unit wasm-core fuzz-seeds compat bench wasm web fmt lint clean conformance
+.PHONY: all build run test vet tidy race unit wasm-core fuzz-seeds compat bench wasm web fmt lint clean conformance
 
 all: build
 
@@ -20,11 +20,16 @@ run: build
 	./$(BIN) serve -addr 127.0.0.1:8080 -data $(DATA)
 
 ## test: everything CI checks.
-test: vet unit race wasm-core fuzz-seeds compat
+test: tidy vet unit race wasm-core fuzz-seeds compat
 	@command -v chromium >/dev/null 2>&1 || echo 'make test: chromium is not installed: the console browser tests were SKIPPED (apt-get install chromium)'
 
 vet:
 	$(GO) vet ./...
+
+# tidy: go.mod lists exactly what the code imports (go mod tidy would
+# change nothing); prints the diff and fails otherwise.
+tidy:
+	$(GO) mod tidy -diff
 
 unit:
 	$(GO) test -count=1 -timeout 8m $(shell $(GO) list ./... | grep -v -e /core -e /server)
@@ -64,7 +69,7 @@ web: wasm
 fmt:
 	gofmt -w $(shell git ls-files '*.go')
 
-lint: vet
+lint: vet tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 conformance:
