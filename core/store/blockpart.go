@@ -19,8 +19,11 @@ import (
 // outstanding (a Snapshot never released) is unmapped by a GC cleanup.
 type blockPart struct {
 	id    uint64
+	uid   uint64 // unique in the process: ids repeat across datasets
 	file  string
-	data  []byte
+	data  []byte // the whole block; nil when src reads it in ranges
+	src   rangeSource
+	size  int
 	idx   *blockIndex
 	meta  []ColumnMeta
 	byKey map[ColKey]int
@@ -47,13 +50,30 @@ func (m *mapping) release() {
 	})
 }
 
+// rangeSource reads byte ranges of a block that is not held in memory: a
+// block on object storage, read through the node's caches.
+type rangeSource interface {
+	readRange(off, n int) ([]byte, error)
+}
+
+// partSeq numbers parts in the process, so caches keyed by Part.ID never
+// confuse blocks of different datasets (both have a block 1) or of a
+// dataset deleted and created again.
+var partSeq atomic.Uint64
+
 // newBlockPart parses data and returns a part holding one reference.
 func newBlockPart(id uint64, file string, data []byte, free func()) (*blockPart, error) {
 	idx, err := parseBlock(file, data)
 	if err != nil {
 		return nil, err
 	}
-	p := &blockPart{id: id, file: file, data: data, idx: idx, free: free,
+	return indexedPart(id, file, idx, data, nil, len(data), free)
+}
+
+// indexedPart builds a part from a parsed index and either the whole
+// block (data) or a source of its ranges (src).
+func indexedPart(id uint64, file string, idx *blockIndex, data []byte, src rangeSource, size int, free func()) (*blockPart, error) {
+	p := &blockPart{id: id, uid: partSeq.Add(1), file: file, data: data, src: src, size: size, idx: idx, free: free,
 		byKey: make(map[ColKey]int, len(idx.cols))}
 	for i, c := range idx.cols {
 		if _, dup := p.byKey[c.key]; dup {
@@ -86,14 +106,14 @@ func (p *blockPart) unref() {
 	}
 }
 
-func (p *blockPart) ID() string                { return fmt.Sprintf("b%016x", p.id) }
+func (p *blockPart) ID() string                { return fmt.Sprintf("b%016x.%x", p.id, p.uid) }
 func (p *blockPart) Rows() int                 { return p.idx.rows }
 func (p *blockPart) TimeRange() (int64, int64) { return p.idx.minTime, p.idx.maxTime }
 func (p *blockPart) Columns() []ColumnMeta     { return p.meta }
 func (p *blockPart) Immutable() bool           { return true }
 
 // Size is the encoded size of the block in bytes.
-func (p *blockPart) Size() int { return len(p.data) }
+func (p *blockPart) Size() int { return p.size }
 
 // ReadColumn decodes one column; every value is copied to the heap.
 func (p *blockPart) ReadColumn(k ColKey) (*vector.Vector, error) {
@@ -106,9 +126,28 @@ func (p *blockPart) ReadColumn(k ColKey) (*vector.Vector, error) {
 	}
 	defer p.unref() // also keeps p reachable (and mapped) until we return
 	c := p.idx.cols[i]
-	blob := p.data[c.off : c.off+c.size] // bounds checked by parseBlock
+	blob, err := p.blob(c)
+	if err != nil {
+		return nil, err
+	}
 	if crc(blob) != c.crc {
 		return nil, &CorruptionError{File: p.file, Offset: int64(c.off), Reason: fmt.Sprintf("column %q checksum mismatch", k.Name)}
 	}
 	return decodeColumn(p.file, int64(c.off), blob, k.Type, p.idx.rows)
+}
+
+// blob returns a column's encoded bytes: a slice of the block in memory,
+// or one ranged read of exactly that column from object storage.
+func (p *blockPart) blob(c colEntry) ([]byte, error) {
+	if p.data != nil {
+		return p.data[c.off : c.off+c.size], nil // bounds checked by parseBlock
+	}
+	b, err := p.src.readRange(c.off, c.size)
+	if err != nil {
+		return nil, fmt.Errorf("store: block %s, column %q: %w", p.file, c.key.Name, err)
+	}
+	if len(b) != c.size {
+		return nil, &CorruptionError{File: p.file, Offset: int64(c.off), Reason: fmt.Sprintf("column %q: read %d bytes of %d", c.key.Name, len(b), c.size)}
+	}
+	return b, nil
 }
