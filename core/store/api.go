@@ -43,6 +43,16 @@ type Options struct {
 	// Logf receives recovery notices (torn WAL tails cut, corrupt blocks
 	// set aside); nil discards them.
 	Logf func(format string, args ...any)
+	// Objects, when set, keeps blocks and catalogs in this object store
+	// instead of the data directory, which then holds only the WAL
+	// (OBJECTS.md). OpenRemote needs it.
+	Objects ObjectStore
+	// Grace is how long a block dropped from an object-storage catalog
+	// stays readable for queries that still use it (default 10 minutes).
+	Grace time.Duration
+	// Refresh is how often a read-only DB (OpenRemote) reloads the
+	// catalogs (default 2 s).
+	Refresh time.Duration
 }
 
 // ColumnMeta describes one column of a Part, for pruning without decoding.

@@ -85,6 +85,7 @@ type Dataset struct {
 	dirtyRows   int       // rows not yet handed to a final (durable) flush
 	dirtySince  time.Time // when the oldest of those was appended
 	failed      error
+	catVersion  uint64 // read-only DBs: the catalog version applied
 
 	lastAppend atomic.Int64 // ns of the last committed append (compaction policy)
 
@@ -148,6 +149,9 @@ func (d *Dataset) Name() string { return d.name }
 // to Snapshot. Concurrent Appends share one WAL write and fsync. r must not
 // be modified afterwards.
 func (d *Dataset) Append(r *Rows) (AppendResult, error) {
+	if d.db.readOnly {
+		return AppendResult{}, ErrReadOnly
+	}
 	if err := checkRows(r); err != nil {
 		return AppendResult{}, err
 	}

@@ -29,7 +29,16 @@ type DB struct {
 	mu     sync.Mutex
 	sets   map[string]*Dataset
 	closed bool
+
+	// readOnly marks a DB opened with OpenRemote; stopRefresh ends its
+	// catalog refresh loop.
+	readOnly    bool
+	stopRefresh chan struct{}
 }
+
+// ReadOnly reports whether the DB only reads what another node publishes
+// (OpenRemote).
+func (db *DB) ReadOnly() bool { return db.readOnly }
 
 func (o Options) withDefaults() Options {
 	if o.FlushRows <= 0 {
@@ -44,6 +53,12 @@ func (o Options) withDefaults() Options {
 	o.SealRows = min(o.SealRows, o.FlushRows)
 	if o.CompactInterval <= 0 {
 		o.CompactInterval = defaultCompactInterval
+	}
+	if o.Grace <= 0 {
+		o.Grace = 10 * time.Minute
+	}
+	if o.Refresh <= 0 {
+		o.Refresh = 2 * time.Second
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
@@ -80,6 +95,9 @@ func ValidateName(name string) error {
 func (db *DB) Create(name string) (*Dataset, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
+	}
+	if db.readOnly {
+		return nil, ErrReadOnly
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
@@ -139,6 +157,9 @@ func (db *DB) List() []*Dataset {
 // Delete removes a dataset and its files. Appends in flight fail with
 // ErrClosed; snapshots taken before stay readable until released.
 func (db *DB) Delete(name string) error {
+	if db.readOnly {
+		return ErrReadOnly
+	}
 	db.mu.Lock()
 	d, ok := db.sets[name]
 	if ok {
@@ -164,6 +185,9 @@ func (db *DB) Close() error {
 		return nil
 	}
 	db.closed = true
+	if db.stopRefresh != nil {
+		close(db.stopRefresh)
+	}
 	sets := make([]*Dataset, 0, len(db.sets))
 	for _, d := range db.sets {
 		sets = append(sets, d)

@@ -53,6 +53,9 @@ func (d *Dataset) maintLoop() {
 // background from blocks (whole blocks dropped, partly covered ones
 // rewritten). The bound is persisted so a restart keeps honouring it.
 func (d *Dataset) Trim(before int64) (bool, error) {
+	if d.db.readOnly {
+		return false, ErrReadOnly
+	}
 	d.life.RLock()
 	defer d.life.RUnlock()
 	if d.closed {
@@ -150,6 +153,9 @@ func (d *Dataset) runTrim() {
 
 // compact merges runs of small blocks, oldest first.
 func (d *Dataset) compact() {
+	if d.db.readOnly { // the ingest node compacts; this node only reads
+		return
+	}
 	for {
 		group := d.pickCompaction()
 		if group == nil {

@@ -18,10 +18,15 @@ import (
 // subdirectory per dataset, and recovers each dataset: blocks are mapped,
 // blocks superseded by a finished compaction are removed, and the WAL past
 // the flushed watermark is replayed into the buffer (a torn tail is cut).
+// With opts.Objects set, blocks live in the object store instead and the
+// directory keeps only the WALs (OBJECTS.md).
 func Open(dir string, opts Options) (*DB, error) {
 	opts = opts.withDefaults()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
+	}
+	if opts.Objects != nil {
+		return openObjects(dir, opts)
 	}
 	unlock, err := lockDir(dir)
 	if err != nil {

@@ -1,0 +1,187 @@
+//go:build !js
+
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// objFiles is a dataset's storage when blocks live on object storage
+// (OBJECTS.md): the WAL stays in the local directory (osFiles), blocks
+// are uploaded and named by catalog versions.
+type objFiles struct {
+	*osFiles
+	objs  ObjectStore
+	name  string
+	grace time.Duration
+	logf  func(string, ...any)
+
+	mu        sync.Mutex // serialises commits (flusher and maintenance)
+	cat       *catalog   // the newest version written
+	lastSweep time.Time
+	swept     map[string]bool // removed blocks deleted; the next commit forgets them
+}
+
+func nonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// writeBlock uploads the block, then commits a catalog version naming it
+// (and dropping the blocks it replaces, so a compaction is one version).
+func (f *objFiles) writeBlock(id uint64, data []byte) (*blockPart, error) {
+	key := blockKey(f.name, id, nonce())
+	idx, err := parseBlock(key, data)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	if err := f.objs.Put(ctx, key, data); err != nil {
+		return nil, fmt.Errorf("store: dataset %s: uploading block %016x: %w", f.name, id, err)
+	}
+	entry := catalogEntry(key, id, data, idx)
+	err = f.commit(ctx, func(c *catalog) {
+		c.dropBlocks(idx.replaced)
+		c.Blocks = append(c.Blocks, entry)
+		slices.SortFunc(c.Blocks, func(a, b catalogBlock) int { return cmpInt(int64(a.ID), int64(b.ID)) })
+		c.NextBlock = max(c.NextBlock, id+1)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return remotePart(f.objs, entry)
+}
+
+// removeBlock drops a block from the catalog (a trim that left nothing of
+// it); the object goes after the grace period.
+func (f *objFiles) removeBlock(id uint64) error {
+	f.mu.Lock()
+	live := slices.ContainsFunc(f.cat.Blocks, func(b catalogBlock) bool { return b.ID == id })
+	f.mu.Unlock()
+	if !live { // already dropped by the version that added its replacement
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	return f.commit(ctx, func(c *catalog) { c.dropBlocks([]uint64{id}) })
+}
+
+func (f *objFiles) writeMeta(m dsMeta) error {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	return f.commit(ctx, func(c *catalog) { c.TrimBefore = max(c.TrimBefore, m.TrimBefore) })
+}
+
+// destroy deletes the catalog first (so readers see the dataset gone),
+// then the blocks, then the local WAL directory.
+func (f *objFiles) destroy() error {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	for _, prefix := range []string{catalogPrefix(f.name), datasetPrefix(f.name)} {
+		res, err := f.objs.List(ctx, prefix, "")
+		if err != nil {
+			return err
+		}
+		for _, o := range res.Objects {
+			if err := f.objs.Delete(ctx, o.Key); err != nil {
+				return err
+			}
+		}
+	}
+	return f.osFiles.destroy()
+}
+
+// commit writes the next catalog version with mut applied.
+func (f *objFiles) commit(ctx context.Context, mut func(*catalog)) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := f.cat.clone()
+	n.Version++
+	mut(n)
+	n.Removed = slices.DeleteFunc(n.Removed, func(g catalogGone) bool { return f.swept[g.Key] })
+	if err := writeCatalog(ctx, f.objs, n); err != nil {
+		return err
+	}
+	f.cat = n
+	clear(f.swept)
+	if time.Since(f.lastSweep) >= f.grace/4 {
+		f.lastSweep = time.Now()
+		go f.sweep(n)
+	}
+	return nil
+}
+
+// dropBlocks moves the listed blocks from the live list to removed.
+func (c *catalog) dropBlocks(ids []uint64) {
+	if len(ids) == 0 {
+		return
+	}
+	now := time.Now().UTC()
+	c.Blocks = slices.DeleteFunc(c.Blocks, func(b catalogBlock) bool {
+		if slices.Contains(ids, b.ID) {
+			c.Removed = append(c.Removed, catalogGone{Key: b.Key, At: now})
+			return true
+		}
+		return false
+	})
+}
+
+// keepVersions is how many catalog versions the sweep always keeps.
+const keepVersions = 8
+
+// sweep deletes what no reader can need any more (OBJECTS.md, rules 5 and
+// 6): removed blocks past the grace period, objects no version names that
+// are older than it (uploads a crash orphaned), and old catalog versions.
+// The next commit drops swept entries from removed. Errors are logged:
+// the next sweep tries again.
+func (f *objFiles) sweep(c *catalog) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	cutoff := time.Now().Add(-f.grace)
+	named := map[string]bool{}
+	for _, b := range c.Blocks {
+		named[b.Key] = true
+	}
+	var swept []string
+	for _, g := range c.Removed {
+		named[g.Key] = true
+		if g.At.Before(cutoff) {
+			if err := f.objs.Delete(ctx, g.Key); err != nil {
+				f.logf("store: dataset %s: sweep: %v", f.name, err)
+				continue
+			}
+			swept = append(swept, g.Key)
+		}
+	}
+	if res, err := f.objs.List(ctx, blockPrefix(f.name), ""); err == nil {
+		for _, o := range res.Objects {
+			if !named[o.Key] && o.Modified.Before(cutoff) {
+				if err := f.objs.Delete(ctx, o.Key); err != nil {
+					f.logf("store: dataset %s: sweep: %v", f.name, err)
+				}
+			}
+		}
+	}
+	if vs, infos, err := catalogVersions(ctx, f.objs, f.name); err == nil {
+		for i := 0; i+keepVersions < len(vs); i++ {
+			if infos[i].Modified.Before(cutoff) {
+				_ = f.objs.Delete(ctx, infos[i].Key)
+			}
+		}
+	}
+	if len(swept) > 0 {
+		f.mu.Lock()
+		for _, k := range swept {
+			f.swept[k] = true
+		}
+		f.mu.Unlock()
+	}
+}

@@ -1,0 +1,190 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// OpenRemote opens a read-only view of the datasets an ingest node
+// publishes in opts.Objects (OBJECTS.md, "Reading nodes"): no WAL, no
+// local state. It reloads the catalogs every opts.Refresh until Close.
+// Writes fail with ErrReadOnly.
+func OpenRemote(opts Options) (*DB, error) {
+	if opts.Objects == nil {
+		return nil, fmt.Errorf("store: OpenRemote needs an object store")
+	}
+	opts = opts.withDefaults()
+	db := &DB{opts: opts, sets: make(map[string]*Dataset), readOnly: true, stopRefresh: make(chan struct{})}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := db.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	go db.refreshLoop()
+	return db, nil
+}
+
+func (db *DB) refreshLoop() {
+	t := time.NewTicker(db.opts.Refresh)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.stopRefresh:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			if err := db.Refresh(ctx); err != nil {
+				db.opts.Logf("store: refreshing catalogs: %v", err)
+			}
+			cancel()
+		}
+	}
+}
+
+// Refresh reloads every dataset's newest catalog version (read-only DBs):
+// new datasets appear, deleted ones go, blocks follow compaction and trim.
+// Parts of unchanged blocks are kept, so their cached columns stay valid.
+func (db *DB) Refresh(ctx context.Context) error {
+	names, err := bucketDatasets(ctx, db.opts.Objects)
+	if err != nil {
+		return fmt.Errorf("store: listing datasets in the bucket: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, name := range names {
+		cat, err := loadCatalog(ctx, db.opts.Objects, name)
+		if err != nil {
+			return fmt.Errorf("store: dataset %s: %w", name, err)
+		}
+		if cat == nil {
+			continue
+		}
+		seen[name] = true
+		db.mu.Lock()
+		d, ok := db.sets[name]
+		db.mu.Unlock()
+		if ok && !d.created.Equal(cat.Created) { // deleted and created again
+			db.dropDataset(name)
+			ok = false
+		}
+		if !ok {
+			d = newDataset(db, name, cat.Created, nil, &recovered{nextSeq: 1, nextBlock: 1})
+			db.mu.Lock()
+			if db.closed {
+				db.mu.Unlock()
+				d.shutdown(false)
+				return ErrClosed
+			}
+			db.sets[name] = d
+			db.mu.Unlock()
+		}
+		if err := d.applyCatalog(cat); err != nil {
+			return err
+		}
+	}
+	db.mu.Lock()
+	var gone []string
+	for name := range db.sets {
+		if !seen[name] {
+			gone = append(gone, name)
+		}
+	}
+	db.mu.Unlock()
+	for _, name := range gone {
+		db.dropDataset(name)
+	}
+	return nil
+}
+
+func (db *DB) dropDataset(name string) {
+	db.mu.Lock()
+	d, ok := db.sets[name]
+	delete(db.sets, name)
+	db.mu.Unlock()
+	if ok {
+		d.shutdown(false)
+	}
+}
+
+// applyCatalog makes cat's blocks the dataset's blocks.
+func (d *Dataset) applyCatalog(cat *catalog) error {
+	d.mu.RLock()
+	same := d.catVersion == cat.Version
+	have := make(map[string]*blockPart, len(d.blocks))
+	for _, b := range d.blocks {
+		have[b.file] = b
+	}
+	d.mu.RUnlock()
+	if same {
+		return nil
+	}
+	blocks := make([]*blockPart, 0, len(cat.Blocks))
+	for _, e := range cat.Blocks {
+		if p, ok := have[e.Key]; ok {
+			blocks = append(blocks, p)
+			delete(have, e.Key)
+			continue
+		}
+		p, err := remotePart(d.db.opts.Objects, e)
+		if err != nil {
+			return err
+		}
+		blocks = append(blocks, p)
+	}
+	d.mu.Lock()
+	d.blocks, d.trimBefore, d.catVersion = blocks, cat.TrimBefore, cat.Version
+	d.mu.Unlock()
+	for _, p := range have { // dropped: readers holding a snapshot keep theirs
+		p.unref()
+	}
+	return nil
+}
+
+// bucketDatasets lists the dataset names that have a prefix in the bucket.
+func bucketDatasets(ctx context.Context, objs ObjectStore) ([]string, error) {
+	res, err := objs.List(ctx, "datasets/", "/")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, p := range res.Prefixes {
+		name := strings.TrimSuffix(strings.TrimPrefix(p, "datasets/"), "/")
+		if ValidateName(name) == nil {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// opTimeout bounds one catalog or upload step; the ObjectStore retries
+// inside it.
+const opTimeout = 2 * time.Minute
+
+// objectSource reads a block's ranges from the bucket (through the
+// caches the ObjectStore implementation keeps).
+type objectSource struct {
+	objs ObjectStore
+	key  string
+}
+
+func (s objectSource) readRange(off, n int) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	return s.objs.GetRange(ctx, s.key, int64(off), int64(n))
+}
+
+// remotePart makes a part of a catalog entry: no request until a column
+// is read.
+func remotePart(objs ObjectStore, b catalogBlock) (*blockPart, error) {
+	idx, err := parseCatalogIndex(b)
+	if err != nil {
+		return nil, err
+	}
+	p, err := indexedPart(b.ID, b.Key, idx, nil, objectSource{objs, b.Key}, int(b.Size), nil)
+	if err != nil {
+		return nil, err
+	}
+	p.durable = true
+	return p, nil
+}
