@@ -29,10 +29,21 @@ func cmdServe(args []string) int {
 	token := fs.String("token", envOr("APLITE_TOKEN", ""), "personal access token (xapt-...) with full control, created if absent (APLITE_TOKEN)")
 	org := fs.String("org", envOr("APLITE_ORG_ID", "default"), "id of the default organization (APLITE_ORG_ID)")
 	extAllow := fs.String("externaldata-allow", envOr("APLITE_EXTERNALDATA_ALLOW", ""), "comma-separated URL prefixes APL's externaldata may read; empty disables it (APLITE_EXTERNALDATA_ALLOW)")
+	var sf storageFlags
+	fs.StringVar(&sf.url, "storage", envOr("APLITE_STORAGE", ""), "where blocks live: empty for the data directory, or s3://BUCKET/PREFIX (endpoint and keys from AWS_ENDPOINT_URL_S3/AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION) (APLITE_STORAGE)")
+	fs.StringVar(&sf.role, "role", envOr("APLITE_ROLE", roleAll), "all (one node), ingest (owns the WAL, uploads blocks) or query (reads the bucket, keeps no state); ingest and query need -storage (APLITE_ROLE)")
+	fs.StringVar(&sf.cache, "cache-size", envOr("APLITE_CACHE_SIZE", "10G"), "bound of the on-disk block cache in DATA/.cache with -storage (APLITE_CACHE_SIZE)")
+	fs.StringVar(&sf.cacheMem, "cache-mem", envOr("APLITE_CACHE_MEM", "512M"), "bound of the in-memory cache of block byte ranges with -storage (APLITE_CACHE_MEM)")
+	fs.DurationVar(&sf.refresh, "refresh", 2*time.Second, "how often a query node reloads the catalogs from the bucket")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	srv, err := server.New(server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow)})
+	cfg := server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow)}
+	if _, err := configureStorage(context.Background(), sf, &cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 1
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
 		return 1

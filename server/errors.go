@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/aplite/aplite/core/store"
 )
 
 // apiError is an error with the HTTP status and JSON body it answers with.
@@ -52,6 +54,9 @@ func asAPIError(err error) *apiError {
 	var ae *apiError
 	if errors.As(err, &ae) {
 		return ae
+	}
+	if errors.Is(err, store.ErrReadOnly) {
+		return forbidden("this node serves queries only (role query): send writes to an ingest node")
 	}
 	return &apiError{Status: http.StatusInternalServerError, Message: err.Error()}
 }

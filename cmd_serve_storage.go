@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/objstore"
+	"github.com/aplite/aplite/server"
+)
+
+// Node roles (-role): all is today's single node; ingest owns the WALs
+// and publishes blocks; query only reads the bucket.
+const (
+	roleAll    = "all"
+	roleIngest = "ingest"
+	roleQuery  = "query"
+)
+
+// storageFlags are the object-storage options of `aplite serve`.
+type storageFlags struct {
+	url      string
+	role     string
+	cache    string
+	cacheMem string
+	refresh  time.Duration
+}
+
+// configureStorage sets cfg's storage from the flags: the local data
+// directory (no -storage), or blocks in an S3 bucket read through a disk
+// and a memory cache. It returns the bucket's counters (nil when local).
+func configureStorage(ctx context.Context, f storageFlags, cfg *server.Config) (*objstore.Stats, error) {
+	switch f.role {
+	case roleAll, roleIngest, roleQuery:
+	default:
+		return nil, fmt.Errorf("-role %q: want all, ingest or query", f.role)
+	}
+	if f.url == "" {
+		if f.role != roleAll {
+			return nil, fmt.Errorf("-role %s needs -storage s3://BUCKET/PREFIX: nodes share blocks through the bucket", f.role)
+		}
+		return nil, nil
+	}
+	s3cfg, err := objstore.ParseURL(f.url)
+	if err != nil {
+		return nil, err
+	}
+	cacheBytes, err := parseSize(f.cache)
+	if err != nil {
+		return nil, fmt.Errorf("-cache-size: %w", err)
+	}
+	memBytes, err := parseSize(f.cacheMem)
+	if err != nil {
+		return nil, fmt.Errorf("-cache-mem: %w", err)
+	}
+	bucket, err := objstore.NewS3(ctx, s3cfg)
+	if err != nil {
+		return nil, err
+	}
+	disk, err := objstore.OpenDisk(filepath.Join(cfg.DataDir, ".cache"), cacheBytes)
+	if err != nil {
+		return nil, err
+	}
+	objs := objstore.NewCached(bucket, memBytes, disk, bucket.Stats())
+	opts := cfg.StoreOptions
+	opts.Objects = objs
+	opts.Refresh = f.refresh
+	if f.role == roleQuery {
+		db, err := store.OpenRemote(opts)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Storage = server.NewStoreStorage(db)
+		return bucket.Stats(), nil
+	}
+	cfg.StoreOptions = opts
+	return bucket.Stats(), nil
+}
+
+// parseSize reads a byte count with an optional K, M, G or T suffix
+// (powers of 1024), e.g. 512M or 10G.
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(s, "B"), "b")))
+	mult := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			s = strings.TrimSuffix(s[:n-1], "I")
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a size such as 512M or 10G", s)
+	}
+	return v * mult, nil
+}
