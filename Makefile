@@ -8,7 +8,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run test vet tidy race unit wasm-core fuzz-seeds compat bench wasm web fmt lint clean conformance
+.PHONY: all build run test vet tidy cluster race unit wasm-core fuzz-seeds compat bench wasm web fmt lint clean conformance
 
 all: build
 
@@ -20,7 +20,7 @@ run: build
 	./$(BIN) serve -addr 127.0.0.1:8080 -data $(DATA)
 
 ## test: everything CI checks.
-test: tidy vet unit race wasm-core fuzz-seeds compat
+test: tidy vet unit race wasm-core fuzz-seeds compat cluster
 	@command -v chromium >/dev/null 2>&1 || echo 'make test: chromium is not installed: the console browser tests were SKIPPED (apt-get install chromium)'
 
 vet:
@@ -32,7 +32,7 @@ tidy:
 	$(GO) mod tidy -diff
 
 unit:
-	$(GO) test -count=1 -timeout 8m $(shell $(GO) list ./... | grep -v -e /core -e /server)
+	$(GO) test -count=1 -timeout 8m $(shell $(GO) list ./... | grep -v -e /core -e /server -e /cluster)
 
 race:
 	$(GO) test -count=1 -race -timeout 8m $(RACE_PKGS)
@@ -48,6 +48,12 @@ fuzz-seeds:
 # the client's dependencies stay out of aplite's go.mod.
 compat:
 	cd compat && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# cluster: one ingest node, two query nodes and a single node over a real
+# S3-compatible store (SeaweedFS, built once by scripts/seaweedfs and
+# cached outside the repository).
+cluster:
+	APLITE_WEED="$$(scripts/seaweedfs)" $(GO) test -count=1 -timeout 10m ./cluster/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./bench/...

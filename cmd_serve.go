@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/server"
 )
 
@@ -35,10 +36,13 @@ func cmdServe(args []string) int {
 	fs.StringVar(&sf.cache, "cache-size", envOr("APLITE_CACHE_SIZE", "10G"), "bound of the on-disk block cache in DATA/.cache with -storage (APLITE_CACHE_SIZE)")
 	fs.StringVar(&sf.cacheMem, "cache-mem", envOr("APLITE_CACHE_MEM", "512M"), "bound of the in-memory cache of block byte ranges with -storage (APLITE_CACHE_MEM)")
 	fs.DurationVar(&sf.refresh, "refresh", 2*time.Second, "how often a query node reloads the catalogs from the bucket")
+	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
+	compactEvery := fs.Duration("compact-interval", 30*time.Second, "how often compaction looks for blocks to merge")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg := server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow)}
+	cfg := server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
+		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery}}
 	if _, err := configureStorage(context.Background(), sf, &cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
 		return 1

@@ -202,6 +202,9 @@ func (b *datasetBody) applyTo(d *meta.DatasetSettings) error {
 }
 
 func (s *Server) handleCreateDataset(c *call) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	if err := c.p.requireOrg(capDatasets, actCreate, "datasets"); err != nil {
 		return err
 	}
@@ -266,6 +269,9 @@ func (s *Server) handleUpdateDataset(c *call) error {
 }
 
 func (s *Server) handleDeleteDataset(c *call) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	name := c.param("id")
 	if err := c.p.requireOrg(capDatasets, actDelete, "datasets"); err != nil {
 		return err

@@ -28,6 +28,9 @@ type ingestStatus struct {
 // answering. It is the hot path: the body is read once, never copied when
 // uncompressed, and decompressed into a pooled buffer otherwise.
 func (s *Server) handleIngest(c *call) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	start := time.Now()
 	name := c.param("id")
 	if err := c.p.requireDataset(name, capIngest, actCreate, "ingest into"); err != nil {

@@ -145,6 +145,9 @@ func (s *Server) trim(c *call) error {
 }
 
 func (s *Server) handleTrimV1(c *call) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	if err := s.trim(c); err != nil {
 		return err
 	}
@@ -152,6 +155,9 @@ func (s *Server) handleTrimV1(c *call) error {
 }
 
 func (s *Server) handleTrimV2(c *call) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	if err := s.trim(c); err != nil {
 		return err
 	}

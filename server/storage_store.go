@@ -48,3 +48,16 @@ func (a storeAdapter) Names() []string {
 
 func (a storeAdapter) Delete(name string) error { return a.db.Delete(name) }
 func (a storeAdapter) Close() error             { return a.db.Close() }
+
+// ReadOnly reports whether the datasets are only read here (a query node
+// over object storage).
+func (a storeAdapter) ReadOnly() bool { return a.db.ReadOnly() }
+
+// writable fails writes to datasets on a node that only reads them, with
+// the same answer whether or not the dataset is known here.
+func (s *Server) writable() error {
+	if ro, ok := s.storage.(interface{ ReadOnly() bool }); ok && ro.ReadOnly() {
+		return store.ErrReadOnly
+	}
+	return nil
+}
