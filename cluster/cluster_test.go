@@ -11,11 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/aplite/aplite/bench/gen"
+	"github.com/aplite/aplite/internal/seaweedtest"
 )
 
 const token = "xapt-clustertest"
@@ -37,53 +37,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-func port(addr string) string { return addr[strings.LastIndex(addr, ":")+1:] }
-
-// startSeaweed runs `weed server` with an S3 gateway on loopback and
-// creates a bucket; it returns the S3 endpoint URL.
-func startSeaweed(t *testing.T) string {
-	weed := os.Getenv("APLITE_WEED")
-	if weed == "" {
-		t.Skip("APLITE_WEED is not set: run `make cluster` (it builds SeaweedFS with scripts/seaweedfs); the object-storage cluster test was SKIPPED")
-	}
-	dir := t.TempDir()
-	s3, master, volume, filer := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
-	cmd := exec.Command(weed, "server", "-dir="+dir, "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3", "-s3.port="+port(s3),
-		"-master.port="+port(master), "-volume.port="+port(volume), "-filer.port="+port(filer), "-master.peers=none")
-	var logb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logb, &logb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	endpoint := "http://" + s3
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		req, _ := http.NewRequest("PUT", endpoint+"/aplite", nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 || resp.StatusCode == 409 {
-				return endpoint
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("SeaweedFS did not serve S3 within 60s: %v\n%s", err, logb.String())
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-}
-
 // node is one running `aplite serve`.
 type node struct {
 	t    *testing.T
@@ -97,7 +50,7 @@ type node struct {
 }
 
 func startNode(t *testing.T, name, endpoint, data string, args ...string) *node {
-	n := &node{t: t, name: name, addr: freeAddr(t), data: data, args: args,
+	n := &node{t: t, name: name, addr: seaweedtest.FreeAddr(t), data: data, args: args,
 		env: append(os.Environ(), "AWS_ENDPOINT_URL="+endpoint, "AWS_ACCESS_KEY_ID=aplite", "AWS_SECRET_ACCESS_KEY=aplite", "AWS_REGION=us-east-1")}
 	n.start()
 	t.Cleanup(n.kill)
@@ -221,7 +174,7 @@ func checkSame(t *testing.T, ref *node, nodes ...*node) {
 // after acknowledging events loses none and duplicates none; trim and
 // compaction reach the query nodes.
 func TestCluster(t *testing.T) {
-	endpoint := startSeaweed(t)
+	endpoint := seaweedtest.Start(t)
 	root := t.TempDir()
 	fast := []string{"-flush-interval", "300ms", "-compact-interval", "1s", "-refresh", "200ms"}
 	storage := []string{"-storage", "s3://aplite/cluster"}

@@ -1,0 +1,245 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aplite/aplite/bench/gen"
+	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/internal/seaweedtest"
+	"github.com/aplite/aplite/objstore"
+)
+
+// objFixture is the same events stored twice: blocks on local disk, and
+// blocks in a SeaweedFS bucket (WAL local) as `serve -storage s3://...`
+// keeps them.
+type objFixture struct {
+	n                     int
+	dir                   string
+	local                 *store.DB
+	bucket                *objstore.S3
+	localIngest, s3Ingest time.Duration
+	bytes                 int64 // NDJSON ingested
+}
+
+// BenchmarkObjectStorage runs the seven reference queries with the
+// decoded-column and result caches off, so each query reads and decodes
+// its columns from storage:
+//   - local: memory-mapped block files (the single node);
+//   - s3-warm: a query node whose memory and disk caches already hold the
+//     ranges (after one run);
+//   - s3-cold: a query node started with empty caches for every query.
+//
+// It reports GET requests and bytes fetched per query and the ingest rate
+// with uploads against local blocks. Needs APLITE_WEED (see
+// internal/seaweedtest); 10M events with APLITE_BENCH_10M=1.
+func BenchmarkObjectStorage(b *testing.B) {
+	endpoint := seaweedtest.Start(b)
+	for _, n := range querySizes() {
+		b.Run(sizeName(n), func(b *testing.B) {
+			f := buildObjFixture(b, endpoint, n)
+			defer f.close()
+			b.Run("ingest", func(b *testing.B) {
+				for b.Loop() {
+				}
+				b.ReportMetric(float64(f.n)/f.localIngest.Seconds(), "local-events/s")
+				b.ReportMetric(float64(f.n)/f.s3Ingest.Seconds(), "s3-events/s")
+				b.ReportMetric(f.localIngest.Seconds()/f.s3Ingest.Seconds(), "s3/local-rate")
+			})
+			for _, q := range benchQueries {
+				benchObjQuery(b, f, q)
+			}
+		})
+	}
+}
+
+func benchObjQuery(b *testing.B, f *objFixture, q benchQuery) {
+	req := core.Request{APL: q.apl(), DisableCache: true, NoColumnCache: true}
+	var localMs float64
+	b.Run("local/"+q.id, func(b *testing.B) {
+		e := core.NewEngine(core.StoreCatalog(f.local))
+		localMs = timeQueries(b, f, func() *core.Engine { return e })
+	})
+	b.Run("s3-warm/"+q.id, func(b *testing.B) {
+		db := f.queryNode(b)
+		defer db.Close()
+		e := core.NewEngine(core.StoreCatalog(db))
+		r := req
+		if _, err := e.Query(context.Background(), &r); err != nil { // fills the caches
+			b.Fatal(err)
+		}
+		ms := timeQueries(b, f, func() *core.Engine { return e })
+		b.ReportMetric(ms/localMs, "x-local")
+	})
+	b.Run("s3-cold/"+q.id, func(b *testing.B) {
+		var dbs []*store.DB
+		defer func() {
+			for _, db := range dbs {
+				db.Close()
+			}
+		}()
+		ms := timeQueries(b, f, func() *core.Engine {
+			db := f.queryNode(b) // empty memory and disk caches
+			dbs = append(dbs, db)
+			return core.NewEngine(core.StoreCatalog(db))
+		})
+		b.ReportMetric(ms/localMs, "x-local")
+	})
+}
+
+// timeQueries runs the query b.N times on the engine fresh returns (made
+// untimed before each run) and reports the median, CPU time, rows/s and
+// the bucket's GETs and bytes per query; it returns the median in ms.
+func timeQueries(b *testing.B, f *objFixture, fresh func() *core.Engine) float64 {
+	q := b.Name()[len(b.Name())-2:]
+	var apl string
+	for _, bq := range benchQueries {
+		if bq.id == q {
+			apl = bq.apl()
+		}
+	}
+	st := f.bucket.Stats()
+	var lat []time.Duration
+	var gets, bytes int64
+	b.ReportAllocs()
+	cpu := processCPU()
+	var setup time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		b.StopTimer()
+		e := fresh()
+		g0, by0 := st.Gets.Load(), st.GetBytes.Load()
+		b.StartTimer()
+		setup += time.Since(t0)
+		began := time.Now()
+		req := core.Request{APL: apl, DisableCache: true, NoColumnCache: true}
+		if _, err := e.Query(context.Background(), &req); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(began))
+		gets += st.Gets.Load() - g0
+		bytes += st.GetBytes.Load() - by0
+	}
+	_ = setup
+	slices.Sort(lat)
+	med := float64(lat[len(lat)/2].Microseconds()) / 1000
+	runs := float64(len(lat))
+	b.ReportMetric(med, "p50-ms")
+	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/runs, "cpu-ms/op")
+	b.ReportMetric(float64(f.n)/(med/1000), "rows/s")
+	b.ReportMetric(float64(gets)/runs, "GETs/op")
+	b.ReportMetric(float64(bytes)/runs/1e6, "MB-fetched/op")
+	b.SetBytes(f.bytes)
+	return med
+}
+
+// queryNode opens the bucket as a query node with empty caches.
+func (f *objFixture) queryNode(b *testing.B) *store.DB {
+	dir, err := os.MkdirTemp(f.dir, "cache-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	disk, err := objstore.OpenDisk(dir, 20<<30)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := store.OpenRemote(store.Options{Objects: objstore.NewCached(f.bucket, 1<<30, disk, f.bucket.Stats()), Refresh: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return db
+}
+
+func (f *objFixture) close() {
+	f.local.Close()
+	os.RemoveAll(f.dir)
+}
+
+// buildObjFixture ingests the same generated events into a local store
+// and into one on the bucket, timing each (appends with fsync, the final
+// flush and, on the bucket, the uploads and catalog versions), then lets
+// idle compaction settle both.
+func buildObjFixture(b *testing.B, endpoint string, n int) *objFixture {
+	dir, err := os.MkdirTemp("", "aplite-bench-obj-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &objFixture{n: n, dir: dir}
+	cfg, _ := objstore.ParseURL("s3://" + seaweedtest.Bucket + "/bench-" + filepath.Base(dir))
+	cfg.Endpoint, cfg.AccessKey, cfg.SecretKey, cfg.Region = endpoint, "bench", "bench", "us-east-1"
+	if f.bucket, err = objstore.NewS3(context.Background(), cfg); err != nil {
+		b.Fatal(err)
+	}
+	opts := store.Options{CompactInterval: time.Second}
+	if f.local, err = store.Open(filepath.Join(dir, "local"), opts); err != nil {
+		b.Fatal(err)
+	}
+	s3opts := opts
+	s3opts.Objects = f.bucket
+	ingestDB, err := store.Open(filepath.Join(dir, "ingest"), s3opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ingestDB.Close()
+	bodies := make([][]byte, 0, n/fixtureChunk+1)
+	g := gen.New(1).SetEventsPerDay(n)
+	for done := 0; done < n; done += fixtureChunk {
+		k := min(fixtureChunk, n-done)
+		body := g.AppendNDJSON(make([]byte, 0, k*400), k)
+		bodies = append(bodies, body)
+		f.bytes += int64(len(body))
+	}
+	f.localIngest = ingestAll(b, f.local, bodies)
+	f.s3Ingest = ingestAll(b, ingestDB, bodies)
+	for _, db := range []*store.DB{f.local, ingestDB} {
+		settle(b, db)
+	}
+	return f
+}
+
+// ingestAll decodes and appends every body to a new dataset and flushes.
+func ingestAll(b *testing.B, db *store.DB, bodies [][]byte) time.Duration {
+	ds, err := db.Create(queryDataset)
+	if err != nil {
+		b.Fatal(err)
+	}
+	began := time.Now()
+	for _, body := range bodies {
+		now := time.Now().UnixNano()
+		rb := store.NewRowsBuilder()
+		if _, err := ingest.Decode(body, ingest.Options{Format: ingest.NDJSON, Now: now}, rb); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ds.Append(rb.Finish(now)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := ds.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(began)
+}
+
+// settle waits until idle compaction has stopped changing the block count.
+func settle(b *testing.B, db *store.DB) {
+	ds, err := db.Get(queryDataset)
+	if err != nil {
+		b.Fatal(err)
+	}
+	last, stable := -1, 0
+	for stable < 4 {
+		time.Sleep(time.Second)
+		if nb := ds.Info().NumBlocks; nb == last {
+			stable++
+		} else {
+			last, stable = nb, 0
+		}
+	}
+	b.Logf("%d blocks after compaction", last)
+}
