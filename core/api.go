@@ -53,6 +53,8 @@ type Request struct {
 	// NoColumnCache also bypasses the decoded-column cache, so every part
 	// is decoded afresh (benchmarks of cold reads, tests).
 	NoColumnCache bool
+	// Distribute, when set, spreads the scan over query nodes (fragment.go).
+	Distribute *Distribution
 	// Workers is the scan parallelism; 0 means GOMAXPROCS.
 	Workers int
 	// ExternalData fetches a URL for the externaldata operator; nil

@@ -46,9 +46,56 @@ func NewEngine(cat Catalog) *Engine {
 // Query parses, plans and runs req.
 func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	began := time.Now()
+	p, pl, err := e.prepare(ctx, req, nil, began)
+	if err != nil {
+		return nil, err
+	}
+	// Results hold decoded copies, never mapped memory, so the blocks can
+	// be unpinned as soon as execution ends.
+	defer p.release()
+	x := p.x
+	key := ""
+	if !req.DisableCache && req.Workers == 0 {
+		key = cacheKey(req, pl)
+	}
+	if key != "" {
+		if hit := e.results.get(key); hit != nil {
+			cp := *hit
+			cp.elapsed = time.Since(began)
+			cp.cacheStatus = CacheHit
+			cp.messages = nil
+			return &cp, nil
+		}
+	}
+	var b *batch
+	if req.Distribute != nil && len(p.snaps) == 1 && len(req.Variables) == 0 {
+		b, err = e.executeDistributed(x, pl, req)
+	} else {
+		b, err = pl.execute(x)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := b.compact(); err != nil {
+		return nil, err
+	}
+	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl, cacheStatus: CacheComputed}
+	r.elapsed = time.Since(began)
+	if key != "" {
+		// Cache a copy: the caller may attach messages to its own.
+		cp := *r
+		e.results.put(key, &cp)
+	}
+	return r, nil
+}
+
+// prepare parses and plans req; frag, when set, restricts the scan to the
+// blocks of a fragment another node sent (RunFragment). The caller must
+// release the planner.
+func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, began time.Time) (*planner, *pipeline, error) {
 	q, err := parser.Parse(req.APL)
 	if err != nil {
-		return nil, syntaxError(err)
+		return nil, nil, syntaxError(err)
 	}
 	now := req.Now
 	if now.IsZero() {
@@ -69,45 +116,19 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	if x.workers <= 0 {
 		x.workers = runtime.GOMAXPROCS(0)
 	}
-	p := &planner{e: e, req: req, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
-	// Results hold decoded copies, never mapped memory, so the blocks can
-	// be unpinned as soon as execution ends.
-	defer p.release()
+	p := &planner{e: e, req: req, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, frag: frag}
 	p.bindVariables()
 	pl, err := p.planQuery(q)
+	if err == nil {
+		err = p.fragErr
+	}
 	if err != nil {
-		return nil, err
+		p.release()
+		return nil, nil, err
 	}
 	pl = p.finalize(pl, true)
 	pl = sortTimeSeries(pl)
-	key := ""
-	if !req.DisableCache && req.Workers == 0 {
-		key = cacheKey(req, pl)
-	}
-	if key != "" {
-		if hit := e.results.get(key); hit != nil {
-			cp := *hit
-			cp.elapsed = time.Since(began)
-			cp.cacheStatus = CacheHit
-			cp.messages = nil
-			return &cp, nil
-		}
-	}
-	b, err := pl.execute(x)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.compact(); err != nil {
-		return nil, err
-	}
-	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl, cacheStatus: CacheComputed}
-	r.elapsed = time.Since(began)
-	if key != "" {
-		// Cache a copy: the caller may attach messages to its own.
-		cp := *r
-		e.results.put(key, &cp)
-	}
-	return r, nil
+	return p, pl, nil
 }
 
 // syntaxError converts the parser's errors to a QueryError (the first one

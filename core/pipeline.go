@@ -75,23 +75,26 @@ func (p *pipeline) out() schema {
 // first blocking stage run in parallel workers, each feeding a sink of that
 // stage; the remaining stages run on the merged result.
 func (p *pipeline) execute(x *execCtx) (*batch, error) {
-	k := 0
-	for k < len(p.stages) {
-		if _, ok := p.stages[k].(blockStage); ok {
-			break
-		}
-		k++
+	k, blk := p.firstBlocking()
+	sinks, err := p.scanToSinks(x, p.src, k, blk)
+	if err != nil {
+		return nil, err
 	}
-	var blk blockStage
-	if k < len(p.stages) {
-		blk = p.stages[k].(blockStage)
-	} else {
-		blk = &collectStage{sch: p.out()}
+	res, err := blk.finish(x, sinks)
+	if err != nil {
+		return nil, err
 	}
-	workers := x.workers
-	if workers < 1 {
-		workers = 1
+	if k >= len(p.stages) {
+		return res, nil
 	}
+	return runStages(x, p.stages[k+1:], res)
+}
+
+// scanToSinks runs src and the streaming stages before stage k in the
+// scan workers, each feeding its own sink of blk, and returns the sinks.
+// Distributed queries call it with a scan of part of the blocks.
+func (p *pipeline) scanToSinks(x *execCtx, src source, k int, blk blockStage) ([]sink, error) {
+	workers := max(x.workers, 1)
 	sinks := make([]sink, workers)
 	for i := range sinks {
 		s, err := blk.newSink(x)
@@ -100,7 +103,7 @@ func (p *pipeline) execute(x *execCtx) (*batch, error) {
 		}
 		sinks[i] = s
 	}
-	err := p.src.run(x, workers, func(w int, b *batch) error {
+	err := src.run(x, workers, func(w int, b *batch) error {
 		if err := x.ctx.Err(); err != nil {
 			return err
 		}
@@ -126,14 +129,7 @@ func (p *pipeline) execute(x *execCtx) (*batch, error) {
 	if err != nil && err != errStopScan {
 		return nil, err
 	}
-	res, err := blk.finish(x, sinks)
-	if err != nil {
-		return nil, err
-	}
-	if k >= len(p.stages) {
-		return res, nil
-	}
-	return runStages(x, p.stages[k+1:], res)
+	return sinks, nil
 }
 
 // runStages runs stages over an already materialized batch.

@@ -23,6 +23,10 @@ type planner struct {
 	strict bool
 	// snaps are the snapshots the query reads; released when it ends.
 	snaps []*store.Snapshot
+	// frag restricts the scan to a fragment's blocks (RunFragment);
+	// fragErr records a block of it this node cannot find.
+	frag    *Fragment
+	fragErr error
 }
 
 // release unpins every snapshot the query took.
@@ -209,6 +213,9 @@ func (p *planner) matchDatasets(pattern string) []string {
 // newScan builds a scan with the request's time range.
 func (p *planner) newScan(snaps []*store.Snapshot) *scanSource {
 	s := newScanSource(snaps)
+	if p.frag != nil && len(snaps) == 1 && snaps[0].Dataset == p.frag.Dataset {
+		p.fragErr = restrictToFragment(s, p.frag)
+	}
 	if !p.req.Start.IsZero() {
 		s.timeLo, s.hasLo = p.req.Start.UnixNano(), true
 	}

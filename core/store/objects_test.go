@@ -270,3 +270,29 @@ func TestObjectsBucketDownKeepsRows(t *testing.T) {
 	sameEvents(t, snapshotEvents(t, s), eventsOfRows(rows))
 	s.Release()
 }
+
+func TestColumnsCodecRoundTrip(t *testing.T) {
+	r := mixedRows(300, 1e18)
+	b, err := EncodeColumns([]byte("x"), r.Cols, r.N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, "tail"...)
+	cols, n, rest, err := DecodeColumns(b[1:])
+	if err != nil || n != r.N || string(rest) != "tail" || len(cols) != len(r.Cols) {
+		t.Fatalf("decode: %v n=%d rest=%q cols=%d", err, n, rest, len(cols))
+	}
+	for i, c := range cols {
+		for j := 0; j < n; j++ {
+			if !dynEqual(c.Value(j), r.Cols[i].Value(j)) {
+				t.Fatalf("column %d row %d: %v, want %v", i, j, c.Value(j), r.Cols[i].Value(j))
+			}
+		}
+	}
+	enc := b[1 : len(b)-len("tail")]
+	for cut := 0; cut < len(enc); cut++ {
+		if _, _, _, err := DecodeColumns(enc[:cut]); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: no error", cut, len(enc))
+		}
+	}
+}

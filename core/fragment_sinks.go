@@ -1,0 +1,242 @@
+package core
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// A sink that can travel: a query node encodes the sinks its scan workers
+// filled, and the node that received the query decodes them and hands
+// them to the same blockStage's finish with its own. Only the first
+// blocking stage of a pipeline runs on other nodes, so these are the only
+// states that ever travel (issue 10, "fragments").
+
+// sinkCodec is implemented by the blockStages whose sinks can travel.
+type sinkCodec interface {
+	blockStage
+	encodeSink(s sink) ([]byte, error)
+	decodeSink(x *execCtx, b []byte) (sink, error)
+}
+
+// stateCodec is what an aggregation state needs to travel (core/agg's
+// Codec; declared here so a state without it makes the query run on one
+// node instead of failing to build).
+type stateCodec interface {
+	AppendState(b []byte, n int) ([]byte, error)
+	DecodeState(b []byte) (int, error)
+}
+
+// errNoCodec marks a pipeline that cannot be split; the query then runs
+// on the node that received it.
+var errNoCodec = errors.New("this operator cannot be split across nodes")
+
+func encodeBatches(parts []*batch) ([]byte, error) {
+	b := binary.AppendUvarint(nil, uint64(len(parts)))
+	for _, p := range parts {
+		if err := p.compact(); err != nil {
+			return nil, err
+		}
+		var err error
+		if b, err = store.EncodeColumns(b, p.vecs, p.n); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func decodeBatches(b []byte, sch schema) ([]*batch, error) {
+	k, n := binary.Uvarint(b)
+	if n <= 0 || k > uint64(len(b)) {
+		return nil, fmt.Errorf("partial result: bad batch count")
+	}
+	b = b[n:]
+	parts := make([]*batch, 0, k)
+	for i := uint64(0); i < k; i++ {
+		cols, rows, rest, err := store.DecodeColumns(b)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkColumns(cols, sch); err != nil {
+			return nil, err
+		}
+		parts = append(parts, newBatch(cols, rows))
+		b = rest
+	}
+	return parts, nil
+}
+
+// checkColumns verifies decoded columns against the schema the receiver
+// planned, so a node that planned differently is an error, not garbage.
+func checkColumns(cols []*vector.Vector, sch schema) error {
+	if len(cols) != len(sch) {
+		return fmt.Errorf("partial result has %d columns, the plan %d", len(cols), len(sch))
+	}
+	for i, c := range cols {
+		if c.Type != sch[i].Type {
+			return fmt.Errorf("partial result column %q is %v, the plan says %v", sch[i].Name, c.Type, sch[i].Type)
+		}
+	}
+	return nil
+}
+
+func (c *countStage) encodeSink(s sink) ([]byte, error) {
+	return binary.AppendVarint(nil, s.(*countSink).n), nil
+}
+
+func (c *countStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
+	n, k := binary.Varint(b)
+	if k <= 0 || n < 0 {
+		return nil, fmt.Errorf("partial count: bad encoding")
+	}
+	return &countSink{n: n}, nil
+}
+
+func (s *takeStage) encodeSink(sk sink) ([]byte, error) { return encodeBatches(sk.(*takeSink).parts) }
+
+func (s *takeStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
+	parts, err := decodeBatches(b, s.in)
+	if err != nil {
+		return nil, err
+	}
+	t := &takeSink{st: s, parts: parts}
+	for _, p := range parts {
+		t.rows += int64(p.n)
+	}
+	return t, nil
+}
+
+func (s *topStage) encodeSink(sk sink) ([]byte, error) {
+	var parts []*batch
+	if best := sk.(*topSink).best; best != nil {
+		parts = append(parts, best)
+	}
+	return encodeBatches(parts)
+}
+
+func (s *topStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
+	parts, err := decodeBatches(b, s.in)
+	if err != nil {
+		return nil, err
+	}
+	t := &topSink{st: s}
+	if len(parts) > 0 {
+		t.best = parts[0]
+	}
+	return t, nil
+}
+
+func (c *collectStage) encodeSink(sk sink) ([]byte, error) { return encodeBatches(sk.(*collectSink).parts) }
+
+func (c *collectStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
+	parts, err := decodeBatches(b, c.sch)
+	if err != nil {
+		return nil, err
+	}
+	s := &collectSink{parts: parts}
+	for _, p := range parts {
+		s.rows += p.n
+	}
+	return s, nil
+}
+
+func (s *sortStage) encodeSink(sk sink) ([]byte, error) { return encodeBatches(sk.(*collectSink).parts) }
+
+func (s *sortStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
+	parts, err := decodeBatches(b, s.out())
+	if err != nil {
+		return nil, err
+	}
+	c := &collectSink{parts: parts}
+	for _, p := range parts {
+		c.rows += p.n
+	}
+	return c, nil
+}
+
+func (s *distinctStage) encodeSink(sk sink) ([]byte, error) {
+	g := sk.(*distinctSink).g
+	return store.EncodeColumns(nil, g.keys, g.n)
+}
+
+func (s *distinctStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
+	cols, n, _, err := store.DecodeColumns(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkColumns(cols, s.sch); err != nil {
+		return nil, err
+	}
+	sk, _ := s.newSink(nil)
+	d := sk.(*distinctSink)
+	d.g.keys, d.g.n = cols, n // read only by mergeInto, which goes by keys
+	return d, nil
+}
+
+// encodeSink writes the group keys, then each aggregation's states.
+func (s *summarizeStage) encodeSink(sk sink) ([]byte, error) {
+	a := sk.(*aggSink)
+	b, err := store.EncodeColumns(nil, a.groups.keys, a.groups.n)
+	if err != nil {
+		return nil, err
+	}
+	for i, st := range a.states {
+		c, ok := st.(stateCodec)
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", s.aggs[i].call.Name, errNoCodec)
+		}
+		st.Grow(a.groups.n)
+		body, err := c.AppendState(nil, a.groups.n)
+		if err != nil {
+			return nil, err
+		}
+		b = binary.AppendUvarint(b, uint64(len(body)))
+		b = append(b, body...)
+	}
+	return b, nil
+}
+
+func (s *summarizeStage) decodeSink(x *execCtx, b []byte) (sink, error) {
+	cols, n, rest, err := store.DecodeColumns(b)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := s.newSink(x)
+	if err != nil {
+		return nil, err
+	}
+	a := sk.(*aggSink)
+	if len(cols) != len(a.groups.types) {
+		return nil, fmt.Errorf("partial aggregate has %d keys, the plan %d", len(cols), len(a.groups.types))
+	}
+	for i, c := range cols {
+		if c.Type != a.groups.types[i] {
+			return nil, fmt.Errorf("partial aggregate key %d is %v, the plan says %v", i, c.Type, a.groups.types[i])
+		}
+	}
+	// A decoded sink is only ever merged into another (the local sinks
+	// come first), and merging reads the keys, not the hash tables.
+	a.groups.keys, a.groups.n, a.groups.intern = cols, n, nil
+	for i, st := range a.states {
+		c, ok := st.(stateCodec)
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", s.aggs[i].call.Name, errNoCodec)
+		}
+		size, k := binary.Uvarint(rest)
+		if k <= 0 || size > uint64(len(rest)-k) {
+			return nil, fmt.Errorf("partial aggregate %s: bad length", s.aggs[i].call.Name)
+		}
+		got, err := c.DecodeState(rest[k : k+int(size)])
+		if err != nil {
+			return nil, fmt.Errorf("partial aggregate %s: %w", s.aggs[i].call.Name, err)
+		}
+		if got != n {
+			return nil, fmt.Errorf("partial aggregate %s holds %d groups, the keys %d", s.aggs[i].call.Name, got, n)
+		}
+		rest = rest[k+int(size):]
+	}
+	return a, nil
+}
