@@ -393,4 +393,3 @@ func decodeFragmentStats(b []byte, s *scanStats) ([]byte, error) {
 	}
 	return b[1:], nil
 }
-

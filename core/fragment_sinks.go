@@ -129,7 +129,9 @@ func (s *topStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
 	return t, nil
 }
 
-func (c *collectStage) encodeSink(sk sink) ([]byte, error) { return encodeBatches(sk.(*collectSink).parts) }
+func (c *collectStage) encodeSink(sk sink) ([]byte, error) {
+	return encodeBatches(sk.(*collectSink).parts)
+}
 
 func (c *collectStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
 	parts, err := decodeBatches(b, c.sch)
@@ -143,7 +145,9 @@ func (c *collectStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
 	return s, nil
 }
 
-func (s *sortStage) encodeSink(sk sink) ([]byte, error) { return encodeBatches(sk.(*collectSink).parts) }
+func (s *sortStage) encodeSink(sk sink) ([]byte, error) {
+	return encodeBatches(sk.(*collectSink).parts)
+}
 
 func (s *sortStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
 	parts, err := decodeBatches(b, s.out())

@@ -171,7 +171,7 @@ func TestDistributedNodeDown(t *testing.T) {
 func TestFragmentUnknownBlock(t *testing.T) {
 	c := newTestCluster(t)
 	_, err := c.b.RunFragment(context.Background(), &Fragment{APL: "['logs'] | count", Dataset: "logs",
-		Parts: []string{"datasets/logs/blocks/00000000000000ff-0000000000000000.blk"},
+		Parts:  []string{"datasets/logs/blocks/00000000000000ff-0000000000000000.blk"},
 		Schema: []FragmentColumn{{"_sysTime", 4}, {"_time", 4}}})
 	if !errors.Is(err, ErrFragmentParts) {
 		t.Fatalf("got %v, want ErrFragmentParts", err)
