@@ -36,16 +36,24 @@ func cmdServe(args []string) int {
 	fs.StringVar(&sf.cache, "cache-size", envOr("APLITE_CACHE_SIZE", "10G"), "bound of the on-disk block cache in DATA/.cache with -storage (APLITE_CACHE_SIZE)")
 	fs.StringVar(&sf.cacheMem, "cache-mem", envOr("APLITE_CACHE_MEM", "512M"), "bound of the in-memory cache of block byte ranges with -storage (APLITE_CACHE_MEM)")
 	fs.DurationVar(&sf.refresh, "refresh", 2*time.Second, "how often a query node reloads the catalogs from the bucket")
+	peers := fs.String("peers", envOr("APLITE_PEERS", ""), "comma-separated host:port of the query nodes that share each query's scan (this node may be listed) (APLITE_PEERS)")
+	advertise := fs.String("advertise", envOr("APLITE_ADVERTISE", ""), "this node's host:port as its peers reach it (default -addr) (APLITE_ADVERTISE)")
+	secret := fs.String("cluster-secret", envOr("APLITE_CLUSTER_SECRET", ""), "secret the nodes of a cluster share to call each other; required with -peers (APLITE_CLUSTER_SECRET)")
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
 	compactEvery := fs.Duration("compact-interval", 30*time.Second, "how often compaction looks for blocks to merge")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	cfg := server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
+		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret,
 		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery}}
-	if _, err := configureStorage(context.Background(), sf, &cfg); err != nil {
+	objStats, err := configureStorage(context.Background(), sf, &cfg)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
 		return 1
+	}
+	if objStats != nil {
+		cfg.ObjectStats = objStats.Snapshot
 	}
 	srv, err := server.New(cfg)
 	if err != nil {

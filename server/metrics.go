@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -129,6 +130,20 @@ func (s *Server) handleMetrics(ctx *fasthttp.RequestCtx) {
 	counter("aplite_ingest_failed_events_total", "Events rejected by ingest.", m.ingestFailed.Load())
 	counter("aplite_ingest_bytes_total", "Decompressed ingest bytes processed.", m.ingestBytes.Load())
 	m.ingestLatency.write(&b, "aplite_ingest_duration_seconds", "Ingest request latency.")
+	counter("aplite_fragments_sent_total", "Query fragments sent to other nodes.", s.cluster.sent.Load())
+	counter("aplite_fragments_failed_total", "Query fragments another node failed (reassigned).", s.cluster.failed.Load())
+	counter("aplite_fragments_served_total", "Query fragments run for other nodes.", s.cluster.served.Load())
+	if s.cfg.ObjectStats != nil {
+		st := s.cfg.ObjectStats()
+		keys := make([]string, 0, len(st))
+		for k := range st {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			counter("aplite_objstore_"+k+"_total", "Object storage: "+strings.ReplaceAll(k, "_", " ")+".", st[k])
+		}
+	}
 	counter("aplite_queries_total", "APL and legacy queries run.", m.queries.Load())
 	counter("aplite_query_errors_total", "Queries that failed.", m.queryErrors.Load())
 	counter("aplite_query_rows_examined_total", "Rows examined by queries.", m.queryRowsRead.Load())

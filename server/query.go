@@ -91,6 +91,7 @@ func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 	if s.external != nil {
 		req.ExternalData = s.external.fetch
 	}
+	s.distribute(req)
 	vfs, err := s.virtualFields(p.org)
 	if err != nil {
 		return nil, err

@@ -49,6 +49,18 @@ type Config struct {
 	// in DataDir (tests and benchmarks use an in-memory store). The server
 	// closes it on Shutdown.
 	Storage Storage
+	// Peers lists the query nodes (host:port) that share the scan of each
+	// query; empty runs every query on the node that receives it.
+	Peers []string
+	// Advertise is this node's address as the peers know it (default
+	// Addr).
+	Advertise string
+	// ClusterSecret authenticates nodes to each other; required with
+	// Peers.
+	ClusterSecret string
+	// ObjectStats, when set, reports the object store's request and cache
+	// counters on /metrics.
+	ObjectStats func() map[string]int64
 	// ExternalDataAllow lists URL prefixes APL's externaldata operator may
 	// read; empty (the default) disables the operator.
 	ExternalDataAllow []string
@@ -83,6 +95,9 @@ func (c *Config) setDefaults() {
 	if c.Log == nil {
 		c.Log = os.Stderr
 	}
+	if c.Advertise == "" {
+		c.Advertise = c.Addr
+	}
 }
 
 // Server is aplite's HTTP API over one data directory.
@@ -98,6 +113,7 @@ type Server struct {
 	started  time.Time
 
 	metrics *metrics
+	cluster clusterStats
 	limits  limiter
 	orgs    orgCache
 	tokens  tokenCache
@@ -117,6 +133,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Token != "" && !meta.ValidSecret(cfg.Token) {
 		return nil, fmt.Errorf("token %q is malformed: use %q followed by letters and digits", "xapt-…", meta.PrefixPersonal)
+	}
+	if len(cfg.Peers) > 0 && cfg.ClusterSecret == "" {
+		return nil, fmt.Errorf("peers need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
 	}
 	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics()}
 	ms, err := meta.Open(cfg.DataDir)

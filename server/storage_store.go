@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -60,4 +62,12 @@ func (s *Server) writable() error {
 		return store.ErrReadOnly
 	}
 	return nil
+}
+
+// Refresh reloads the catalogs of a query node's datasets.
+func (a storeAdapter) Refresh(ctx context.Context) error {
+	if !a.db.ReadOnly() {
+		return nil
+	}
+	return a.db.Refresh(ctx)
 }

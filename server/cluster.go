@@ -1,0 +1,123 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/aplite/aplite/core"
+)
+
+// Distributed queries: every node listed in Config.Peers (this one
+// included, as Config.Advertise) scans its share of each query's blocks
+// (core/fragment.go). Nodes call each other on /internal/v1/fragment,
+// authenticated by the shared Config.ClusterSecret.
+
+// clusterSecretHeader carries the shared secret between nodes.
+const clusterSecretHeader = "X-Aplite-Cluster-Secret"
+
+// fragmentClient posts fragments to other nodes; its timeouts bound a
+// stalled node, whose fragment then goes elsewhere.
+var fragmentClient = &http.Client{Timeout: 5 * time.Minute}
+
+// clusterStats counts fragments for /metrics.
+type clusterStats struct {
+	sent, failed, served atomic.Int64
+}
+
+// distribute lets req spread over the peers, when there are any.
+func (s *Server) distribute(req *core.Request) {
+	if len(s.cfg.Peers) == 0 {
+		return
+	}
+	nodes := append([]string(nil), s.cfg.Peers...)
+	self := s.cfg.Advertise
+	found := false
+	for _, n := range nodes {
+		found = found || n == self
+	}
+	if !found {
+		nodes = append(nodes, self)
+	}
+	req.Distribute = &core.Distribution{Nodes: nodes, Self: self, Run: s.sendFragment, Attempts: 2,
+		OnFailure: func(node string, err error) {
+			s.cluster.failed.Add(1)
+			fmt.Fprintf(s.cfg.Log, "aplite: fragment on %s failed (its blocks go to another node): %v\n", node, err)
+		}}
+}
+
+// sendFragment runs f on node over HTTP.
+func (s *Server) sendFragment(ctx context.Context, node string, f *core.Fragment) ([]byte, error) {
+	s.cluster.sent.Add(1)
+	body, err := json.Marshal(f)
+	if err != nil {
+		return nil, err
+	}
+	url := node
+	if !strings.Contains(url, "://") {
+		url = "http://" + url
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", url+"/internal/v1/fragment", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(clusterSecretHeader, s.cfg.ClusterSecret)
+	resp, err := fragmentClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		var eb errorBody
+		if json.Unmarshal(out, &eb) == nil && eb.Message != "" {
+			return nil, fmt.Errorf("%d: %s", resp.StatusCode, eb.Message)
+		}
+		return nil, fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return out, nil
+}
+
+// handleFragment runs a fragment another node sent. A block this node
+// does not know yet (its catalog is older) makes it reload the catalogs
+// once before it gives up.
+func (s *Server) handleFragment(c *call) error {
+	secret := c.Request.Header.Peek(clusterSecretHeader)
+	if s.cfg.ClusterSecret == "" || subtle.ConstantTimeCompare(secret, []byte(s.cfg.ClusterSecret)) != 1 {
+		return forbidden("fragments are only accepted from nodes that share the cluster secret")
+	}
+	var f core.Fragment
+	if err := json.Unmarshal(c.PostBody(), &f); err != nil {
+		return badRequest("fragment: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := s.engine.RunFragment(ctx, &f)
+	if errors.Is(err, core.ErrFragmentParts) {
+		if r, ok := s.storage.(interface{ Refresh(context.Context) error }); ok && r.Refresh(ctx) == nil {
+			out, err = s.engine.RunFragment(ctx, &f)
+		}
+	}
+	if err != nil {
+		if errors.Is(err, core.ErrFragmentParts) {
+			return conflict("%v", err)
+		}
+		return err
+	}
+	s.cluster.served.Add(1)
+	c.SetContentType("application/octet-stream")
+	c.SetBody(out)
+	return nil
+}
