@@ -69,7 +69,9 @@ func configureStorage(ctx context.Context, f storageFlags, cfg *server.Config) (
 	opts := cfg.StoreOptions
 	opts.Objects = objs
 	opts.Refresh = f.refresh
+	cfg.Objects, cfg.MetaRefresh, cfg.MetaRole = objs, f.refresh, server.MetaPublish
 	if f.role == roleQuery {
+		cfg.MetaRole = server.MetaFollow
 		db, err := store.OpenRemote(opts)
 		if err != nil {
 			return nil, err

@@ -93,8 +93,24 @@ func (n *node) kill() {
 
 func (n *node) call(method, path, ctype string, body []byte) (int, []byte) {
 	n.t.Helper()
+	return n.callAs(token, method, path, ctype, body)
+}
+
+// tokenID reads the id of a created token.
+func tokenID(t *testing.T, created []byte) string {
+	var tok struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(created, &tok); err != nil || tok.ID == "" {
+		t.Fatalf("token id: %s", created)
+	}
+	return tok.ID
+}
+
+func (n *node) callAs(tok, method, path, ctype string, body []byte) (int, []byte) {
+	n.t.Helper()
 	req, _ := http.NewRequest(method, "http://"+n.addr+path, bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("X-Axiom-Org-Id", "default")
 	req.Header.Set("Content-Type", ctype)
 	resp, err := http.DefaultClient.Do(req)
@@ -109,7 +125,7 @@ func (n *node) call(method, path, ctype string, body []byte) (int, []byte) {
 func (n *node) mustCall(method, path, ctype string, body []byte) []byte {
 	n.t.Helper()
 	code, b := n.call(method, path, ctype, body)
-	if code != 200 {
+	if code/100 != 2 {
 		n.t.Fatalf("%s %s %s: %d %s\nnode log:\n%s", n.name, method, path, code, b, n.log.String())
 	}
 	return b
@@ -233,6 +249,46 @@ func TestCluster(t *testing.T) {
 		t.Errorf("fragments served: query1 %d, query2 %d; both should scan their share",
 			q1.metric("aplite_fragments_served_total"), q2.metric("aplite_fragments_served_total"))
 	}
+
+	t.Run("metadata is shared", func(t *testing.T) {
+		b := ingest.mustCall("POST", "/v2/tokens", "application/json",
+			[]byte(`{"name":"reader","datasetCapabilities":{"logs":{"query":["read"]}}}`))
+		var tok struct {
+			Token string `json:"token"`
+		}
+		if err := json.Unmarshal(b, &tok); err != nil || tok.Token == "" {
+			t.Fatalf("token: %s", b)
+		}
+		query := []byte(`{"apl":"['logs'] | count"}`)
+		for _, n := range []*node{q1, q2} {
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				code, body := n.callAs(tok.Token, "POST", "/v1/datasets/_apl?format=tabular", "application/json", query)
+				if code == 200 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s never accepted the token made on the ingest node: %d %s", n.name, code, body)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		}
+		if code, body := q1.call("POST", "/v2/tokens", "application/json", []byte(`{"name":"x"}`)); code != 403 {
+			t.Errorf("a token created on a query node: %d %s, want 403", code, body)
+		}
+		ingest.mustCall("DELETE", "/v2/tokens/"+tokenID(t, b), "application/json", nil)
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			code, _ := q2.callAs(tok.Token, "POST", "/v1/datasets/_apl?format=tabular", "application/json", query)
+			if code == 403 || code == 401 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("query2 still accepts a deleted token: %d", code)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	})
 
 	t.Run("query node killed", func(t *testing.T) {
 		done := make(chan int, 1)

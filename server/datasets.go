@@ -78,6 +78,9 @@ func (s *Server) settings(name string) (*meta.DatasetSettings, error) {
 			}
 			return tx.Put(meta.KindDataset, "", name, rec)
 		})
+		if errors.Is(err, meta.ErrReadOnly) { // a query node: the settings are only not saved
+			err = nil
+		}
 	}
 	if err != nil {
 		return nil, err

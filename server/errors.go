@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/server/meta"
 )
 
 // apiError is an error with the HTTP status and JSON body it answers with.
@@ -55,7 +56,7 @@ func asAPIError(err error) *apiError {
 	if errors.As(err, &ae) {
 		return ae
 	}
-	if errors.Is(err, store.ErrReadOnly) {
+	if errors.Is(err, store.ErrReadOnly) || errors.Is(err, meta.ErrReadOnly) {
 		return forbidden("this node serves queries only (role query): send writes to an ingest node")
 	}
 	return &apiError{Status: http.StatusInternalServerError, Message: err.Error()}

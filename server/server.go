@@ -58,6 +58,15 @@ type Config struct {
 	// ClusterSecret authenticates nodes to each other; required with
 	// Peers.
 	ClusterSecret string
+	// Objects is the bucket of a cluster; with MetaRole it carries the
+	// metadata between nodes (metasync.go).
+	Objects store.ObjectStore
+	// MetaRole is MetaPublish on the node that owns the datasets and
+	// MetaFollow on query nodes; MetaLocal (empty) keeps metadata local.
+	MetaRole string
+	// MetaRefresh is how often a follower looks for newer metadata
+	// (default 2 s).
+	MetaRefresh time.Duration
 	// ObjectStats, when set, reports the object store's request and cache
 	// counters on /metrics.
 	ObjectStats func() map[string]int64
@@ -98,6 +107,9 @@ func (c *Config) setDefaults() {
 	if c.Advertise == "" {
 		c.Advertise = c.Addr
 	}
+	if c.MetaRefresh <= 0 {
+		c.MetaRefresh = 2 * time.Second
+	}
 }
 
 // Server is aplite's HTTP API over one data directory.
@@ -112,12 +124,13 @@ type Server struct {
 	token    string
 	started  time.Time
 
-	metrics *metrics
-	cluster clusterStats
-	limits  limiter
-	orgs    orgCache
-	tokens  tokenCache
-	dsets   settingsCache
+	metrics  *metrics
+	cluster  clusterStats
+	metaSync *metaSync
+	limits   limiter
+	orgs     orgCache
+	tokens   tokenCache
+	dsets    settingsCache
 
 	closeOnce sync.Once
 	closeErr  error
@@ -138,12 +151,26 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("peers need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
 	}
 	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics()}
+	var loaded uint64
+	_, statErr := os.Stat(filepath.Join(cfg.DataDir, meta.FileName))
+	fresh := os.IsNotExist(statErr) // a new disk: the bucket's copy is the truth
+	if cfg.Objects != nil && (cfg.MetaRole == MetaFollow || cfg.MetaRole == MetaPublish && fresh) {
+		v, err := fetchMetaFile(cfg.Objects, cfg.DataDir)
+		if err != nil {
+			return nil, fmt.Errorf("loading the cluster's metadata from the bucket: %w", err)
+		}
+		loaded = v
+	}
 	ms, err := meta.Open(cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
 	s.meta = ms
 	if err := s.bootstrap(); err != nil {
+		ms.Close()
+		return nil, err
+	}
+	if err := s.startMetaSync(loaded); err != nil {
 		ms.Close()
 		return nil, err
 	}
@@ -256,6 +283,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // (for servers that never served, or after Shutdown).
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		if s.metaSync != nil {
+			s.metaSync.close()
+		}
 		s.closeErr = s.storage.Close()
 		if err := s.meta.Close(); s.closeErr == nil {
 			s.closeErr = err

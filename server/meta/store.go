@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -55,9 +56,19 @@ var allKinds = []Kind{KindOrg, KindUser, KindMember, KindToken, KindTokenHash,
 
 // Store is an open metadata file. It is safe for concurrent use.
 type Store struct {
+	// mu guards db against Replace: transactions hold it for reading.
+	mu   sync.RWMutex
 	db   *bolt.DB
 	path string
+	// readOnly refuses writes (a query node: its metadata is the ingest
+	// node's, replicated through the bucket).
+	readOnly bool
+	// onCommit, when set, runs after every successful write.
+	onCommit func()
 }
+
+// ErrReadOnly is returned by writes to a store set read-only.
+var ErrReadOnly = errors.New("metadata is read-only on this node (role query): send changes to the ingest node")
 
 // FileName is the metadata file's name inside the data directory.
 const FileName = "meta.db"
@@ -93,15 +104,32 @@ func Open(dir string) (*Store, error) {
 func (s *Store) Path() string { return s.path }
 
 // Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.db.Close()
+}
 
 // Update runs fn in one read-write transaction; fn's error rolls it back.
 func (s *Store) Update(fn func(tx *Tx) error) error {
-	return s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+	s.mu.RLock()
+	if s.readOnly {
+		s.mu.RUnlock()
+		return ErrReadOnly
+	}
+	err := s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+	hook := s.onCommit
+	s.mu.RUnlock()
+	if err == nil && hook != nil {
+		hook()
+	}
+	return err
 }
 
 // View runs fn in one read-only transaction.
 func (s *Store) View(fn func(tx *Tx) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	return s.db.View(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
 }
 
