@@ -40,7 +40,7 @@ func cmdServe(args []string) int {
 	advertise := fs.String("advertise", envOr("APLITE_ADVERTISE", ""), "this node's host:port as its peers reach it (default -addr) (APLITE_ADVERTISE)")
 	secret := fs.String("cluster-secret", envOr("APLITE_CLUSTER_SECRET", ""), "secret the nodes of a cluster share to call each other; required with -peers (APLITE_CLUSTER_SECRET)")
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
-	compactEvery := fs.Duration("compact-interval", 30*time.Second, "how often compaction looks for blocks to merge")
+	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (full-size blocks are merged once a dataset has had no event for 3 s)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

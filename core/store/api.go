@@ -34,7 +34,15 @@ var (
 type Options struct {
 	FlushRows       int           // rows buffered before a flush (default 262144)
 	FlushInterval   time.Duration // max age of buffered rows (default 10s)
-	CompactInterval time.Duration // how often compaction looks for work (default 30s)
+	CompactInterval time.Duration // how often compaction looks for work (default 2s)
+	// IdleFlush flushes a dataset's buffer once no event has arrived for
+	// this long (default 2s), so the WAL's raw rows become compact blocks
+	// soon after an ingest stops instead of after FlushInterval.
+	IdleFlush time.Duration
+	// CompactIdle is how long a dataset must go without appends before
+	// compaction also merges full-size blocks (default 3s); while appends
+	// keep coming only fragments are merged, so ingest keeps the CPU.
+	CompactIdle time.Duration
 	NoSync          bool          // skip fsync (benchmarks of the CPU path only)
 	// SealRows is how many raw appended rows are encoded into an in-memory
 	// block before the flush writes it out (default 65536, at most

@@ -134,11 +134,16 @@ func (d *Dataset) logGroup(group []*appendReq, first uint64) error {
 }
 
 // flushDue reports whether the oldest data not yet durable in a block is
-// older than FlushInterval.
+// older than FlushInterval, or the dataset has had no append for
+// IdleFlush (an ingest that stopped should not leave its rows in the WAL).
 func (d *Dataset) flushDue(now time.Time) bool {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return !d.dirtySince.IsZero() && now.Sub(d.dirtySince) >= d.opts.FlushInterval
+	if d.dirtySince.IsZero() {
+		return false
+	}
+	idle := now.UnixNano()-d.lastAppend.Load() >= int64(d.opts.IdleFlush)
+	return idle || now.Sub(d.dirtySince) >= d.opts.FlushInterval
 }
 
 // startFlush hands every batch not yet handed over to the flusher. A final

@@ -12,7 +12,7 @@ const (
 	defaultFlushRows       = 262144
 	defaultSealRows        = 65536
 	defaultFlushInterval   = 10 * time.Second
-	defaultCompactInterval = 30 * time.Second
+	defaultCompactInterval = 2 * time.Second
 )
 
 // DB is a set of datasets, on disk (Open) or in memory (OpenMemory). All
@@ -53,6 +53,12 @@ func (o Options) withDefaults() Options {
 	o.SealRows = min(o.SealRows, o.FlushRows)
 	if o.CompactInterval <= 0 {
 		o.CompactInterval = defaultCompactInterval
+	}
+	if o.IdleFlush <= 0 {
+		o.IdleFlush = 2 * time.Second
+	}
+	if o.CompactIdle <= 0 {
+		o.CompactIdle = 3 * time.Second
 	}
 	if o.Grace <= 0 {
 		o.Grace = 10 * time.Minute

@@ -14,8 +14,9 @@ import (
 // those re-encodes every row, which under sustained ingest would compete
 // with ingest for the CPU, so while appends keep coming only fragments
 // (blocks under half of SealRows, from interval flushes) are merged; the
-// full-size ones wait until the dataset has been idle for a compaction
-// interval.
+// full-size ones wait until the dataset has been idle for CompactIdle
+// (3 s by default), so a dataset reaches its compact size seconds after
+// an ingest stops.
 const (
 	smallBlockRows = 256 << 10
 	maxMergeRows   = 1 << 20
@@ -24,7 +25,7 @@ const (
 
 // compactBelow is the row count under which a block is worth merging now.
 func (d *Dataset) compactBelow(now time.Time) int {
-	if now.UnixNano()-d.lastAppend.Load() >= int64(d.opts.CompactInterval) {
+	if now.UnixNano()-d.lastAppend.Load() >= int64(d.opts.CompactIdle) {
 		return smallBlockRows
 	}
 	return min(d.opts.SealRows/2, smallBlockRows)
