@@ -43,7 +43,7 @@ type Options struct {
 	// compaction also merges full-size blocks (default 3s); while appends
 	// keep coming only fragments are merged, so ingest keeps the CPU.
 	CompactIdle time.Duration
-	NoSync          bool          // skip fsync (benchmarks of the CPU path only)
+	NoSync      bool // skip fsync (benchmarks of the CPU path only)
 	// SealRows is how many raw appended rows are encoded into an in-memory
 	// block before the flush writes it out (default 65536, at most
 	// FlushRows): it keeps buffered events compact in memory.
