@@ -33,7 +33,15 @@ func (p *planner) searchSource(s *parser.SearchOp) (source, error) {
 	scan := p.newScan(snaps)
 	scan.withSource = "$table"
 	scan.sch = append(scan.sch, colDef{"$table", vector.String})
-	return &filteredSource{src: scan, filter: func(in schema) (stage, error) { return p.planSearch(in, s) }}, nil
+	// The predicate is planned now, against the scan's schema, so its term
+	// tests can skip blocks (op_termprune.go).
+	st, err := p.planSearch(scan.sch, s)
+	if err != nil {
+		return nil, err
+	}
+	w := st.(*whereStage)
+	scan.prune = append(scan.prune, w.pruneFunc(scan.sch)...)
+	return &filteredSource{src: scan, st: w, filter: func(in schema) (stage, error) { return w, nil }}, nil
 }
 
 // filteredSource is a source followed by a planned filter stage.

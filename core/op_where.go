@@ -137,6 +137,9 @@ func (w *whereStage) pruneFunc(s schema) []func(store.Part) bool {
 		if f := statPrune(w.comp, s, c); f != nil {
 			out = append(out, f)
 		}
+		if f := termPrune(s, c); f != nil {
+			out = append(out, f)
+		}
 	}
 	return out
 }

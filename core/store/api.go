@@ -55,6 +55,10 @@ type Options struct {
 	// instead of the data directory, which then holds only the WAL
 	// (OBJECTS.md). OpenRemote needs it.
 	Objects ObjectStore
+	// SealTermFilters builds term filters (FORMAT.md) when the ingest
+	// path seals a block too, not only when compaction merges blocks; it
+	// costs ingest CPU in proportion to the text ingested.
+	SealTermFilters bool
 	// Grace is how long a block dropped from an object-storage catalog
 	// stays readable for queries that still use it (default 10 minutes).
 	Grace time.Duration
@@ -72,6 +76,9 @@ type ColumnMeta struct {
 	NullCount int
 	Min, Max  any
 	Dict      []string
+	// Terms, for string columns of compacted blocks, tells whether a term
+	// may occur in the column (no false negatives); nil when unknown.
+	Terms *TermFilter
 }
 
 // Part is an immutable, scannable piece of a dataset: one block file or one

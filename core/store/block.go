@@ -11,7 +11,7 @@ import (
 // Block file framing (FORMAT.md, "Block file").
 const (
 	blockMagic    = "APLBLK"
-	blockVersion  = 1
+	blockVersion  = 2 // 2 adds term filters; 1 is still read
 	trailerMagic  = "APLB"
 	headerLen     = 8
 	trailerLen    = 20
@@ -28,6 +28,10 @@ type blockMeta struct {
 	created    int64    // ns
 	inputBytes int64    // uncompressed size estimate of the rows (Info)
 	replaced   []uint64 // blocks this one supersedes
+	// terms asks for term filters on string columns (not stored: the
+	// filters themselves are). Compaction builds them; the seal on the
+	// ingest path does not, to keep ingest's CPU.
+	terms bool
 }
 
 // colEntry is one column of the block index.
@@ -39,6 +43,7 @@ type colEntry struct {
 	nullCount int
 	min, max  any
 	dict      []string
+	terms     []byte // Bloom filter bits over the column's terms; nil: none
 }
 
 // blockIndex is a parsed block index.
@@ -77,12 +82,16 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("store: column %q: %w", k.Name, err)
 		}
+		var terms []byte
+		if meta.terms && k.Type == vector.String {
+			terms = buildTermFilter(v, cs.n)
+		}
 		if cs.done != nil && v != nil {
 			cs.done(v)
 		}
 		blobs[i] = blob
 		idx.cols = append(idx.cols, colEntry{key: k, enc: st.enc, off: off, size: len(blob), crc: crc(blob),
-			nullCount: st.nullCount, min: st.min, max: st.max, dict: st.dict})
+			nullCount: st.nullCount, min: st.min, max: st.max, dict: st.dict, terms: terms})
 		if k.Name == TimeField && k.Type == vector.DateTime && st.min != nil {
 			idx.minTime, idx.maxTime = st.min.(int64), st.max.(int64)
 		}
@@ -133,6 +142,7 @@ func putIndex(b []byte, x *blockIndex) []byte {
 		for _, s := range c.dict {
 			b = putBytes(b, s)
 		}
+		b = putTermFilter(b, c.terms)
 	}
 	return b
 }
@@ -181,8 +191,9 @@ func parseBlock(file string, data []byte) (*blockIndex, error) {
 	if string(data[:6]) != blockMagic {
 		return nil, bad(0, "bad block magic")
 	}
-	if v := int(data[6]) | int(data[7])<<8; v != blockVersion {
-		return nil, bad(6, fmt.Sprintf("unsupported block version %d", v))
+	version := int(data[6]) | int(data[7])<<8
+	if version < 1 || version > blockVersion {
+		return nil, bad(6, fmt.Sprintf("unsupported block version %d", version))
 	}
 	tr := newReader(file, int64(len(data)-trailerLen), data[len(data)-trailerLen:])
 	ioff, ilen, icrc := tr.u64(), uint64(tr.u32()), tr.u32()
@@ -198,7 +209,7 @@ func parseBlock(file string, data []byte) (*blockIndex, error) {
 		return nil, bad(int64(ioff), "index checksum mismatch")
 	}
 	r := newReader(file, int64(ioff), ib)
-	x := readIndex(r, int(ioff))
+	x := readIndex(r, int(ioff), version)
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -209,8 +220,9 @@ func parseBlock(file string, data []byte) (*blockIndex, error) {
 	return x, nil
 }
 
-// readIndex parses the index; column ranges must lie in [header, limit).
-func readIndex(r *reader, limit int) *blockIndex {
+// readIndex parses the index of a block of the given format version;
+// column ranges must lie in [header, limit).
+func readIndex(r *reader, limit, version int) *blockIndex {
 	x := &blockIndex{}
 	x.rows = r.count(0, "row")
 	x.minTime, x.maxTime = r.varint(), r.varint()
@@ -224,12 +236,12 @@ func readIndex(r *reader, limit int) *blockIndex {
 	ncols := r.count(8, "column")
 	x.cols = make([]colEntry, 0, ncols)
 	for i := 0; i < ncols && r.err == nil; i++ {
-		x.cols = append(x.cols, readColEntry(r, limit, x.rows))
+		x.cols = append(x.cols, readColEntry(r, limit, x.rows, version))
 	}
 	return x
 }
 
-func readColEntry(r *reader, limit, rows int) colEntry {
+func readColEntry(r *reader, limit, rows, version int) colEntry {
 	var c colEntry
 	c.key.Name = r.str()
 	c.key.Type = vector.Type(r.u8())
@@ -256,6 +268,18 @@ func readColEntry(r *reader, limit, rows int) colEntry {
 	nd := r.count(1, "dictionary")
 	for i := 0; i < nd && r.err == nil; i++ {
 		c.dict = append(c.dict, r.str())
+	}
+	if version >= 2 {
+		nt := r.count(1, "term filter byte")
+		if nt > maxTermFilter {
+			r.fail("term filter too large")
+		}
+		if t := r.take(nt); nt > 0 && t != nil {
+			if c.key.Type != vector.String {
+				r.fail("term filter on a column that is not a string")
+			}
+			c.terms = t
+		}
 	}
 	return c
 }

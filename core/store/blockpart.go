@@ -80,7 +80,11 @@ func indexedPart(id uint64, file string, idx *blockIndex, data []byte, src range
 			return nil, &CorruptionError{File: file, Offset: int64(c.off), Reason: "column listed twice"}
 		}
 		p.byKey[c.key] = i
-		p.meta = append(p.meta, ColumnMeta{Key: c.key, NullCount: c.nullCount, Min: c.min, Max: c.max, Dict: c.dict})
+		m := ColumnMeta{Key: c.key, NullCount: c.nullCount, Min: c.min, Max: c.max, Dict: c.dict}
+		if c.terms != nil {
+			m.Terms = &TermFilter{bits: c.terms}
+		}
+		p.meta = append(p.meta, m)
 	}
 	p.refs.Store(1)
 	return p, nil

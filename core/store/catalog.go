@@ -39,6 +39,9 @@ type catalogBlock struct {
 	WALSeqMax   uint64 `json:"walSeqMax"`
 	IndexOffset int64  `json:"indexOffset"`
 	Index       []byte `json:"index"` // base64 in JSON
+	// BlockVersion is the block's format version (FORMAT.md), which
+	// the index's layout follows; 0 means 1.
+	BlockVersion int `json:"blockVersion,omitempty"`
 }
 
 // catalogGone is a block dropped from the live list, deleted after the
@@ -144,7 +147,7 @@ func catalogEntry(key string, id uint64, data []byte, idx *blockIndex) catalogBl
 	ilen := int64(binary.LittleEndian.Uint32(data[len(data)-trailerLen+8:]))
 	return catalogBlock{ID: id, Key: key, Size: int64(len(data)), Rows: idx.rows, MinTime: idx.minTime,
 		MaxTime: idx.maxTime, WALSeqMax: idx.walSeqMax, IndexOffset: ioff,
-		Index: append([]byte(nil), data[ioff:ioff+ilen]...)}
+		Index: append([]byte(nil), data[ioff:ioff+ilen]...), BlockVersion: int(data[6]) | int(data[7])<<8}
 }
 
 // parseCatalogIndex parses a catalog entry's index the way parseBlock
@@ -154,7 +157,11 @@ func parseCatalogIndex(b catalogBlock) (*blockIndex, error) {
 		return nil, &CorruptionError{File: b.Key, Reason: "catalog: index offset or size out of range"}
 	}
 	r := newReader(b.Key, b.IndexOffset, b.Index)
-	x := readIndex(r, int(b.IndexOffset))
+	version := max(b.BlockVersion, 1)
+	if version > blockVersion {
+		return nil, &CorruptionError{File: b.Key, Reason: fmt.Sprintf("block version %d is newer than this aplite reads", version)}
+	}
+	x := readIndex(r, int(b.IndexOffset), version)
 	if r.err != nil {
 		return nil, r.err
 	}

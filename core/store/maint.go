@@ -229,7 +229,7 @@ func (d *Dataset) pickCompaction() []*blockPart {
 // when nothing is left. The new block lists olds as replaced.
 func (d *Dataset) rewrite(olds []*blockPart, keepFrom int64) (*blockPart, error) {
 	parts := make([]Part, len(olds))
-	meta := blockMeta{}
+	meta := blockMeta{terms: true}
 	for i, b := range olds {
 		parts[i] = b
 		meta.walSeqMax = max(meta.walSeqMax, b.idx.walSeqMax)
