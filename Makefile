@@ -8,7 +8,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run test vet tidy cluster race unit wasm-core fuzz-seeds compat bench wasm web fmt lint clean conformance
+.PHONY: all build run test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench wasm web fmt lint clean conformance
 
 all: build
 
@@ -54,6 +54,12 @@ compat:
 # cached outside the repository).
 cluster:
 	APLITE_WEED="$$(scripts/seaweedfs)" $(GO) test -count=1 -timeout 10m ./cluster/
+
+# fuzz: every fuzz target for FUZZTIME each (default 10m; outside make
+# test): the decoders, gzip/zstd bodies, OTLP, the APL parser, the block,
+# catalog, WAL and partial-result readers. Prints a table.
+fuzz:
+	FUZZTIME=$${FUZZTIME:-10m} scripts/fuzz
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./bench/...
