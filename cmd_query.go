@@ -9,13 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -61,7 +59,7 @@ func cmdQuery(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite query: -end:", err)
 		return 2
 	}
-	db, err := openQueryData(*data, inputs)
+	db, err := openQueryData(*data, inputs, queryFields(apl))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 1
@@ -125,8 +123,8 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 }
 
 // openQueryData opens the data directory, or an in-memory store holding
-// the -in files.
-func openQueryData(dir string, inputs []string) (*store.DB, error) {
+// the -in files (only the fields keep accepts; nil keeps all).
+func openQueryData(dir string, inputs []string, keep func(string) bool) (*store.DB, error) {
 	if dir != "" && len(inputs) > 0 {
 		return nil, errors.New("use either -data or -in, not both")
 	}
@@ -140,46 +138,12 @@ func openQueryData(dir string, inputs []string) (*store.DB, error) {
 			db.Close()
 			return nil, fmt.Errorf("-in %q: want NAME=PATH", in)
 		}
-		if err := loadFile(db, name, path); err != nil {
+		if err := loadStream(db, name, path, keep, newLoadProgress()); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("-in %s: %w", in, err)
 		}
 	}
 	return db, nil
-}
-
-// loadFile ingests one file into a new in-memory dataset.
-func loadFile(db *store.DB, name, path string) error {
-	var f ingest.Format
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json":
-		f = ingest.JSON
-	case ".ndjson", ".jsonl":
-		f = ingest.NDJSON
-	case ".csv":
-		f = ingest.CSV
-	default:
-		return errors.New("unknown file type: use .json, .ndjson, .jsonl or .csv")
-	}
-	body, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	ds, err := db.Create(name)
-	if err != nil {
-		return err
-	}
-	now := time.Now().UnixNano()
-	b := store.NewRowsBuilder()
-	res, err := ingest.Decode(body, ingest.Options{Format: f, Now: now}, b)
-	if err != nil {
-		return err
-	}
-	if res.Failed > 0 {
-		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, res.Failed, res.Failures[0].Error)
-	}
-	_, err = ds.Append(b.Finish(now))
-	return err
 }
 
 // writeResult prints a result in the chosen format.

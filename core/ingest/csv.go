@@ -71,6 +71,9 @@ func columnName(name string, i int) string {
 
 // csvValue stores one cell, typed as decodeCSV describes.
 func (d *decoder) csvValue(id int32, b []byte) {
+	if d.f.nodes[id].skip {
+		return
+	}
 	switch {
 	case len(b) == 0:
 		return

@@ -28,6 +28,9 @@ type node struct {
 	isTime bool   // path is the timestamp field
 	keep   bool   // a timestamp field that is also stored as a field
 	isMap  bool   // a declared map field: objects stay dynamic
+	// skip marks a field Options.Keep leaves out: its value is parsed
+	// (the input must stay valid) but not stored.
+	skip bool
 	// plainKey marks a key that needs no escaping in JSON, so its quoted
 	// bytes in the input can be compared without unescaping them.
 	plainKey bool
@@ -170,6 +173,7 @@ func (f *fields) add(parent int32, path, key string) int32 {
 		n.name = "_user_" + path
 	}
 	n.isMap = o.MapFields[path]
+	n.skip = o.Keep != nil && !n.isTime && !o.Keep(path)
 	for i := range n.refs {
 		n.refs[i] = -1
 	}

@@ -62,6 +62,9 @@ func (d *decoder) object(parent int32, depth int) (empty bool, err error) {
 // member decodes the value at d.pos into node id; the value's container is
 // at depth.
 func (d *decoder) member(id int32, depth int) error {
+	if d.f.nodes[id].skip {
+		return d.skip()
+	}
 	switch c := d.peek(); c {
 	case '"':
 		if c := d.f.nodes[id].cache; c != nil && !c.off {

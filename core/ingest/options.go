@@ -41,6 +41,12 @@ type Options struct {
 	// MapFields are field names (top-level keys, or dotted paths) whose
 	// object values stay one dynamic field instead of being flattened.
 	MapFields map[string]bool
+	// Keep, when set, projects the events: a field whose (flattened) path
+	// it rejects is checked for syntax but not stored. It must accept the
+	// parents of the paths it accepts ("geo" for "geo.city"). The time
+	// field is always read. Queries over files use it to build only the
+	// columns they read.
+	Keep func(path string) bool
 	// Now is the ingest time in ns since the epoch: the _time of events
 	// without one, and the timestamp of failures. Zero means time.Now().
 	Now int64

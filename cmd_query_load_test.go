@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Chunks end at newlines, lose and repeat nothing, even when a line is
+// longer than a chunk or the input has no final newline.
+func TestCutLines(t *testing.T) {
+	var in strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&in, "{\"i\":%d,\"pad\":%q}\n", i, strings.Repeat("x", i*3))
+	}
+	in.WriteString(`{"last":true}`)
+	for _, size := range []int{1, 7, 100, 1000, 1 << 20} {
+		var got bytes.Buffer
+		err := cutLines(iotest.HalfReader(strings.NewReader(in.String())), size, func(c []byte) {
+			if len(c) > 0 && c[len(c)-1] != '\n' && !bytes.HasSuffix(c, []byte(`{"last":true}`)) {
+				t.Fatalf("size %d: a chunk ends mid-line: %q", size, c[max(0, len(c)-20):])
+			}
+			got.Write(c)
+		})
+		if err != nil || got.String() != in.String() {
+			t.Fatalf("size %d: %v; the chunks do not add up to the input", size, err)
+		}
+	}
+}
+
+func TestQueryFields(t *testing.T) {
+	cases := []struct {
+		apl       string
+		all       bool
+		kept, not []string
+	}{
+		{"logs | summarize count() by status", false, []string{"status", "_time"}, []string{"uri"}},
+		{"logs | where geo.city == 'Oslo' | summarize avg(d) by method", false, []string{"geo", "geo.city", "d", "method"}, []string{"geo.country", "uri"}},
+		{"logs | extend x = column_ifexists('uri', '') | project x", false, []string{"uri"}, []string{"status"}},
+		{"logs | take 10", true, nil, nil},
+		{"logs | where status > 1", true, nil, nil},
+		{"logs | project-away a | summarize count()", true, nil, nil},
+		{"logs | summarize count() by bin_auto(_time) | join (other) on x", true, nil, nil},
+		{"search 'x' | count", true, nil, nil},
+		{"logs | summarize make_bag(pack_all())", true, nil, nil},
+	}
+	for _, c := range cases {
+		keep := queryFields(c.apl)
+		if (keep == nil) != c.all {
+			t.Errorf("%s: keeps all = %v, want %v", c.apl, keep == nil, c.all)
+			continue
+		}
+		for _, f := range c.kept {
+			if !keep(f) && f != "_time" {
+				t.Errorf("%s: drops %s", c.apl, f)
+			}
+		}
+		for _, f := range c.not {
+			if keep(f) {
+				t.Errorf("%s: keeps %s", c.apl, f)
+			}
+		}
+	}
+}
+
+// A query over a file answers the same with and without projection, for
+// NDJSON split over several chunks, gzip and zstd.
+func TestQueryFileStreams(t *testing.T) {
+	dir := t.TempDir()
+	var body strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&body, "{\"_time\":\"2024-01-01T00:%02d:%02dZ\",\"status\":%d,\"d\":%d.5,\"uri\":\"/a/%d\",\"geo\":{\"city\":\"c%d\"}}\n",
+			i/60%60, i%60, 200+i%3, i%100, i, i%5)
+	}
+	plain := dir + "/e.ndjson"
+	writeFile(t, plain, []byte(body.String()))
+	gz := dir + "/e.ndjson.gz"
+	writeFile(t, gz, gzipBytes(t, []byte(body.String())))
+	zs := dir + "/e.ndjson.zst"
+	writeFile(t, zs, zstdBytes(t, []byte(body.String())))
+	for _, path := range []string{plain, gz, zs} {
+		out, errOut, code := aplite(t, "", "query", "-format", "csv", "-in", "logs="+path,
+			"logs | where geo.city == 'c1' | summarize n = count(), s = sum(d) by status | order by status asc")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", path, code, errOut)
+		}
+		want := "status,n,s\n200,200,9800\n201,200,9800\n202,200,9800\n"
+		if out != want {
+			t.Errorf("%s:\n%s\nwant\n%s", path, out, want)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gzipBytes(t *testing.T, b []byte) []byte {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func zstdBytes(t *testing.T, b []byte) []byte {
+	w, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w.EncodeAll(b, nil)
+}
