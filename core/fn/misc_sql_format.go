@@ -119,7 +119,11 @@ func (f *sqlFormatter) column(c any) {
 func (f *sqlFormatter) alias(a any, sep string) {
 	if s, ok := a.(string); ok && s != "" {
 		f.str(sep)
-		f.name(s)
+		if sqlPlainName(s) { // an alias is one name: a dot in it must be quoted
+			f.str(s)
+		} else {
+			f.str(`"` + strings.ReplaceAll(s, `"`, `""`) + `"`)
+		}
 	}
 }
 
@@ -169,8 +173,13 @@ func (f *sqlFormatter) name(s string) {
 		return
 	}
 	parts := strings.Split(s, ".")
+	if parts[len(parts)-1] == "*" { // t.*: quote the qualifier alone
+		f.name(strings.Join(parts[:len(parts)-1], "."))
+		f.str(".*")
+		return
+	}
 	for _, p := range parts {
-		if !sqlPlainName(p) && p != "*" {
+		if !sqlPlainName(p) {
 			f.str(`"` + strings.ReplaceAll(s, `"`, `""`) + `"`)
 			return
 		}

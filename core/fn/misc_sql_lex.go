@@ -63,11 +63,17 @@ func sqlLex(s string) ([]sqlTok, error) {
 			if err != nil {
 				return nil, err
 			}
+			if starName(text) {
+				return nil, errSQL
+			}
 			toks = append(toks, sqlTok{sqlQuotedIdent, text})
 			i = j
 		case c == '[':
 			j := strings.IndexByte(s[i:], ']')
 			if j < 0 {
+				return nil, errSQL
+			}
+			if starName(s[i+1 : i+j]) {
 				return nil, errSQL
 			}
 			toks = append(toks, sqlTok{sqlQuotedIdent, s[i+1 : i+j]})
@@ -140,4 +146,15 @@ func sqlOperator(s string) string {
 		}
 	}
 	return ""
+}
+
+// starName reports a quoted name that the model could not tell from a
+// star ("*" or "t.*"): format_sql would print it as one.
+func starName(s string) bool {
+	for _, p := range strings.Split(s, ".") {
+		if p == "*" {
+			return true
+		}
+	}
+	return false
 }
