@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
 )
@@ -227,7 +228,7 @@ func canTravel(x *execCtx, blk blockStage) bool {
 		return false
 	}
 	for _, st := range sk.(*aggSink).states {
-		if _, ok := st.(stateCodec); !ok {
+		if !agg.CanEncode(st) {
 			return false
 		}
 	}

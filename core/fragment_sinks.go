@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
 )
@@ -20,14 +21,6 @@ type sinkCodec interface {
 	blockStage
 	encodeSink(s sink) ([]byte, error)
 	decodeSink(x *execCtx, b []byte) (sink, error)
-}
-
-// stateCodec is what an aggregation state needs to travel (core/agg's
-// Codec; declared here so a state without it makes the query run on one
-// node instead of failing to build).
-type stateCodec interface {
-	AppendState(b []byte, n int) ([]byte, error)
-	DecodeState(b []byte) (int, error)
 }
 
 // errNoCodec marks a pipeline that cannot be split; the query then runs
@@ -188,7 +181,7 @@ func (s *summarizeStage) encodeSink(sk sink) ([]byte, error) {
 		return nil, err
 	}
 	for i, st := range a.states {
-		c, ok := st.(stateCodec)
+		c, ok := st.(agg.Codec)
 		if !ok {
 			return nil, fmt.Errorf("%s: %w", s.aggs[i].call.Name, errNoCodec)
 		}
@@ -225,7 +218,7 @@ func (s *summarizeStage) decodeSink(x *execCtx, b []byte) (sink, error) {
 	// come first), and merging reads the keys, not the hash tables.
 	a.groups.keys, a.groups.n, a.groups.intern = cols, n, nil
 	for i, st := range a.states {
-		c, ok := st.(stateCodec)
+		c, ok := st.(agg.Codec)
 		if !ok {
 			return nil, fmt.Errorf("%s: %w", s.aggs[i].call.Name, errNoCodec)
 		}
