@@ -64,6 +64,9 @@ func nextColumnName(s schema) string {
 func (s *extendStage) out() schema { return s.sch }
 
 func (s *extendStage) apply(x *execCtx, b *batch) (*batch, error) {
+	if sparse(b) {
+		b = narrow(b)
+	}
 	nb := withColumns(b, make([]*vector.Vector, len(s.sch)-len(s.in))...)
 	for i, e := range s.exprs {
 		v, err := e.run(x, nb)

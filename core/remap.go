@@ -31,3 +31,35 @@ func withColumns(b *batch, extra ...*vector.Vector) *batch {
 	nb.vecs = append(nb.vecs, extra...)
 	return nb
 }
+
+// narrow returns b with its selection applied: loaded columns are
+// gathered now, lazy ones when they are loaded. Expressions compute every
+// physical row of a batch, so after a selective filter (where status ==
+// 500 keeps 1.5%) an extend over the narrowed batch does 1/60th of the
+// work. Worth it when few rows are live; the caller decides.
+func narrow(b *batch) *batch {
+	sel := b.sel
+	nb := &batch{vecs: make([]*vector.Vector, len(b.vecs)), n: len(sel)}
+	lazy := false
+	for i, v := range b.vecs {
+		if v == nil {
+			lazy = true
+			continue
+		}
+		nb.vecs[i] = v.Gather(sel)
+	}
+	if lazy {
+		nb.load = func(i int) (*vector.Vector, error) {
+			v, err := b.col(i)
+			if err != nil {
+				return nil, err
+			}
+			return v.Gather(sel), nil
+		}
+	}
+	return nb
+}
+
+// sparse reports whether few enough rows of b are live that narrowing it
+// pays for the copies.
+func sparse(b *batch) bool { return b.sel != nil && len(b.sel)*4 < b.n }
