@@ -232,13 +232,13 @@ func TestCluster(t *testing.T) {
 	if code, _ := q1.call("POST", "/internal/v1/fragment", "application/json", []byte(`{}`)); code != 403 {
 		t.Errorf("a fragment without the cluster secret: %d, want 403", code)
 	}
-	const batches, per = 6, 4000
+	const batches, per = 12, 2000 // a flush each: 12 blocks, so both query nodes own some (rendezvous over random keys)
 	for i := 0; i < batches; i++ {
 		body := gen.NDJSON(int64(i+1), per)
 		for _, n := range []*node{ingest, single} {
 			n.mustCall("POST", "/v1/datasets/logs/ingest", "application/x-ndjson", body)
 		}
-		time.Sleep(400 * time.Millisecond) // a flush per batch: several blocks
+		time.Sleep(350 * time.Millisecond)
 	}
 	total := batches * per
 	for _, n := range []*node{single, ingest, q1, q2} {

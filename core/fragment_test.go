@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,6 +22,7 @@ import (
 // in one process: each query node has its own engine.
 type testCluster struct {
 	objs   *store.MemObjects
+	bName  string // node b's name, chosen so that each node owns a block
 	a, b   *Engine
 	ran    atomic.Int64 // fragments node b ran
 	failB  atomic.Bool
@@ -66,13 +69,32 @@ func newTestCluster(t *testing.T) *testCluster {
 		t.Cleanup(func() { db.Close() })
 		*e = NewEngine(StoreCatalog(db))
 	}
+	// Block keys carry random nonces: name node b so that rendezvous
+	// hashing gives each node at least one block, or the test would not
+	// test the split.
+	var keys []string
+	for _, k := range c.objs.Keys() {
+		if strings.HasSuffix(k, ".blk") {
+			keys = append(keys, k)
+		}
+	}
+	for i := 0; c.bName == ""; i++ {
+		name := fmt.Sprintf("b%d", i)
+		owners := map[string]int{}
+		for _, k := range keys {
+			owners[rendezvous([]string{"a", name}, k)[0]]++
+		}
+		if owners["a"] > 0 && owners[name] > 0 {
+			c.bName = name
+		}
+	}
 	return c
 }
 
 func (c *testCluster) distribution(failures *[]string) *Distribution {
-	return &Distribution{Nodes: []string{"a", "b"}, Self: "a",
+	return &Distribution{Nodes: []string{"a", c.bName}, Self: "a",
 		Run: func(ctx context.Context, node string, f *Fragment) ([]byte, error) {
-			if node != "b" {
+			if node != c.bName {
 				return nil, errors.New("unknown node " + node)
 			}
 			if c.failB.Load() {
