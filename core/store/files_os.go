@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,11 +18,13 @@ import (
 type osFiles struct {
 	dir, walDir, blockDir string
 	seg                   *os.File
-	segNum                uint64
-	segRecords            int // records in the current segment
-	syncs                 int // WAL fsyncs so far (tests check group commit)
-	frame                 []byte
-	noSync                bool
+	// segNum is the current segment; atomic because the flusher's
+	// walRemoveThrough reads it while the committer rotates.
+	segNum     atomic.Uint64
+	segRecords int // records in the current segment
+	syncs      int // WAL fsyncs so far (tests check group commit)
+	frame      []byte
+	noSync     bool
 }
 
 func (f *osFiles) blockPath(id uint64) string {
@@ -90,15 +93,16 @@ func (f *osFiles) startSegment(n uint64) error {
 			return err
 		}
 	}
-	f.seg, f.segNum, f.segRecords = s, n, 0
+	f.seg, f.segRecords = s, 0
+	f.segNum.Store(n)
 	return nil
 }
 
 func (f *osFiles) walRotate() (uint64, error) {
 	if f.segRecords == 0 { // nothing to seal: every earlier segment already is
-		return f.segNum - 1, nil
+		return f.segNum.Load() - 1, nil
 	}
-	old, n := f.seg, f.segNum
+	old, n := f.seg, f.segNum.Load()
 	if err := f.startSegment(n + 1); err != nil {
 		return 0, err
 	}
@@ -111,7 +115,7 @@ func (f *osFiles) walRemoveThrough(seg uint64) error {
 		return err
 	}
 	for _, n := range segs {
-		if n <= seg && n != f.segNum {
+		if n <= seg && n != f.segNum.Load() {
 			if err := os.Remove(filepath.Join(f.walDir, segName(n))); err != nil {
 				return err
 			}
