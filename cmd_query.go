@@ -28,10 +28,11 @@ func cmdQuery(args []string) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	data := fs.String("data", "", "query the datasets stored under this directory")
 	var inputs multiFlag
-	fs.Var(&inputs, "in", "NAME=PATH: load a .json, .ndjson/.jsonl or .csv file as dataset NAME (repeatable)")
+	fs.Var(&inputs, "in", "NAME=PATH: query a .parquet, .json, .ndjson/.jsonl or .csv file (.gz/.zst too) as dataset NAME (repeatable)")
 	start := fs.String("start", "", "start of the time range (RFC 3339, now, now-1h, ...)")
 	end := fs.String("end", "", "end of the time range")
-	format := fs.String("format", "table", "output format: table, json, ndjson, csv")
+	format := fs.String("format", "table", "output format: table, json, ndjson, csv, parquet")
+	out := fs.String("o", "", "write the result to this file instead of standard output")
 	// Flags may come before or after the query text.
 	var positional []string
 	for {
@@ -59,7 +60,7 @@ func cmdQuery(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite query: -end:", err)
 		return 2
 	}
-	db, err := openQueryData(*data, inputs, queryFields(apl))
+	db, err := openQueryData(*data, inputs, queryFields(apl), req.Start, req.End)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 1
@@ -70,7 +71,7 @@ func cmdQuery(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if err := writeResult(os.Stdout, *format, res); err != nil {
+	if err := writeOutput(*out, *format, res); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 1
 	}
@@ -124,7 +125,7 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 
 // openQueryData opens the data directory, or an in-memory store holding
 // the -in files (only the fields keep accepts; nil keeps all).
-func openQueryData(dir string, inputs []string, keep func(string) bool) (*store.DB, error) {
+func openQueryData(dir string, inputs []string, keep func(string) bool, lo, hi time.Time) (*store.DB, error) {
 	if dir != "" && len(inputs) > 0 {
 		return nil, errors.New("use either -data or -in, not both")
 	}
@@ -138,7 +139,7 @@ func openQueryData(dir string, inputs []string, keep func(string) bool) (*store.
 			db.Close()
 			return nil, fmt.Errorf("-in %q: want NAME=PATH", in)
 		}
-		if err := loadStream(db, name, path, keep, newLoadProgress()); err != nil {
+		if err := loadStream(db, name, path, keep, lo, hi, newLoadProgress()); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("-in %s: %w", in, err)
 		}
@@ -146,10 +147,33 @@ func openQueryData(dir string, inputs []string, keep func(string) bool) (*store.
 	return db, nil
 }
 
+// writeOutput writes the result to path, or to standard output when path
+// is empty (never Parquet to a terminal).
+func writeOutput(path, format string, res *core.Result) error {
+	w := os.Stdout
+	if path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		if err := writeResult(f, format, res); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	if st, err := w.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && format == "parquet" {
+		return errParquetStdout
+	}
+	return writeResult(w, format, res)
+}
+
 // writeResult prints a result in the chosen format.
 func writeResult(w io.Writer, format string, res *core.Result) error {
 	names, _ := res.Columns()
 	switch format {
+	case "parquet":
+		return writeParquet(w, res)
 	case "json":
 		enc := json.NewEncoder(w)
 		return enc.Encode(res.Tabular())
@@ -189,7 +213,7 @@ func writeResult(w io.Writer, format string, res *core.Result) error {
 		}
 		return tw.Flush()
 	}
-	return fmt.Errorf("unknown -format %q (table, json, ndjson, csv)", format)
+	return fmt.Errorf("unknown -format %q (table, json, ndjson, csv, parquet)", format)
 }
 
 // cellText renders a JSON-ready value for text output.

@@ -51,7 +51,7 @@ func fileFormat(path string) (ingest.Format, string, error) {
 	case ".csv":
 		return ingest.CSV, comp, nil
 	}
-	return 0, "", errors.New("unknown file type: use .json, .ndjson, .jsonl or .csv, optionally with .gz or .zst")
+	return 0, "", errors.New("unknown file type: use .parquet, or .json, .ndjson, .jsonl or .csv, optionally with .gz or .zst")
 }
 
 // openFile returns the file's decompressed stream and its size on disk.
@@ -104,7 +104,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // loadStream decodes path into a new dataset of db, keeping the fields
 // keep accepts (nil: all).
-func loadStream(db *store.DB, name, path string, keep func(string) bool, progress *loadProgress) error {
+func loadStream(db *store.DB, name, path string, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
+	if strings.HasSuffix(strings.ToLower(path), ".parquet") {
+		return loadParquet(db, name, path, keep, lo, hi, progress)
+	}
 	format, comp, err := fileFormat(path)
 	if err != nil {
 		return err
