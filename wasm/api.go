@@ -10,13 +10,18 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/wasm/session"
 )
 
 // api binds a session to JavaScript.
-type api struct{ s *session.Session }
+type api struct {
+	s       *session.Session
+	loaders map[int]*session.Loader
+	nextID  int
+}
 
-func newAPI() *api { return &api{s: session.New()} }
+func newAPI() *api { return &api{s: session.New(), loaders: map[int]*session.Loader{}} }
 
 type jsFunc = func(this js.Value, args []js.Value) any
 
@@ -28,6 +33,12 @@ func (a *api) funcs() map[string]jsFunc {
 		"query":    guard(a.query),
 		"datasets": guard(a.datasets),
 		"drop":     guard(a.drop),
+		// Streamed loads: beginLoad(fileName) -> {id, format},
+		// loadChunk(id, bytes) -> totals so far, endLoad(id) -> totals.
+		"beginLoad": guard(a.beginLoad),
+		"loadChunk": guard(a.loadChunk),
+		"endLoad":   guard(a.endLoad),
+		"functions": guard(a.functions),
 	}
 }
 
@@ -147,3 +158,55 @@ func bytesArg(v js.Value) []byte {
 	}
 	return []byte(v.String())
 }
+
+// beginLoad(fileName): a streamed load of an NDJSON or CSV file into the
+// dataset named after it.
+func (a *api) beginLoad(args []js.Value) (any, error) {
+	if len(args) < 1 {
+		return nil, errors.New("beginLoad(fileName) needs a file name")
+	}
+	file := args[0].String()
+	format := session.FormatFromFileName(file)
+	if format == session.Auto {
+		format = session.NDJSON
+	}
+	l, err := a.s.BeginLoad(session.DatasetName(file), format, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	a.nextID++
+	a.loaders[a.nextID] = l
+	return map[string]any{"id": a.nextID, "format": format, "dataset": session.DatasetName(file)}, nil
+}
+
+func (a *api) loader(args []js.Value) (*session.Loader, int, error) {
+	if len(args) < 1 {
+		return nil, 0, errors.New("needs the id beginLoad returned")
+	}
+	id := args[0].Int()
+	l, ok := a.loaders[id]
+	if !ok {
+		return nil, 0, fmt.Errorf("no load %d in progress", id)
+	}
+	return l, id, nil
+}
+
+func (a *api) loadChunk(args []js.Value) (any, error) {
+	l, _, err := a.loader(args)
+	if err != nil || len(args) < 2 {
+		return nil, errors.Join(err, errors.New("loadChunk(id, bytes)"))
+	}
+	return l.Chunk(bytesArg(args[1]))
+}
+
+func (a *api) endLoad(args []js.Value) (any, error) {
+	l, id, err := a.loader(args)
+	if err != nil {
+		return nil, err
+	}
+	delete(a.loaders, id)
+	return l.End()
+}
+
+// functions lists the scalar and aggregation functions for completion.
+func (a *api) functions([]js.Value) (any, error) { return core.Functions(), nil }

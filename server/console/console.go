@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -14,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/aplite/aplite/core"
 )
 
 //go:embed assets
@@ -62,6 +65,16 @@ func NewHandler(fsys fs.FS) (fasthttp.RequestHandler, error) {
 	if _, ok := set["index.html"]; !ok {
 		return nil, fmt.Errorf("console: no index.html in the assets")
 	}
+	// functions.json: the engine's functions, for the editor's completion
+	// in server mode (offline mode asks the WASM engine).
+	fns, err := json.Marshal(core.Functions())
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(fns)
+	fa := &asset{ctype: "application/json", etag: `"` + hex.EncodeToString(sum[:12]) + `"`, raw: fns, gz: compress(fns)}
+	fa.rawOnce.Do(func() {})
+	set["functions.json"] = fa
 	return set.serve, nil
 }
 

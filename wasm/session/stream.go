@@ -1,0 +1,85 @@
+package session
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"time"
+
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+)
+
+// Streamed loads (issue 16): the console reads a dropped file a slice at
+// a time (File.slice in a Web Worker) and hands each slice of whole
+// lines to a Loader, so a file larger than the tab's memory can be
+// queried: rows go into the session's store, which seals them into
+// compressed blocks as they arrive. NDJSON and CSV stream; a JSON array
+// or a saved tabular result is one document and loads with Load.
+
+// Loader streams one file into a dataset.
+type Loader struct {
+	ds     *store.Dataset
+	opts   ingest.Options
+	csv    bool
+	header bool // CSV: the header line has been read
+	res    LoadResult
+}
+
+// BeginLoad replaces the dataset called name with an empty one that
+// Chunk fills. format is NDJSON or CSV.
+func (s *Session) BeginLoad(name, format string, now time.Time) (*Loader, error) {
+	if err := store.ValidateName(name); err != nil {
+		return nil, err
+	}
+	if format != NDJSON && format != CSV {
+		return nil, fmt.Errorf("%s cannot be streamed: load the whole file", format)
+	}
+	if now.IsZero() {
+		now = s.now()
+	}
+	_ = s.db.Delete(name)
+	ds, err := s.db.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Loader{ds: ds, csv: format == CSV,
+		opts: ingest.Options{Format: ingestFormat(format), Now: now.UnixNano(), MaxFailures: maxFailures},
+		res:  LoadResult{Dataset: name, Format: format, Failures: []ingest.Failure{}}}, nil
+}
+
+// Chunk decodes a slice of whole lines (the first CSV slice starts with
+// the header) and appends its rows; it returns the totals so far.
+func (l *Loader) Chunk(data []byte) (LoadResult, error) {
+	if l.csv && !l.header {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line = data[:i]
+		}
+		fields, err := csv.NewReader(bytes.NewReader(line)).Read()
+		if err != nil {
+			return l.res, fmt.Errorf("cannot read the CSV header: %w", err)
+		}
+		l.opts.CSVFields, l.header = fields, true
+		data = data[min(len(line)+1, len(data)):]
+	}
+	b := store.NewRowsBuilder()
+	r, err := ingest.Decode(data, l.opts, b)
+	if err != nil {
+		return l.res, fmt.Errorf("cannot read the %s: %w", l.res.Format, err)
+	}
+	l.res.Ingested += r.Ingested
+	l.res.Failed += r.Failed
+	for _, f := range r.Failures {
+		if len(l.res.Failures) < maxFailures {
+			l.res.Failures = append(l.res.Failures, f)
+		}
+	}
+	_, err = l.ds.Append(b.Finish(l.opts.Now))
+	return l.res, err
+}
+
+// End finishes the load: buffered rows become compressed blocks.
+func (l *Loader) End() (LoadResult, error) {
+	return l.res, l.ds.Flush()
+}
