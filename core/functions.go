@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/aplite/aplite/core/agg"
@@ -29,31 +30,27 @@ func Functions() []FunctionInfo {
 	return out
 }
 
-// signature renders name(a1, a2[, a3]) from the argument bounds.
+// signature renders name(arg1, arg2[, arg3]) from the argument bounds;
+// many optional arguments read as [, …].
 func signature(name string, minArgs, maxArgs int) string {
-	var b strings.Builder
-	b.WriteString(name + "(")
-	for i := 0; i < minArgs; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("arg" + string(rune('1'+i%9)))
+	args := make([]string, 0, minArgs)
+	for i := 1; i <= minArgs; i++ {
+		args = append(args, "arg"+strconv.Itoa(i))
+	}
+	out := name + "(" + strings.Join(args, ", ")
+	sep := ", "
+	if minArgs == 0 {
+		sep = ""
 	}
 	switch {
-	case maxArgs < 0:
-		if minArgs > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("…")
+	case maxArgs < 0 || maxArgs-minArgs > 3:
+		out += "[" + sep + "…]"
 	case maxArgs > minArgs:
-		b.WriteString("[")
-		for i := minArgs; i < maxArgs; i++ {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("arg" + string(rune('1'+i%9)))
+		var opt []string
+		for i := minArgs + 1; i <= maxArgs; i++ {
+			opt = append(opt, "arg"+strconv.Itoa(i))
 		}
-		b.WriteString("]")
+		out += "[" + sep + strings.Join(opt, ", ") + "]"
 	}
-	return b.String() + ")"
+	return out + ")"
 }

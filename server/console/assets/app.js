@@ -7,6 +7,12 @@ import { ResultsTable } from "./table.js";
 import { drawChart } from "./chart.js";
 import { ServerBackend, OfflineBackend, QueryFailure, AuthFailure, engineStats } from "./backends.js";
 import { escapeHTML } from "./highlight.js";
+import { tz } from "./tz.js";
+import { topValues, renderValues, filterClause, addFilter, DetailPane } from "./explore.js";
+import { remember, renderHistory } from "./history.js";
+import { LiveTail } from "./tail.js";
+import { Completer } from "./complete.js";
+import { renderMonitors } from "./monitors.js";
 
 const $ = (id) => document.getElementById(id);
 const AUTH_KEY = "aplite.auth"; // sessionStorage only: the token dies with the tab
@@ -22,7 +28,37 @@ const state = {
 
 const editor = new Editor($("editor"), { onRun: run });
 const range = new TimeRange({ select: $("range"), custom: $("custom"), from: $("from"), to: $("to") });
-const table = new ResultsTable($("results"));
+const detail = new DetailPane($("detail"), {
+  onFilter: (field, v, type) => {
+    addFilter(editor, filterClause(field, v, type));
+    run();
+  },
+});
+const table = new ResultsTable($("results"), { onRow: (row) => detail.show(row, fieldTypes()) });
+// What completion draws on: datasets listed, fields fetched, functions.
+const known = {
+  datasets: [],
+  fields: {},
+  functions: [],
+  // fetchFields learns a dataset's fields once (empty on failure).
+  async fetchFields(ds) {
+    known.fields[ds] = [];
+    try {
+      known.fields[ds] = (await backend().fields(ds)) || [];
+    } catch {
+      known.fields[ds] = [];
+    }
+  },
+};
+const completer = new Completer(editor, () => known);
+let tail = null;
+
+function fieldTypes() {
+  const t = table.table;
+  const out = {};
+  if (t) t.fields.forEach((f) => { out[f.name] = f.type; });
+  return out;
+}
 
 function backend() {
   return state.mode === "offline" ? state.offline : state.server;
@@ -129,6 +165,8 @@ async function refreshDatasets() {
     return;
   }
   if (b !== backend()) return; // the mode changed meanwhile
+  known.datasets = sets.map((d) => d.name);
+  loadFunctions(b);
   if (!sets.length) {
     note.textContent = state.mode === "offline" ? "No file loaded yet." : "No datasets yet.";
   }
@@ -141,6 +179,15 @@ async function refreshDatasets() {
     list.appendChild(li);
   }
   $("datasets").dataset.loaded = String(sets.length);
+}
+
+async function loadFunctions(b) {
+  if (known.functions.length || !b.functions) return;
+  try {
+    known.functions = (await b.functions()) || [];
+  } catch {
+    known.functions = [];
+  }
 }
 
 async function toggleFields(li, name) {
@@ -159,18 +206,46 @@ async function toggleFields(li, name) {
     $("datasets-note").textContent = `Cannot list fields: ${e.message}`;
     return;
   }
+  known.fields[name] = fields;
   const ul = document.createElement("ul");
   ul.className = "fields";
   for (const f of fields) {
     const item = document.createElement("li");
     item.dataset.field = f.name;
-    item.title = "Insert into the query";
-    item.innerHTML = `<span>${escapeHTML(f.name)}</span><span class="type">${escapeHTML(f.type)}</span>`;
-    item.addEventListener("click", () => editor.insert(/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name) ? f.name : `['${f.name}']`));
+    item.title = "Show the top values in the time range";
+    item.innerHTML = `<span class="fname">${escapeHTML(f.name)}</span><span class="type">${escapeHTML(f.type)}</span>`;
+    item.addEventListener("click", (e) => {
+      e.stopPropagation();
+      toggleValues(item, name, f);
+    });
     ul.appendChild(item);
   }
   li.appendChild(ul);
   li.classList.add("open");
+}
+
+// toggleValues shows a field's top values; a click on one adds a where
+// clause for it and runs the query.
+async function toggleValues(item, dataset, f) {
+  const open = item.querySelector(".values");
+  if (open) {
+    open.remove();
+    return;
+  }
+  item.classList.add("loading");
+  try {
+    const values = await topValues(backend(), dataset, f.name, range.bounds());
+    renderValues(item, f.name, values, (v) => {
+      if (!editor.value.trim()) editor.value = `['${dataset}']`;
+      addFilter(editor, filterClause(f.name, v, f.type));
+      run();
+    });
+  } catch (e) {
+    if (e instanceof AuthFailure) return authLost(e);
+    showError(`Top values of ${f.name}: ${e.message}`);
+  } finally {
+    item.classList.remove("loading");
+  }
 }
 
 // --- Queries --------------------------------------------------------------
@@ -192,6 +267,8 @@ async function run() {
   try {
     const res = await b.query(apl, bounds);
     const ms = performance.now() - began;
+    remember(apl);
+    detail.hide();
     table.show(res);
     const t = table.table;
     const kind = drawChart($("chart"), t);
@@ -239,19 +316,30 @@ async function openFile(file) {
   setMode("offline");
   setStatus(`Loading ${file.name}…`, { state: "loading" });
   const began = performance.now();
+  const mib = (n) => (n / 1048576).toFixed(1);
+  const load = state.offline.loadFile(file, (p) => {
+    state.loadProgress = p;
+    setStatus(`Loading ${file.name}: ${mib(p.bytes)} of ${mib(p.total)} MiB, ${p.rows.toLocaleString("en")} rows, ${(p.ms / 1000).toFixed(1)} s`,
+      { state: "loading", bytes: p.bytes, rows: p.rows });
+  });
+  state.cancelLoad = load.cancel;
+  $("cancel-load").hidden = false;
   try {
-    const r = await state.offline.loadFile(file);
+    const r = await load.done;
     const ms = performance.now() - began;
+    await refreshDatasets(); // before "loaded": the list shows the file's events
     const failed = r.failed ? `, ${r.failed} failed (${r.failures.map((f) => f.error).slice(0, 3).join("; ")})` : "";
     setStatus(`Loaded ${r.ingested.toLocaleString("en")} events into ['${r.dataset}'] as ${r.format} in ${ms.toFixed(0)} ms${failed}`,
       { state: "loaded", ms: ms.toFixed(1), dataset: r.dataset });
     if (!editor.value.trim() || /^\['[^']*'\]\n\| take 100$/.test(editor.value)) {
       editor.value = `['${r.dataset}']\n| take 100`;
     }
-    await refreshDatasets();
   } catch (e) {
     showError(`Cannot load ${file.name}: ${e.message}`);
     setStatus("Failed", { state: "error" });
+  } finally {
+    $("cancel-load").hidden = true;
+    state.cancelLoad = null;
   }
 }
 
@@ -285,6 +373,99 @@ function setupDrop() {
   });
 }
 
+// --- Side panels, stars, live tail, time zone -------------------------------
+
+function showPanel(id) {
+  for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
+    const on = tab.dataset.panel === id;
+    tab.setAttribute("aria-selected", on);
+    $(tab.dataset.panel).hidden = !on;
+  }
+  if (id === "panel-history") refreshHistory();
+  if (id === "panel-monitors") renderMonitors($("panel-monitors"), state.mode === "server" ? state.server : null);
+}
+
+async function refreshHistory() {
+  let starred = null;
+  if (state.mode === "server" && state.server) {
+    try {
+      starred = await state.server.starred();
+    } catch (e) {
+      if (e instanceof AuthFailure) return authLost(e);
+      starred = [];
+    }
+  }
+  renderHistory($("panel-history"), starred, {
+    pick: (apl) => { editor.value = apl; },
+    unstar: async (id) => {
+      await state.server.unstar(id);
+      refreshHistory();
+    },
+  });
+}
+
+async function starQuery() {
+  const apl = editor.value.trim();
+  if (!apl) return;
+  if (state.mode !== "server" || !state.server) {
+    showError("Starred queries live on the server: sign in to star one.");
+    return;
+  }
+  const name = apl.replace(/\s+/g, " ").slice(0, 80);
+  try {
+    await state.server.star(name, apl);
+    setStatus("Starred", { state: "starred" });
+    showPanel("panel-history");
+  } catch (e) {
+    showError(`Cannot star the query: ${e.message}`);
+  }
+}
+
+function toggleTail() {
+  const btn = $("tail");
+  if (tail && tail.running) {
+    tail.pause();
+    btn.textContent = "▶ Live";
+    btn.setAttribute("aria-pressed", "false");
+    setStatus(`Live tail paused · ${tail.rows.length} rows kept`, { state: "paused" });
+    return;
+  }
+  const b = backend();
+  if (!b || !editor.value.trim()) return;
+  if (!tail || tail.apl !== editor.value || tail.backend !== b) {
+    tail = new LiveTail({
+      backend: b,
+      onRows: (res, fresh) => {
+        table.show(res);
+        state.last = { apl: tail.apl, mode: state.mode, rows: tail.rows.length, tail: true, result: res };
+        setStatus(`Live · ${tail.rows.length} rows (+${fresh}) · every ${tail.interval / 1000} s`, { state: "live", rows: tail.rows.length });
+      },
+      onError: (e) => {
+        btn.textContent = "▶ Live";
+        showError(e.message, e instanceof QueryFailure ? e.pos : null);
+      },
+    });
+    tail.start(editor.value);
+  } else {
+    tail.resume();
+  }
+  btn.textContent = "❚❚ Pause";
+  btn.setAttribute("aria-pressed", "true");
+}
+
+function paintTZ() {
+  $("tz").textContent = tz.utc ? "UTC" : "Local";
+  $("tz").title = `Times are shown in ${tz.label()}; click to switch`;
+  $("tz-note").textContent = tz.utc ? "UTC" : tz.label();
+}
+
+function toggleTZ() {
+  tz.set(!tz.utc);
+  paintTZ();
+  table.paint();
+  if (state.last && state.last.result) drawChart($("chart"), table.table);
+}
+
 // --- Start ------------------------------------------------------------------
 
 $("signin").addEventListener("submit", signIn);
@@ -294,10 +475,21 @@ $("mode-offline").addEventListener("click", () => setMode("offline"));
 $("refresh").addEventListener("click", refreshDatasets);
 $("run").addEventListener("click", run);
 $("save").addEventListener("click", saveResult);
+$("star").addEventListener("click", starQuery);
+$("tail").addEventListener("click", toggleTail);
+$("tz").addEventListener("click", toggleTZ);
+$("cancel-load").addEventListener("click", () => state.cancelLoad && state.cancelLoad());
+for (const tab of document.querySelectorAll(".tabs [role=tab]")) tab.addEventListener("click", () => showPanel(tab.dataset.panel));
+$("chart").addEventListener("zoom", (e) => {
+  range.zoom(e.detail.from, e.detail.to);
+  run();
+});
+paintTZ();
 setupDrop();
 restoreAuth();
 setMode("server");
 
 // The console's state, for tests and for poking at from devtools.
-window.apliteConsole = { state, run, editor, range, openFile, setMode, engineStats };
+window.apliteConsole = { state, run, editor, range, openFile, setMode, engineStats, table, detail, known, completer,
+  showPanel, toggleTail, get tail() { return tail; }, tz, toggleTZ };
 document.body.dataset.ready = "true";

@@ -71,6 +71,28 @@ export class ServerBackend {
     return (await this.request("GET", `/v2/datasets/${encodeURIComponent(name)}/fields`)) || [];
   }
 
+  async functions() {
+    const res = await fetch("/console/functions.json");
+    return res.ok ? res.json() : [];
+  }
+
+  // starred lists the org's starred queries; star saves one.
+  async starred() {
+    return (await this.request("GET", "/v2/apl-starred-queries")) || [];
+  }
+
+  async star(name, apl) {
+    return this.request("POST", "/v2/apl-starred-queries", { name, kind: "apl", query: { apl } });
+  }
+
+  async unstar(id) {
+    return this.request("DELETE", `/v2/apl-starred-queries/${encodeURIComponent(id)}`);
+  }
+
+  async monitors() {
+    return (await this.request("GET", "/v2/monitors")) || [];
+  }
+
   async query(apl, range) {
     const body = { apl };
     if (range.start) body.startTime = range.start;
@@ -90,64 +112,60 @@ export class ServerBackend {
   }
 }
 
-let engine = null; // the promise of the WASM engine, loaded once per page
-
-// engineStats records the engine's start-up time (shown to tests and
-// devtools through window.apliteConsole).
+// engineStats records the engine's start-up time in its worker (shown to
+// tests and devtools through window.apliteConsole).
 export const engineStats = { startMs: null };
 
-// loadEngine fetches and starts aplite.wasm; the global aplite object is
-// ready when the promise resolves.
-export function loadEngine() {
-  engine ??= (async () => {
-    const began = performance.now();
-    await import("./wasm_exec.js");
-    const go = new Go();
-    const url = new URL("./aplite.wasm", import.meta.url);
-    let instance;
-    try {
-      ({ instance } = await WebAssembly.instantiateStreaming(fetch(url), go.importObject));
-    } catch {
-      // A proxy that rewrote the content type: fall back to bytes.
-      const bytes = await (await fetch(url)).arrayBuffer();
-      ({ instance } = await WebAssembly.instantiate(bytes, go.importObject));
-    }
-    go.run(instance); // returns once the Go main blocks, with aplite set
-    if (!globalThis.aplite) throw new Error("the WASM engine did not start");
-    // How long fetching, compiling and starting the engine took.
-    engineStats.startMs = performance.now() - began;
-    return globalThis.aplite;
-  })();
-  engine.catch(() => { engine = null; });
-  return engine;
-}
-
-function answer(json) {
-  const v = JSON.parse(json);
-  if (v && v.error) {
-    if (v.error.line) throw new QueryFailure(v.error.message, { line: v.error.line, col: v.error.col || 1 });
-    throw new Error(v.error.message);
-  }
-  return v;
-}
-
+// OfflineBackend runs the WASM engine in a Web Worker (worker.js), so the
+// page stays responsive while a large file loads or a query runs.
 export class OfflineBackend {
   constructor() {
     this.kind = "offline";
     this.cache = [];
+    this.worker = null;
+    this.next = 0;
+    this.pending = new Map();
   }
 
-  // loadFile reads a File (or Blob with a name) into a dataset named
-  // after it, replacing one of the same name.
-  async loadFile(file) {
-    const api = await loadEngine();
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    return answer(api.loadFile(file.name, bytes));
+  call(op, args = {}, onProgress) {
+    if (!this.worker) {
+      this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      this.worker.onmessage = (e) => {
+        const p = this.pending.get(e.data.id);
+        if (!p) return;
+        if (e.data.progress) {
+          if (p.onProgress) p.onProgress(e.data.progress);
+          return;
+        }
+        this.pending.delete(e.data.id);
+        if (e.data.ok) p.resolve(e.data.result);
+        else p.reject(e.data.error.pos ? new QueryFailure(e.data.error.message, e.data.error.pos) : new Error(e.data.error.message));
+      };
+    }
+    const id = ++this.next;
+    const done = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
+    this.worker.postMessage({ id, op, ...args });
+    return { id, done };
+  }
+
+  async start() {
+    const r = await this.call("start").done;
+    engineStats.startMs = r.startMs;
+    return r;
+  }
+
+  // loadFile streams a File (or Blob with a name) into a dataset named
+  // after it, replacing one of the same name. onProgress receives
+  // {bytes, total, rows, ms}; the returned cancel stops the load.
+  loadFile(file, onProgress) {
+    const { id, done } = this.call("load", { file }, onProgress);
+    const started = this.start();
+    return { done: started.then(() => done), cancel: () => this.worker.postMessage({ op: "cancel", target: id }) };
   }
 
   async datasets() {
-    if (!globalThis.aplite) return [];
-    this.cache = answer(globalThis.aplite.datasets());
+    if (!this.worker) return [];
+    this.cache = await this.call("datasets").done;
     return this.cache.map((d) => ({ name: d.name, numEvents: d.numEvents }));
   }
 
@@ -156,8 +174,11 @@ export class OfflineBackend {
     return d ? d.fields : [];
   }
 
+  async functions() {
+    return this.call("functions").done;
+  }
+
   async query(apl, range) {
-    const api = await loadEngine();
-    return answer(api.query(apl, { start: range.start || "", end: range.end || "" }));
+    return this.call("query", { apl, range: { start: range.start || "", end: range.end || "" } }).done;
   }
 }

@@ -2,6 +2,8 @@
 // (the table has buckets and a _time column) and horizontal bars for
 // results grouped by other keys. Raw events get no chart.
 
+import { showTime } from "./tz.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#ea580c", "#475569"];
 const MAX_SERIES = 10;
@@ -69,10 +71,47 @@ function fmtNum(v) {
 }
 
 function fmtTime(ms, span) {
-  const iso = new Date(ms).toISOString();
-  if (span > 2 * 86400e3) return iso.slice(5, 10) + " " + iso.slice(11, 16);
-  if (span > 120e3) return iso.slice(11, 16);
-  return iso.slice(11, 19);
+  const s = showTime(ms); // "YYYY-MM-DD HH:MM:SS[.mmm]" in the console's zone
+  if (span > 2 * 86400e3) return s.slice(5, 16);
+  if (span > 120e3) return s.slice(11, 16);
+  return s.slice(11, 19);
+}
+
+// zoomable lets the user drag across the plot to pick a time interval;
+// root then receives a "zoom" event with {from, to} in ms.
+function zoomable(root, svg, m, W, H, x0, x1) {
+  const inv = (px) => x0 + ((px - m.l) / (W - m.l - m.r)) * (x1 - x0);
+  const toSvg = (e) => {
+    const r = svg.getBoundingClientRect();
+    return ((e.clientX - r.left) / r.width) * W;
+  };
+  let start = null;
+  const sel = el("rect", { class: "zoom", y: m.t, height: H - m.t - m.b, width: 0, visibility: "hidden" }, svg);
+  svg.addEventListener("mousedown", (e) => {
+    start = Math.min(Math.max(toSvg(e), m.l), W - m.r);
+    sel.setAttribute("x", start);
+    sel.setAttribute("width", 0);
+    sel.setAttribute("visibility", "visible");
+    e.preventDefault();
+  });
+  svg.addEventListener("mousemove", (e) => {
+    if (start === null) return;
+    const x = Math.min(Math.max(toSvg(e), m.l), W - m.r);
+    sel.setAttribute("x", Math.min(start, x));
+    sel.setAttribute("width", Math.abs(x - start));
+  });
+  const end = (e) => {
+    if (start === null) return;
+    const x = Math.min(Math.max(toSvg(e), m.l), W - m.r);
+    sel.setAttribute("visibility", "hidden");
+    const a = Math.min(start, x), b = Math.max(start, x);
+    start = null;
+    if (b - a >= 4) root.dispatchEvent(new CustomEvent("zoom", { detail: { from: inv(a), to: inv(b) } }));
+  };
+  svg.addEventListener("mouseup", end);
+  svg.addEventListener("mouseleave", (e) => { if (start !== null) end(e); });
+  svg.dataset.x0 = x0;
+  svg.dataset.x1 = x1;
 }
 
 // Aggregations whose value for a bin with no events is 0: their series
@@ -166,6 +205,7 @@ function drawTime(root, t) {
       text(legend, x + 16, y, s.name.length > 24 ? s.name.slice(0, 23) + "…" : s.name);
     });
   }
+  zoomable(root, svg, m, W, H, x0, x1);
   root.appendChild(svg);
 }
 

@@ -2,12 +2,15 @@
 // API sends it) shown a page at a time.
 
 import { escapeHTML } from "./highlight.js";
+import { showTime } from "./tz.js";
 
 export const PAGE_SIZE = 50;
 
 export class ResultsTable {
-  constructor(root) {
+  // onRow(rowObject, index) runs when a row is clicked (the detail pane).
+  constructor(root, { onRow } = {}) {
     this.root = root;
+    this.onRow = onRow;
     this.result = null;
     this.tableIndex = 0;
     this.page = 0;
@@ -52,7 +55,7 @@ export class ResultsTable {
       t.fields.map((f) => `<th title="${escapeHTML(f.type)}">${escapeHTML(f.name)}</th>`).join("") +
       "</tr></thead><tbody>";
     for (let r = from; r < to; r++) {
-      html += "<tr>" + t.columns.map((c, j) => cell(c[r], t.fields[j].type)).join("") + "</tr>";
+      html += `<tr data-row="${r}">` + t.columns.map((c, j) => cell(c[r], t.fields[j].type)).join("") + "</tr>";
     }
     html += "</tbody></table>";
     if (n === 0) html += '<p class="note">No rows.</p>';
@@ -62,12 +65,22 @@ export class ResultsTable {
         this.page += b.classList.contains("next") ? 1 : -1;
         this.paint();
       }));
+    this.root.querySelectorAll("tbody tr").forEach((tr) =>
+      tr.addEventListener("click", () => this.onRow && this.onRow(this.row(+tr.dataset.row), +tr.dataset.row)));
     const pick = this.root.querySelector(".table-pick");
     if (pick) pick.addEventListener("change", () => {
       this.tableIndex = +pick.value;
       this.page = 0;
       this.paint();
     });
+  }
+
+  // row returns row r of the shown table as {field: value}.
+  row(r) {
+    const t = this.table;
+    const out = {};
+    t.fields.forEach((f, j) => { out[f.name] = t.columns[j][r]; });
+    return out;
   }
 
   pager(n, from, to, pages) {
@@ -86,5 +99,6 @@ function cell(v, type) {
   }
   const s = String(v);
   const cls = typeof v === "number" ? "num" : type === "datetime" ? "time" : "";
-  return `<td class="${cls}" title="${escapeHTML(s)}">${escapeHTML(s)}</td>`;
+  const shown = type === "datetime" ? showTime(s) : s;
+  return `<td class="${cls}" title="${escapeHTML(s)}">${escapeHTML(shown)}</td>`;
 }

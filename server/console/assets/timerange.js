@@ -1,6 +1,9 @@
 // The time-range picker: quick ranges relative to now, all time, or a
-// custom [from, to) in UTC. Ranges become absolute RFC 3339 times when a
-// query runs, so the server and the WASM engine get the same bounds.
+// custom [from, to) in the console's time zone (tz.js). Ranges become
+// absolute RFC 3339 times when a query runs, so the server and the WASM
+// engine get the same bounds.
+
+import { toInput, fromInput } from "./tz.js";
 
 const UNITS = { m: 60e3, h: 3600e3, d: 86400e3 };
 
@@ -16,8 +19,8 @@ export class TimeRange {
       if (isCustom && !from.value) {
         // Start from the quick range shown before, in UTC.
         const now = Date.now();
-        to.value = localInput(now);
-        from.value = localInput(now - UNITS.h);
+        to.value = toInput(now);
+        from.value = toInput(now - UNITS.h);
       }
     });
   }
@@ -42,15 +45,13 @@ export class TimeRange {
   label() {
     return this.select.options[this.select.selectedIndex].text;
   }
+
+  // zoom sets a custom range [fromMs, toMs) (a selection on the chart).
+  zoom(fromMs, toMs) {
+    this.from.value = toInput(fromMs);
+    this.to.value = toInput(Math.max(toMs, fromMs + 1000));
+    this.select.value = "custom";
+    this.custom.hidden = false;
+  }
 }
 
-// datetime-local inputs hold naive times; the console reads them as UTC.
-function localInput(ms) {
-  return new Date(ms).toISOString().slice(0, 19);
-}
-
-function fromInput(v) {
-  if (!v) return "";
-  const withSeconds = v.length === 16 ? v + ":00" : v;
-  return new Date(withSeconds + "Z").toISOString();
-}
