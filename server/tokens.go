@@ -128,6 +128,9 @@ func (s *Server) handleCreateToken(c *call) error {
 	if err := r.validate(time.Now()); err != nil {
 		return err
 	}
+	if err := c.p.ceiling(r.DatasetCapabilities, r.OrgCapabilities); err != nil {
+		return err
+	}
 	rec := r.record(c.p.org)
 	secret := meta.NewSecret(meta.PrefixAPI)
 	if err := s.meta.Update(func(tx *meta.Tx) error { return tx.PutToken(rec, secret) }); err != nil {
@@ -184,6 +187,9 @@ func (s *Server) handleRegenerateToken(c *call) error {
 		req.ExpiresAt = r.NewTokenExpiresAt
 	}
 	if err := req.validate(time.Now()); err != nil {
+		return err
+	}
+	if err := c.p.ceiling(req.DatasetCapabilities, req.OrgCapabilities); err != nil {
 		return err
 	}
 	rec := req.record(c.p.org)
