@@ -30,7 +30,7 @@ func TestTokenCannotEscalate(t *testing.T) {
 	// Regenerating cannot raise a token either, with or without a new body.
 	ts.mustErr(req{method: "POST", path: "/v2/tokens/" + ok.ID + "/regenerate", token: weak.Token, body: map[string]any{
 		"existingTokenExpiresAt": time.Now().Add(time.Minute),
-		"newToken": body(map[string]any{"logs": map[string]any{"ingest": []string{"create"}}}, nil)}}, 403, "cannot grant")
+		"newToken":               body(map[string]any{"logs": map[string]any{"ingest": []string{"create"}}}, nil)}}, 403, "cannot grant")
 	strong := ts.newToken(map[string]any{"*": map[string]any{"ingest": []string{"create"}}}, nil)
 	ts.mustErr(req{method: "POST", path: "/v2/tokens/" + strong.ID + "/regenerate", token: weak.Token, body: map[string]any{
 		"existingTokenExpiresAt": time.Now().Add(time.Minute)}}, 403, "cannot grant")
