@@ -39,12 +39,26 @@ func cmdServe(args []string) int {
 	peers := fs.String("peers", envOr("APLITE_PEERS", ""), "comma-separated host:port of the query nodes that share each query's scan (this node may be listed) (APLITE_PEERS)")
 	advertise := fs.String("advertise", envOr("APLITE_ADVERTISE", ""), "this node's host:port as its peers reach it (default -addr) (APLITE_ADVERTISE)")
 	secret := fs.String("cluster-secret", envOr("APLITE_CLUSTER_SECRET", ""), "secret the nodes of a cluster share to call each other; required with -peers (APLITE_CLUSTER_SECRET)")
+	queryTimeout := fs.Duration("query-timeout", 2*time.Minute, "longest a query may run; it then fails alone with a clear error")
+	queryMemory := fs.String("query-memory", "2G", "memory one query may hold in hash tables and buffers before it fails (HTTP 432)")
+	maxQueries := fs.Int("max-queries", 0, "queries running at once (default 4 per core); more wait up to 10 s, then get 429")
+	maxBody := fs.String("max-body", "100M", "largest request body, after decompression")
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
 	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (full-size blocks are merged once a dataset has had no event for 3 s)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg := server.Config{Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
+	qmem, err := parseSize(*queryMemory)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite: -query-memory:", err)
+		return 2
+	}
+	body, err := parseSize(*maxBody)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite: -max-body:", err)
+		return 2
+	}
+	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret,
 		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery}}
 	objStats, err := configureStorage(context.Background(), sf, &cfg)

@@ -79,6 +79,9 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	if err := b.compact(); err != nil {
 		return nil, err
 	}
+	// The result (and its cached copy) outlives the request: it must not
+	// keep the caller's context (a server's request object) reachable.
+	x.ctx = context.Background()
 	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl, cacheStatus: CacheComputed}
 	r.elapsed = time.Since(began)
 	if key != "" {

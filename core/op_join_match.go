@@ -126,6 +126,9 @@ func (m *matcher) charge(rows int, force bool) error {
 	if rows-m.charged < pairBudgetStep && !force {
 		return nil
 	}
+	if err := m.x.ctx.Err(); err != nil { // a join can run long: honour the deadline
+		return err
+	}
 	err := m.x.budget.charge(int64(rows-m.charged) * m.rowBytes)
 	m.charged = rows
 	return err
@@ -160,12 +163,19 @@ func (m *matcher) pairs(unique bool) (joinPairs, error) {
 	// keeps the left order without a sort.
 	off, rows := csr(m.lid, m.groups)
 	cnt := make([]int32, m.nl+1)
+	seen := 0
 	for _, g := range m.rid {
 		if g < 0 {
 			continue
 		}
 		for _, li := range rows[off[g]:off[g+1]] {
 			cnt[li+1]++
+		}
+		if seen += int(off[g+1] - off[g]); seen >= pairBudgetStep {
+			seen = 0
+			if err := m.x.ctx.Err(); err != nil {
+				return p, err
+			}
 		}
 	}
 	if unique {

@@ -92,21 +92,31 @@ func (j *probeJoinStage) apply(x *execCtx, b *batch) (*batch, error) {
 		b.sel = sel
 		return b, nil
 	}
-	lidx, ridx := j.pairs(jb, live, ids)
-	if len(lidx) == 0 {
-		return nil, nil
-	}
-	if err := x.budget.charge(int64(len(lidx)) * int64(8+16*len(j.rightCols))); err != nil {
+	lidx, ridx, err := j.pairs(x, jb, live, ids)
+	if err != nil || len(lidx) == 0 {
 		return nil, err
 	}
 	return j.output(jb, b, live, lidx, ridx), nil
 }
 
-// pairs lists the output rows: (physical left row, right row or -1).
-func (j *probeJoinStage) pairs(jb *joinBuild, live, ids []int32) (lidx, ridx []int32) {
+// pairs lists the output rows: (physical left row, right row or -1). A
+// many-to-many join can make billions from one batch, so it bills the
+// memory budget and checks the deadline as it goes, not at the end.
+func (j *probeJoinStage) pairs(x *execCtx, jb *joinBuild, live, ids []int32) (lidx, ridx []int32, err error) {
 	lidx = make([]int32, 0, len(live))
 	ridx = make([]int32, 0, len(live))
+	rowBytes := int64(8 + 16*len(j.rightCols))
+	billed := 0
 	for k, g := range ids {
+		if len(lidx)-billed >= pairBudgetStep {
+			if err := x.ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			if err := x.budget.charge(int64(len(lidx)-billed) * rowBytes); err != nil {
+				return nil, nil, err
+			}
+			billed = len(lidx)
+		}
 		if g < 0 {
 			if j.kind == joinLeftOuter {
 				lidx, ridx = append(lidx, live[k]), append(ridx, -1)
@@ -121,7 +131,10 @@ func (j *probeJoinStage) pairs(jb *joinBuild, live, ids []int32) (lidx, ridx []i
 			lidx, ridx = append(lidx, live[k]), append(ridx, r)
 		}
 	}
-	return lidx, ridx
+	if err := x.budget.charge(int64(len(lidx)-billed) * rowBytes); err != nil {
+		return nil, nil, err
+	}
+	return lidx, ridx, nil
 }
 
 // output builds the joined batch. When every live left row comes out

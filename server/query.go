@@ -113,13 +113,26 @@ func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
 	if err := s.checkLimit(c.p.org, limitQuery); err != nil {
 		return nil, err
 	}
+	ctx, cancel := s.queryContext()
+	defer cancel()
+	leave, err := s.gate.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	if req.MemoryBudget == 0 {
+		req.MemoryBudget = s.cfg.QueryMemory
+	}
 	start := time.Now()
-	res, err := s.engine.Query(c.RequestCtx, req)
+	res, err := s.engine.Query(ctx, req)
 	m := s.metrics
 	m.queries.Add(1)
 	m.queryLatency.observe(time.Since(start))
 	if err != nil {
 		m.queryErrors.Add(1)
+		if te := s.queryTimeoutError(err); te != nil {
+			return nil, te
+		}
 		return nil, queryAPIError(err)
 	}
 	m.queryRowsRead.Add(res.RowsExamined())

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -49,6 +50,14 @@ type Config struct {
 	// in DataDir (tests and benchmarks use an in-memory store). The server
 	// closes it on Shutdown.
 	Storage Storage
+	// QueryTimeout bounds one query (default 2 minutes); QueryMemory its
+	// hash tables and buffers (default 2 GiB); MaxQueries the queries
+	// running at once (default 4 per core), more wait up to QueryQueue
+	// (default 10 s) for a slot and then get 429.
+	QueryTimeout time.Duration
+	QueryMemory  int64
+	MaxQueries   int
+	QueryQueue   time.Duration
 	// Peers lists the query nodes (host:port) that share the scan of each
 	// query; empty runs every query on the node that receives it.
 	Peers []string
@@ -107,6 +116,18 @@ func (c *Config) setDefaults() {
 	if c.Advertise == "" {
 		c.Advertise = c.Addr
 	}
+	if c.QueryTimeout <= 0 {
+		c.QueryTimeout = 2 * time.Minute
+	}
+	if c.QueryMemory <= 0 {
+		c.QueryMemory = 2 << 30
+	}
+	if c.MaxQueries <= 0 {
+		c.MaxQueries = 4 * runtime.GOMAXPROCS(0)
+	}
+	if c.QueryQueue <= 0 {
+		c.QueryQueue = 10 * time.Second
+	}
 	if c.MetaRefresh <= 0 {
 		c.MetaRefresh = 2 * time.Second
 	}
@@ -124,8 +145,12 @@ type Server struct {
 	token    string
 	started  time.Time
 
-	metrics  *metrics
-	cluster  clusterStats
+	metrics *metrics
+	cluster clusterStats
+	gate    *queryGate
+	// life is cancelled at shutdown, stopping the queries still running.
+	life     context.Context
+	endLife  context.CancelFunc
 	metaSync *metaSync
 	limits   limiter
 	orgs     orgCache
@@ -150,7 +175,8 @@ func New(cfg Config) (*Server, error) {
 	if len(cfg.Peers) > 0 && cfg.ClusterSecret == "" {
 		return nil, fmt.Errorf("peers need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
 	}
-	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics()}
+	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics(), gate: newQueryGate(cfg.MaxQueries, cfg.QueryQueue)}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	var loaded uint64
 	_, statErr := os.Stat(filepath.Join(cfg.DataDir, meta.FileName))
 	fresh := os.IsNotExist(statErr) // a new disk: the bucket's copy is the truth
@@ -272,6 +298,11 @@ func (s *Server) Serve(ln net.Listener) error {
 // Shutdown stops accepting connections, waits for in-flight requests (or
 // ctx), then flushes and closes the storage and the metadata file.
 func (s *Server) Shutdown(ctx context.Context) error {
+	go func() {
+		// Queries still running when the grace period ends are cancelled.
+		<-ctx.Done()
+		s.endLife()
+	}()
 	err := s.srv.ShutdownWithContext(ctx)
 	if cerr := s.Close(); err == nil {
 		err = cerr
@@ -283,6 +314,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // (for servers that never served, or after Shutdown).
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		s.endLife()
 		if s.metaSync != nil {
 			s.metaSync.close()
 		}
