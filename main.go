@@ -30,6 +30,8 @@ func run(args []string) int {
 		return cmdFmt(args)
 	case "functions":
 		return cmdFunctions(args)
+	case "check", "repair":
+		return cmdCheck(cmd, args)
 	case "version":
 		fmt.Println("aplite", version)
 		return 0
@@ -50,6 +52,8 @@ commands:
   query       run APL locally over a data directory or files
   fmt         print APL from standard input in canonical form
   functions   list the supported scalar and aggregation functions
+  check       verify every checksum of a stopped server's data directory
+  repair      set damaged blocks and WAL records aside
   version     print the version
 `)
 }

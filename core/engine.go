@@ -82,7 +82,8 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	// The result (and its cached copy) outlives the request: it must not
 	// keep the caller's context (a server's request object) reachable.
 	x.ctx = context.Background()
-	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl, cacheStatus: CacheComputed}
+	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl, cacheStatus: CacheComputed,
+		damaged: damageMessages(p.snaps)}
 	r.elapsed = time.Since(began)
 	if key != "" {
 		// Cache a copy: the caller may attach messages to its own.

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ type Result struct {
 	// cacheStatus is CacheComputed or CacheHit.
 	cacheStatus int
 	messages    []Message
+	// damaged describes corrupt blocks of the datasets read: the result
+	// lacks their rows and says so (isPartial).
+	damaged []Message
 }
 
 // AddMessage attaches a note or warning to the result's status.
@@ -92,7 +96,8 @@ func (r *Result) status() Status {
 		CacheStatus:    r.cacheStatus,
 		MinBlockTime:   formatTime(0),
 		MaxBlockTime:   formatTime(0),
-		Messages:       r.messages,
+		Messages:       append(append([]Message(nil), r.damaged...), r.messages...),
+		IsPartial:      len(r.damaged) > 0,
 	}
 	if st.seen.Load() {
 		s.MinBlockTime = formatTime(st.minBlockTime.Load())
@@ -334,4 +339,23 @@ func aggOffset(s *summarizeStage, i int) int {
 		n += len(a.outs)
 	}
 	return n
+}
+
+// damageMessages turns the damaged blocks of the snapshots a query read
+// into status messages: a short answer is never presented as whole.
+func damageMessages(snaps []*store.Snapshot) []Message {
+	var out []Message
+	for _, s := range snaps {
+		if len(s.Damaged) == 0 {
+			continue
+		}
+		names := make([]string, 0, len(s.Damaged))
+		for _, d := range s.Damaged {
+			names = append(names, d.Name+" ("+d.Reason+")")
+		}
+		out = append(out, Message{Priority: "error", Count: len(s.Damaged), Code: "apl_partialresult_damagedblocks",
+			Msg: fmt.Sprintf("dataset %s: %d block(s) set aside as corrupt, their events are missing from this result: %s",
+				s.Dataset, len(s.Damaged), strings.Join(names, "; "))})
+	}
+	return out
 }

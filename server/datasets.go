@@ -376,6 +376,9 @@ type infoView struct {
 	Created         time.Time   `json:"created"`
 	Who             string      `json:"who"`
 	Fields          []fieldInfo `json:"fields"`
+	// Damaged lists blocks set aside as corrupt (their events are missing
+	// from every query; `aplite check` and `aplite repair` act on them).
+	Damaged []store.Damage `json:"damaged,omitempty"`
 }
 
 func (s *Server) handleDatasetInfo(c *call) error {
@@ -391,7 +394,7 @@ func (s *Server) handleDatasetInfo(c *call) error {
 	fields := datasetFields(info.Fields, nil)
 	v := infoView{Name: d.Name, NumBlocks: info.NumBlocks, NumEvents: info.NumEvents, NumFields: len(fields),
 		InputBytes: info.InputBytes, CompressedBytes: info.CompressedBytes, Created: d.Created, Who: d.Who,
-		Fields: fields}
+		Fields: fields, Damaged: info.Damaged}
 	if info.NumEvents > 0 {
 		v.MinTime, v.MaxTime = time.Unix(0, info.MinTime).UTC(), time.Unix(0, info.MaxTime).UTC()
 	}

@@ -2,7 +2,9 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -130,6 +132,10 @@ func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
 	m.queryLatency.observe(time.Since(start))
 	if err != nil {
 		m.queryErrors.Add(1)
+		var ce *store.CorruptionError
+		if errors.As(err, &ce) {
+			fmt.Fprintf(s.cfg.Log, "aplite: query hit damaged data: %v\n", err)
+		}
 		if te := s.queryTimeoutError(err); te != nil {
 			return nil, te
 		}
@@ -163,6 +169,13 @@ func queryAPIError(err error) error {
 		return forbidden("%s", fe.Error())
 	case errors.Is(err, core.ErrMemoryExceeded):
 		return errorf(432, "%s", err.Error())
+	}
+	var ce *store.CorruptionError
+	if errors.As(err, &ce) {
+		// The full path goes to the log (runQuery); the answer names only
+		// the file, so it never reveals the server's directories.
+		return errorf(http.StatusInternalServerError, "stored data is damaged: %s at offset %d: %s (run `aplite check` on the data directory)",
+			filepath.Base(ce.File), ce.Offset, ce.Reason)
 	}
 	return err
 }

@@ -202,7 +202,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.storage = cfg.Storage
 	if s.storage == nil {
-		if s.storage, err = openStorage(cfg.DataDir, cfg.StoreOptions); err != nil {
+		if s.storage, err = openStorage(cfg.DataDir, cfg.StoreOptions, cfg.Log); err != nil {
 			ms.Close()
 			return nil, err
 		}

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"io"
 
 	"github.com/aplite/aplite/core/store"
 )
@@ -15,7 +17,10 @@ func NewStoreStorage(db *store.DB) Storage { return storeAdapter{db} }
 
 // openStorage opens the storage engine in dir: one subdirectory per
 // dataset, the layout `aplite query -data` reads too.
-func openStorage(dir string, opts store.Options) (Storage, error) {
+func openStorage(dir string, opts store.Options, log io.Writer) (Storage, error) {
+	if opts.Logf == nil { // recovery notices (corrupt blocks set aside, torn WAL tails) must be seen
+		opts.Logf = func(format string, args ...any) { fmt.Fprintf(log, "aplite: "+format+"\n", args...) }
+	}
 	db, err := store.Open(dir, opts)
 	if err != nil {
 		return nil, err

@@ -108,7 +108,19 @@ type Part interface {
 type Snapshot struct {
 	Dataset string
 	Parts   []Part
+	// Damaged lists the blocks of the dataset set aside as corrupt: a
+	// query over the snapshot is missing their rows and must say so.
+	Damaged []Damage
 	release func()
+}
+
+// Damage is a block (or WAL segment) found corrupt and set aside. Name is
+// the file's name inside the dataset, never a full path: it reaches API
+// answers.
+type Damage struct {
+	Name   string    `json:"name"`
+	Reason string    `json:"reason"`
+	Found  time.Time `json:"found"`
 }
 
 // Release unpins the snapshot's blocks. Parts must not be read afterwards
@@ -138,6 +150,7 @@ type Info struct {
 	MinTime         int64
 	MaxTime         int64
 	Fields          []ColKey
+	Damaged         []Damage
 }
 
 // CorruptionError reports damaged stored data: which file and where.

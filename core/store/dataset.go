@@ -41,6 +41,7 @@ type dsMeta struct {
 
 // recovered is the state Open rebuilt for a dataset.
 type recovered struct {
+	damaged    []Damage
 	blocks     []*blockPart
 	replay     []walRecord
 	nextSeq    uint64
@@ -85,6 +86,7 @@ type Dataset struct {
 	dirtyRows   int       // rows not yet handed to a final (durable) flush
 	dirtySince  time.Time // when the oldest of those was appended
 	failed      error
+	damaged     []Damage // blocks set aside as corrupt (Snapshot, Info)
 	catVersion  uint64 // read-only DBs: the catalog version applied
 
 	lastAppend atomic.Int64 // ns of the last committed append (compaction policy)
@@ -116,7 +118,7 @@ type appendResp struct {
 }
 
 func newDataset(db *DB, name string, created time.Time, files dsFiles, rec *recovered) *Dataset {
-	d := &Dataset{db: db, name: name, created: created, files: files, opts: db.opts,
+	d := &Dataset{db: db, name: name, created: created, files: files, opts: db.opts, damaged: rec.damaged,
 		blocks: rec.blocks, nextBlock: rec.nextBlock, trimBefore: rec.trimBefore, nextSeq: rec.nextSeq,
 		reqs: make(chan *appendReq, 1024), ctl: make(chan ctlReq), flushq: make(chan *flushJob, 1),
 		trimq: make(chan struct{}, 1), stop: make(chan struct{})}
@@ -239,9 +241,10 @@ func (d *Dataset) Snapshot() *Snapshot {
 	for _, b := range d.buf {
 		parts = append(parts, b.part)
 	}
+	damaged := d.damaged
 	d.mu.RUnlock()
 	var once atomic.Bool
-	return &Snapshot{Dataset: d.name, Parts: parts, release: func() {
+	return &Snapshot{Dataset: d.name, Parts: parts, Damaged: damaged, release: func() {
 		if once.CompareAndSwap(false, true) {
 			for _, b := range held {
 				b.unref()
@@ -254,7 +257,7 @@ func (d *Dataset) Snapshot() *Snapshot {
 func (d *Dataset) Info() Info {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	in := Info{Name: d.name, Created: d.created, NumBlocks: len(d.blocks)}
+	in := Info{Name: d.name, Created: d.created, NumBlocks: len(d.blocks), Damaged: d.damaged}
 	fields := map[ColKey]bool{}
 	first := true
 	extend := func(lo, hi int64, rows int) {

@@ -112,6 +112,15 @@ func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
 			_ = os.Remove(path)
 			continue
 		}
+		if strings.HasSuffix(name, ".blk.corrupt") { // set aside at an earlier start
+			info, _ := e.Info()
+			found := time.Now().UTC()
+			if info != nil {
+				found = info.ModTime().UTC()
+			}
+			rec.damaged = append(rec.damaged, Damage{Name: strings.TrimSuffix(name, ".corrupt"), Reason: "set aside as corrupt", Found: found})
+			continue
+		}
 		hexID, ok := strings.CutSuffix(name, ".blk")
 		if !ok {
 			continue
@@ -128,8 +137,9 @@ func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
 				unrefAll(rec.blocks)
 				return 0, err
 			}
-			opts.Logf("store: setting aside corrupt block: %v", err)
+			opts.Logf("store: setting aside corrupt block %s: %v", path, err)
 			_ = os.Rename(path, path+".corrupt")
+			rec.damaged = append(rec.damaged, Damage{Name: name, Reason: ce.Reason, Found: time.Now().UTC()})
 			continue
 		}
 		p.durable = true
@@ -195,6 +205,9 @@ func replayWAL(f *osFiles, rec *recovered, watermark uint64, opts Options) (uint
 		})
 		if cerr != nil {
 			opts.Logf("store: cutting WAL at %v", cerr)
+			if n != segs[len(segs)-1] { // only the last segment may end torn by a crash
+				rec.damaged = append(rec.damaged, Damage{Name: "wal/" + segName(n), Reason: cerr.Error(), Found: time.Now().UTC()})
+			}
 			if valid < walHeaderLen {
 				valid = 0
 			}
