@@ -188,3 +188,17 @@ func TestServeLifecycle(t *testing.T) {
 		t.Errorf("after restart: %d %s", code, body)
 	}
 }
+
+// Help is asked for, not an error: every form exits 0.
+func TestHelpExitsZero(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"serve", "-h"}, {"query", "-h"}, {"fmt", "-h"},
+		{"functions", "-h"}, {"version", "-h"}, {"check", "-h"}, {"repair", "-h"}} {
+		out, errOut, code := aplite(t, "", args...)
+		if code != 0 || out+errOut == "" {
+			t.Errorf("aplite %v: exit %d, output %q", args, code, out+errOut)
+		}
+	}
+	if _, errOut, code := aplite(t, "", "nonsense"); code != 2 || !strings.Contains(errOut, "unknown command") {
+		t.Errorf("an unknown command: %d %q", code, errOut)
+	}
+}

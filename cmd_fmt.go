@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
@@ -13,6 +12,10 @@ import (
 
 // cmdFmt is `aplite fmt`: canonical APL from standard input.
 func cmdFmt(args []string) int {
+	if wantsHelp(args) {
+		fmt.Println("usage: aplite fmt < query.apl\n\nReads APL on standard input and prints it in canonical form; on a syntax error, exit 1 and line:col: message on standard error.")
+		return 0
+	}
 	src, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite fmt:", err)
@@ -29,6 +32,10 @@ func cmdFmt(args []string) int {
 
 // cmdFunctions is `aplite functions`: the generated function reference.
 func cmdFunctions(args []string) int {
+	if wantsHelp(args) {
+		fmt.Println("usage: aplite functions\n\nLists the supported scalar functions and aggregations, with a line on each.")
+		return 0
+	}
 	for _, f := range fn.All() {
 		fmt.Printf("- `%s` (%s) — %s\n", f.Name, f.Family, f.Doc)
 	}
@@ -38,6 +45,15 @@ func cmdFunctions(args []string) int {
 	for _, s := range agg.All() {
 		fmt.Printf("- `%s` — %s\n", s.Name, s.Doc)
 	}
-	_ = core.ErrMemoryExceeded
 	return 0
+}
+
+// wantsHelp reports a -h, -help or --help among a command's arguments.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			return true
+		}
+	}
+	return false
 }

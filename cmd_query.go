@@ -37,6 +37,9 @@ func cmdQuery(args []string) int {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return 0
+			}
 			return 2
 		}
 		if fs.NArg() == 0 {

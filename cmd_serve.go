@@ -46,6 +46,9 @@ func cmdServe(args []string) int {
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
 	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (full-size blocks are merged once a dataset has had no event for 3 s)")
 	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
 		return 2
 	}
 	qmem, err := parseSize(*queryMemory)

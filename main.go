@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -18,6 +19,10 @@ func main() {
 // run dispatches to a subcommand and returns the exit code.
 func run(args []string) int {
 	cmd := "serve"
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		usage(os.Stdout)
+		return 0
+	}
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
@@ -33,19 +38,24 @@ func run(args []string) int {
 	case "check", "repair":
 		return cmdCheck(cmd, args)
 	case "version":
+		if wantsHelp(args) {
+			fmt.Println("usage: aplite version\n\nPrints the version on one line.")
+			return 0
+		}
 		fmt.Println("aplite", version)
 		return 0
-	case "help", "-h", "--help":
-		usage()
+	case "help":
+		usage(os.Stdout)
 		return 0
 	}
 	fmt.Fprintf(os.Stderr, "aplite: unknown command %q\n", cmd)
-	usage()
+	usage(os.Stderr)
 	return 2
 }
 
-func usage() {
-	fmt.Fprint(os.Stderr, `usage: aplite [command] [flags]
+// usage lists the commands; `aplite COMMAND -h` shows a command's flags.
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage: aplite [command] [flags]   (aplite COMMAND -h for its flags)
 
 commands:
   serve       serve the HTTP API (the default)
