@@ -208,13 +208,27 @@ func (r *Result) table(name string, sch schema, b *batch) TabularTable {
 	return t
 }
 
-// markAggs sets fields[].agg on aggregation columns.
+// markAggs sets fields[].agg on aggregation columns: the operation, the
+// fields it reads and its constant arguments (topk(remote_ip, 1) is
+// fields ["remote_ip"], args [1]), as the clients decode them.
 func (r *Result) markAggs(t *TabularTable, sum *summarizeStage) {
 	for _, a := range sum.aggs {
+		info := AggInfo{Name: apiAggName(a.spec)}
+		for _, e := range a.args {
+			switch {
+			case e.isConst():
+				if v := e.constValue(); v != nil {
+					info.Args = append(info.Args, v)
+				}
+			case e.col >= 0 && e.name != "":
+				info.Fields = append(info.Fields, e.name)
+			}
+		}
 		for _, n := range a.names {
 			for i := range t.Fields {
 				if t.Fields[i].Name == n {
-					t.Fields[i].Agg = &AggInfo{Name: apiAggName(a.spec)}
+					cp := info
+					t.Fields[i].Agg = &cp
 				}
 			}
 		}

@@ -19,6 +19,13 @@ func validMapField(name string) error {
 	if strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
 		return badRequest("name %q is not a field name", name)
 	}
+	// Names starting with an underscore are the system's (_time,
+	// _sysTime, ...), as Axiom reserves them.
+	for _, part := range strings.Split(name, ".") {
+		if strings.HasPrefix(part, "_") {
+			return badRequest("map field name %q is invalid: names starting with '_' are reserved", name)
+		}
+	}
 	return nil
 }
 
@@ -60,9 +67,10 @@ func (s *Server) handleCreateMapField(c *call) error {
 		return err
 	}
 	_, err := s.mapFieldsChange(c, func(d *meta.DatasetSettings) error {
-		if !slices.Contains(d.MapFields, b.Name) {
-			d.MapFields = append(d.MapFields, b.Name)
+		if slices.Contains(d.MapFields, b.Name) {
+			return conflict("map field %q already exists", b.Name)
 		}
+		d.MapFields = append(d.MapFields, b.Name)
 		return nil
 	})
 	if err != nil {
@@ -81,9 +89,10 @@ func (s *Server) handleUpdateMapFields(c *call) error {
 		if err := validMapField(n); err != nil {
 			return err
 		}
-		if !slices.Contains(clean, n) {
-			clean = append(clean, n)
+		if slices.Contains(clean, n) {
+			return badRequest("map field %q is listed twice", n)
 		}
+		clean = append(clean, n)
 	}
 	d, err := s.mapFieldsChange(c, func(d *meta.DatasetSettings) error {
 		d.MapFields = clean

@@ -35,6 +35,9 @@ func monitorResource(s *Server) *resource[meta.Monitor] {
 		if hasAPL == hasMPL {
 			return badRequest("exactly one of aplQuery and mplQuery is required")
 		}
+		if hasMPL { // the service keeps one query text and answers it as aplQuery
+			m.APLQuery, m.MPLQuery = m.MPLQuery, ""
+		}
 		if m.IntervalMinutes < 0 || m.RangeMinutes < 0 || m.SecondDelay < 0 {
 			return badRequest("intervalMinutes, rangeMinutes and secondDelay must not be negative")
 		}
