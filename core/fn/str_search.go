@@ -14,11 +14,11 @@ func init() {
 	Register(&Func{Name: "countof", Family: famString, MinArgs: 2, MaxArgs: 2,
 		Result: Sig("countof", vector.Int, KString, KString),
 		Eval:   evalCountof,
-		Doc:    "countof(text, search): number of (possibly overlapping) occurrences of search in text."})
+		Doc:    "countof(search, text): number of (possibly overlapping) occurrences of search in text (Axiom's order; KQL puts text first)."})
 	Register(&Func{Name: "countof_regex", Family: famString, MinArgs: 2, MaxArgs: 2,
 		Result: Sig("countof_regex", vector.Int, KString, KString),
 		Eval:   evalCountofRegex,
-		Doc:    "countof_regex(text, regex): number of non-overlapping regex matches in text."})
+		Doc:    "countof_regex(regex, text): number of non-overlapping regex matches in text (Axiom's order)."})
 	Register(&Func{Name: "indexof", Family: famString, MinArgs: 2, MaxArgs: 5,
 		Result: Sig("indexof", vector.Int, KString, KString, KInt, KInt, KInt),
 		Eval:   evalIndexof,
@@ -29,9 +29,11 @@ func init() {
 		Doc:    "indexof_regex(source, regex[, start[, occurrence[, length]]]): zero-based character index of a regex match, or -1."})
 }
 
+// countof and countof_regex take the text last, as Axiom's pages do
+// (apl.md §1.9, #16): countof('/', uri).
 func evalCountof(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-	return strRows(vector.Int, args, 0, n, func(s string, i int) (int64, bool) {
-		sub, ok := ToString(args[1], i)
+	return strRows(vector.Int, args, 1, n, func(s string, i int) (int64, bool) {
+		sub, ok := ToString(args[0], i)
 		if !ok {
 			return 0, false
 		}
@@ -58,11 +60,11 @@ func countOverlapping(s, sub string) int64 {
 }
 
 func evalCountofRegex(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-	if err := checkConstRegex("countof_regex", args, 1); err != nil {
+	if err := checkConstRegex("countof_regex", args, 0); err != nil {
 		return nil, err
 	}
-	re := regexReader(args, 1)
-	return strRows(vector.Int, args, 0, n, func(s string, i int) (int64, bool) {
+	re := regexReader(args, 0)
+	return strRows(vector.Int, args, 1, n, func(s string, i int) (int64, bool) {
 		r, ok := re(i)
 		if !ok {
 			return 0, false
