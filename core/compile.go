@@ -5,6 +5,7 @@ import (
 
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -136,8 +137,19 @@ func (c *compiler) index(ix *parser.IndexExpr) (*expr, error) {
 // only summarize and make-series may evaluate them.
 func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
 	name := call.Name
-	if name == "column_ifexists" {
+	switch {
+	case name == "column_ifexists":
 		return c.columnIfExists(call)
+	case name == "ingestion_time" && len(call.Args) == 0:
+		if i := c.in.index(store.SysTimeField); i >= 0 && c.in[i].Type == vector.DateTime {
+			e := colExpr(i, c.in[i], call.Sp)
+			e.name = "" // a computed value, not the _sysTime column
+			return e, nil
+		}
+	case name == "cursor_current" && len(call.Args) == 0:
+		if i := c.in.index(store.TimeField); i >= 0 && c.in[i].Type == vector.DateTime {
+			return cursorExpr(i, call.Sp), nil
+		}
 	}
 	f := fn.Lookup(name)
 	if f == nil {
@@ -175,4 +187,25 @@ func (c *compiler) columnIfExists(call *parser.CallExpr) (*expr, error) {
 		return colExpr(i, c.in[i], call.Sp), nil
 	}
 	return c.compile(call.Args[1])
+}
+
+// cursorExpr is cursor_current(): the cursor of each row, made from its
+// _time as the result's min/max cursors are (cursor.go), so a row's
+// cursor resumes a query there.
+func cursorExpr(col int, sp parser.Span) *expr {
+	return &expr{typ: vector.String, col: -1, span: sp, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
+		t, err := b.col(col)
+		if err != nil {
+			return nil, err
+		}
+		out := vector.New(vector.String, b.n)
+		for i := 0; i < b.n; i++ {
+			if t.IsNull(i) {
+				out.AppendNull()
+			} else {
+				out.AppendStr(makeCursor(t.Int(i)))
+			}
+		}
+		return out, nil
+	}}
 }

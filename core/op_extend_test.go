@@ -1,6 +1,9 @@
 package core
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func TestExtend(t *testing.T) {
 	runOpCases(t, []opCase{
@@ -10,4 +13,17 @@ func TestExtend(t *testing.T) {
 		{q: "T | extend x = nofn(v)", err: `unknown function "nofn"`},
 		{q: "T | extend-valid r = 0.0, v = 7 | project r, v | take 1", rows: [][]any{{1.5, int64(7)}}},
 	})
+}
+
+// ingestion_time() is each row's _sysTime and cursor_current() its
+// cursor (they were null: nothing substituted them).
+func TestIngestionTimeAndCursor(t *testing.T) {
+	e := NewEngine(StoreCatalog(fixtureDB(t, 2, true)))
+	r, err := e.Query(context.Background(), &Request{APL: "['logs'] | extend it = ingestion_time(), cc = cursor_current() | where it == _sysTime and isnotempty(cc) | count", DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Value(0, 0); got != int64(200) {
+		t.Fatalf("%v rows have ingestion_time() == _sysTime and a cursor, want all 200", got)
+	}
 }
