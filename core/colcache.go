@@ -28,6 +28,9 @@ type colCache struct {
 type colCacheKey struct {
 	part string
 	col  store.ColKey
+	// merged marks the one vector built from a field's per-type columns
+	// (mergedNumeric), apart from the stored column of the same type.
+	merged bool
 }
 
 type colCacheEntry struct {

@@ -308,6 +308,9 @@ func readColumn(x *execCtx, p store.Part, metas []store.ColumnMeta, c colDef, n 
 		}
 		return castVector(v, c.Type), nil
 	}
+	if v, ok, err := x.mergedNumeric(p, keys, c.Type, n); ok || err != nil {
+		return v, err
+	}
 	vs := make([]*vector.Vector, 0, len(keys))
 	for _, k := range keys {
 		v, err := x.readPartColumn(p, k)
