@@ -25,7 +25,8 @@ type expected struct {
 	byMinute map[int64]int // minute start, ns
 	byURI    map[string]int
 	durByDC  map[string][]float64
-	api      int // uri contains "api", case-insensitively
+	api      int       // uri contains "api", case-insensitively
+	durErr   []float64 // req_duration_ms of status >= 500
 	p95      map[string]float64
 }
 
@@ -74,6 +75,9 @@ func (e *expected) addLine(l []byte) error {
 	e.byMinute[ts.UnixNano()/int64(time.Minute)*int64(time.Minute)]++
 	e.byURI[uri]++
 	e.durByDC[dc] = append(e.durByDC[dc], dur)
+	if status >= 500 {
+		e.durErr = append(e.durErr, dur)
+	}
 	if strings.Contains(strings.ToLower(uri), "api") {
 		e.api++
 	}
@@ -148,6 +152,14 @@ func (e *expected) check(q benchQuery, t *table) error {
 		}, len(e.durByDC), 0.02)
 	case "q7":
 		return e.checkCount(t, e.api)
+	case "t1":
+		return checkTopDurations(t, e.durErr)
+	case "t2":
+		var all []float64
+		for _, d := range e.durByDC {
+			all = append(all, d...)
+		}
+		return checkTopDurations(t, all)
 	}
 	return fmt.Errorf("no check for %s", q.id)
 }
@@ -207,6 +219,23 @@ func (e *expected) checkTopURIs(t *table) error {
 	return nil
 }
 
+// checkTopDurations checks that the req_duration_ms column holds the 10
+// largest of xs, largest first.
+func checkTopDurations(t *table, xs []float64) error {
+	c := t.col("req_duration_ms")
+	if c < 0 || len(t.rows) != 10 {
+		return fmt.Errorf("want 10 rows with req_duration_ms, got %d rows of %v", len(t.rows), t.names)
+	}
+	want := slices.Clone(xs)
+	slices.SortFunc(want, func(a, b float64) int { return cmp.Compare(b, a) })
+	for i, r := range t.rows {
+		if got, _ := r[c].(float64); got != want[i] {
+			return fmt.Errorf("row %d: req_duration_ms %v, want %v", i, r[c], want[i])
+		}
+	}
+	return nil
+}
+
 // p95ByDC is the exact 95th percentile of req_duration_ms per datacenter,
 // computed once.
 func (e *expected) p95ByDC() map[string]float64 {
@@ -252,6 +281,9 @@ func TestExpectedReadsEvents(t *testing.T) {
 		want.byURI[uri]++
 		dc := ev["server_datacenter"].(string)
 		want.durByDC[dc] = append(want.durByDC[dc], number(ev["req_duration_ms"]))
+		if ev["status"].(int64) >= 500 {
+			want.durErr = append(want.durErr, number(ev["req_duration_ms"]))
+		}
 		if strings.Contains(strings.ToLower(uri), "api") {
 			want.api++
 		}
