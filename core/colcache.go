@@ -28,9 +28,10 @@ type colCache struct {
 type colCacheKey struct {
 	part string
 	col  store.ColKey
-	// merged marks the one vector built from a field's per-type columns
-	// (mergedNumeric), apart from the stored column of the same type.
-	merged bool
+	// converted marks a vector converted to the schema type or merged
+	// from a field's per-type columns (convertedColumn), apart from a
+	// stored column of the same type.
+	converted bool
 }
 
 type colCacheEntry struct {

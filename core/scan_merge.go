@@ -10,53 +10,85 @@ import (
 // A field whose values are integers in some rows and floats in others is
 // stored as two columns, (name, int) and (name, real); encoders write
 // whole floats without a point, so a float field of real logs almost
-// always has a few integer rows. mergedNumeric turns the pair into the
+// always has a few integer rows. mergeNumeric turns the pair into the
 // one float vector a pure float column would give, in a single pass
-// without boxing a value, and the engine caches the merged vector like a
-// stored column so repeated queries pay nothing extra.
+// without boxing a value, and the engine caches converted vectors like
+// stored columns so repeated queries pay nothing extra.
 
-// mergedNumeric reads the columns keys of part p, all numeric, as one
-// vector of type t (Float, or Int when every piece is Int). ok is false
-// when a piece has a shape the fast merge does not handle (constant,
-// dictionary, not numeric); readColumn then merges value by value.
-func (x *execCtx) mergedNumeric(p store.Part, keys []store.ColKey, t vector.Type, n int) (v *vector.Vector, ok bool, err error) {
-	if t != vector.Float && t != vector.Int {
-		return nil, false, nil
-	}
-	for _, k := range keys {
-		if !k.Type.IsNumeric() || (t == vector.Int && k.Type != vector.Int) {
-			return nil, false, nil
-		}
-	}
+// convertedColumn reads the stored columns keys of part p (one field,
+// stored with other types than the schema's, or with several) as one
+// vector of type c.Type. The result is cached per part like a stored
+// column, so the conversion (boxing into Dynamic, widening ints) is paid
+// once, not by every query; the pieces themselves are read past the cache.
+func (x *execCtx) convertedColumn(p store.Part, keys []store.ColKey, c colDef, n int) (*vector.Vector, error) {
 	cacheable := p.Immutable() && x.cache != nil
-	key := colCacheKey{part: p.ID(), col: store.ColKey{Name: keys[0].Name, Type: t}, merged: true}
+	key := colCacheKey{part: p.ID(), col: store.ColKey{Name: c.Name, Type: c.Type}, converted: true}
 	if cacheable {
 		if v := x.cache.get(key); v != nil {
 			x.stats.blocksCached.Add(1)
-			return v, true, nil
+			return v, nil
 		}
 	}
 	vs := make([]*vector.Vector, 0, len(keys))
 	for _, k := range keys {
-		// The pieces are read past the cache: only the merged vector is
-		// worth keeping.
 		v, err := p.ReadColumn(k)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		if v == nil || v.Type == vector.Null {
-			continue
+		if v != nil && v.Type != vector.Null {
+			vs = append(vs, v)
 		}
-		if v.Const || v.Len != n || (v.Type != vector.Int && v.Type != vector.Float) {
-			return nil, false, nil
-		}
-		vs = append(vs, v)
 	}
-	v = mergeNumeric(vs, t, n)
+	var v *vector.Vector
+	switch {
+	case len(vs) == 0:
+		return vector.NewNulls(c.Type, n), nil
+	case len(vs) == 1:
+		v = castVector(vs[0], c.Type)
+	case numericPieces(vs, c.Type, n):
+		v = mergeNumeric(vs, c.Type, n)
+	default:
+		v = mergeValues(vs, c.Type, n)
+	}
 	if cacheable {
 		x.cache.put(key, v)
 	}
-	return v, true, nil
+	return v, nil
+}
+
+// numericPieces reports whether mergeNumeric can overlay vs into type t:
+// every piece a plain Int or Float column of n rows (Int only when t is).
+func numericPieces(vs []*vector.Vector, t vector.Type, n int) bool {
+	if t != vector.Float && t != vector.Int {
+		return false
+	}
+	for _, v := range vs {
+		if v.Const || v.Len != n || (v.Type != vector.Int && v.Type != vector.Float) || (t == vector.Int && v.Type != vector.Int) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeValues is the general merge: a row takes the value of the first
+// piece where it is not null, converted to t.
+func mergeValues(vs []*vector.Vector, t vector.Type, n int) *vector.Vector {
+	out := vector.New(t, n)
+	for i := 0; i < n; i++ {
+		var val any
+		for _, v := range vs {
+			if !v.IsNull(i) {
+				val = v.Value(i)
+				break
+			}
+		}
+		if t == vector.Dynamic {
+			out.AppendValue(val)
+		} else {
+			out.AppendValue(convertValue(val, t))
+		}
+	}
+	return out
 }
 
 // mergeNumeric overlays vs (each n rows of Int or Float) into one vector
