@@ -8,7 +8,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench wasm web fmt lint clean conformance
+.PHONY: all build run test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web fmt lint clean conformance
 
 all: build
 
@@ -63,6 +63,12 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./bench/...
+
+# peers: aplite beside DuckDB and chDB on the same generated NDJSON (not
+# part of make test: it installs the engines from npm and takes minutes).
+# PEERS_EVENTS, PEERS_RUNS and PEERS_SHAPE set the run; see bench/README.md.
+peers:
+	cd bench/peers && npm ci --no-audit --no-fund && node run.mjs
 
 # wasm: the engine for the browser, embedded gzip-compressed in the
 # console (2.8 MB instead of 11 MB in the binary and in git); -n keeps the

@@ -25,7 +25,8 @@ type expected struct {
 	byMinute map[int64]int // minute start, ns
 	byURI    map[string]int
 	durByDC  map[string][]float64
-	api      int // uri contains "api", case-insensitively
+	api      int       // uri contains "api", case-insensitively
+	durErr   []float64 // req_duration_ms of status >= 500
 	p95      map[string]float64
 }
 
@@ -74,6 +75,9 @@ func (e *expected) addLine(l []byte) error {
 	e.byMinute[ts.UnixNano()/int64(time.Minute)*int64(time.Minute)]++
 	e.byURI[uri]++
 	e.durByDC[dc] = append(e.durByDC[dc], dur)
+	if status >= 500 {
+		e.durErr = append(e.durErr, dur)
+	}
 	if strings.Contains(strings.ToLower(uri), "api") {
 		e.api++
 	}
@@ -148,6 +152,14 @@ func (e *expected) check(q benchQuery, t *table) error {
 		}, len(e.durByDC), 0.02)
 	case "q7":
 		return e.checkCount(t, e.api)
+	case "t1":
+		return checkTopDurations(t, e.durErr)
+	case "t2":
+		var all []float64
+		for _, d := range e.durByDC {
+			all = append(all, d...)
+		}
+		return checkTopDurations(t, all)
 	}
 	return fmt.Errorf("no check for %s", q.id)
 }
@@ -207,6 +219,23 @@ func (e *expected) checkTopURIs(t *table) error {
 	return nil
 }
 
+// checkTopDurations checks that the req_duration_ms column holds the 10
+// largest of xs, largest first.
+func checkTopDurations(t *table, xs []float64) error {
+	c := t.col("req_duration_ms")
+	if c < 0 || len(t.rows) != 10 {
+		return fmt.Errorf("want 10 rows with req_duration_ms, got %d rows of %v", len(t.rows), t.names)
+	}
+	want := slices.Clone(xs)
+	slices.SortFunc(want, func(a, b float64) int { return cmp.Compare(b, a) })
+	for i, r := range t.rows {
+		if got, _ := r[c].(float64); got != want[i] {
+			return fmt.Errorf("row %d: req_duration_ms %v, want %v", i, r[c], want[i])
+		}
+	}
+	return nil
+}
+
 // p95ByDC is the exact 95th percentile of req_duration_ms per datacenter,
 // computed once.
 func (e *expected) p95ByDC() map[string]float64 {
@@ -231,10 +260,10 @@ func percentile(xs []float64, p float64) float64 {
 func TestExpectedReadsEvents(t *testing.T) {
 	const n = 3000
 	e := newExpected()
-	if err := e.addNDJSON(gen.NDJSON(5, n)); err != nil {
+	if err := e.addNDJSON(gen.NDJSONWith(5, n, benchShape)); err != nil {
 		t.Fatal(err)
 	}
-	g := gen.New(5).SetEventsPerDay(n)
+	g := newGen(5, n)
 	want := newExpected()
 	for range n {
 		ev := g.Event()
@@ -245,13 +274,16 @@ func TestExpectedReadsEvents(t *testing.T) {
 		want.n++
 		want.byStatus[ev["status"].(int64)]++
 		m := ev["method"].(string)
-		want.durSum[m] += ev["req_duration_ms"].(float64)
+		want.durSum[m] += number(ev["req_duration_ms"])
 		want.durCnt[m]++
 		want.byMinute[ts.Truncate(time.Minute).UnixNano()]++
 		uri := ev["uri"].(string)
 		want.byURI[uri]++
 		dc := ev["server_datacenter"].(string)
-		want.durByDC[dc] = append(want.durByDC[dc], ev["req_duration_ms"].(float64))
+		want.durByDC[dc] = append(want.durByDC[dc], number(ev["req_duration_ms"]))
+		if ev["status"].(int64) >= 500 {
+			want.durErr = append(want.durErr, number(ev["req_duration_ms"]))
+		}
 		if strings.Contains(strings.ToLower(uri), "api") {
 			want.api++
 		}
@@ -268,7 +300,7 @@ func TestExpectedReadsEvents(t *testing.T) {
 // an off-by-one count, a missing group and a wrong average are caught.
 func TestChecksRejectWrongAnswers(t *testing.T) {
 	e := newExpected()
-	if err := e.addNDJSON(gen.NDJSON(6, 2000)); err != nil {
+	if err := e.addNDJSON(gen.NDJSONWith(6, 2000, benchShape)); err != nil {
 		t.Fatal(err)
 	}
 	q := func(id string) benchQuery {
@@ -306,4 +338,13 @@ func TestChecksRejectWrongAnswers(t *testing.T) {
 	if e.check(q("q3"), avgs) == nil {
 		t.Error("q3 averages 0.1% off accepted")
 	}
+}
+
+// number reads a generated number: a whole req_duration_ms of the real
+// shape decodes as an int64.
+func number(v any) float64 {
+	if i, ok := v.(int64); ok {
+		return float64(i)
+	}
+	return v.(float64)
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
@@ -94,10 +93,10 @@ func buildFixture(tb testing.TB, n int) (*fixture, error) {
 	if err != nil {
 		return fail(err)
 	}
-	g := gen.New(1).SetEventsPerDay(n)
+	g := newGen(1, n)
 	for done := 0; done < n; done += fixtureChunk {
 		k := min(fixtureChunk, n-done)
-		body := g.AppendNDJSON(make([]byte, 0, k*400), k)
+		body := g.AppendNDJSON(make([]byte, 0, k*900), k)
 		if err := f.want.addNDJSON(body); err != nil {
 			return fail(err)
 		}

@@ -19,11 +19,11 @@ import (
 	"github.com/aplite/aplite/core/store"
 )
 
-// Events per request body: about 1 MB and 4 MB of NDJSON at ~372 bytes an
-// event, the range log shippers batch.
-const (
-	events1MB = 2_800
-	events4MB = 11_000
+// Events per request body: about 1 MB and 4 MB of NDJSON (2,800 and
+// 11,000 events of the tidy shape), the range log shippers batch.
+var (
+	events1MB = eventsPer(1_040_000)
+	events4MB = eventsPer(4_100_000)
 )
 
 // tempDir makes a directory that the caller removes (b.TempDir would keep
@@ -94,7 +94,7 @@ func openIngestDataset(b *testing.B, opts store.Options) (dir string, ds *store.
 func benchIngestSerial(b *testing.B) {
 	dir, ds, done := openIngestDataset(b, store.Options{})
 	defer done()
-	g := gen.New(11).SetEventsPerDay(b.N * events4MB)
+	g := newGen(11, b.N*events4MB)
 	body := g.AppendNDJSON(nil, events4MB)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
@@ -239,14 +239,14 @@ func bufferedMemory(b *testing.B, n int) (live, peak float64) {
 	b.StopTimer()
 	dir, ds, done := openIngestDataset(b, store.Options{FlushRows: 1 << 30, FlushInterval: time.Hour, CompactInterval: time.Hour})
 	defer done()
-	g := gen.New(12).SetEventsPerDay(n)
+	g := newGen(12, n)
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	base := float64(ms.HeapInuse)
 	for done := 0; done < n; done += events4MB {
 		k := min(events4MB, n-done)
-		body := g.AppendNDJSON(make([]byte, 0, k*400), k)
+		body := g.AppendNDJSON(make([]byte, 0, k*900), k)
 		b.StartTimer()
 		if err := ingestBody(ds, body, k); err != nil {
 			b.Fatal(err)
@@ -290,11 +290,11 @@ func bodiesOf(events, n int) [][]byte {
 	defer bodiesMu.Unlock()
 	c := bodies[events]
 	if c == nil {
-		c = &bodyCache{g: gen.New(int64(events)).SetEventsPerDay(events * maxBodies)}
+		c = &bodyCache{g: newGen(int64(events), events*maxBodies)}
 		bodies[events] = c
 	}
 	for len(c.bodies) < min(max(n, 1), maxBodies) {
-		c.bodies = append(c.bodies, c.g.AppendNDJSON(make([]byte, 0, events*400), events))
+		c.bodies = append(c.bodies, c.g.AppendNDJSON(make([]byte, 0, events*900), events))
 	}
 	return c.bodies
 }

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
-
-	"github.com/aplite/aplite/bench/gen"
 )
 
 // Load test knobs (environment): APLITE_LOAD=1 runs it;
@@ -47,7 +45,7 @@ func TestLoad(t *testing.T) {
 	h.createDataset(t, queryDataset)
 
 	began := time.Now()
-	g := gen.New(21).SetEventsPerDay(loadPreload)
+	g := newGen(21, loadPreload)
 	for done := 0; done < loadPreload; done += events4MB {
 		k := min(events4MB, loadPreload-done)
 		if err := h.ingest(queryDataset, g.AppendNDJSON(nil, k), k); err != nil {

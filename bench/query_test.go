@@ -34,6 +34,31 @@ var benchQueries = []benchQuery{
 	{"q7", `where uri contains "api" | count`},
 }
 
+// topQueries read whole rows for a few winners: top N by a float after a
+// filter, and sort | take N, each projecting wide string columns.
+var topQueries = []benchQuery{
+	{"t1", `where status >= 500 | top 10 by req_duration_ms desc | project _time, uri, user_agent, req_duration_ms`},
+	{"t2", `sort by req_duration_ms desc | take 10 | project _time, id, uri, req_duration_ms`},
+}
+
+// BenchmarkTopRows times topQueries like BenchmarkQuery's inproc-colcache
+// and http modes.
+func BenchmarkTopRows(b *testing.B) {
+	workers := runtime.GOMAXPROCS(0)
+	for _, n := range querySizes() {
+		b.Run(sizeName(n), func(b *testing.B) {
+			for _, q := range topQueries {
+				b.Run("inproc-colcache/"+q.id, func(b *testing.B) {
+					benchInProcess(b, dataset(b, n), q, core.Request{APL: q.apl(), Workers: workers})
+				})
+				b.Run("http/"+q.id, func(b *testing.B) {
+					benchHTTP(b, dataset(b, n), q, "/v1/datasets/_apl?format=tabular&nocache=true")
+				})
+			}
+		})
+	}
+}
+
 // querySizes are the dataset sizes benchmarked: 1M always, 10M when
 // APLITE_BENCH_10M=1 (it takes minutes to build on two cores).
 func querySizes() []int {

@@ -28,6 +28,10 @@ type colCache struct {
 type colCacheKey struct {
 	part string
 	col  store.ColKey
+	// converted marks a vector converted to the schema type or merged
+	// from a field's per-type columns (convertedColumn), apart from a
+	// stored column of the same type.
+	converted bool
 }
 
 type colCacheEntry struct {

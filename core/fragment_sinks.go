@@ -102,22 +102,34 @@ func (s *takeStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
 	return t, nil
 }
 
+// A top sink travels as its winners, gathered into one dense batch; the
+// receiver recomputes their sort keys.
 func (s *topStage) encodeSink(sk sink) ([]byte, error) {
-	var parts []*batch
-	if best := sk.(*topSink).best; best != nil {
-		parts = append(parts, best)
+	b, err := s.finish(nil, []sink{sk})
+	if err != nil {
+		return nil, err
 	}
-	return encodeBatches(parts)
+	return encodeBatches([]*batch{b})
 }
 
-func (s *topStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
+func (s *topStage) decodeSink(x *execCtx, b []byte) (sink, error) {
 	parts, err := decodeBatches(b, s.in)
 	if err != nil {
 		return nil, err
 	}
 	t := &topSink{st: s}
-	if len(parts) > 0 {
-		t.best = parts[0]
+	for _, p := range parts {
+		kv := make([]*vector.Vector, len(s.keys))
+		for i, k := range s.keys {
+			v, err := k.e.run(x, p)
+			if err != nil {
+				return nil, err
+			}
+			kv[i] = v
+		}
+		for r := 0; r < p.n; r++ {
+			t.best = append(t.best, topRow{b: p, keys: kv, row: int32(r)})
+		}
 	}
 	return t, nil
 }

@@ -102,7 +102,13 @@ func sortBatch(x *execCtx, b *batch, keys []sortKey, limit int) (*batch, error) 
 
 // compareRows orders rows a and c of v for a sort key, nulls placed as asked.
 func compareRows(v *vector.Vector, a, c int, desc, nullsLast bool) int {
-	an, cn := v.IsNull(a), v.IsNull(c)
+	return compareKeys(v, a, v, c, desc, nullsLast)
+}
+
+// compareKeys orders row a of v against row c of w (two vectors of one
+// sort key, from different batches), nulls placed as asked.
+func compareKeys(v *vector.Vector, a int, w *vector.Vector, c int, desc, nullsLast bool) int {
+	an, cn := v.IsNull(a), w.IsNull(c)
 	switch {
 	case an && cn:
 		return 0
@@ -118,17 +124,19 @@ func compareRows(v *vector.Vector, a, c int, desc, nullsLast bool) int {
 		return 1
 	}
 	var r int
-	switch v.Type {
-	case vector.Int, vector.DateTime, vector.TimeSpan:
-		r = cmp.Compare(v.Int(a), v.Int(c))
-	case vector.Float:
-		r = cmp.Compare(v.Float(a), v.Float(c))
-	case vector.String:
-		r = strings.Compare(v.Str(a), v.Str(c))
-	case vector.Bool:
-		r = cmpBool(v.Bool(a), v.Bool(c))
+	switch {
+	case v.Type != w.Type:
+		r, _ = compareAny(v.Value(a), w.Value(c))
+	case v.Type == vector.Int, v.Type == vector.DateTime, v.Type == vector.TimeSpan:
+		r = cmp.Compare(v.Int(a), w.Int(c))
+	case v.Type == vector.Float:
+		r = cmp.Compare(v.Float(a), w.Float(c))
+	case v.Type == vector.String:
+		r = strings.Compare(v.Str(a), w.Str(c))
+	case v.Type == vector.Bool:
+		r = cmpBool(v.Bool(a), w.Bool(c))
 	default:
-		r, _ = compareAny(v.Value(a), v.Value(c))
+		r, _ = compareAny(v.Value(a), w.Value(c))
 	}
 	if desc {
 		return -r

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"sort"
+
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -11,6 +13,9 @@ type topStage struct {
 	in   schema
 	n    int64
 	keys []sortKey
+	// sortTake marks a `sort | take N` run as a top: the result reports
+	// no order, as the service does after a take.
+	sortTake bool
 }
 
 func (p *planner) planTop(in schema, op *parser.TopOp) (stage, error) {
@@ -44,10 +49,21 @@ func (p *planner) constInt(e parser.Expr, what string) (int64, error) {
 
 func (s *topStage) out() schema { return s.in }
 
-// topSink holds a worker's best rows so far.
+// topSink holds a worker's best rows so far as references into the
+// batches they came from: only the sort keys are read while scanning, and
+// the other columns are read for the final winners alone (finish), so a
+// `top 10 | project a, b` decodes a and b of at most ten parts.
 type topSink struct {
 	st   *topStage
-	best *batch
+	best []topRow
+}
+
+// topRow is one candidate row: physical row row of batch b, whose sort
+// keys are keys (vectors over b's physical rows).
+type topRow struct {
+	b    *batch
+	keys []*vector.Vector
+	row  int32
 }
 
 func (s *topStage) newSink(*execCtx) (sink, error) { return &topSink{st: s}, nil }
@@ -55,46 +71,91 @@ func (s *topStage) newSink(*execCtx) (sink, error) { return &topSink{st: s}, nil
 func (t *topSink) full() bool { return false }
 
 func (t *topSink) consume(x *execCtx, b *batch) error {
-	if t.st.n == 0 {
+	n := int(t.st.n)
+	if n == 0 {
 		return nil
 	}
-	if b.rows() > 4*int(t.st.n) {
+	if b.rows() > 4*n {
 		// Keep only rows that can still make the top N before sorting.
-		if err := prefilterTop(x, b, t.st.keys[0], int(t.st.n)); err != nil {
+		if err := prefilterTop(x, b, t.st.keys[0], n); err != nil {
 			return err
 		}
 	}
-	top, err := sortBatch(x, b, t.st.keys, int(t.st.n))
-	if err != nil {
-		return err
+	kv := make([]*vector.Vector, len(t.st.keys))
+	for i, k := range t.st.keys {
+		v, err := k.e.run(x, b)
+		if err != nil {
+			return err
+		}
+		kv[i] = v
 	}
-	if t.best == nil {
-		t.best = top
-		return nil
+	for _, r := range b.liveRows() {
+		t.best = append(t.best, topRow{b: b, keys: kv, row: r})
 	}
-	both, err := concat(t.st.in, []*batch{t.best, top})
-	if err != nil {
-		return err
+	t.best = t.st.keepBest(t.best)
+	return nil
+}
+
+// keepBest sorts rows (stably: earlier candidates win ties) and keeps the
+// first N.
+func (s *topStage) keepBest(rows []topRow) []topRow {
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, c := rows[i], rows[j]
+		for k, key := range s.keys {
+			if r := compareKeys(a.keys[k], int(a.row), c.keys[k], int(c.row), key.desc, key.nullsLast); r != 0 {
+				return r < 0
+			}
+		}
+		return false
+	})
+	if len(rows) > int(s.n) {
+		clear(rows[s.n:])
+		rows = rows[:s.n]
 	}
-	t.best, err = sortBatch(x, both, t.st.keys, int(t.st.n))
-	return err
+	return rows
 }
 
 func (s *topStage) finish(x *execCtx, sinks []sink) (*batch, error) {
-	var parts []*batch
+	var rows []topRow
 	for _, sk := range sinks {
-		if b := sk.(*topSink).best; b != nil {
-			parts = append(parts, b)
+		rows = append(rows, sk.(*topSink).best...)
+	}
+	rows = s.keepBest(rows)
+	out := &batch{vecs: make([]*vector.Vector, len(s.in)), n: len(rows)}
+	// Columns are gathered from the winners' batches when a later stage
+	// (or the result) reads them.
+	out.load = func(i int) (*vector.Vector, error) {
+		v := vector.New(s.in[i].Type, len(rows))
+		for _, r := range rows {
+			src, err := r.b.col(i)
+			if err != nil {
+				return nil, err
+			}
+			if src.Type == v.Type {
+				v.AppendFrom(src, int(r.row))
+			} else {
+				v.AppendValue(convertValue(src.Value(int(r.row)), v.Type))
+			}
 		}
+		return v, nil
 	}
-	if len(parts) == 0 {
-		return emptyBatch(s.in), nil
+	return out, nil
+}
+
+// sortThenTake turns `sort by k | take N` into `top N by k`: the same
+// rows in the same order (both sorts are stable), but each worker keeps
+// only its best N instead of every row being collected and sorted. It
+// returns nil when st does not follow a sort.
+func sortThenTake(pl *pipeline, st stage) *topStage {
+	take, ok := st.(*takeStage)
+	if !ok || len(pl.stages) == 0 {
+		return nil
 	}
-	all, err := concat(s.in, parts)
-	if err != nil {
-		return nil, err
+	srt, ok := pl.stages[len(pl.stages)-1].(*sortStage)
+	if !ok {
+		return nil
 	}
-	return sortBatch(x, all, s.keys, int(s.n))
+	return &topStage{in: srt.in, n: take.n, keys: srt.keys, sortTake: true}
 }
 
 // takeStage is `take N` / `limit N`: any N rows; the scan stops once a

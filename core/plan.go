@@ -103,6 +103,11 @@ func (p *planner) planPipeline(pl *parser.Pipeline) (*pipeline, error) {
 		if pushed := p.pushDown(out, st); pushed {
 			continue
 		}
+		if top := sortThenTake(out, st); top != nil {
+			out.stages[len(out.stages)-1] = top
+			in = top.out()
+			continue
+		}
 		out.stages = append(out.stages, st)
 		in = st.out()
 	}

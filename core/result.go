@@ -254,7 +254,9 @@ func (r *Result) order() []OrderRef {
 	case *sortStage:
 		keys = st.keys
 	case *topStage:
-		keys = st.keys
+		if !st.sortTake {
+			keys = st.keys
+		}
 	}
 	for _, k := range keys {
 		if k.e.col >= 0 && k.e.name != "" {

@@ -284,7 +284,9 @@ func (s *scanSource) scanMorsel(x *execCtx, w int, t scanTask, emit func(int, *b
 }
 
 // readColumn decodes the column c of a part, converting it to the schema
-// type and merging the per-type columns of a mixed-type field.
+// type and merging the per-type columns of a mixed-type field. A column
+// stored with the schema type is read as it is; any other is converted
+// once and cached as converted (convertedColumn).
 func readColumn(x *execCtx, p store.Part, metas []store.ColumnMeta, c colDef, n int) (*vector.Vector, error) {
 	var keys []store.ColKey
 	for _, m := range metas {
@@ -292,48 +294,20 @@ func readColumn(x *execCtx, p store.Part, metas []store.ColumnMeta, c colDef, n 
 			keys = append(keys, m.Key)
 		}
 	}
-	switch len(keys) {
-	case 0:
+	if len(keys) == 0 {
 		return vector.NewNulls(c.Type, n), nil
-	case 1:
-		v, err := x.readPartColumn(p, keys[0])
-		if err != nil || v == nil {
-			if v == nil && err == nil {
-				return vector.NewNulls(c.Type, n), nil
-			}
-			return nil, err
-		}
-		if v.Type == vector.Null {
-			return vector.NewNulls(c.Type, n), nil
-		}
-		return castVector(v, c.Type), nil
 	}
-	vs := make([]*vector.Vector, 0, len(keys))
-	for _, k := range keys {
-		v, err := x.readPartColumn(p, k)
+	if len(keys) == 1 && keys[0].Type == c.Type {
+		v, err := x.readPartColumn(p, keys[0])
 		if err != nil {
 			return nil, err
 		}
-		if v != nil && v.Type != vector.Null {
-			vs = append(vs, v)
+		if v == nil || v.Type == vector.Null {
+			return vector.NewNulls(c.Type, n), nil
 		}
+		return v, nil
 	}
-	out := vector.New(c.Type, n)
-	for i := 0; i < n; i++ {
-		var val any
-		for _, v := range vs {
-			if !v.IsNull(i) {
-				val = v.Value(i)
-				break
-			}
-		}
-		if c.Type == vector.Dynamic {
-			out.AppendValue(val)
-		} else {
-			out.AppendValue(convertValue(val, c.Type))
-		}
-	}
-	return out, nil
+	return x.convertedColumn(p, keys, c, n)
 }
 
 // readPartColumn decodes one stored column, through the column cache for

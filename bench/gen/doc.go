@@ -23,6 +23,19 @@
 // about 3% of events have no geo object and 2% of the rest no city.
 // req_duration_ms is log-normal per kind of resource, rounded to µs.
 //
+// Shapes (NewWith, Options.Shape): New writes the Tidy shape above, every
+// float with a decimal point. Real writes the same events as encoders do
+// (whole floats such as 20 without a point, about 0.1% of
+// req_duration_ms) and adds what real logs carry: a free-text message
+// (a Zipf vocabulary of 20,000 words, CommonWord in ~2% and RareWord in
+// ~0.001% of lines, request ids, stack traces after some server errors),
+// trace_id in 60% of events, a high-cardinality client_ip, tags arrays,
+// kubernetes.pod.labels.* nesting present only from 20% to 80% of each
+// day, cache.* for assets, error.* for server errors, and upstream_status,
+// a number in the first half of each day and a string in the second.
+// Wide adds six of 300 sparse attr_* fields (int, float, string, bool) per
+// event. bench/ uses Real unless APLITE_BENCH_SHAPE says otherwise.
+//
 // NewTraces generates a second shape, OpenTelemetry spans like Axiom's
 // otel-demo-traces (shared/spec/apl.md §4.2): whole traces of the demo
 // shop's flows (about 7.7 spans a trace, ~460 bytes a span as NDJSON),

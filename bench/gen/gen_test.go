@@ -49,6 +49,10 @@ func normalize(v any) any {
 		for k, e := range x {
 			x[k] = normalize(e)
 		}
+	case []any:
+		for i, e := range x {
+			x[i] = normalize(e)
+		}
 	}
 	return v
 }

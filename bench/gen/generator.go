@@ -22,6 +22,12 @@ type Generator struct {
 	t      *tables
 	n      int64 // events produced so far
 	perDay int64
+	// The Real and Wide shapes' extra fields draw from their own stream x
+	// so the base fields stay the same for every shape.
+	shape Shape
+	x     *rand.Rand
+	xt    *extraTables
+	words *rand.Zipf
 }
 
 // New returns a generator seeded with seed, spreading DefaultEventsPerDay
@@ -60,11 +66,20 @@ func NDJSON(seed int64, n int) []byte {
 func (g *Generator) AppendNDJSON(dst []byte, n int) []byte {
 	var e event
 	for range n {
-		g.next(&e)
-		dst = e.appendJSON(dst, g.t)
+		dst = g.appendEvent(dst, &e)
 		dst = append(dst, '\n')
 	}
 	return dst
+}
+
+// appendEvent draws the next event and writes it in the generator's shape.
+func (g *Generator) appendEvent(dst []byte, e *event) []byte {
+	g.next(e)
+	if g.x == nil {
+		return e.appendJSON(dst, g.t)
+	}
+	dst = e.appendFields(dst, g.t, false)
+	return append(g.appendExtras(dst, e), '}')
 }
 
 // Event returns the next event as the map its NDJSON line decodes to
@@ -73,6 +88,9 @@ func (g *Generator) AppendNDJSON(dst []byte, n int) []byte {
 // AppendNDJSON.
 func (g *Generator) Event() map[string]any {
 	var e event
+	if g.x != nil {
+		return decodeLine(g.appendEvent(nil, &e))
+	}
 	g.next(&e)
 	return e.toMap(g.t)
 }

@@ -37,6 +37,13 @@ func quote(s string) string {
 // appendJSON writes e as one JSON object. req_duration_ms always carries a
 // decimal point so every decoder types it as a float, never an integer.
 func (e *event) appendJSON(dst []byte, t *tables) []byte {
+	return append(e.appendFields(dst, t, true), '}')
+}
+
+// appendFields writes e as an unclosed JSON object. With pointed, whole
+// floats get ".0"; without, they are written as integers, as most JSON
+// encoders do.
+func (e *event) appendFields(dst []byte, t *tables, pointed bool) []byte {
 	dst = append(dst, `{"_time":"`...)
 	dst = time.Unix(0, e.time).UTC().AppendFormat(dst, time.RFC3339Nano)
 	dst = append(dst, `","id":"`...)
@@ -49,7 +56,11 @@ func (e *event) appendJSON(dst []byte, t *tables) []byte {
 	dst = append(dst, `,"status":`...)
 	dst = strconv.AppendInt(dst, int64(statusCodes[e.status]), 10)
 	dst = append(dst, `,"req_duration_ms":`...)
-	dst = appendFloat(dst, e.duration)
+	if pointed {
+		dst = appendFloat(dst, e.duration)
+	} else {
+		dst = strconv.AppendFloat(dst, e.duration, 'f', -1, 64)
+	}
 	dst = append(dst, `,"resp_body_size":`...)
 	dst = strconv.AppendInt(dst, e.size, 10)
 	dst = append(dst, `,"user_agent":`...)
@@ -68,8 +79,7 @@ func (e *event) appendJSON(dst []byte, t *tables) []byte {
 	dst = append(dst, `,"server_datacenter":`...)
 	dst = append(dst, t.dcJSON[e.dc]...)
 	dst = append(dst, `,"is_tls":`...)
-	dst = strconv.AppendBool(dst, e.tls)
-	return append(dst, '}')
+	return strconv.AppendBool(dst, e.tls)
 }
 
 // appendFloat writes f in the shortest form that reads back exactly,

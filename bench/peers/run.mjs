@@ -1,0 +1,211 @@
+// Side-by-side harness: the same generated NDJSON loaded into aplite (over
+// HTTP, a real server), DuckDB and chDB (both in process), then the same
+// queries timed in each. Prints aplite's median and its ratio to the best
+// peer (below 1 means aplite is faster). Run it with `make peers`; the
+// environment sets the size: PEERS_EVENTS (default 1000000), PEERS_RUNS
+// (timed runs per query, default 7), PEERS_SHAPE (real, tidy or wide).
+import { spawn, execFileSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { Session } from "chdb";
+import { queries } from "./queries.mjs";
+
+const root = resolve(import.meta.dirname, "../..");
+const events = Number(process.env.PEERS_EVENTS ?? 1_000_000);
+const runs = Number(process.env.PEERS_RUNS ?? 7);
+const shape = process.env.PEERS_SHAPE ?? "real";
+const token = "xapt-peers000000000000000000000001";
+const addr = "127.0.0.1:" + (18000 + Math.floor(Math.random() * 1000));
+const work = mkdtempSync(join(tmpdir(), "aplite-peers-"));
+const file = join(work, "events.ndjson");
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+const now = () => process.hrtime.bigint();
+function dirBytes(p) {
+  let n = 0;
+  for (const e of readdirSync(p, { withFileTypes: true })) {
+    const q = join(p, e.name);
+    n += e.isDirectory() ? dirBytes(q) : statSync(q).size;
+  }
+  return n;
+}
+
+async function main() {
+  console.error(`generating ${events} ${shape} events`);
+  execFileSync("sh", ["-c", `go run ./bench/peers/ndjson -n ${events} -shape ${shape} > '${file}'`], { cwd: root, stdio: "inherit" });
+  execFileSync("go", ["build", "-o", join(work, "aplite"), "."], { cwd: root, stdio: "inherit" });
+  const ndjsonBytes = statSync(file).size;
+
+  const results = {}; // id -> {aplite, duckdb, chdb: median ms, first values}
+  const load = {};
+
+  // aplite
+  const srv = spawn(join(work, "aplite"), ["serve", "-addr", addr, "-data", join(work, "aplite-data"), "-token", token], { stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    await waitUp();
+    await api("POST", "/v2/datasets", JSON.stringify({ name: "logs" }), "application/json");
+    let t0 = now();
+    await ingestFile();
+    load.aplite = ms(t0);
+    t0 = now();
+    await sleep(10_000); // let the ingest settle (flush/compaction) before measuring bytes
+    load.apliteBytes = dirBytes(join(work, "aplite-data"));
+    for (const q of queries) {
+      const apl = "['logs'] | " + q.apl;
+      const body = JSON.stringify({ apl });
+      const path = "/v1/datasets/_apl?format=tabular&nocache=true";
+      const first = firstValue(JSON.parse(await api("POST", path, body, "application/json")));
+      const ts = [];
+      for (let i = 0; i < runs; i++) {
+        const t = now();
+        await api("POST", path, body, "application/json");
+        ts.push(ms(t));
+      }
+      results[q.id] = { aplite: median(ts), apliteFirst: first };
+      console.error(`aplite ${q.id} ${median(ts).toFixed(2)} ms`);
+    }
+    load.apliteLaterS = ms(t0) / 1000;
+    load.apliteBytesLater = dirBytes(join(work, "aplite-data"));
+  } finally {
+    srv.kill();
+  }
+
+  // DuckDB
+  {
+    const db = await DuckDBInstance.create(join(work, "duck.db"));
+    const c = await db.connect();
+    let t0 = now();
+    await c.run(`CREATE TABLE logs AS SELECT * REPLACE (CAST(_time AS TIMESTAMPTZ) AS _time)
+      FROM read_json('${file}', format = 'newline_delimited', sample_size = -1)`);
+    await c.run("CHECKPOINT");
+    load.duckdb = ms(t0);
+    load.duckdbBytes = statSync(join(work, "duck.db")).size;
+    for (const q of queries) {
+      const first = (await c.runAndReadAll(q.duck)).getRows()[0]?.[0];
+      const ts = [];
+      for (let i = 0; i < runs; i++) {
+        const t = now();
+        await c.runAndReadAll(q.duck);
+        ts.push(ms(t));
+      }
+      Object.assign(results[q.id], { duckdb: median(ts), duckdbFirst: first });
+      console.error(`duckdb ${q.id} ${median(ts).toFixed(2)} ms`);
+    }
+    c.closeSync?.();
+  }
+
+  // chDB
+  {
+    const s = new Session(join(work, "chdb"));
+    let t0 = now();
+    s.query(`CREATE TABLE logs ENGINE = MergeTree ORDER BY tuple() AS SELECT * REPLACE (parseDateTime64BestEffort(toString(_time), 6, 'UTC') AS _time) FROM file('${file}', JSONEachRow)
+      SETTINGS input_format_max_rows_to_read_for_schema_inference = 100000000, input_format_max_bytes_to_read_for_schema_inference = 100000000000`);
+    s.query("OPTIMIZE TABLE logs FINAL");
+    load.chdb = ms(t0);
+    load.chdbBytes = Number(s.query("SELECT sum(bytes_on_disk) FROM system.parts WHERE table = 'logs' AND active", "TSV").trim());
+    for (const q of queries) {
+      const first = JSON.parse(s.query(q.ch, "JSONCompact")).data[0]?.[0];
+      const ts = [];
+      for (let i = 0; i < runs; i++) {
+        const t = now();
+        s.query(q.ch, "JSONCompact");
+        ts.push(ms(t));
+      }
+      Object.assign(results[q.id], { chdb: median(ts), chdbFirst: first });
+      console.error(`chdb ${q.id} ${median(ts).toFixed(2)} ms`);
+    }
+    s.close();
+  }
+
+  report(results, load, ndjsonBytes);
+}
+
+function report(results, load, ndjsonBytes) {
+  const f = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  console.log(`\n${events} ${shape} events, ${(ndjsonBytes / events).toFixed(0)} B/event NDJSON, ${runs} timed runs per query (medians, ms)\n`);
+  console.log("| query | aplite | DuckDB | chDB | aplite / best peer |");
+  console.log("|---|---|---|---|---|");
+  for (const q of queries) {
+    const r = results[q.id];
+    const best = Math.min(r.duckdb, r.chdb);
+    let agree = "";
+    if (q.check) {
+      const vals = [r.apliteFirst, r.duckdbFirst, r.chdbFirst].map(Number);
+      agree = vals.every((v) => v === vals[0]) ? "" : ` (counts differ: ${vals.join(" / ")})`;
+    }
+    console.log(`| ${q.id} \`${q.apl.replaceAll("|", "\\|")}\` | ${f(r.aplite)} | ${f(r.duckdb)} | ${f(r.chdb)} | **${(r.aplite / best).toFixed(2)}×**${agree} |`);
+  }
+  const evs = (t) => (events / (t / 1000) / 1000).toFixed(0) + "k ev/s";
+  console.log(`\n| load | aplite (HTTP, 4 clients) | DuckDB (read_json) | chDB (JSONEachRow → MergeTree) |`);
+  console.log("|---|---|---|---|");
+  console.log(`| time | ${(load.aplite / 1000).toFixed(1)} s (${evs(load.aplite)}) | ${(load.duckdb / 1000).toFixed(1)} s (${evs(load.duckdb)}) | ${(load.chdb / 1000).toFixed(1)} s (${evs(load.chdb)}) |`);
+  const b = (x) => (x / events).toFixed(1);
+  console.log(`| bytes/event on disk | ${b(load.apliteBytes)} 10 s after the ingest, ${b(load.apliteBytesLater)} ${load.apliteLaterS.toFixed(0)} s after it (after the queries) | ${b(load.duckdbBytes)} | ${b(load.chdbBytes)} |`);
+}
+
+function firstValue(tab) {
+  const t = tab.tables?.[0];
+  return t?.columns?.[0]?.[0];
+}
+
+async function api(method, path, body, type) {
+  const r = await fetch(`http://${addr}${path}`, { method, body, headers: { Authorization: `Bearer ${token}`, "X-Axiom-Org-Id": "default", "Content-Type": type } });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: HTTP ${r.status}: ${text.slice(0, 300)}`);
+  return text;
+}
+
+async function waitUp() {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`http://${addr}/`);
+      return;
+    } catch {
+      await sleep(100);
+    }
+  }
+  throw new Error("aplite did not start on " + addr);
+}
+
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+
+// ingestFile posts the file in ~4 MB bodies (cut at line ends) from four
+// clients at once, reading raw bytes so the client costs little CPU.
+async function ingestFile() {
+  const fd = openSync(file, "r");
+  const inflight = new Set();
+  const post = async (body) => {
+    const res = JSON.parse(await api("POST", "/v1/datasets/logs/ingest", body, "application/x-ndjson"));
+    if (res.failed) throw new Error(`ingest: ${res.failed} events failed: ${JSON.stringify(res.failures?.[0])}`);
+  };
+  let carry = Buffer.alloc(0);
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(4 << 20);
+    const got = readSync(fd, chunk, 0, chunk.length, null);
+    const data = Buffer.concat([carry, chunk.subarray(0, got)]);
+    if (got === 0) {
+      if (data.length) await post(data);
+      break;
+    }
+    const cut = data.lastIndexOf(10) + 1;
+    carry = Buffer.from(data.subarray(cut));
+    if (cut === 0) continue; // a line longer than the chunk: read on
+    const p = post(data.subarray(0, cut)).finally(() => inflight.delete(p));
+    inflight.add(p);
+    if (inflight.size >= 4) await Promise.race(inflight);
+  }
+  closeSync(fd);
+  await Promise.all(inflight);
+}
+
+main().then(
+  () => rmSync(work, { recursive: true, force: true }),
+  (e) => {
+    console.error(e);
+    rmSync(work, { recursive: true, force: true });
+    process.exit(1);
+  },
+);
