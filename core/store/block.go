@@ -208,8 +208,14 @@ func parseBlock(file string, data []byte) (*blockIndex, error) {
 	if crc(ib) != icrc {
 		return nil, bad(int64(ioff), "index checksum mismatch")
 	}
-	r := newReader(file, int64(ioff), ib)
-	x := readIndex(r, int(ioff), version)
+	return parseIndex(file, ib, int64(ioff), version)
+}
+
+// parseIndex parses index bytes found at offset off of a block of the
+// given version (a file's, or the copy a catalog keeps), all of them.
+func parseIndex(file string, ib []byte, off int64, version int) (*blockIndex, error) {
+	r := newReader(file, off, ib)
+	x := readIndex(r, int(off), version)
 	if r.err != nil {
 		return nil, r.err
 	}

@@ -156,18 +156,9 @@ func parseCatalogIndex(b catalogBlock) (*blockIndex, error) {
 	if b.IndexOffset < headerLen || b.IndexOffset+int64(len(b.Index))+trailerLen != b.Size {
 		return nil, &CorruptionError{File: b.Key, Reason: "catalog: index offset or size out of range"}
 	}
-	r := newReader(b.Key, b.IndexOffset, b.Index)
 	version := max(b.BlockVersion, 1)
 	if version > blockVersion {
 		return nil, &CorruptionError{File: b.Key, Reason: fmt.Sprintf("block version %d is newer than this aplite reads", version)}
 	}
-	x := readIndex(r, int(b.IndexOffset), version)
-	if r.err != nil {
-		return nil, r.err
-	}
-	if r.remaining() != 0 {
-		r.fail("trailing bytes after index")
-		return nil, r.err
-	}
-	return x, nil
+	return parseIndex(b.Key, b.Index, b.IndexOffset, version)
 }
