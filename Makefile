@@ -68,7 +68,7 @@ bench:
 # part of make test: it installs the engines from npm and takes minutes).
 # PEERS_EVENTS, PEERS_RUNS and PEERS_SHAPE set the run; see bench/README.md.
 peers:
-	cd bench/peers && npm ci --no-audit --no-fund && node run.mjs
+	cd bench/peers && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund) && node run.mjs
 
 # wasm: the engine for the browser, embedded gzip-compressed in the
 # console (2.8 MB instead of 11 MB in the binary and in git); -n keeps the
