@@ -62,6 +62,11 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return nil, semErr(b, "unknown operator %s", b.Op)
 		}
 		pred, neg = p, n
+		if r.isConst() {
+			if fast := foldTermPred(b.Op, valueString(r.constValue())); fast != nil {
+				pred = fast
+			}
+		}
 	}
 	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
 	memoKey := ""

@@ -51,8 +51,16 @@ async function main() {
     await ingestFile();
     load.aplite = ms(t0);
     t0 = now();
-    await sleep(10_000); // let the ingest settle (flush/compaction) before measuring bytes
+    await sleep(10_000); // the measure: bytes on disk 10 s after the ingest stops
     load.apliteBytes = dirBytes(join(work, "aplite-data"));
+    // Then wait for compaction to finish (the block count stays put for
+    // 3 s, at most 60 s), so queries do not time the background merge.
+    for (let last = -1, stable = 0, waited = 0; stable < 3 && waited < 60; waited++) {
+      await sleep(1000);
+      const n = JSON.parse(await api("GET", "/v1/datasets/logs/info", undefined, "application/json")).numBlocks;
+      stable = n === last ? stable + 1 : 0;
+      last = n;
+    }
     for (const q of queries) {
       const apl = "['logs'] | " + q.apl;
       const body = JSON.stringify({ apl });
