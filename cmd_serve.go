@@ -38,6 +38,7 @@ func cmdServe(args []string) int {
 	fs.DurationVar(&sf.refresh, "refresh", 2*time.Second, "how often a query node reloads the catalogs from the bucket")
 	peers := fs.String("peers", envOr("APLITE_PEERS", ""), "comma-separated host:port of the query nodes that share each query's scan (this node may be listed) (APLITE_PEERS)")
 	advertise := fs.String("advertise", envOr("APLITE_ADVERTISE", ""), "this node's host:port as its peers reach it (default -addr) (APLITE_ADVERTISE)")
+	fragMin := fs.Int64("fragment-min-rows", 2_000_000, "fewest rows other nodes must scan before a query is cut into fragments (smaller scans run on the node that receives them)")
 	secret := fs.String("cluster-secret", envOr("APLITE_CLUSTER_SECRET", ""), "secret the nodes of a cluster share to call each other; required with -peers (APLITE_CLUSTER_SECRET)")
 	queryTimeout := fs.Duration("query-timeout", 2*time.Minute, "longest a query may run; it then fails alone with a clear error")
 	queryMemory := fs.String("query-memory", "2G", "memory one query may hold in hash tables and buffers before it fails (HTTP 432)")
@@ -62,7 +63,7 @@ func cmdServe(args []string) int {
 		return 2
 	}
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
-		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret,
+		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin,
 		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery}}
 	objStats, err := configureStorage(context.Background(), sf, &cfg)
 	if err != nil {

@@ -44,7 +44,7 @@ func BenchmarkQueryNodes(b *testing.B) {
 		ing.post(b, "/v1/datasets/"+queryDataset+"/ingest", g.AppendNDJSON(make([]byte, 0, k*400), k))
 	}
 	a1, a2 := seaweedtest.FreeAddr(b), seaweedtest.FreeAddr(b)
-	peers := []string{"-role", "query", "-peers", a1 + "," + a2, "-cluster-secret", "bench"}
+	peers := []string{"-role", "query", "-peers", a1 + "," + a2, "-cluster-secret", "bench", "-fragment-min-rows", "1"}
 	alone := startProc(b, bin, env, filepath.Join(root, "alone"), seaweedtest.FreeAddr(b), append([]string{"-role", "query"}, storage...)...)
 	q1 := startProc(b, bin, env, filepath.Join(root, "q1"), a1, append(peers, storage...)...)
 	q2 := startProc(b, bin, env, filepath.Join(root, "q2"), a2, append(peers, storage...)...)

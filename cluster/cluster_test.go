@@ -218,7 +218,7 @@ func TestCluster(t *testing.T) {
 	ingest := startNode(t, "ingest", endpoint, filepath.Join(root, "ingest"),
 		append(append([]string{"-role", "ingest", "-compact-interval", "1h"}, storage...), fast...)...)
 	a1, a2 := seaweedtest.FreeAddr(t), seaweedtest.FreeAddr(t)
-	peers := []string{"-role", "query", "-peers", a1 + "," + a2, "-cluster-secret", "s3cret"}
+	peers := []string{"-role", "query", "-peers", a1 + "," + a2, "-cluster-secret", "s3cret", "-fragment-min-rows", "1"}
 	q1 := startNodeAt(t, "query1", a1, endpoint, filepath.Join(root, "q1"), append(append(peers, storage...), fast...)...)
 	q2 := startNodeAt(t, "query2", a2, endpoint, filepath.Join(root, "q2"), append(append(peers, storage...), fast...)...)
 	single := startNode(t, "single", endpoint, filepath.Join(root, "single"), fast...)

@@ -42,6 +42,11 @@ type Distribution struct {
 	Attempts int
 	// OnFailure, when set, hears of every failed fragment (metrics, logs).
 	OnFailure func(node string, err error)
+	// MinRows is the fewest rows in other nodes' blocks for which the
+	// scan is cut at all: below it, shipping partial states (a percentile
+	// keeps its values exactly up to millions of them) costs more than
+	// the scan saves, so the query runs here.
+	MinRows int64
 }
 
 // Fragment is the part of a query one node runs for another. It travels
@@ -159,7 +164,13 @@ func (e *Engine) executeDistributed(x *execCtx, pl *pipeline, req *Request) (*ba
 		return pl.execute(x)
 	}
 	local, remote := assignParts(src, d)
-	if len(remote) == 0 {
+	var remoteRows int64
+	for _, parts := range remote {
+		for _, p := range parts {
+			remoteRows += int64(p.part.Rows())
+		}
+	}
+	if len(remote) == 0 || remoteRows < d.MinRows {
 		return pl.execute(x)
 	}
 	frag := Fragment{APL: req.APL, Start: req.Start, End: req.End, Now: x.fn.Now, VirtualFields: req.VirtualFields,

@@ -47,7 +47,7 @@ func (s *Server) distribute(req *core.Request) {
 	if !found {
 		nodes = append(nodes, self)
 	}
-	req.Distribute = &core.Distribution{Nodes: nodes, Self: self, Run: s.sendFragment, Attempts: 2,
+	req.Distribute = &core.Distribution{Nodes: nodes, Self: self, Run: s.sendFragment, Attempts: 2, MinRows: s.cfg.FragmentMinRows,
 		OnFailure: func(node string, err error) {
 			s.cluster.failed.Add(1)
 			fmt.Fprintf(s.cfg.Log, "aplite: fragment on %s failed (its blocks go to another node): %v\n", node, err)

@@ -67,6 +67,10 @@ type Config struct {
 	// ClusterSecret authenticates nodes to each other; required with
 	// Peers.
 	ClusterSecret string
+	// FragmentMinRows is the fewest rows a query must leave to other
+	// nodes before its scan is cut into fragments (default 2,000,000; 1
+	// always cuts).
+	FragmentMinRows int64
 	// Objects is the bucket of a cluster; with MetaRole it carries the
 	// metadata between nodes (metasync.go).
 	Objects store.ObjectStore
@@ -115,6 +119,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Advertise == "" {
 		c.Advertise = c.Addr
+	}
+	if c.FragmentMinRows <= 0 {
+		c.FragmentMinRows = 2_000_000
 	}
 	if c.QueryTimeout <= 0 {
 		c.QueryTimeout = 2 * time.Minute
