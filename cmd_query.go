@@ -33,6 +33,7 @@ func cmdQuery(args []string) int {
 	end := fs.String("end", "", "end of the time range")
 	format := fs.String("format", "table", "output format: table, json, ndjson, csv, parquet")
 	out := fs.String("o", "", "write the result to this file instead of standard output")
+	timing := fs.Bool("timing", false, "print how long loading, the query and writing the result took on standard error")
 	// Flags may come before or after the query text.
 	var positional []string
 	for {
@@ -63,7 +64,9 @@ func cmdQuery(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite query: -end:", err)
 		return 2
 	}
+	began := time.Now()
 	db, err := openQueryData(*data, inputs, queryFields(apl), req.Start, req.End)
+	loaded := time.Now()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 1
@@ -74,9 +77,15 @@ func cmdQuery(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	queried := time.Now()
 	if err := writeOutput(*out, *format, res); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 1
+	}
+	if *timing {
+		fmt.Fprintf(os.Stderr, "timing: load %s, query %s (%d rows examined), output %s, total %s\n",
+			loaded.Sub(began).Round(time.Microsecond), queried.Sub(loaded).Round(time.Microsecond), res.RowsExamined(),
+			time.Since(queried).Round(time.Microsecond), time.Since(began).Round(time.Microsecond))
 	}
 	return 0
 }

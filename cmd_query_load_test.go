@@ -156,3 +156,13 @@ func TestParquetRoundTrip(t *testing.T) {
 		t.Fatalf("windowed: parquet %q (%s), NDJSON %q", g2, errOut, w2)
 	}
 }
+
+func TestQueryTiming(t *testing.T) {
+	out, errOut, code := aplite(t, "", "query", "-timing", "-in", "logs=testdata/fixtures/http-logs.ndjson", "logs | count")
+	if code != 0 || !strings.Contains(out, "200") || !strings.Contains(errOut, "timing: load") || !strings.Contains(errOut, "200 rows examined") {
+		t.Fatalf("-timing: %d %q %q", code, out, errOut)
+	}
+	if _, errOut, _ := aplite(t, "", "query", "-in", "logs=testdata/fixtures/http-logs.ndjson", "logs | count"); strings.Contains(errOut, "timing") {
+		t.Errorf("timing printed without -timing: %q", errOut)
+	}
+}
