@@ -154,9 +154,7 @@ func (s *Server) handleOTLPLogs(c *call) error {
 	return otlpRespond(c, isJSON)
 }
 
-func (s *Server) handleOTLPMetrics(c *call) error {
-	return errorf(http.StatusNotImplemented, "OTLP metrics are not supported: send traces (/v1/traces) or logs (/v1/logs)")
-}
+func (s *Server) handleOTLPMetrics(c *call) error { return s.handleOTLPMetricsData(c) }
 
 func (s *Server) appendOTLP(ds Dataset, b *store.RowsBuilder, now int64) error {
 	rows := b.Finish(now)

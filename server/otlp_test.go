@@ -93,7 +93,6 @@ func TestOTLPLogsAndErrors(t *testing.T) {
 	ts.mustErr(req{method: "POST", path: "/v1/logs", body: "garbage", contentType: "application/x-protobuf", headers: hdr}, 400, "invalid OTLP")
 	ts.mustErr(req{method: "POST", path: "/v1/logs", body: "{", contentType: "application/json", headers: hdr}, 400, "invalid OTLP")
 	ts.mustErr(req{method: "POST", path: "/v1/traces", body: pb, contentType: "text/plain", headers: hdr}, 415, "content type")
-	ts.mustErr(req{method: "POST", path: "/v1/metrics", body: pb, contentType: "application/x-protobuf", headers: hdr}, 501, "not supported")
 	tok := ts.newToken(map[string]any{"logs": map[string]any{"query": []string{"read"}}}, nil).Token
 	ts.mustErr(req{method: "POST", path: "/v1/logs", body: pb, contentType: "application/x-protobuf", token: tok, headers: hdr}, 403, "ingest")
 }
