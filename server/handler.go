@@ -117,6 +117,7 @@ func (s *Server) routes() *router.Router {
 		r.GET(v+"/datasets/{id}/info", s.wrap("datasets_info", authOrg, s.handleDatasetInfo))
 		r.GET(v+"/datasets/{id}/fields", s.wrap("datasets_fields", authOrg, s.handleDatasetFields))
 	}
+	r.GET("/v2/monitors/{id}/history", s.wrap("monitors_history", authOrg, s.handleMonitorHistory))
 	r.POST("/internal/v1/fragment", s.wrap("internal_fragment", authNone, s.handleFragment))
 	r.POST("/v1/datasets/{id}/trim", s.wrap("datasets_trim", authOrg, s.handleTrimV1))
 	r.POST("/v2/datasets/{id}/trim", s.wrap("datasets_trim", authOrg, s.handleTrimV2))

@@ -58,6 +58,9 @@ type Config struct {
 	QueryMemory  int64
 	MaxQueries   int
 	QueryQueue   time.Duration
+	// MonitorTick is how often the scheduler looks for monitors due to run
+	// (default 15 s; negative: no scheduler, as tests that drive it).
+	MonitorTick time.Duration
 	// Peers lists the query nodes (host:port) that share the scan of each
 	// query; empty runs every query on the node that receives it.
 	Peers []string
@@ -119,6 +122,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Advertise == "" {
 		c.Advertise = c.Addr
+	}
+	if c.MonitorTick == 0 {
+		c.MonitorTick = 15 * time.Second
 	}
 	if c.FragmentMinRows <= 0 {
 		c.FragmentMinRows = 2_000_000
@@ -215,6 +221,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.engine = core.NewEngine(catalog{s.storage})
+	s.startMonitors()
 	s.external = newExternalFetcher(cfg.ExternalDataAllow, s.cfg.MaxBodyBytes)
 	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)
 	s.srv = &fasthttp.Server{

@@ -48,11 +48,16 @@ const (
 	KindDashboard  Kind = "dashboards"
 	KindDataset    Kind = "datasets"
 	KindSettings   Kind = "settings" // server-wide settings, org ""
+	// KindMonitorState and KindMonitorRuns keep a monitor's alert state
+	// and its recent runs (org-scoped, keyed by monitor id), so both
+	// survive a restart.
+	KindMonitorState Kind = "monitorstate"
+	KindMonitorRuns  Kind = "monitorruns"
 )
 
 var allKinds = []Kind{KindOrg, KindUser, KindMember, KindToken, KindTokenHash,
 	KindAnnotation, KindGroup, KindVField, KindStarred, KindMonitor,
-	KindNotifier, KindDashboard, KindDataset, KindSettings}
+	KindNotifier, KindDashboard, KindDataset, KindSettings, KindMonitorState, KindMonitorRuns}
 
 // Store is an open metadata file. It is safe for concurrent use.
 type Store struct {

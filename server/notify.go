@@ -1,0 +1,148 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/aplite/aplite/server/meta"
+)
+
+// Notifiers that deliver (issue 13): a custom webhook (URL, headers and a
+// body template over the alert) and a plain JSON webhook. Each delivery
+// has a timeout and a few retries with backoff, and its result goes into
+// the monitor's run. Other notifier kinds (email, Slack, ...) need
+// services this server cannot reach; their deliveries are recorded as
+// unsupported, never silently dropped.
+
+// alertData is what a body template sees, and the JSON webhook sends.
+type alertData struct {
+	MonitorID   string   `json:"monitorId"`
+	MonitorName string   `json:"monitorName"`
+	Description string   `json:"description"`
+	State       string   `json:"state"`  // alert or ok
+	Change      string   `json:"change"` // triggered, resolved, renotified
+	Group       string   `json:"group,omitempty"`
+	Value       *float64 `json:"value,omitempty"`
+	Threshold   float64  `json:"threshold"`
+	Query       string   `json:"query"`
+	Link        string   `json:"link"`
+	Time        string   `json:"time"`
+}
+
+type deliveryEntry struct {
+	Notifier string `json:"notifier"`
+	OK       bool   `json:"ok"`
+	Status   int    `json:"status,omitempty"`
+	Attempts int    `json:"attempts"`
+	Error    string `json:"error,omitempty"`
+}
+
+// notifyClient bounds one delivery attempt.
+var notifyClient = &http.Client{Timeout: 10 * time.Second}
+
+// notifyAttempts and notifyBackoff bound retries (the first wait).
+var (
+	notifyAttempts = 3
+	notifyBackoff  = 200 * time.Millisecond
+)
+
+func (s *Server) notify(org string, m *meta.Monitor, r groupResult, now time.Time) []deliveryEntry {
+	data := alertData{MonitorID: m.ID, MonitorName: m.Name, Description: m.Description, State: r.State,
+		Change: r.Change, Group: r.Group, Value: r.Value, Threshold: m.Threshold, Query: m.APLQuery,
+		Link: fmt.Sprintf("http://%s/?monitor=%s", s.cfg.Advertise, m.ID), Time: now.UTC().Format(time.RFC3339)}
+	var out []deliveryEntry
+	for _, id := range m.NotifierIDs {
+		var n meta.Notifier
+		if err := s.meta.Get(meta.KindNotifier, org, id, &n); err != nil {
+			out = append(out, deliveryEntry{Notifier: id, Error: "notifier not found"})
+			continue
+		}
+		if now.Before(n.DisabledUntil) {
+			out = append(out, deliveryEntry{Notifier: id, Error: "notifier disabled until " + n.DisabledUntil.Format(time.RFC3339)})
+			continue
+		}
+		out = append(out, s.deliver(n, data))
+	}
+	return out
+}
+
+// deliver sends one alert through one notifier.
+func (s *Server) deliver(n meta.Notifier, data alertData) deliveryEntry {
+	var props struct {
+		CustomWebhook *struct {
+			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
+			Body    string            `json:"body"`
+		} `json:"customWebhook"`
+		Webhook *struct {
+			URL string `json:"url"`
+		} `json:"webhook"`
+	}
+	_ = json.Unmarshal(n.Properties, &props)
+	e := deliveryEntry{Notifier: n.ID}
+	var url, body string
+	headers := map[string]string{"Content-Type": "application/json"}
+	switch {
+	case props.CustomWebhook != nil:
+		url = props.CustomWebhook.URL
+		tmpl, err := template.New("body").Parse(props.CustomWebhook.Body)
+		if err != nil {
+			e.Error = "body template: " + err.Error()
+			return e
+		}
+		var b strings.Builder
+		if err := tmpl.Execute(&b, data); err != nil {
+			e.Error = "body template: " + err.Error()
+			return e
+		}
+		body = b.String()
+		for k, v := range props.CustomWebhook.Headers {
+			headers[k] = v
+		}
+	case props.Webhook != nil:
+		url = props.Webhook.URL
+		b, _ := json.Marshal(data)
+		body = string(b)
+	default:
+		e.Error = "this notifier kind is not delivered by aplite (custom webhook and webhook are)"
+		return e
+	}
+	wait := notifyBackoff
+	for e.Attempts = 1; ; e.Attempts++ {
+		e.Status, e.Error = post(s.life, url, headers, body)
+		if e.Error == "" && e.Status/100 == 2 {
+			e.OK = true
+			return e
+		}
+		if e.Attempts >= notifyAttempts || e.Status/100 == 4 { // a 4xx will not get better
+			return e
+		}
+		time.Sleep(wait)
+		wait *= 2
+	}
+}
+
+func post(ctx context.Context, url string, headers map[string]string, body string) (int, string) {
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewBufferString(body))
+	if err != nil {
+		return 0, err.Error()
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := notifyClient.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return resp.StatusCode, fmt.Sprintf("answered %d", resp.StatusCode)
+	}
+	return resp.StatusCode, ""
+}
