@@ -27,7 +27,7 @@ import (
 // monitorState is one monitor's alert state, per group ("" without
 // notifyByGroup).
 type monitorState struct {
-	LastRun time.Time             `json:"lastRun"`
+	LastRun time.Time              `json:"lastRun"`
 	Groups  map[string]*groupState `json:"groups"`
 }
 
