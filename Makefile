@@ -89,6 +89,7 @@ fmt:
 
 lint: vet tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 conformance:
 	../shared/conformance/run

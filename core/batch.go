@@ -23,15 +23,6 @@ func (s schema) index(name string) int {
 	return -1
 }
 
-// names returns the column names in order.
-func (s schema) names() []string {
-	out := make([]string, len(s))
-	for i, c := range s {
-		out[i] = c.Name
-	}
-	return out
-}
-
 // batch is the unit that flows between operators: equally long columns,
 // an optional selection vector, and for scans a loader that decodes a
 // column the first time an operator asks for it, so a query decodes only

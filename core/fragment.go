@@ -101,7 +101,7 @@ func restrictToFragment(s *scanSource, f *Fragment) error {
 	s.parts = kept
 	sch := make(schema, len(f.Schema))
 	for i, c := range f.Schema {
-		sch[i] = colDef{c.Name, c.Type}
+		sch[i] = colDef(c)
 	}
 	s.sch = sch
 	return nil
@@ -177,7 +177,7 @@ func (e *Engine) executeDistributed(x *execCtx, pl *pipeline, req *Request) (*ba
 		DefaultLimit: req.DefaultLimit, MemoryBudget: req.MemoryBudget, NoColumnCache: req.NoColumnCache,
 		Dataset: src.datasets[0]}
 	for _, c := range src.sch {
-		frag.Schema = append(frag.Schema, FragmentColumn{c.Name, c.Type})
+		frag.Schema = append(frag.Schema, FragmentColumn(c))
 	}
 	type answer struct {
 		sinks []sink

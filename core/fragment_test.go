@@ -21,12 +21,11 @@ import (
 // cluster is an ingest node and two query nodes over one in-memory bucket,
 // in one process: each query node has its own engine.
 type testCluster struct {
-	objs   *store.MemObjects
-	bName  string // node b's name, chosen so that each node owns a block
-	a, b   *Engine
-	ran    atomic.Int64 // fragments node b ran
-	failB  atomic.Bool
-	closer []func()
+	objs  *store.MemObjects
+	bName string // node b's name, chosen so that each node owns a block
+	a, b  *Engine
+	ran   atomic.Int64 // fragments node b ran
+	failB atomic.Bool
 }
 
 func newTestCluster(t *testing.T) *testCluster {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"strconv"
 	"sync/atomic"
-	"time"
 
 	"github.com/bytedance/sonic"
 	"github.com/valyala/fasthttp"
@@ -28,13 +27,6 @@ func writeJSON(ctx *fasthttp.RequestCtx, status int, v any) error {
 	ctx.SetContentType(contentTypeJSON)
 	ctx.SetBody(buf)
 	return nil
-}
-
-// writeRaw answers 200 with body, which must already be JSON.
-func writeRaw(ctx *fasthttp.RequestCtx, body []byte) {
-	ctx.SetStatusCode(fasthttp.StatusOK)
-	ctx.SetContentType(contentTypeJSON)
-	ctx.SetBody(body)
 }
 
 // noContent answers 204 with an empty body (deletes, v2 trim).
@@ -115,6 +107,5 @@ func setTraceID(ctx *fasthttp.RequestCtx) {
 }
 
 // formatTime renders t the way every response does: UTC, RFC 3339, "Z".
-func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

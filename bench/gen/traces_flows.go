@@ -114,10 +114,3 @@ var flows = []struct {
 	},
 	{10, &node{svc: svcFlagd, name: "flagd.evaluation.v1.Service/EventStream", kind: "server", selfMs: 0.2}},
 }
-
-func walkNodes(n *node, f func(*node)) {
-	f(n)
-	for _, k := range n.kids {
-		walkNodes(k, f)
-	}
-}

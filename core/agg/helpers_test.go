@@ -82,16 +82,6 @@ func run(t testing.TB, name string, n int, groups []uint32, args ...*vector.Vect
 	return st.Result(n)
 }
 
-// one1 is run for a single group over every row.
-func one1(t testing.TB, name string, args ...*vector.Vector) any {
-	t.Helper()
-	n := 0
-	for _, a := range args {
-		n = max(n, a.Len)
-	}
-	return values(run(t, name, 1, make([]uint32, n), args...)[0])[0]
-}
-
 // values returns the rows of v boxed.
 func values(v *vector.Vector) []any {
 	out := make([]any, v.Len)

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -171,8 +170,6 @@ func newCSVReader(body []byte, delim rune) (*csvReader, error) {
 	}
 	return r, nil
 }
-
-var errNoRecord = errors.New("no record")
 
 // next returns the cells of the next non-empty record, valid until the
 // following call. msg is set (and the rest of the line skipped) when the

@@ -10,7 +10,6 @@ import (
 
 func putUvarint(b []byte, x uint64) []byte { return binary.AppendUvarint(b, x) }
 func putVarint(b []byte, x int64) []byte   { return binary.AppendVarint(b, x) }
-func putU16(b []byte, x uint16) []byte     { return binary.LittleEndian.AppendUint16(b, x) }
 func putU32(b []byte, x uint32) []byte     { return binary.LittleEndian.AppendUint32(b, x) }
 func putU64(b []byte, x uint64) []byte     { return binary.LittleEndian.AppendUint64(b, x) }
 func putF64(b []byte, x float64) []byte    { return putU64(b, math.Float64bits(x)) }
