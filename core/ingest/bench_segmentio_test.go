@@ -1,8 +1,8 @@
 //go:build segmentio
 
-// segmentio/encoding/json needs github.com/segmentio/asm, which go.sum does
-// not list, so this baseline only builds with -tags segmentio and a go.sum
-// that has it (e.g. via -modfile pointing at a scratch copy).
+// segmentio/encoding/json is a baseline, not a dependency of ingest: the tag
+// keeps it out of the default test build. Figures and the decision are in
+// README.md ("Why ingest decodes JSON itself").
 
 package ingest
 
