@@ -6,6 +6,16 @@
 // planner in core consumes. Every node carries the Span of the source text
 // it came from so later stages can point at the exact place of an error.
 //
+// Who parses what: participle owns statements (let, set, declare), the
+// tabular source, and the less frequent operators (project-away, rename,
+// parse, mv-expand, join, lookup, union, make-series, search, sample,
+// redact...). Hand-written Parseable hooks own what is hot or what a
+// grammar of nested structs expresses badly: expressions with their nine
+// precedence levels (expr.go), named lists and column patterns (named.go,
+// hooks.go), whole pipelines, and the common operators where, extend,
+// project, summarize, sort, take, top, count, getschema and distinct
+// (fastop.go), which have no participle production at all.
+//
 // The package is part of the pure-Go core and builds for GOOS=js GOARCH=wasm.
 package parser
 

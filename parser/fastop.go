@@ -11,8 +11,11 @@ import (
 // summarize, sort/order, take/limit, top, count, getschema, distinct) by
 // hand, straight into AST nodes. Participle tries the alternatives of gOp
 // in order and pays for every failed branch; answering these first, with
-// one keyword switch, keeps a typical dashboard query off that path. Any
-// other keyword returns participle.NextMatch and the grammar goes on.
+// one keyword switch, keeps a typical dashboard query off that path. These
+// operators have no participle production, so an error here is the error
+// the user sees. Any other keyword returns participle.NextMatch and the
+// grammar goes on (a count or getschema with arguments falls through to
+// gKeyword, which rejects them where they start).
 type gFastOp struct {
 	Op Operator
 }

@@ -87,88 +87,27 @@ type gParen struct {
 // gOp lists the operators, most frequent first: participle tries the
 // alternatives in order.
 type gOp struct {
-	Fast      *gFastOp    `parser:"  @@"`
-	Where     *gWhere     `parser:"| @@"`
-	Extend    *gExtend    `parser:"| @@"`
-	Project   *gProject   `parser:"| @@"`
-	Summarize *gSummarize `parser:"| @@"`
-	Sort      *gSort      `parser:"| @@"`
-	Take      *gTake      `parser:"| @@"`
-	Top       *gTop       `parser:"| @@"`
-	Count     *gKeyword   `parser:"| @@"`
-	Distinct  *gDistinct  `parser:"| @@"`
-	Away      *gAway      `parser:"| @@"`
-	Rename    *gRename    `parser:"| @@"`
-	Reorder   *gReorder   `parser:"| @@"`
-	Parse     *gParse     `parser:"| @@"`
-	ParseKv   *gParseKv   `parser:"| @@"`
-	MvExpand  *gMvExpand  `parser:"| @@"`
-	Join      *gJoin      `parser:"| @@"`
-	Lookup    *gLookup    `parser:"| @@"`
-	Union     *gUnion     `parser:"| @@"`
-	Series    *gSeries    `parser:"| @@"`
-	Search    *gSearch    `parser:"| @@"`
-	Sample    *gSample    `parser:"| @@"`
-	Redact    *gRedact    `parser:"| @@"`
-}
-
-type gWhere struct {
-	Tokens []lexer.Token
-	Kw     string `parser:"@( 'where' | 'filter' )"`
-	Pred   gExpr  `parser:"@@"`
-}
-
-type gExtend struct {
-	Tokens []lexer.Token
-	Kw     string     `parser:"@( 'extend' | 'extend-valid' )"`
-	Cols   gNamedList `parser:"@@"`
-}
-
-type gProject struct {
-	Tokens []lexer.Token
-	Cols   gNamedList `parser:"'project' @@"`
-}
-
-type gSummarize struct {
-	Tokens []lexer.Token
-	Aggs   gNamedList `parser:"'summarize' ( (?! 'by') @@ )?"`
-	By     gNamedList `parser:"( 'by' @@ )?"`
-}
-
-type gSortKey struct {
-	Tokens []lexer.Token
-	Expr   gExpr  `parser:"@@"`
-	Dir    string `parser:"@( 'asc' | 'desc' )?"`
-	Nulls  string `parser:"( 'nulls' @( 'first' | 'last' ) )?"`
-}
-
-type gSort struct {
-	Tokens []lexer.Token
-	Kw     string     `parser:"@( 'sort' | 'order' ) 'by'"`
-	Keys   []gSortKey `parser:"@@ ( ',' @@ )*"`
-}
-
-type gTake struct {
-	Tokens []lexer.Token
-	Kw     string `parser:"@( 'take' | 'limit' )"`
-	N      gExpr  `parser:"@@"`
-}
-
-type gTop struct {
-	Tokens []lexer.Token
-	N      gExpr    `parser:"'top' @@ 'by'"`
-	Key    gSortKey `parser:"@@"`
+	Fast     *gFastOp   `parser:"  @@"`
+	Count    *gKeyword  `parser:"| @@"`
+	Away     *gAway     `parser:"| @@"`
+	Rename   *gRename   `parser:"| @@"`
+	Reorder  *gReorder  `parser:"| @@"`
+	Parse    *gParse    `parser:"| @@"`
+	ParseKv  *gParseKv  `parser:"| @@"`
+	MvExpand *gMvExpand `parser:"| @@"`
+	Join     *gJoin     `parser:"| @@"`
+	Lookup   *gLookup   `parser:"| @@"`
+	Union    *gUnion    `parser:"| @@"`
+	Series   *gSeries   `parser:"| @@"`
+	Search   *gSearch   `parser:"| @@"`
+	Sample   *gSample   `parser:"| @@"`
+	Redact   *gRedact   `parser:"| @@"`
 }
 
 // gKeyword is an operator without arguments: count, getschema.
 type gKeyword struct {
 	Tokens []lexer.Token
 	Kw     string `parser:"@( 'count' | 'getschema' )"`
-}
-
-type gDistinct struct {
-	Tokens []lexer.Token
-	Cols   []gExpr `parser:"'distinct' @@ ( ',' @@ )*"`
 }
 
 type gAway struct {

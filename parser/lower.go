@@ -97,33 +97,11 @@ func lowerOp(g *gOp) (Operator, error) {
 	switch {
 	case g.Fast != nil:
 		return g.Fast.Op, nil
-	case g.Where != nil:
-		return &WhereOp{Sp: spanOf(g.Where.Tokens), Pred: g.Where.Pred.E}, nil
-	case g.Extend != nil:
-		cols, err := lowerNamedExprs(g.Extend.Cols)
-		return &ExtendOp{Sp: spanOf(g.Extend.Tokens), Cols: cols, Valid: g.Extend.Kw == "extend-valid"}, err
-	case g.Project != nil:
-		cols, err := lowerNamedExprs(g.Project.Cols)
-		return &ProjectOp{Sp: spanOf(g.Project.Tokens), Cols: cols}, err
-	case g.Summarize != nil:
-		return lowerSummarize(g.Summarize)
-	case g.Sort != nil:
-		return &SortOp{Sp: spanOf(g.Sort.Tokens), Keyword: g.Sort.Kw, Keys: lowerSortKeys(g.Sort.Keys)}, nil
-	case g.Take != nil:
-		return &TakeOp{Sp: spanOf(g.Take.Tokens), Keyword: g.Take.Kw, N: g.Take.N.E}, nil
-	case g.Top != nil:
-		return &TopOp{Sp: spanOf(g.Top.Tokens), N: g.Top.N.E, Key: lowerSortKey(&g.Top.Key)}, nil
 	case g.Count != nil:
 		if g.Count.Kw == "getschema" {
 			return &GetSchemaOp{Sp: spanOf(g.Count.Tokens)}, nil
 		}
 		return &CountOp{Sp: spanOf(g.Count.Tokens)}, nil
-	case g.Distinct != nil:
-		cols := make([]Expr, len(g.Distinct.Cols))
-		for i := range g.Distinct.Cols {
-			cols[i] = g.Distinct.Cols[i].E
-		}
-		return &DistinctOp{Sp: spanOf(g.Distinct.Tokens), Cols: cols}, nil
 	case g.Sample != nil:
 		return &SampleOp{Sp: spanOf(g.Sample.Tokens), Fraction: g.Sample.N.E}, nil
 	}
@@ -162,23 +140,6 @@ func lowerOp2(g *gOp) (Operator, error) {
 
 func lowerNamedExprs(g gNamedList) ([]*NamedExpr, error) { return g.Items, nil }
 
-func lowerSummarize(g *gSummarize) (Operator, error) {
-	aggs, err := lowerNamedExprs(g.Aggs)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range aggs {
-		if !containsCall(a.Expr) {
-			return nil, &Error{Pos: a.Expr.Span().Start, Msg: "expected an aggregation such as count() or avg(x) in summarize, found " + quoteText(FormatExpr(a.Expr))}
-		}
-	}
-	by, err := lowerNamedExprs(g.By)
-	if err != nil {
-		return nil, err
-	}
-	return &SummarizeOp{Sp: spanOf(g.Tokens), Aggs: aggs, By: by}, nil
-}
-
 func containsCall(e Expr) bool {
 	found := false
 	Walk(e, func(n Node) bool {
@@ -188,18 +149,6 @@ func containsCall(e Expr) bool {
 		return !found
 	})
 	return found
-}
-
-func lowerSortKey(g *gSortKey) *SortKey {
-	return &SortKey{Sp: spanOf(g.Tokens), Expr: g.Expr.E, Desc: g.Dir != "asc", Dir: g.Dir, Nulls: g.Nulls}
-}
-
-func lowerSortKeys(gs []gSortKey) []*SortKey {
-	out := make([]*SortKey, len(gs))
-	for i := range gs {
-		out[i] = lowerSortKey(&gs[i])
-	}
-	return out
 }
 
 func lowerAway(g *gAway) Operator {
