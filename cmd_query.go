@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	segjson "github.com/segmentio/encoding/json"
 	"io"
 	"os"
 	"strings"
@@ -187,10 +188,12 @@ func writeResult(w io.Writer, format string, res *core.Result) error {
 	case "parquet":
 		return writeParquet(w, res)
 	case "json":
-		enc := json.NewEncoder(w)
+		// segmentio's encoder: 1.2-1.3x encoding/json on a 50k-row log
+		// result, same bytes (README, "Why ingest decodes JSON itself").
+		enc := segjson.NewEncoder(w)
 		return enc.Encode(res.Tabular())
 	case "ndjson":
-		enc := json.NewEncoder(w)
+		enc := segjson.NewEncoder(w)
 		for i := 0; i < res.NumRows(); i++ {
 			row := map[string]any{}
 			for j, n := range names {
