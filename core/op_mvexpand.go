@@ -25,6 +25,10 @@ type mvExpandStage struct {
 	bagArray bool  // kind=array: a bag property becomes [key, value]
 }
 
+// mvExpandChargeStep is how many bytes of expanded rows mv-expand builds
+// between two charges of the memory budget.
+const mvExpandChargeStep = 4 << 20
+
 // mvCol is one expanded column.
 type mvCol struct {
 	e    *expr
@@ -128,8 +132,39 @@ func (s *mvExpandStage) apply(x *execCtx, b *batch) (*batch, error) {
 	if s.idxSlot >= 0 {
 		item = vector.New(vector.Int, len(rows))
 	}
+	// One input batch can expand into billions of rows (a constant
+	// range() of a million values on every row), all built here before
+	// anything downstream sees them. The rows built so far are charged to
+	// the query's memory budget as they grow, and released when the batch
+	// leaves (the operators that keep rows charge for them again), so the
+	// batch fails with ErrMemoryExceeded instead of exhausting the
+	// server; the same checkpoints honour the query's deadline, which a
+	// long loop would otherwise outrun.
+	charged := int64(0)
+	defer func() { x.budget.charge(-charged) }()
+	rowBytes := int64(4 + 24*len(s.cols))
+	if item != nil {
+		rowBytes += 8
+	}
+	grow := func() error {
+		g := int64(len(idx))*rowBytes - charged
+		if g < mvExpandChargeStep {
+			return nil
+		}
+		charged += g
+		if err := x.budget.charge(g); err != nil {
+			return err
+		}
+		if x.ctx != nil {
+			return x.ctx.Err()
+		}
+		return nil
+	}
 	elems := make([][]any, len(s.cols))
 	for _, r := range rows {
+		if err := grow(); err != nil {
+			return nil, err
+		}
 		n := 0
 		for i, v := range vals {
 			elems[i] = s.elements(v, int(r), elems[i][:0])
@@ -139,6 +174,12 @@ func (s *mvExpandStage) apply(x *execCtx, b *batch) (*batch, error) {
 			n = int(s.limit)
 		}
 		for k := 0; k < n; k++ {
+			if k&0xffff == 0xffff {
+				// A single row with a huge array: check inside it too.
+				if err := grow(); err != nil {
+					return nil, err
+				}
+			}
 			idx = append(idx, r)
 			for i, c := range s.cols {
 				var e any

@@ -1,6 +1,9 @@
 package core
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestMvExpand(t *testing.T) {
 	cases := []struct {
@@ -47,4 +50,24 @@ func TestMvExpand(t *testing.T) {
 func TestMvExpandErrors(t *testing.T) {
 	opsExpectError(t, `datatable(x:dynamic)[dynamic([1])] | mv-expand x limit x`, 1, 56, "limit must be a constant long")
 	opsExpectError(t, `datatable(x:dynamic)[dynamic([1])] | mv-expand nope`, 1, 48, `unknown field or variable "nope"`)
+}
+
+// An expansion that outgrows the query's memory budget fails with
+// ErrMemoryExceeded while it is being built: before the fix a constant
+// range() of a million values on every row built all of a batch's rows
+// at once and took the server down. The budget is released with the
+// batch, so expansions that fit run again and again.
+func TestMvExpandMemoryBudget(t *testing.T) {
+	e := NewEngine(StoreCatalog(fixtureDB(t, 1, true)))
+	rows := `datatable(a:long)[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]`
+	q := rows + ` | extend r = range(1, 100000) | mv-expand r | count`
+	_, err := query(t, e, q, func(r *Request) { r.MemoryBudget = 16 << 20 })
+	if !errors.Is(err, ErrMemoryExceeded) {
+		t.Fatalf("2,000,000 expanded rows under a 16 MB budget: want ErrMemoryExceeded, got %v", err)
+	}
+	// Many batches that each fit do not add up to a failure.
+	q = `logs | extend r = range(1, 20) | mv-expand r | count`
+	if _, err := query(t, e, q, func(r *Request) { r.MemoryBudget = 16 << 20 }); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
 }
