@@ -114,6 +114,9 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, bega
 		intern:  e.interner(),
 		preds:   &e.preds,
 	}
+	// Functions that can build results far larger than their arguments
+	// ask the same budget as the operators.
+	x.fn.Charge = x.budget.charge
 	if !req.NoColumnCache {
 		x.cache = e.cache
 	}

@@ -29,6 +29,21 @@ type Context struct {
 	Start, End time.Time
 	// Rand is the seed for rand(); deterministic per query.
 	Rand uint64
+	// Charge, when set, asks the query's memory budget for n bytes a
+	// function is about to build (a negative n gives them back) and fails
+	// once the query is over its budget. Functions whose result can be
+	// far larger than their arguments (strrep nested in strrep grows
+	// 1024-fold at each level) call it, so that one expression fails its
+	// query instead of exhausting the server.
+	Charge func(n int64) error
+}
+
+// charge calls c.Charge when there is one.
+func (c *Context) charge(n int64) error {
+	if c == nil || c.Charge == nil {
+		return nil
+	}
+	return c.Charge(n)
 }
 
 // Func describes one scalar function.

@@ -131,23 +131,46 @@ func evalStrcatDelim(_ *Context, args []*vector.Vector, n int) (*vector.Vector, 
 // maxRepeat is strrep's documented cap on the multiplier.
 const maxRepeat = 1024
 
-func evalStrrep(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-	return strRows(vector.String, args, 0, n, func(s string, i int) (string, bool) {
+// strrepChargeStep is how many bytes of results strrep builds between two
+// charges of the query's memory budget.
+const strrepChargeStep = 1 << 20
+
+// evalStrrep charges the memory budget for its results before it builds
+// them: each level of nesting multiplies the size by up to 1024, so
+// strrep(strrep(strrep(strrep("x", 1024), 1024), 1024), 1024) asks for a
+// terabyte. The charge is given back on return; the result is then the
+// caller's, as any other column.
+func evalStrrep(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	var charged, pending int64
+	var failed error
+	defer func() { ctx.charge(-charged) }()
+	out := strRows(vector.String, args, 0, n, func(s string, i int) (string, bool) {
 		k, ok1 := ToInt(args[1], i)
 		d, ok2 := optStr(args, 2, i, "")
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || failed != nil {
 			return "", false
 		}
 		if k <= 0 {
 			return "", true
 		}
 		k = min(k, maxRepeat)
+		if pending += k*int64(len(s)) + (k-1)*int64(len(d)); pending >= strrepChargeStep {
+			charged += pending
+			failed, pending = ctx.charge(pending), 0
+			if failed != nil {
+				return "", false
+			}
+		}
 		parts := make([]string, k)
 		for j := range parts {
 			parts[j] = s
 		}
 		return strings.Join(parts, d), true
-	}), nil
+	})
+	if failed != nil {
+		return nil, failed
+	}
+	return out, nil
 }
 
 func evalSubstring(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
