@@ -260,6 +260,13 @@ var operatorWords = map[string]bool{
 	"lookup": true, "union": true, "make-series": true, "redact": true,
 }
 
+// unsupportedSources are KQL operators that start a statement and that
+// APL does not have, with what to write instead.
+var unsupportedSources = map[string]string{
+	"range": "the range operator is not supported: print x = range(start, stop, step) | mv-expand x gives the same rows (at most 1,048,576)",
+	"find":  "the find operator is not supported: use search",
+}
+
 func unexpectedToken(ute *participle.UnexpectedTokenError, chunk []lexer.Token) *Error {
 	t := &ute.Unexpected
 	var prev *lexer.Token
@@ -281,6 +288,10 @@ func unexpectedToken(ute *participle.UnexpectedTokenError, chunk []lexer.Token) 
 		return expected("an operator after \"|\"", t)
 	case t.Type == tIdent && operatorWords[t.Value] && prev != nil:
 		return errAt(t, "missing \"|\" before operator "+quoteText(t.Value))
+	case prev != nil && prev == &chunk[0] && prev.Type == tIdent && unsupportedSources[prev.Value] != "":
+		// `range x from 1 to 10 step 1` reads as the table "range"
+		// followed by junk; say what the user meant instead.
+		return errAt(prev, unsupportedSources[prev.Value])
 	}
 	want := expectation(ute)
 	if want == "" {

@@ -292,3 +292,25 @@ func TestRuneColumnsInErrors(t *testing.T) {
 		t.Error("error text is not UTF-8")
 	}
 }
+
+// KQL source operators that APL lacks get a message that names them and
+// what to write instead, at the operator's position, rather than a
+// complaint about the token after it.
+func TestUnsupportedSourceOperators(t *testing.T) {
+	for src, want := range map[string]string{
+		"range x from 1 to 1000000000000 step 1": "1:1: the range operator is not supported: print x = range(start, stop, step) | mv-expand x",
+		"\n  find 'x'":                           "2:3: the find operator is not supported",
+		"range | count":                          "", // a dataset named range
+	} {
+		_, err := Parse(src)
+		if want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", src, err)
+			}
+			continue
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: error %v, want it to start with %q", src, err, want)
+		}
+	}
+}
