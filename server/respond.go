@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/bytedance/sonic"
@@ -74,6 +75,12 @@ func (s *Server) readJSON(ctx *fasthttp.RequestCtx, v any, allowEmpty bool) erro
 // shortErr keeps decoder messages to one readable line.
 func shortErr(err error) string {
 	msg := err.Error()
+	// sonic quotes its syntax errors, escaping the source excerpt and
+	// caret lines it appends; unquoted, the first line is the message
+	// with the byte index.
+	if u, uerr := strconv.Unquote(msg); uerr == nil && strings.HasPrefix(msg, `"`) {
+		msg = u
+	}
 	if i := bytes.IndexByte([]byte(msg), '\n'); i > 0 {
 		msg = msg[:i]
 	}
