@@ -8,12 +8,13 @@
 // before each case, so each peak is that case's own. It takes minutes and
 // needs Linux, so it is not part of `make test`; from the repository root:
 //
-//	go run ./scripts/badinput [-serve '-query-timeout 30s'] [-only regexp]
+//	go run ./scripts/badinput [-serve '-query-timeout 10s'] [-only regexp]
 //
 // docs/LIMITS.md holds its output.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -38,7 +39,7 @@ import (
 const token = "xapt-badinput000000000000000000001"
 
 func main() {
-	serveArgs := flag.String("serve", "-query-timeout 30s", "extra flags for aplite serve")
+	serveArgs := flag.String("serve", "-query-timeout 10s", "extra flags for aplite serve")
 	only := flag.String("only", "", "run only the cases whose name matches this regexp")
 	keep := flag.Bool("keep", false, "keep the temporary directory")
 	flag.Parse()
@@ -152,6 +153,30 @@ func (s *server) request(ctx context.Context, method, path string, body io.Reade
 		req.Header.Set(k, v)
 	}
 	resp, err := client.Do(req)
+	if err != nil {
+		return outcome{err: err, elapsed: time.Since(start)}
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return outcome{status: resp.StatusCode, message: excerpt(b), elapsed: time.Since(start)}
+}
+
+// rawPost sends a body while it reads the answer: a server that refuses
+// a body by its Content-Length answers and closes before the body is
+// sent, which net/http's client reports as a write error instead of the
+// answer.
+func (s *server) rawPost(path string, body io.Reader, size int64) outcome {
+	start := time.Now()
+	conn, err := net.Dial("tcp", s.addr)
+	if err != nil {
+		return outcome{err: err}
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(2 * time.Minute))
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nX-Axiom-Org-Id: default\r\n"+
+		"Content-Type: application/x-ndjson\r\nContent-Length: %d\r\n\r\n", path, s.addr, token, size)
+	go io.Copy(conn, body) // fails once the server closes; the answer is what counts
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		return outcome{err: err, elapsed: time.Since(start)}
 	}
@@ -400,8 +425,7 @@ const body200MB = 200 << 20
 func cases() []testCase {
 	return []testCase{
 		{"200 MB body (Content-Length)", func(s *server) (string, string) {
-			return show(s.request(context.Background(), "POST", "/v1/datasets/bad/ingest", &zeros{max: body200MB}, body200MB,
-				map[string]string{"Content-Type": "application/x-ndjson"}))
+			return show(s.rawPost("/v1/datasets/bad/ingest", &zeros{max: body200MB}, body200MB))
 		}},
 		{"200 MB body (chunked)", func(s *server) (string, string) {
 			return show(s.request(context.Background(), "POST", "/v1/datasets/bad/ingest", io.MultiReader(&zeros{max: body200MB}), -1,
