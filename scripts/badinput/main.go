@@ -321,7 +321,7 @@ func run(serveArgs, only string, keep bool) error {
 	fmt.Println("| Case | Status | Message (excerpt) | Time | Server up after? | Peak RSS |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, r := range rows {
-		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", r.name, r.status, strings.ReplaceAll(r.message, "|", `\|`),
+		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", strings.ReplaceAll(r.name, "|", `\|`), r.status, strings.ReplaceAll(r.message, "|", `\|`),
 			r.elapsed.Round(10*time.Millisecond), r.up, mb(r.peak))
 	}
 	return nil
@@ -544,12 +544,12 @@ func cases() []testCase {
 			return apl(s, `['j'] | extend s = strrep("x", 1000000) | summarize max(strlen(s))`)
 		}},
 		{"invalid UTF-8 read back", func(s *server) (string, string) {
-			return apl(s, `['bad'] | where isnotempty(msg) or isnotempty(column_ifexists("m\ufffdsg", "")) | project msg | take 1`)
+			return apl(s, `['bad'] | where isnotempty(msg) | project msg | take 1`)
 		}},
 		{"`make-series` of 3e12 bins (1 ms step over 100 years)", func(s *server) (string, string) {
 			return apl(s, "['j'] | make-series count() on _time from datetime(2000-01-01) to datetime(2100-01-01) step 1ms")
 		}},
-		{"`summarize` by 100,000 distinct strings of 20 KB", func(s *server) (string, string) {
+		{"`summarize` by 1,000 distinct 20 KB strings", func(s *server) (string, string) {
 			return apl(s, "['re'] | extend k = strcat(s, tostring(rand())) | summarize count() by k | count")
 		}},
 		{"cross join, 100,000 × 100,000 rows on one key", func(s *server) (string, string) {
