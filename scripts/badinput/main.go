@@ -516,6 +516,12 @@ func cases() []testCase {
 		{"`matches regex \"(a+)+$\"` over 1,000 × 20 KB 'aaaa…b'", func(s *server) (string, string) {
 			return apl(s, `['re'] | where s matches regex "(a+)+$" | count`)
 		}},
+		{"`matches regex \"(a+)+$\"` over the same strings doubled (40 KB)", func(s *server) (string, string) {
+			return apl(s, `['re'] | extend t = strcat(s, s) | where t matches regex "(a+)+$" | count`)
+		}},
+		{"the same, without the regex (the cost of strcat)", func(s *server) (string, string) {
+			return apl(s, `['re'] | extend t = strcat(s, s) | where strlen(t) < 0 | count`)
+		}},
 		{"`matches regex` with a 1 MB pattern", func(s *server) (string, string) {
 			return apl(s, `['re'] | where s matches regex "`+strings.Repeat("(a|b)", 200_000)+`" | count`)
 		}},
