@@ -41,7 +41,7 @@ func cmdServe(args []string) int {
 	fragMin := fs.Int64("fragment-min-rows", 2_000_000, "fewest rows other nodes must scan before a query is cut into fragments (smaller scans run on the node that receives them)")
 	secret := fs.String("cluster-secret", envOr("APLITE_CLUSTER_SECRET", ""), "secret the nodes of a cluster share to call each other; required with -peers (APLITE_CLUSTER_SECRET)")
 	queryTimeout := fs.Duration("query-timeout", 2*time.Minute, "longest a query may run; it then fails alone with a clear error")
-	queryMemory := fs.String("query-memory", "2G", "memory one query may hold in hash tables and buffers before it fails (HTTP 432)")
+	queryMemory := fs.String("query-memory", "2G", "memory one query may hold in hash tables, sorts and the rows and strings it builds before it fails alone (HTTP 432); the server's RSS can reach about 2.5 times it per running query (docs/LIMITS.md)")
 	maxQueries := fs.Int("max-queries", 0, "queries running at once (default 4 per core); more wait up to 10 s, then get 429")
 	maxBody := fs.String("max-body", "100M", "largest request body, after decompression")
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
