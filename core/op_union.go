@@ -148,10 +148,10 @@ func (p *planner) plainDatasets(u *parser.UnionOp) ([]string, bool) {
 			names = append(names, p.matchDatasets(ref.Name)...)
 			continue
 		}
-		if p.e.cat == nil {
+		if p.cat() == nil {
 			return nil, false
 		}
-		snap, err := p.e.cat.Snapshot(ref.Name)
+		snap, err := p.cat().Snapshot(ref.Name)
 		if err != nil {
 			return nil, false
 		}

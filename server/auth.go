@@ -162,7 +162,9 @@ func (s *Server) authenticate(ctx *fasthttp.RequestCtx, needOrg bool) (*principa
 		}
 		p.org = rec.OrgID
 	case org != "":
-		if !s.orgExists(org) {
+		// A personal token acts for its user, in the orgs the user is a
+		// member of; any other org answers as one that does not exist.
+		if !s.orgExists(org) || !s.isMember(org, rec.UserID) {
 			return nil, forbidden("organization %q not found or not accessible", org)
 		}
 		p.org = org
@@ -172,6 +174,12 @@ func (s *Server) authenticate(ctx *fasthttp.RequestCtx, needOrg bool) (*principa
 		p.org = rec.OrgID
 	}
 	return p, nil
+}
+
+// isMember reports whether user belongs to org.
+func (s *Server) isMember(org, userID string) bool {
+	_, ok := s.meta.Member(org, userID)
+	return ok
 }
 
 // orgHeader returns the org id of X-Axiom-Org-Id, or of the neutral

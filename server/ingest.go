@@ -39,11 +39,11 @@ func (s *Server) handleIngest(c *call) error {
 	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
 		return err
 	}
-	ds, err := s.storage.Get(name)
+	ds, err := c.datasets().Get(name)
 	if err != nil {
 		return notFound("dataset %q not found", name)
 	}
-	settings, err := s.settings(name)
+	settings, err := s.settings(c.datasets(), name)
 	if err != nil {
 		return err
 	}

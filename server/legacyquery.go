@@ -76,7 +76,7 @@ func (s *Server) handleLegacyQuery(c *call) error {
 	if err := c.p.requireDataset(name, capQuery, actRead, "query"); err != nil {
 		return err
 	}
-	if _, err := s.storage.Get(name); err != nil {
+	if _, err := c.datasets().Get(name); err != nil {
 		return notFound("dataset %q not found", name)
 	}
 	var q legacyQuery

@@ -53,7 +53,7 @@ func (s *Server) mapFieldsChange(c *call, change func(d *meta.DatasetSettings) e
 	if _, err := s.loadDataset(c); err != nil {
 		return nil, err
 	}
-	return s.updateSettings(c.param("id"), change)
+	return s.updateSettings(c.datasets(), c.param("id"), change)
 }
 
 func (s *Server) handleCreateMapField(c *call) error {
@@ -145,7 +145,7 @@ func (s *Server) trim(c *call) error {
 	if err != nil {
 		return badRequest("maxDuration %q: %v", b.MaxDuration, err)
 	}
-	ds, err := s.storage.Get(name)
+	ds, err := c.datasets().Get(name)
 	if err != nil {
 		return notFound("dataset %q not found", name)
 	}

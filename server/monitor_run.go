@@ -191,7 +191,8 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	if rng <= 0 {
 		rng = interval(m)
 	}
-	req := &core.Request{APL: m.APLQuery, Start: end.Add(-rng), End: end, Now: now, DisableCache: true}
+	req := &core.Request{APL: m.APLQuery, Start: end.Add(-rng), End: end, Now: now, DisableCache: true,
+		Catalog: s.datasets(org)}
 	if vfs, err := s.virtualFields(org); err == nil && len(vfs) > 0 {
 		req.VirtualFields = map[string][]core.VirtualField{}
 		for ds, list := range vfs {

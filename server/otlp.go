@@ -54,7 +54,7 @@ func (s *Server) otlpTarget(c *call) (Dataset, error) {
 	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
 		return nil, err
 	}
-	ds, err := s.storage.Get(name)
+	ds, err := c.datasets().Get(name)
 	if err != nil {
 		return nil, notFound("dataset %q not found", name)
 	}

@@ -66,7 +66,7 @@ func (s *Server) handleAPL(c *call) error {
 }
 
 // queryRequest builds the engine request: the time range, the caller's
-// dataset permission and the org's virtual fields.
+// dataset permission, the org's datasets and its virtual fields.
 func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 	now := time.Now()
 	req := &core.Request{APL: b.APL, Variables: b.Variables, Now: now, Cursor: b.Cursor,
@@ -90,10 +90,13 @@ func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 	}
 	p := c.p
 	req.Allowed = func(ds string) bool { return p.canDataset(ds, capQuery, actRead) }
+	// The query sees the caller's org only: union *, wildcards, search,
+	// join and lookup all resolve names through this catalog.
+	req.Catalog = c.datasets()
 	if s.external != nil {
 		req.ExternalData = s.external.fetch
 	}
-	s.distribute(req)
+	s.distribute(req, p.org)
 	vfs, err := s.virtualFields(p.org)
 	if err != nil {
 		return nil, err

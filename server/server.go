@@ -165,6 +165,9 @@ type Server struct {
 	life     context.Context
 	endLife  context.CancelFunc
 	metaSync *metaSync
+	// storageOrg is the org whose datasets keep plain stored names
+	// (storage_org.go).
+	storageOrg string
 	limits   limiter
 	orgs     orgCache
 	tokens   tokenCache
@@ -184,6 +187,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Token != "" && !meta.ValidSecret(cfg.Token) {
 		return nil, fmt.Errorf("token %q is malformed: use %q followed by letters and digits", "xapt-…", meta.PrefixPersonal)
+	}
+	if err := meta.ValidOrgID(cfg.OrgID); err != nil {
+		return nil, fmt.Errorf("-org: %w", err)
 	}
 	if len(cfg.Peers) > 0 && cfg.ClusterSecret == "" {
 		return nil, fmt.Errorf("peers need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
@@ -220,7 +226,10 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.engine = core.NewEngine(catalog{s.storage})
+	// The engine has no catalog of its own: every query names its org's
+	// (Request.Catalog), so one that forgot would find no dataset rather
+	// than another org's.
+	s.engine = core.NewEngine(nil)
 	s.startMonitors()
 	s.external = newExternalFetcher(cfg.ExternalDataAllow, s.cfg.MaxBodyBytes)
 	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)
@@ -254,7 +263,11 @@ func (s *Server) bootstrap() error {
 		}
 	}
 	s.token = tok
-	return s.meta.EnsurePAT(tok, owner.ID, s.cfg.OrgID, now)
+	if err := s.meta.EnsurePAT(tok, owner.ID, s.cfg.OrgID, now); err != nil {
+		return err
+	}
+	s.storageOrg, err = loadStorageOrg(s.meta, s.cfg.OrgID)
+	return err
 }
 
 // generatedToken returns the admin token kept in the data directory,
