@@ -168,10 +168,10 @@ type Server struct {
 	// storageOrg is the org whose datasets keep plain stored names
 	// (storage_org.go).
 	storageOrg string
-	limits   limiter
-	orgs     orgCache
-	tokens   tokenCache
-	dsets    settingsCache
+	limits     limiter
+	orgs       orgCache
+	tokens     tokenCache
+	dsets      settingsCache
 
 	closeOnce sync.Once
 	closeErr  error
