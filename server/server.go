@@ -168,10 +168,12 @@ type Server struct {
 	// storageOrg is the org whose datasets keep plain stored names
 	// (storage_org.go).
 	storageOrg string
-	limits     limiter
-	orgs       orgCache
-	tokens     tokenCache
-	dsets      settingsCache
+	// adminLn is the data directory's socket serving `aplite admin`.
+	adminLn net.Listener
+	limits  limiter
+	orgs    orgCache
+	tokens  tokenCache
+	dsets   settingsCache
 
 	closeOnce sync.Once
 	closeErr  error
@@ -246,6 +248,7 @@ func New(cfg Config) (*Server, error) {
 		ReadBufferSize:               16 << 10,
 		CloseOnShutdown:              true,
 	}
+	s.startAdminSocket()
 	return s, nil
 }
 
@@ -342,6 +345,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.endLife()
+		s.stopAdminSocket()
 		if s.metaSync != nil {
 			s.metaSync.close()
 		}
