@@ -329,3 +329,31 @@ func TestOrgIDValidated(t *testing.T) {
 		t.Errorf("creating an existing org: %v", err)
 	}
 }
+
+// TestOrgsReadOnlyRole: a personal token acts with its user's role in
+// the org it names: read-only reads, and nothing else, in that org only.
+func TestOrgsReadOnlyRole(t *testing.T) {
+	ts := newTwoOrgs(t)
+	ts.seed()
+	rita, tok, err := ts.s.meta.AddUser("rita@example.com", "", "beta", "read-only", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ts.s.meta.AddUser("rita@example.com", "", ts.org, "user", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got := ts.apl(tok, "beta", "['logs'] | count"); got[0] != float64(2) {
+		t.Fatalf("read-only query %v", got)
+	}
+	ts.must(req{method: "GET", path: "/v2/datasets/logs", token: tok, org: "beta"}, 200)
+	ts.mustErr(req{method: "POST", path: "/v2/datasets", token: tok, org: "beta", body: map[string]any{"name": "x"}}, 403, "not allowed")
+	ts.mustErr(req{method: "POST", path: "/v1/datasets/logs/ingest", token: tok, org: "beta",
+		contentType: "application/x-ndjson", body: `{"a":1}`}, 403, "not allowed")
+	ts.mustErr(req{method: "POST", path: "/v2/tokens", token: tok, org: "beta", body: map[string]any{"name": "t"}}, 403, "not allowed")
+	ts.mustErr(req{method: "DELETE", path: "/v2/datasets/logs", token: tok, org: "beta"}, 403, "not allowed")
+	// As a plain user in the default org she may write there.
+	ts.must(req{method: "POST", path: "/v2/datasets", token: tok, org: ts.org, body: map[string]any{"name": "rita"}}, 200)
+	// A role changed through the API applies to the next request.
+	ts.must(req{method: "PUT", path: "/v2/users/" + rita.ID + "/role", org: ts.org, body: map[string]any{"role": "read-only"}}, 200)
+	ts.mustErr(req{method: "POST", path: "/v2/datasets", token: tok, org: ts.org, body: map[string]any{"name": "rita2"}}, 403, "not allowed")
+}
