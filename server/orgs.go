@@ -52,12 +52,25 @@ func (s *Server) handleGetOrg(c *call) error {
 	return writeJSON(c.RequestCtx, http.StatusOK, c.asSeen(o))
 }
 
+// mayUpdateOrg checks the caller may change org id. The org header may
+// name another org than the one updated: a personal token's role in the
+// updated org is what counts.
+func (c *call) mayUpdateOrg(id string) error {
+	if !c.p.personal() {
+		return c.p.requireOrg(capBilling, actUpdate, "the organization")
+	}
+	if m, _ := c.s.meta.Member(id, c.p.userID); m.Role == roleReadOnly {
+		return forbidden("token is not allowed to update the organization")
+	}
+	return nil
+}
+
 func (s *Server) handleUpdateOrg(c *call) error {
 	id := c.param("id")
 	if !c.visibleOrg(id) {
 		return notFound("organization %q not found", id)
 	}
-	if err := c.p.requireOrg(capBilling, actUpdate, "the organization"); err != nil {
+	if err := c.mayUpdateOrg(id); err != nil {
 		return err
 	}
 	var b struct {

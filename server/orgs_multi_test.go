@@ -353,6 +353,9 @@ func TestOrgsReadOnlyRole(t *testing.T) {
 	ts.mustErr(req{method: "DELETE", path: "/v2/datasets/logs", token: tok, org: "beta"}, 403, "not allowed")
 	// As a plain user in the default org she may write there.
 	ts.must(req{method: "POST", path: "/v2/datasets", token: tok, org: ts.org, body: map[string]any{"name": "rita"}}, 200)
+	// Her role in the org updated counts, whatever org the header names.
+	ts.mustErr(req{method: "PUT", path: "/v2/orgs/beta", token: tok, org: ts.org, body: map[string]any{"name": "x"}}, 403, "not allowed")
+	ts.must(req{method: "PUT", path: "/v2/orgs/" + ts.org, token: tok, org: "beta", body: map[string]any{"name": "Default"}}, 200)
 	// A role changed through the API applies to the next request.
 	ts.must(req{method: "PUT", path: "/v2/users/" + rita.ID + "/role", org: ts.org, body: map[string]any{"role": "read-only"}}, 200)
 	ts.mustErr(req{method: "POST", path: "/v2/datasets", token: tok, org: ts.org, body: map[string]any{"name": "rita2"}}, 403, "not allowed")

@@ -33,7 +33,8 @@ type Dataset interface {
 	Info() store.Info
 }
 
-// catalog lets the query engine read the server's storage.
+// catalog lets the query engine read a whole Storage (benchmarks); the
+// server gives each query its org's view instead (storage_org.go).
 type catalog struct{ st Storage }
 
 // Snapshot implements core.Catalog.
