@@ -7,14 +7,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	segjson "github.com/segmentio/encoding/json"
 	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	segjson "github.com/segmentio/encoding/json"
+
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -162,7 +165,7 @@ func openQueryData(dir string, inputs []string, keep func(string) bool, lo, hi t
 
 // writeOutput writes the result to path, or to standard output when path
 // is empty (never Parquet to a terminal).
-func writeOutput(path, format string, res *core.Result) error {
+func writeOutput(path, format string, res *output.Output) error {
 	w := os.Stdout
 	if path != "" {
 		f, err := os.Create(path)
@@ -182,7 +185,7 @@ func writeOutput(path, format string, res *core.Result) error {
 }
 
 // writeResult prints a result in the chosen format.
-func writeResult(w io.Writer, format string, res *core.Result) error {
+func writeResult(w io.Writer, format string, res *output.Output) error {
 	names, _ := res.Columns()
 	switch format {
 	case "parquet":
@@ -191,7 +194,7 @@ func writeResult(w io.Writer, format string, res *core.Result) error {
 		// segmentio's encoder: 1.2-1.3x encoding/json on a 50k-row log
 		// result, same bytes (README, "Why ingest decodes JSON itself").
 		enc := segjson.NewEncoder(w)
-		return enc.Encode(res.Tabular())
+		return enc.Encode(render.Tabular(res))
 	case "ndjson":
 		enc := segjson.NewEncoder(w)
 		for i := 0; i < res.NumRows(); i++ {

@@ -14,7 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
 )
@@ -250,7 +250,7 @@ const parquetRowGroup = 64 << 10
 
 // writeParquet writes a result as zstd-compressed Parquet, one row group
 // per 64Ki rows.
-func writeParquet(w io.Writer, res *core.Result) error {
+func writeParquet(w io.Writer, res *output.Output) error {
 	names, types := res.Columns()
 	group := parquet.Group{}
 	for i, n := range names {

@@ -14,6 +14,8 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 )
 
 // benchQuery is one of the reference queries of the query-engine issue;
@@ -114,7 +116,7 @@ func BenchmarkQuery(b *testing.B) {
 
 func benchInProcess(b *testing.B, f *fixture, q benchQuery, req core.Request) {
 	ctx := context.Background()
-	run := func() (*core.Result, error) {
+	run := func() (*output.Output, error) {
 		r := req
 		return f.engine.Query(ctx, &r)
 	}
@@ -122,7 +124,7 @@ func benchInProcess(b *testing.B, f *fixture, q benchQuery, req core.Request) {
 	if err != nil {
 		b.Fatalf("%s %s: %v", q.id, q.apl(), err)
 	}
-	tr := res.Tabular()
+	tr := render.Tabular(res)
 	t, err := tableOf(tr)
 	if err == nil {
 		err = f.want.check(q, t)
@@ -130,7 +132,7 @@ func benchInProcess(b *testing.B, f *fixture, q benchQuery, req core.Request) {
 	if err != nil {
 		b.Fatalf("%s %s: wrong answer: %v", q.id, q.apl(), err)
 	}
-	if res, err = run(); err != nil || res.Tabular().Status.CacheStatus == core.CacheHit {
+	if res, err = run(); err != nil || render.Tabular(res).Status.CacheStatus == output.CacheHit {
 		b.Fatalf("%s: a repeated query came from the result cache (%v); this mode must compute", q.id, err)
 	}
 	b.ReportAllocs()
@@ -157,7 +159,7 @@ func benchHTTP(b *testing.B, f *fixture, q benchQuery, path string) {
 	if err != nil || code != 200 {
 		b.Fatalf("%s %s: HTTP %d %v: %s", q.id, q.apl(), code, err, resp)
 	}
-	var tr core.TabularResult
+	var tr render.TabularResult
 	err = json.Unmarshal(resp, &tr)
 	var t *table
 	if err == nil {
@@ -210,7 +212,7 @@ func reportLatency(b *testing.B, lat []time.Duration, cpu time.Duration, rows in
 // tableOf reduces the first table of a tabular result to names and rows,
 // with values as JSON decodes them (so in-process and HTTP answers compare
 // alike).
-func tableOf(tr *core.TabularResult) (*table, error) {
+func tableOf(tr *render.TabularResult) (*table, error) {
 	if tr == nil || len(tr.Tables) == 0 {
 		return nil, fmt.Errorf("result has no table")
 	}

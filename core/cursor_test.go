@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/aplite/aplite/core/render"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ func TestCursorPaging(t *testing.T) {
 			}
 			seen[row[1]] = true
 		}
-		cursor = r.Tabular().Status.MinCursor
+		cursor = render.Tabular(r).Status.MinCursor
 		if _, ok := parseCursor(cursor); !ok {
 			t.Fatalf("bad minCursor %q", cursor)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aplite/aplite/core/render"
 	"math"
 	"os"
 	"path/filepath"
@@ -133,13 +134,13 @@ var distributedQueries = []string{
 	"['logs'] | extend d = req_duration_ms * 2 | summarize max(d) by server_datacenter",
 }
 
-func tabularJSON(t *testing.T, e *Engine, req Request) (string, Status) {
+func tabularJSON(t *testing.T, e *Engine, req Request) (string, render.Status) {
 	t.Helper()
 	r, err := e.Query(context.Background(), &req)
 	if err != nil {
 		t.Fatalf("%s: %v", req.APL, err)
 	}
-	tr := r.Tabular()
+	tr := render.Tabular(r)
 	js, _ := json.Marshal(tr.Tables[0].Columns)
 	return string(js), tr.Status
 }

@@ -30,7 +30,6 @@ type summarizeStage struct {
 	aggs     []*aggCall
 	timeKey  int   // index of the bin(_time, ...) key, or -1
 	binSize  int64 // its bin width in ns
-	final    *aggSink
 	keyNames []string
 	// binCol is the input column of a bin(_time, w) key, or -1: the key is
 	// then computed as a bucket index straight from the column, which
@@ -343,7 +342,7 @@ func (s *summarizeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 			vecs[i] = castVector(v, s.sch[i].Type)
 		}
 	}
-	s.final = base
+	x.finals.set(s, base)
 	return newBatch(vecs, n), nil
 }
 

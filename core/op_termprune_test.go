@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"github.com/aplite/aplite/core/render"
 	"testing"
 
 	"github.com/aplite/aplite/core/store"
@@ -67,7 +68,7 @@ func TestTermFiltersSkipBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.apl, err)
 		}
-		st := r.Tabular().Status
+		st := render.Tabular(r).Status
 		if got := r.Value(0, 0); got != c.count {
 			t.Errorf("%s = %v, want %d", c.apl, got, c.count)
 		}

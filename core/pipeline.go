@@ -16,6 +16,8 @@ type execCtx struct {
 	cache   *colCache
 	intern  *interner
 	preds   *dictMemo
+	// finals are the merged groups of each summarize of the run (answer.go).
+	finals finalStates
 }
 
 // source produces the first batches of a pipeline. run may call emit from

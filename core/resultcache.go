@@ -6,14 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-// Cache status values reported in status.cacheStatus.
-const (
-	// CacheComputed: the result was computed by scanning.
-	CacheComputed = 1
-	// CacheHit: the result was served from the result cache.
-	CacheHit = 2
+	"github.com/aplite/aplite/core/output"
 )
 
 // resultCache keeps recent results of queries whose every scanned part is
@@ -30,14 +24,14 @@ type resultCache struct {
 
 type resultEntry struct {
 	key string
-	r   *Result
+	r   *output.Output
 }
 
 func newResultCache(limit int) *resultCache {
 	return &resultCache{limit: limit, lru: list.New(), items: map[string]*list.Element{}}
 }
 
-func (c *resultCache) get(key string) *Result {
+func (c *resultCache) get(key string) *output.Output {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[key]; ok {
@@ -47,7 +41,7 @@ func (c *resultCache) get(key string) *Result {
 	return nil
 }
 
-func (c *resultCache) put(key string, r *Result) {
+func (c *resultCache) put(key string, r *output.Output) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.items[key]; ok {

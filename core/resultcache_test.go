@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 	"testing"
 
 	"github.com/aplite/aplite/core/ingest"
@@ -13,26 +15,26 @@ import (
 func TestResultCache(t *testing.T) {
 	db := fixtureDB(t, 2, true)
 	e := NewEngine(StoreCatalog(db))
-	run := func(q string, disable bool) (*Result, int) {
+	run := func(q string, disable bool) (*output.Output, int) {
 		r, err := e.Query(context.Background(), &Request{APL: q, DisableCache: disable})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r, r.Tabular().Status.CacheStatus
+		return r, render.Tabular(r).Status.CacheStatus
 	}
 	q := "logs | summarize count() by method"
 	a, s1 := run(q, false)
 	b, s2 := run(q, false)
-	if s1 != CacheComputed || s2 != CacheHit || stableJSON(a) != stableJSON(b) {
+	if s1 != output.Computed || s2 != output.CacheHit || stableJSON(a) != stableJSON(b) {
 		t.Fatalf("want computed then hit with equal answers, got %d, %d", s1, s2)
 	}
-	if _, s := run(q, true); s != CacheComputed {
+	if _, s := run(q, true); s != output.Computed {
 		t.Errorf("disableCache: got status %d", s)
 	}
-	if _, s := run("logs | where _time > ago(1000d) | count", false); s != CacheComputed {
+	if _, s := run("logs | where _time > ago(1000d) | count", false); s != output.Computed {
 		t.Errorf("first clock query: %d", s)
 	}
-	if _, s := run("logs | where _time > ago(1000d) | count", false); s != CacheComputed {
+	if _, s := run("logs | where _time > ago(1000d) | count", false); s != output.Computed {
 		t.Errorf("a query reading the clock must not be cached, got %d", s)
 	}
 	// New events land in the buffer: the query must see them.
@@ -45,7 +47,7 @@ func TestResultCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, s3 := run(q, false)
-	if s3 != CacheComputed || c.NumRows() != a.NumRows()+1 {
+	if s3 != output.Computed || c.NumRows() != a.NumRows()+1 {
 		t.Errorf("after ingest: status %d, %d groups (before %d)", s3, c.NumRows(), a.NumRows())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -33,7 +34,7 @@ type QueryOptions struct {
 
 // Query runs apl over the session's datasets. Errors in the query text
 // are *core.QueryError, which carries the line and column to mark.
-func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*core.TabularResult, error) {
+func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*render.TabularResult, error) {
 	if !o.Start.IsZero() && !o.End.IsZero() && o.End.Before(o.Start) {
 		return nil, errors.New("the end of the time range is before its start")
 	}
@@ -48,7 +49,7 @@ func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*core.
 	if err != nil {
 		return nil, err
 	}
-	return res.Tabular(), nil
+	return render.Tabular(res), nil
 }
 
 // Drop removes a dataset. Dropping one that does not exist is an error
