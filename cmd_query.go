@@ -19,6 +19,7 @@ import (
 	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // multiFlag collects a repeatable flag.
@@ -69,14 +70,14 @@ func cmdQuery(args []string) int {
 		return 2
 	}
 	began := time.Now()
-	db, err := openQueryData(*data, inputs, queryFields(apl), req.Start, req.End)
+	d, err := openQueryData(*data, inputs, queryFields(apl), req.Start, req.End)
 	loaded := time.Now()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 1
 	}
-	defer db.Close()
-	res, err := core.NewEngine(core.StoreCatalog(db)).Query(context.Background(), req)
+	defer d.Close()
+	res, err := d.Query(context.Background(), req)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -141,26 +142,26 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 
 // openQueryData opens the data directory, or an in-memory store holding
 // the -in files (only the fields keep accepts; nil keeps all).
-func openQueryData(dir string, inputs []string, keep func(string) bool, lo, hi time.Time) (*store.DB, error) {
+func openQueryData(dir string, inputs []string, keep func(string) bool, lo, hi time.Time) (*db.DB, error) {
 	if dir != "" && len(inputs) > 0 {
 		return nil, errors.New("use either -data or -in, not both")
 	}
 	if dir != "" {
-		return store.Open(dir, store.Options{})
+		return db.Open(dir, store.Options{})
 	}
-	db := store.OpenMemory(store.Options{NoSync: true})
+	d := db.OpenMemory(store.Options{NoSync: true})
 	for _, in := range inputs {
 		name, path, ok := strings.Cut(in, "=")
 		if !ok || name == "" || path == "" {
-			db.Close()
+			d.Close()
 			return nil, fmt.Errorf("-in %q: want NAME=PATH", in)
 		}
-		if err := loadStream(db, name, path, keep, lo, hi, newLoadProgress()); err != nil {
-			db.Close()
+		if err := loadStream(d, name, path, keep, lo, hi, newLoadProgress()); err != nil {
+			d.Close()
 			return nil, fmt.Errorf("-in %s: %w", in, err)
 		}
 	}
-	return db, nil
+	return d, nil
 }
 
 // writeOutput writes the result to path, or to standard output when path
