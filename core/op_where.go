@@ -11,9 +11,29 @@ import (
 type whereStage struct {
 	in   schema
 	pred *expr
-	ast  parser.Expr
-	comp *compiler
 	fast *fastFilter
+	// push is what a scan directly below may absorb, worked out from the
+	// predicate's text when planning, so the stage keeps no AST.
+	push scanPush
+}
+
+// scanPush is what a where over a scan hands the scan: _time bounds that
+// skip whole parts by their time range (exact when they are the whole
+// predicate) and tests that skip parts by column statistics or term
+// filters.
+type scanPush struct {
+	lo, hi *int64
+	exact  bool
+	prune  []func(store.Part) bool
+}
+
+// newWhereStage plans what a scan below may skip for pred, compiled
+// against in by c.
+func newWhereStage(c *compiler, in schema, pred *expr, ast parser.Expr, fast *fastFilter) *whereStage {
+	w := &whereStage{in: in, pred: pred, fast: fast}
+	w.push.lo, w.push.hi, w.push.exact = boundsOf(c, ast)
+	w.push.prune = pruneFuncs(c, in, ast)
+	return w
 }
 
 func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
@@ -25,7 +45,7 @@ func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
 	if pred.typ != vector.Bool && pred.typ != vector.Dynamic && pred.typ != vector.Null {
 		return nil, semErr(w.Pred, "the where predicate must be bool, got %s", pred.typ)
 	}
-	return &whereStage{in: in, pred: pred, ast: w.Pred, comp: c, fast: planFastFilter(c, in, w.Pred)}, nil
+	return newWhereStage(c, in, pred, w.Pred, planFastFilter(c, in, w.Pred)), nil
 }
 
 // wherePredicate compiles a predicate, expanding `* has "x"` (and the
@@ -128,13 +148,13 @@ func filterSel(v *vector.Vector, b *batch) []int32 {
 	return out
 }
 
-// pruneFunc returns part-skipping tests derived from the predicate's
+// pruneFuncs returns part-skipping tests derived from the predicate's
 // conjuncts of the form column op constant, decided from column
-// statistics alone.
-func (w *whereStage) pruneFunc(s schema) []func(store.Part) bool {
+// statistics or term filters alone.
+func pruneFuncs(comp *compiler, s schema, pred parser.Expr) []func(store.Part) bool {
 	var out []func(store.Part) bool
-	for _, c := range conjuncts(w.ast) {
-		if f := statPrune(w.comp, s, c); f != nil {
+	for _, c := range conjuncts(pred) {
+		if f := statPrune(comp, s, c); f != nil {
 			out = append(out, f)
 		}
 		if f := termPrune(s, c); f != nil {

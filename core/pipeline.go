@@ -18,6 +18,8 @@ type execCtx struct {
 	preds   *dictMemo
 	// finals are the merged groups of each summarize of the run (answer.go).
 	finals finalStates
+	// runs holds what operators compute once per run (runstate.go).
+	runs runState
 }
 
 // source produces the first batches of a pipeline. run may call emit from
