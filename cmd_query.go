@@ -147,9 +147,9 @@ func openQueryData(dir string, inputs []string, keep func(string) bool, lo, hi t
 		return nil, errors.New("use either -data or -in, not both")
 	}
 	if dir != "" {
-		return db.Open(dir, store.Options{})
+		return db.Open(dir, db.Options{})
 	}
-	d := db.OpenMemory(store.Options{NoSync: true})
+	d := db.OpenMemory(db.Options{Store: store.Options{NoSync: true}})
 	for _, in := range inputs {
 		name, path, ok := strings.Cut(in, "=")
 		if !ok || name == "" || path == "" {

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/server"
 )
@@ -45,6 +46,9 @@ func cmdServe(args []string) int {
 	maxQueries := fs.Int("max-queries", 0, "queries running at once (default 4 per core); more wait up to 10 s, then get 429")
 	maxBody := fs.String("max-body", "100M", "largest request body, after decompression")
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
+	flushRows := fs.Int("flush-rows", 262144, "events a dataset buffers (compressed, in memory) before they are written to a block: bounds ingest memory per dataset")
+	colCache := fs.String("column-cache", "1G", "memory kept for decoded columns that later queries reuse (0 keeps none)")
+	resultCache := fs.String("result-cache", "256M", "memory kept for answers to repeated queries over unchanged blocks (0 keeps none)")
 	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (full-size blocks are merged once a dataset has had no event for 3 s)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -62,9 +66,14 @@ func cmdServe(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite: -max-body:", err)
 		return 2
 	}
+	engine, err := engineOptions(*colCache, *resultCache)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 2
+	}
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin,
-		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery}}
+		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery, FlushRows: *flushRows}, Engine: engine}
 	objStats, err := configureStorage(context.Background(), sf, &cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
@@ -111,4 +120,26 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// engineOptions reads the cache bounds; 0 keeps nothing (the engine's
+// "none" is negative, its zero the default).
+func engineOptions(columns, results string) (core.EngineOptions, error) {
+	var o core.EngineOptions
+	cols, err := parseSize(columns)
+	if err != nil {
+		return o, fmt.Errorf("-column-cache: %w", err)
+	}
+	res, err := parseSize(results)
+	if err != nil {
+		return o, fmt.Errorf("-result-cache: %w", err)
+	}
+	o.ColumnCacheBytes, o.ResultCacheBytes = cols, res
+	if cols == 0 {
+		o.ColumnCacheBytes = -1
+	}
+	if res == 0 {
+		o.ResultCacheBytes = -1
+	}
+	return o, nil
 }

@@ -1,8 +1,9 @@
 package core
 
 import (
-	"github.com/aplite/aplite/core/render"
 	"testing"
+
+	"github.com/aplite/aplite/core/render"
 )
 
 // Paging with minCursor walks the raw events newest first without gaps or

@@ -35,13 +35,36 @@ func (e *Engine) interner() *interner {
 	return in
 }
 
-// DefaultColumnCacheBytes bounds the decoded-column cache of an engine.
-const DefaultColumnCacheBytes = 1 << 30
+// Default bounds of an engine's caches.
+const (
+	DefaultColumnCacheBytes = 1 << 30
+	DefaultResultCacheBytes = 256 << 20
+)
+
+// EngineOptions bound the memory an engine keeps between queries.
+type EngineOptions struct {
+	// ColumnCacheBytes bounds the decoded columns kept for later queries
+	// (0: DefaultColumnCacheBytes; negative: none).
+	ColumnCacheBytes int64
+	// ResultCacheBytes bounds the answers kept for repeated queries over
+	// unchanged blocks (0: DefaultResultCacheBytes; negative: none).
+	ResultCacheBytes int64
+}
 
 // NewEngine returns an engine reading datasets from cat (nil for queries
-// that read no dataset).
-func NewEngine(cat Catalog) *Engine {
-	return &Engine{cat: cat, cache: newColCache(DefaultColumnCacheBytes), results: newResultCache(256)}
+// that read no dataset), with default cache bounds.
+func NewEngine(cat Catalog) *Engine { return NewEngineWith(cat, EngineOptions{}) }
+
+// NewEngineWith returns an engine whose caches hold at most what o says.
+func NewEngineWith(cat Catalog, o EngineOptions) *Engine {
+	cols, results := o.ColumnCacheBytes, o.ResultCacheBytes
+	if cols == 0 {
+		cols = DefaultColumnCacheBytes
+	}
+	if results == 0 {
+		results = DefaultResultCacheBytes
+	}
+	return &Engine{cat: cat, cache: newColCache(max(cols, 0)), results: newResultCache(max(results, 0))}
 }
 
 // Query parses, plans and runs req. The returned Output is shared with

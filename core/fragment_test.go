@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/aplite/aplite/core/render"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 

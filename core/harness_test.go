@@ -3,8 +3,6 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"github.com/aplite/aplite/core/output"
-	"github.com/aplite/aplite/core/render"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +10,8 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 

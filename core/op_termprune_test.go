@@ -3,9 +3,9 @@ package core
 import (
 	"context"
 	"fmt"
-	"github.com/aplite/aplite/core/render"
 	"testing"
 
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
 )

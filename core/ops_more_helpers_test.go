@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/aplite/aplite/core/output"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/output"
 )
 
 // opsQuery runs q through the whole engine and fails the test on error.

@@ -2,12 +2,14 @@ package core
 
 import (
 	"context"
-	"github.com/aplite/aplite/core/output"
-	"github.com/aplite/aplite/core/render"
+	"fmt"
 	"testing"
 
 	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
 )
 
 // A repeated query over blocks is served from the result cache with the
@@ -49,5 +51,38 @@ func TestResultCache(t *testing.T) {
 	c, s3 := run(q, false)
 	if s3 != output.Computed || c.NumRows() != a.NumRows()+1 {
 		t.Errorf("after ingest: status %d, %d groups (before %d)", s3, c.NumRows(), a.NumRows())
+	}
+}
+
+// The result cache is bounded in bytes: answers are evicted oldest first
+// once their columns pass the limit, and an answer too big to be worth
+// caching is not kept at all.
+func TestResultCacheBytes(t *testing.T) {
+	answer := func(rows int) *output.Output {
+		v := vector.New(vector.Int, rows)
+		for i := range rows {
+			v.AppendInt(int64(i))
+		}
+		return &output.Output{Table: output.Table{Rows: rows, Columns: []output.Column{{Name: "n", Type: vector.Int, Vec: v}}}}
+	}
+	size := outputBytes(answer(1000))
+	c := newResultCache(size * 5)
+	for i := range 8 {
+		c.put(fmt.Sprint(i), answer(1000))
+	}
+	if c.used > c.limit {
+		t.Errorf("%d bytes held, limit %d", c.used, c.limit)
+	}
+	if c.get("0") != nil || c.get("7") == nil {
+		t.Error("want the oldest evicted and the newest kept")
+	}
+	c.put("big", answer(100000))
+	if c.get("big") != nil {
+		t.Error("an answer larger than a quarter of the cache was kept")
+	}
+	off := newResultCache(0)
+	off.put("x", answer(1))
+	if off.get("x") != nil {
+		t.Error("a cache of 0 bytes kept an answer")
 	}
 }

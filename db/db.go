@@ -20,6 +20,13 @@ import (
 	"github.com/aplite/aplite/core/store"
 )
 
+// Options configure a DB: its storage and the bounds of the engine's
+// caches.
+type Options struct {
+	Store  store.Options
+	Engine core.EngineOptions
+}
+
 // DB is a set of datasets and the engine that queries them. It is safe for
 // concurrent use.
 type DB struct {
@@ -30,29 +37,31 @@ type DB struct {
 // Open opens (or creates) the data directory dir: one subdirectory per
 // dataset. With opts.Objects set, sealed blocks go to object storage and
 // dir keeps the WAL and the unflushed buffer.
-func Open(dir string, opts store.Options) (*DB, error) {
-	st, err := store.Open(dir, opts)
+func Open(dir string, opts Options) (*DB, error) {
+	st, err := store.Open(dir, opts.Store)
 	if err != nil {
 		return nil, err
 	}
-	return wrap(st), nil
+	return wrap(st, opts), nil
 }
 
 // OpenRemote opens the datasets of an object store read-only, as a query
 // node does: it holds no state of its own.
-func OpenRemote(opts store.Options) (*DB, error) {
-	st, err := store.OpenRemote(opts)
+func OpenRemote(opts Options) (*DB, error) {
+	st, err := store.OpenRemote(opts.Store)
 	if err != nil {
 		return nil, err
 	}
-	return wrap(st), nil
+	return wrap(st, opts), nil
 }
 
 // OpenMemory returns an empty database held in memory (the browser, the
 // command line over files, tests).
-func OpenMemory(opts store.Options) *DB { return wrap(store.OpenMemory(opts)) }
+func OpenMemory(opts Options) *DB { return wrap(store.OpenMemory(opts.Store), opts) }
 
-func wrap(st *store.DB) *DB { return &DB{st: st, eng: core.NewEngine(core.StoreCatalog(st))} }
+func wrap(st *store.DB, opts Options) *DB {
+	return &DB{st: st, eng: core.NewEngineWith(core.StoreCatalog(st), opts.Engine)}
+}
 
 // Query parses, plans and runs an APL query over the datasets. The Output
 // may be shared with the result cache: do not modify it (see

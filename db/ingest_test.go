@@ -16,7 +16,7 @@ import (
 
 func newDB(t *testing.T, datasets ...string) *DB {
 	t.Helper()
-	d := OpenMemory(store.Options{NoSync: true})
+	d := OpenMemory(Options{Store: store.Options{NoSync: true}})
 	t.Cleanup(func() { d.Close() })
 	for _, name := range datasets {
 		if _, err := d.Create(name); err != nil {

@@ -46,6 +46,8 @@ type Config struct {
 	Log io.Writer
 	// StoreOptions tune the storage engine opened in DataDir.
 	StoreOptions store.Options
+	// Engine bounds the query engine's caches.
+	Engine core.EngineOptions
 	// Storage serves datasets from this storage instead of opening the one
 	// in DataDir (tests and benchmarks use an in-memory store). The server
 	// closes it on Shutdown.
@@ -220,7 +222,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.engine = core.NewEngine(catalog{s.storage})
+	s.engine = core.NewEngineWith(catalog{s.storage}, cfg.Engine)
 	s.startMonitors()
 	s.external = newExternalFetcher(cfg.ExternalDataAllow, s.cfg.MaxBodyBytes)
 	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)

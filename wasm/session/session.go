@@ -22,7 +22,7 @@ type Session struct {
 
 // New returns an empty session.
 func New() *Session {
-	return &Session{db: db.OpenMemory(store.Options{NoSync: true}), now: time.Now}
+	return &Session{db: db.OpenMemory(db.Options{Store: store.Options{NoSync: true}}), now: time.Now}
 }
 
 // QueryOptions are the per-query settings the console passes along with
