@@ -152,6 +152,13 @@ func (e *expected) check(q benchQuery, t *table) error {
 		}, len(e.durByDC), 0.02)
 	case "q7":
 		return e.checkCount(t, e.api)
+	case "w1":
+		from := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+		n := 0
+		for m := range 5 {
+			n += e.byMinute[from.Add(time.Duration(m)*time.Minute).UnixNano()]
+		}
+		return e.checkCount(t, n)
 	case "t1":
 		return checkTopDurations(t, e.durErr)
 	case "t2":

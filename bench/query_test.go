@@ -43,6 +43,26 @@ var topQueries = []benchQuery{
 	{"t2", `sort by req_duration_ms desc | take 10 | project _time, id, uri, req_duration_ms`},
 }
 
+// windowQueries read a few minutes of a day: the rows are found by time
+// inside each block, not filtered one by one.
+var windowQueries = []benchQuery{
+	{"w1", `where _time >= datetime(2024-03-01T12:00:00Z) and _time < datetime(2024-03-01T12:05:00Z) | count`},
+}
+
+// BenchmarkTimeWindow times windowQueries like BenchmarkTopRows.
+func BenchmarkTimeWindow(b *testing.B) {
+	workers := runtime.GOMAXPROCS(0)
+	for _, n := range querySizes() {
+		b.Run(sizeName(n), func(b *testing.B) {
+			for _, q := range windowQueries {
+				b.Run("inproc-colcache/"+q.id, func(b *testing.B) {
+					benchInProcess(b, dataset(b, n), q, core.Request{APL: q.apl(), Workers: workers})
+				})
+			}
+		})
+	}
+}
+
 // BenchmarkTopRows times topQueries like BenchmarkQuery's inproc-colcache
 // and http modes.
 func BenchmarkTopRows(b *testing.B) {

@@ -19,6 +19,7 @@ type Engine struct {
 	results *resultCache
 	intern  atomic.Pointer[interner]
 	preds   dictMemo
+	sorted  sortedTimes
 }
 
 // interner returns the engine's shared string interner, starting a fresh
@@ -130,6 +131,7 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, bega
 		workers: req.Workers,
 		intern:  e.interner(),
 		preds:   &e.preds,
+		sorted:  &e.sorted,
 	}
 	if !req.NoColumnCache {
 		x.cache = e.cache

@@ -192,10 +192,13 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 		x.stats.blocksMatched.Add(1)
 		x.stats.noteBlock(lo, hi)
 		n := p.Rows()
-		x.stats.rowsExamined.Add(int64(n))
-		pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.sch))}
+		pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.sch)), hi: n}
 		pl.needLo = s.hasLo && lo < s.timeLo
 		pl.needHi = s.hasHi && hi >= s.timeHi
+		if pl.needLo || pl.needHi {
+			s.narrowToTime(x, pl)
+		}
+		x.stats.rowsExamined.Add(int64(pl.hi - pl.lo))
 		perPart = append(perPart, pl)
 	}
 	// Interleave the parts' morsels (first morsel of every part, then the
@@ -204,8 +207,8 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 	for m := 0; ; m += morselRows {
 		added := false
 		for _, pl := range perPart {
-			if m < pl.n {
-				tasks = append(tasks, scanTask{part: pl, lo: m, hi: min(m+morselRows, pl.n)})
+			if lo := pl.lo + m; lo < pl.hi {
+				tasks = append(tasks, scanTask{part: pl, lo: lo, hi: min(lo+morselRows, pl.hi)})
 				added = true
 			}
 		}
@@ -225,6 +228,9 @@ type partLoader struct {
 	metas          []store.ColumnMeta
 	cols           []loadOnce
 	needLo, needHi bool
+	// lo and hi are the rows to scan (narrowToTime may cut them down
+	// from the whole part).
+	lo, hi int
 }
 
 type loadOnce struct {

@@ -135,7 +135,6 @@ func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time
 	return opts, nil
 }
 
-
 func formatName(f ingest.Format) string {
 	switch f {
 	case ingest.JSON:
