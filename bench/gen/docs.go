@@ -46,7 +46,7 @@ type DocsDataset struct {
 
 // DocsDatasets lists the documentation's datasets: sample-http-logs,
 // otel-demo-traces and its companions, the GitHub event datasets, the AI
-// datasets and axiom-audit.
+// datasets, axiom-audit and the app integrations' datasets.
 func DocsDatasets() []DocsDataset {
 	return []DocsDataset{
 		{Name: "sample-http-logs", events: docsHTTP},
@@ -69,6 +69,9 @@ func DocsDatasets() []DocsDataset {
 		{Name: "ai-logs", event: aiLog},
 		{Name: "otel-demo-genai", Timespans: []string{"duration"}, event: genaiSpan},
 		{Name: "axiom-audit", event: auditEvent},
+		{Name: "convex", event: convexEvent},
+		{Name: "vercel", event: vercelEvent},
+		{Name: "segment-frontend-prod", event: segmentEventOf},
 	}
 }
 
