@@ -7,7 +7,8 @@
 // kept when its first statement (after comments) is runnable text rather
 // than a syntax template: a dataset reference such as
 // ['sample-http-logs'], or a query that needs no dataset (print,
-// datatable, let, union, search, externaldata).
+// datatable, let, union, search, externaldata). Blocks without a language
+// count when they start with a dataset reference.
 package docsquery
 
 import (
@@ -41,7 +42,12 @@ var fence = regexp.MustCompile("^([ \t]*)(```+)[ \t]*(.*)$")
 
 // runnable matches the start of a query's first statement when it can run
 // as it stands: a quoted dataset reference or a dataset-less statement.
-var runnable = regexp.MustCompile(`^((\['[^']+'\]|\["[^"]+"\])\s*(\||$)|(print|datatable|let|union|search|externaldata)\b)`)
+// A stray ";" after the dataset is a typo of one page, kept so that the
+// query is listed (and fails) rather than silently dropped.
+var runnable = regexp.MustCompile(`^((\['[^']+'\]|\["[^"]+"\])\s*(\||;|$)|(print|datatable|let|union|search|externaldata)\b)`)
+
+// datasetRef matches the start of a query over a quoted dataset.
+var datasetRef = regexp.MustCompile(`^(\['[^']+'\]|\["[^"]+"\])\s*(\||;|$)`)
 
 // Extract returns the runnable queries of one .mdx page; page is its path
 // in the repository (for Query.Page and Query.ID).
@@ -65,11 +71,14 @@ func Extract(page string, src []byte) []Query {
 			end++
 		}
 		lang := strings.ToLower(strings.Fields(info + " x")[0])
-		if lang == "kusto" || lang == "apl" {
-			body := dedent(lines[i+1:min(end, len(lines))], indent)
-			if isRunnable(body) {
-				out = append(out, Query{Page: page, Line: i + 2, APL: body})
-			}
+		body := dedent(lines[i+1:min(end, len(lines))], indent)
+		switch {
+		case (lang == "kusto" || lang == "apl") && isRunnable(body, runnable):
+			out = append(out, Query{Page: page, Line: i + 2, APL: body})
+		case info == "" && isRunnable(body, datasetRef):
+			// A few pages leave the language off; a block that starts
+			// with a quoted dataset is APL all the same.
+			out = append(out, Query{Page: page, Line: i + 2, APL: body})
 		}
 		i = end
 	}
@@ -104,14 +113,14 @@ func dedent(lines []string, indent string) string {
 }
 
 // isRunnable reports whether the first line that is not blank or a
-// comment starts a runnable statement.
-func isRunnable(body string) bool {
+// comment matches start.
+func isRunnable(body string, start *regexp.Regexp) bool {
 	for _, l := range strings.Split(body, "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "//") {
 			continue
 		}
-		return runnable.MatchString(l)
+		return start.MatchString(l)
 	}
 	return false
 }

@@ -27,12 +27,19 @@ func TestExtract(t *testing.T) {
 		"```apl",                     // 17
 		"print x = 1",                // 18
 		"```",                        // 19
+		"```",                        // 20: no language
+		"['otel-demo-traces']",       // 21
+		"```",                        // 22
+		"```",                        // 23: no language, not APL
+		"print x = 1",                // 24
+		"```",                        // 25
 	}, "\n")
 	got := Extract(page, []byte(src))
 	want := []Query{
 		{ID: "apl/tabular-operators/where#1", Page: page, Line: 7,
 			APL: "// errors only\n['sample-http-logs']\n| where status == '500'"},
 		{ID: "apl/tabular-operators/where#2", Page: page, Line: 18, APL: "print x = 1"},
+		{ID: "apl/tabular-operators/where#3", Page: page, Line: 21, APL: "['otel-demo-traces']"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d queries %+v, want %d", len(got), got, len(want))
