@@ -55,7 +55,7 @@ func DocsDatasets() []DocsDataset {
 		{Name: "security-logs", events: docsHTTP},
 		{Name: "otel-demo-traces", MapFields: []string{"attributes.custom"}, Timespans: []string{"duration"}, events: docsTraces(0)},
 		{Name: "otel-backend-traces", MapFields: []string{"attributes.custom"}, Timespans: []string{"duration"}, events: docsTraces(1)},
-		{Name: "otel-demo-logs", event: docsOtelLog},
+		{Name: "otel-demo-logs", events: docsOtelLogs},
 		// The performance page's logs carry a JSON payload as a string.
 		{Name: "logs", MapFields: []string{"json_payload"}, event: jsonPayloadLog},
 		// Hacker News items, the tutorial's dataset for text search.
