@@ -78,7 +78,7 @@ func TestDocumentedQueriesRun(t *testing.T) {
 			}
 			switch {
 			case err == nil && skip:
-				t.Errorf("%s (%s:%d) now runs on %s data: take it off skip.txt, or list it as %[1]s@messy if only the messy data still fails it (%s)", q.ID, q.Page, q.Line, v, reason)
+				t.Errorf("%s (%s:%d) now runs on %s data: take it off skip.txt, or list it as %[1]s@messy if only the messy data still fails it (%[5]s)", q.ID, q.Page, q.Line, v, reason)
 			case err == nil:
 				ok++
 			case skip:
