@@ -17,7 +17,9 @@ import (
 // 1024 per group, then in a 1%-relative-error sketch whose bucket centres
 // are binned, so bin counts near a bin edge may be off by the values
 // within 1% of that edge, matching Axiom's documented maximum error of 1%.
-// NaN, ±Inf and null are not counted.
+// NaN, ±Inf and null are not counted. A dynamic argument (a field with
+// numbers in some events and strings in others) counts its numbers and
+// skips the rest, as sum and avg do.
 //
 // Axiom's two pages disagree on the second argument (bin_size in
 // histogram, number_of_bins in histogramif); the heatmap usage
@@ -53,7 +55,7 @@ var histogramSpec = &Spec{
 		if nb < 1 || nb > maxBins {
 			return nil, fmt.Errorf("histogram: number of bins must be 1 to %d, got %d", maxBins, nb)
 		}
-		if args[0] == vector.Float || args[0] == vector.Null {
+		if args[0] == vector.Float || args[0] == vector.Null || args[0] == vector.Dynamic {
 			return &histState[float64]{quantState: quantState[float64]{t: args[0]}, nbins: int(nb)}, nil
 		}
 		return &histState[int64]{quantState: quantState[int64]{t: args[0]}, nbins: int(nb)}, nil
@@ -63,7 +65,7 @@ var histogramSpec = &Spec{
 
 func histType(t vector.Type) error {
 	switch t {
-	case vector.Int, vector.Float, vector.TimeSpan, vector.Null:
+	case vector.Int, vector.Float, vector.TimeSpan, vector.Null, vector.Dynamic:
 		return nil
 	}
 	return fmt.Errorf("histogram: argument 1 must be numeric or timespan, got %s", t)
@@ -81,11 +83,33 @@ func (s *histState[T]) Update(args []*vector.Vector, sel []int32, groups []uint3
 	if allNull(v) || v.Type != s.t {
 		return
 	}
+	if v.Type == vector.Dynamic {
+		s.updateDynamic(v, sel, groups)
+		return
+	}
 	if v.Type == vector.Float {
 		s.update(v, any(v.Floats).([]T), sel, groups)
 		return
 	}
 	s.update(v, any(v.Ints).([]T), sel, groups)
+}
+
+// updateDynamic counts the numbers of a dynamic column (a field that
+// holds numbers in some events and strings in others) as reals, skipping
+// the values that are not numbers, as sum and avg do.
+func (s *histState[T]) updateDynamic(v *vector.Vector, sel []int32, groups []uint32) {
+	for k, g := range groups {
+		r := physRow(sel, k)
+		if v.Const {
+			r = 0
+		}
+		if !validAt(v.Valid, r) {
+			continue
+		}
+		if x, ok := dynFloat(v.Dyns[r]); ok && x == x {
+			s.addTo(&s.groups[g], T(x))
+		}
+	}
 }
 
 func (s *histState[T]) Merge(other State, into []uint32) {
