@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +48,37 @@ var topQueries = []benchQuery{
 // inside each block, not filtered one by one.
 var windowQueries = []benchQuery{
 	{"w1", `where _time >= datetime(2024-03-01T12:00:00Z) and _time < datetime(2024-03-01T12:05:00Z) | count`},
+}
+
+// searchQueries look for a word of the free-text message: a rare one
+// (about one event in 100,000) that the term filters find in a few
+// granules, and a common one (2%) that is in every granule.
+var searchQueries = []benchQuery{
+	{"s1", `where message has "deadlock" | count`},
+	{"s2", `where message has "timeout" | count`},
+}
+
+// BenchmarkSearch times searchQueries like BenchmarkTopRows, and a full
+// scan of the same predicate (no term filters: has applied to every
+// message) for the ratio the issue asks for.
+func BenchmarkSearch(b *testing.B) {
+	workers := runtime.GOMAXPROCS(0)
+	for _, n := range querySizes() {
+		b.Run(sizeName(n), func(b *testing.B) {
+			for _, q := range searchQueries {
+				b.Run("inproc-colcache/"+q.id, func(b *testing.B) {
+					benchInProcess(b, dataset(b, n), q, core.Request{APL: q.apl(), Workers: workers})
+				})
+				// "or false" leaves the answer and the has kernel as they
+				// are, but the term filters cannot decide an or with a
+				// test they do not know: a full scan of every message.
+				full := benchQuery{q.id, strings.Replace(q.pipe, " | count", " or false | count", 1)}
+				b.Run("fullscan/"+q.id, func(b *testing.B) {
+					benchInProcess(b, dataset(b, n), full, core.Request{APL: full.apl(), Workers: workers})
+				})
+			}
+		})
+	}
 }
 
 // BenchmarkTimeWindow times windowQueries like BenchmarkTopRows.

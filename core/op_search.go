@@ -41,6 +41,7 @@ func (p *planner) searchSource(s *parser.SearchOp) (source, error) {
 	}
 	w := st.(*whereStage)
 	scan.prune = append(scan.prune, w.push.prune...)
+	scan.granules = append(scan.granules, w.push.granules...)
 	return &filteredSource{src: scan, st: w}, nil
 }
 

@@ -19,12 +19,13 @@ type whereStage struct {
 
 // scanPush is what a where over a scan hands the scan: _time bounds that
 // skip whole parts by their time range (exact when they are the whole
-// predicate) and tests that skip parts by column statistics or term
-// filters.
+// predicate), tests that skip parts by column statistics, and term-filter
+// tests that skip parts or granules of their rows.
 type scanPush struct {
-	lo, hi *int64
-	exact  bool
-	prune  []func(store.Part) bool
+	lo, hi   *int64
+	exact    bool
+	prune    []func(store.Part) bool
+	granules []func(store.Part) []bool
 }
 
 // newWhereStage plans what a scan below may skip for pred, compiled
@@ -33,6 +34,7 @@ func newWhereStage(c *compiler, in schema, pred *expr, ast parser.Expr, fast *fa
 	w := &whereStage{in: in, pred: pred, fast: fast}
 	w.push.lo, w.push.hi, w.push.exact = boundsOf(c, ast)
 	w.push.prune = pruneFuncs(c, in, ast)
+	w.push.granules = granuleFuncs(in, ast)
 	return w
 }
 
@@ -150,14 +152,23 @@ func filterSel(v *vector.Vector, b *batch) []int32 {
 
 // pruneFuncs returns part-skipping tests derived from the predicate's
 // conjuncts of the form column op constant, decided from column
-// statistics or term filters alone.
+// statistics alone.
 func pruneFuncs(comp *compiler, s schema, pred parser.Expr) []func(store.Part) bool {
 	var out []func(store.Part) bool
 	for _, c := range conjuncts(pred) {
 		if f := statPrune(comp, s, c); f != nil {
 			out = append(out, f)
 		}
-		if f := termPrune(s, c); f != nil {
+	}
+	return out
+}
+
+// granuleFuncs returns the term-filter tests of the predicate's
+// conjuncts (termGranules).
+func granuleFuncs(s schema, pred parser.Expr) []func(store.Part) []bool {
+	var out []func(store.Part) []bool
+	for _, c := range conjuncts(pred) {
+		if f := termGranules(s, c); f != nil {
 			out = append(out, f)
 		}
 	}

@@ -77,6 +77,7 @@ func (p *planner) pushDown(pl *pipeline, st stage) bool {
 	}
 	if !exact {
 		scan.prune = append(scan.prune, w.push.prune...)
+		scan.granules = append(scan.granules, w.push.granules...)
 	}
 	return exact
 }

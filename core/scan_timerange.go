@@ -42,9 +42,9 @@ func (s *sortedTimes) sorted(p store.Part, ts []int64) bool {
 	return ok
 }
 
-// narrowToTime sets the loader's row range to the rows whose _time may be
-// inside the scan's bounds, when the part's times are sorted and without
-// nulls. The range is widened to multiples of 64 so column slices share
+// narrowToTime cuts the loader's row ranges down to the rows whose _time
+// may be inside the scan's bounds, when the part's times are sorted and
+// without nulls. The range is widened to multiples of 64 so column slices share
 // their validity bitmaps; the per-row filter still checks the few rows at
 // its edges.
 func (s *scanSource) narrowToTime(x *execCtx, pl *partLoader) {
@@ -67,8 +67,9 @@ func (s *scanSource) narrowToTime(x *execCtx, pl *partLoader) {
 	if pl.needHi {
 		hi = sort.Search(pl.n, func(i int) bool { return ts[i] >= s.timeHi })
 	}
-	pl.lo, pl.hi = lo&^63, min((hi+63)&^63, pl.n)
 	if hi <= lo {
-		pl.lo, pl.hi = 0, 0
+		pl.ranges = nil
+		return
 	}
+	pl.ranges = intersectRanges(pl.ranges, lo&^63, min((hi+63)&^63, pl.n))
 }
