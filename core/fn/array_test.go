@@ -58,12 +58,17 @@ func TestArrayFunctions(t *testing.T) {
 		{"array_slice", []any{bJ(`[1,2,3,4]`), -10, 10}, bJ(`[1,2,3,4]`)},
 		{"array_slice", []any{bJ(`[1,2,3,4]`), 3, 1}, bJ(`[]`)},
 		{"array_slice", []any{bJ(`[1,2]`), nullInt, 1}, nil},
-		{"array_split", []any{bJ(`["log1","log2","log3","log4","log5"]`), 3}, bJ(`[["log1","log2"],["log3","log4"],["log5"]]`)},
-		{"array_split", []any{bJ(`["span1","span2","span3","span4","span5","span6"]`), 2}, bJ(`[["span1","span2","span3"],["span4","span5","span6"]]`)},
-		{"array_split", []any{bJ(`["entry1","entry2","entry3","entry4"]`), 2}, bJ(`[["entry1","entry2"],["entry3","entry4"]]`)},
-		{"array_split", []any{bJ(`[1,2]`), 5}, bJ(`[[1],[2]]`)},
-		{"array_split", []any{bJ(`[]`), 2}, bJ(`[]`)},
-		{"array_split", []any{bJ(`[1,2,3]`), 0}, nil},
+		// A scalar is a split index (Axiom's page: three events split at 2
+		// give the first two and the last), not a number of parts: [1..5]
+		// split at 2 was [[1,2,3],[4,5]].
+		{"array_split", []any{bJ(`["Enqueued","Sent","ResponseReceived"]`), 2}, bJ(`[["Enqueued","Sent"],["ResponseReceived"]]`)},
+		{"array_split", []any{bJ(`["Enqueued","Sent","ResponseReceived"]`), bJ(`[1,2]`)}, bJ(`[["Enqueued"],["Sent"],["ResponseReceived"]]`)},
+		{"array_split", []any{bJ(`[1,2,3,4,5]`), 2}, bJ(`[[1,2],[3,4,5]]`)},
+		{"array_split", []any{bJ(`[1,2,3,4,5]`), -2}, bJ(`[[1,2,3],[4,5]]`)},
+		{"array_split", []any{bJ(`[1,2]`), 5}, bJ(`[[1,2],[]]`)},
+		{"array_split", []any{bJ(`[]`), 2}, bJ(`[[],[]]`)},
+		{"array_split", []any{bJ(`[1,2,3]`), 0}, bJ(`[[],[1,2,3]]`)},
+		{"array_split", []any{bJ(`[1,2,3]`), nullInt}, nil},
 		{"array_split", []any{bJ(`[1,2,3,4,5]`), bJ(`[2,4]`)}, bJ(`[[1,2],[3,4],[5]]`)},
 		{"array_split", []any{bJ(`[1,2,3,4,5]`), bJ(`[-1]`)}, bJ(`[[1,2,3,4],[5]]`)},
 
