@@ -17,3 +17,17 @@ func TestSummarize(t *testing.T) {
 		{q: "T | summarize percentile(v, r)", err: "must be a constant"},
 	})
 }
+
+// TestSummarizeArgMaxNullKey is Kusto's null handling example for
+// arg_max/arg_min: Banana's Version is always null, so one of its rows is
+// returned with a null Version; its Color was null.
+func TestSummarizeArgMaxNullKey(t *testing.T) {
+	const fruit = `datatable(Fruit:string, Color:string, Version:long)["Apple","Red",1, "Apple","Green",long(null),
+		"Banana","Yellow",long(null), "Banana","Green",long(null), "Pear","Brown",1, "Pear","Green",2]`
+	opsExpect(t, fruit+" | summarize arg_max(Version, *) by Fruit | sort by Fruit asc",
+		"Fruit:string, Version:integer, Color:string",
+		`["Apple",1,"Red"]`, `["Banana",null,"Yellow"]`, `["Pear",2,"Green"]`)
+	opsExpect(t, fruit+" | summarize arg_min(Version, Color) by Fruit | sort by Fruit asc",
+		"Fruit:string, Version:integer, Color:string",
+		`["Apple",1,"Red"]`, `["Banana",null,"Yellow"]`, `["Pear",1,"Brown"]`)
+}
