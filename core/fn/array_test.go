@@ -121,6 +121,11 @@ func TestArrayFunctions(t *testing.T) {
 
 		// array_extract (JSONPath)
 		{"array_extract", []any{bJ(`[{"id":1,"value":true},{"id":2,"value":false}]`), "$[*].value"}, bJ(`[true,false]`)},
+		// Values keep their JSON types: booleans, integers, reals, strings,
+		// bags and nulls are not turned into strings ("true", "200").
+		{"array_extract", []any{bJ(`[{"s":200},{"s":"200"},{"s":1.5},{"s":false},{"s":{"k":[1]}},{"s":null}]`), "$[*].s"},
+			[]any{int64(200), "200", 1.5, false, map[string]any{"k": []any{int64(1)}}, nil}},
+		{"array_extract", []any{bJ(`[{"t":1734033733465219300}]`), "$[*].t"}, []any{int64(1734033733465219300)}},
 		{"array_extract", []any{bJ(`{"a":{"b":[10,20,30]}}`), "$.a.b[-1]"}, bJ(`[30]`)},
 		{"array_extract", []any{bJ(`{"a.b":1}`), "$['a.b']"}, bJ(`[1]`)},
 		{"array_extract", []any{bJ(`[1,2]`), "$.missing"}, bJ(`[]`)},
