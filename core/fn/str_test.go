@@ -102,6 +102,16 @@ func TestStringFunctions(t *testing.T) {
 		{"extract_all", []any{`(\w)(\w+)(\w)`, []any{int64(1), int64(3)}, "The price of PINEAPPLE ice cream is 20"},
 			[]any{[]any{"T", "e"}, []any{"p", "e"}, []any{"P", "E"}, []any{"i", "e"}, []any{"c", "m"}}},
 		{"extract_all", []any{`(\d+)`, "a1b22"}, []any{"1", "22"}},
+		// Kusto's examples: several groups give an array per match, and
+		// captureGroups may name (?P<name>...) groups (those gave null).
+		{"extract_all", []any{`(\w)(\w+)(\w)`, "82b8be2d-dfa7-4bd1-8f63-24ad26d31449"},
+			bJ(`[["8","2b8be2","d"],["d","fa","7"],["4","bd","1"],["8","f6","3"],["2","4ad26d3144","9"]]`)},
+		{"extract_all", []any{`(?P<first>\w)(?P<middle>\w+)(?P<last>\w)`, bJ(`["first",2,"last"]`), "82b8be2d-dfa7-4bd1-8f63-24ad26d31449"},
+			bJ(`[["8","2b8be2","d"],["d","fa","7"],["4","bd","1"],["8","f6","3"],["2","4ad26d3144","9"]]`)},
+		{"extract_all", []any{`(?P<first>\w)(\w+)(?<last>\w)`, bJ(`["last"]`), "abc-cde"}, bJ(`["c","e"]`)},
+		{"extract_all", []any{`(?P<x>\d+)-(\d+)`, bJ(`["x","nosuch"]`), "1-2"}, nil},
+		{"extract_all", []any{`(\d+)-(\d+)`, bJ(`[1,2]`), "a 1-2 b 3-4"}, bJ(`[["1","2"],["3","4"]]`)},
+		{"extract_all", []any{`(\d+)-(\d+)`, "none"}, nil},
 		{"parse_url", []any{"https://user:pw@www.example.com:8080/path/to/page?query=example#frag"}, map[string]any{
 			"scheme": "https", "host": "www.example.com", "port": "8080", "path": "/path/to/page",
 			"username": "user", "password": "pw", "query": map[string]any{"query": "example"}, "fragment": "frag"}},
