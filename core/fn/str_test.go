@@ -91,6 +91,23 @@ func TestStringFunctions(t *testing.T) {
 		{"indexof", []any{"abc", "x"}, int64(-1)},
 		{"indexof", []any{"abc", "b", -1}, int64(-1)}, // a negative start counts from the end (KQL), so only "c" is searched
 		{"indexof", []any{"abc def ab", "ab", -2}, int64(8)},
+		// Kusto's examples idx1..idx9 (idx6 with the casts written out).
+		{"indexof", []any{"abcdefg", "cde"}, int64(2)},
+		{"indexof", []any{"abcdefg", "cde", 1, 4}, int64(2)},
+		{"indexof", []any{"abcdefg", "cde", 1, 2}, int64(-1)},
+		{"indexof", []any{"abcdefg", "cde", 3, 4}, int64(-1)},
+		{"indexof", []any{"abcdefg", "cde", -5}, int64(2)},
+		{"indexof", []any{"1234567", "5", 1, 4}, int64(4)},
+		{"indexof", []any{"abcdefg", "cde", 2, -1}, int64(2)},
+		{"indexof", []any{"abcdefgabcdefg", "cde", 1, 10, 2}, int64(9)}, // was -1
+		{"indexof", []any{"abcdefgabcdefg", "cde", 1, -1, 3}, int64(-1)},
+		{"indexof", []any{"abcdefg", "cde", 1, -2}, nil},
+		{"indexof", []any{"abcdefg", "cde", 0, -1, 0}, nil},
+		{"indexof", []any{"abc", "c", 5}, int64(-1)},
+		{"indexof", []any{"abc", "c", -10}, int64(2)},
+		{"indexof", []any{"aaa", "", 0, -1, 4}, int64(3)},
+		{"indexof", []any{"aaa", "", 0, -1, 5}, int64(-1)},
+		{"indexof", []any{"é-é-é", "é", 1, 2, 2}, int64(4)},
 		{"indexof_regex", []any{"/api/user-12345/settings", "user-[0-9]+"}, int64(5)},
 		{"indexof_regex", []any{"abc", "b", 0, 0}, nil},
 		{"isascii", []any{"abc"}, true},
