@@ -28,5 +28,5 @@ var makeSetSpec = &Spec{
 		}
 		return newCollect(args[0], limit, true), nil
 	},
-	Doc: "Collects the group's distinct non-null values into a dynamic array.",
+	Doc: "Collects the group's distinct non-null values into a dynamic array; an array value adds its elements (Axiom's page is silent; follows Kusto).",
 }
