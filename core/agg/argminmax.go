@@ -26,7 +26,7 @@ func argSpec(name, apiName string, isMax bool) *Spec {
 	}
 	check := func(args []vector.Type) error {
 		if !isOrdered(args[0]) {
-			return fmt.Errorf("%s: argument 1 must be a number, datetime, timespan or string, got %s", name, args[0])
+			return fmt.Errorf("argument 1 must be a number, datetime, timespan or string, got %s", args[0])
 		}
 		return nil
 	}

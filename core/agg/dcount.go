@@ -43,7 +43,7 @@ var dcountSpec = &Spec{
 				return nil, err
 			}
 			if level < 0 || level > 4 {
-				return nil, fmt.Errorf("dcount: accuracy must be 0 to 4, got %d", level)
+				return nil, fmt.Errorf("accuracy must be 0 to 4, got %d", level)
 			}
 			p = [...]uint8{12, 14, 16, 17, 18}[level]
 		}

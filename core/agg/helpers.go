@@ -168,7 +168,7 @@ func constInt(name string, pos int, c any) (int64, error) {
 			return int64(v), nil
 		}
 	}
-	return 0, fmt.Errorf("%s: argument %d must be a constant integer, got %v", name, pos+1, c)
+	return 0, fmt.Errorf("argument %d must be a constant integer, got %v", pos+1, c)
 }
 
 // constFloat reads a constant argument as a number.
@@ -181,7 +181,7 @@ func constFloat(name string, pos int, c any) (float64, error) {
 	case float64:
 		return v, nil
 	}
-	return 0, fmt.Errorf("%s: argument %d must be a constant number, got %v", name, pos+1, c)
+	return 0, fmt.Errorf("argument %d must be a constant number, got %v", pos+1, c)
 }
 
 // dynFloat converts a dynamic value to a number when it is one.
@@ -210,7 +210,7 @@ func wantNumeric(name string, t vector.Type) error {
 	case vector.Int, vector.Float, vector.Dynamic, vector.Null:
 		return nil
 	}
-	return fmt.Errorf("%s: argument 1 must be numeric, got %s", name, t)
+	return fmt.Errorf("argument 1 must be numeric, got %s", t)
 }
 
 // wantBool is the check every -if variant applies to its predicate.
@@ -219,7 +219,7 @@ func wantBool(name string, pos int, t vector.Type) error {
 	case vector.Bool, vector.Null, vector.Dynamic:
 		return nil
 	}
-	return fmt.Errorf("%s: argument %d (the predicate) must be bool, got %s", name, pos+1, t)
+	return fmt.Errorf("argument %d (the predicate) must be bool, got %s", pos+1, t)
 }
 
 // isOrdered reports whether min/max/arg_min/percentile can compare values

@@ -51,7 +51,7 @@ var histogramSpec = &Spec{
 			return nil, err
 		}
 		if nb < 1 || nb > maxBins {
-			return nil, fmt.Errorf("histogram: number of bins must be 1 to %d, got %d", maxBins, nb)
+			return nil, fmt.Errorf("number of bins must be 1 to %d, got %d", maxBins, nb)
 		}
 		if args[0] == vector.Float || args[0] == vector.Null {
 			return &histState[float64]{quantState: quantState[float64]{t: args[0]}, nbins: int(nb)}, nil
@@ -66,7 +66,7 @@ func histType(t vector.Type) error {
 	case vector.Int, vector.Float, vector.TimeSpan, vector.Null:
 		return nil
 	}
-	return fmt.Errorf("histogram: argument 1 must be numeric or timespan, got %s", t)
+	return fmt.Errorf("argument 1 must be numeric or timespan, got %s", t)
 }
 
 type histState[T number] struct {

@@ -48,7 +48,7 @@ func listLimit(name string, args []vector.Type, consts []any) (int, error) {
 		return 0, err
 	}
 	if n <= 0 || n > defaultMaxList {
-		return 0, fmt.Errorf("%s: max size must be 1 to %d, got %d", name, defaultMaxList, n)
+		return 0, fmt.Errorf("max size must be 1 to %d, got %d", defaultMaxList, n)
 	}
 	return int(n), nil
 }

@@ -30,7 +30,7 @@ func extremeSpec(name string, isMax bool) *Spec {
 	}
 	check := func(t vector.Type) error {
 		if !isOrdered(t) {
-			return fmt.Errorf("%s: argument 1 must be a number, datetime, timespan or string, got %s", name, t)
+			return fmt.Errorf("argument 1 must be a number, datetime, timespan or string, got %s", t)
 		}
 		return nil
 	}

@@ -1,6 +1,7 @@
 package agg
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -90,7 +91,7 @@ func pctType(name string, t vector.Type) (vector.Type, error) {
 	case vector.Null:
 		return vector.Float, nil
 	}
-	return vector.Null, fmt.Errorf("%s: argument 1 must be numeric, datetime or timespan, got %s", name, t)
+	return vector.Null, fmt.Errorf("argument 1 must be numeric, datetime or timespan, got %s", t)
 }
 
 // pctArgs reads the percentiles from the constant arguments: numbers, or
@@ -115,11 +116,11 @@ func pctArgs(name string, consts []any) ([]float64, error) {
 		ps = append(ps, p)
 	}
 	if len(ps) == 0 {
-		return nil, fmt.Errorf("%s: no percentile given", name)
+		return nil, errors.New("no percentile given")
 	}
 	for _, p := range ps {
 		if !(p >= 0 && p <= 100) {
-			return nil, fmt.Errorf("%s: percentile must be between 0 and 100, got %v", name, p)
+			return nil, fmt.Errorf("percentile must be between 0 and 100, got %v", p)
 		}
 	}
 	return ps, nil

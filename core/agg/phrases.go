@@ -47,7 +47,7 @@ var phrasesSpec = &Spec{
 				return nil, err
 			}
 			if k < 1 || k > 10000 {
-				return nil, fmt.Errorf("phrases: max_phrases must be 1 to 10000, got %d", k)
+				return nil, fmt.Errorf("max_phrases must be 1 to 10000, got %d", k)
 			}
 		}
 		return &phrasesState{k: int(k)}, nil
@@ -57,7 +57,7 @@ var phrasesSpec = &Spec{
 
 func phrasesType(t vector.Type) error {
 	if t != vector.String && t != vector.Null {
-		return fmt.Errorf("phrases: argument 1 must be a string, got %s", t)
+		return fmt.Errorf("argument 1 must be a string, got %s", t)
 	}
 	return nil
 }

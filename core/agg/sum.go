@@ -48,7 +48,7 @@ func sumType(name string, t vector.Type) (vector.Type, error) {
 	case vector.Float, vector.Dynamic:
 		return vector.Float, nil
 	}
-	return vector.Null, fmt.Errorf("%s: argument 1 must be numeric or timespan, got %s", name, t)
+	return vector.Null, fmt.Errorf("argument 1 must be numeric or timespan, got %s", t)
 }
 
 // number is the payload of the vectors the numeric kernels run over.

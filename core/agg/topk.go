@@ -36,7 +36,7 @@ var topkSpec = &Spec{
 			return nil, err
 		}
 		if k < 1 || k > 100000 {
-			return nil, fmt.Errorf("topk: k must be 1 to 100000, got %d", k)
+			return nil, fmt.Errorf("k must be 1 to 100000, got %d", k)
 		}
 		return newTopk(args[0], int(k)), nil
 	},
