@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -184,9 +185,13 @@ func constFloat(name string, pos int, c any) (float64, error) {
 	return 0, fmt.Errorf("argument %d must be a constant number, got %v", pos+1, c)
 }
 
-// dynFloat converts a dynamic value to a number when it is one.
+// dynFloat converts a dynamic value to a number when it is one, or is a
+// string that toreal reads as one (the same field often arrives as 200
+// and as "200").
 func dynFloat(x any) (float64, bool) {
 	switch v := x.(type) {
+	case string:
+		return fn.ParseFloat(v)
 	case int64:
 		return float64(v), true
 	case float64:

@@ -88,10 +88,10 @@ func pctType(name string, t vector.Type) (vector.Type, error) {
 	switch t {
 	case vector.Int, vector.Float, vector.DateTime, vector.TimeSpan:
 		return t, nil
-	case vector.Null:
+	case vector.Null, vector.Dynamic:
 		return vector.Float, nil
 	}
-	return vector.Null, fmt.Errorf("argument 1 must be numeric, datetime or timespan, got %s", t)
+	return vector.Null, fmt.Errorf("argument 1 must be numeric, datetime, timespan or dynamic, got %s", t)
 }
 
 // pctArgs reads the percentiles from the constant arguments: numbers, or
@@ -134,8 +134,11 @@ func newPct(ctx *Context, name string, args []vector.Type, consts []any, array b
 	if err != nil {
 		return nil, err
 	}
-	if args[0] == vector.Float || args[0] == vector.Null {
-		return &pctState[float64]{quantState: quantState[float64]{t: args[0]}, ps: ps, array: array}, nil
+	if t := args[0]; t == vector.Float || t == vector.Null || t == vector.Dynamic {
+		if t == vector.Dynamic {
+			t = vector.Float // dynamic values are read as reals (Update)
+		}
+		return &pctState[float64]{quantState: quantState[float64]{t: t}, ps: ps, array: array}, nil
 	}
 	q := quantState[int64]{t: args[0]}
 	if args[0] == vector.DateTime && ctx != nil && !ctx.Start.IsZero() {
@@ -155,6 +158,9 @@ func (s *pctState[T]) Grow(n int) { s.grow(n) }
 
 func (s *pctState[T]) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	v := args[0]
+	if v.Type == vector.Dynamic {
+		v = dynToFloats(v)
+	}
 	if allNull(v) || v.Type != s.t {
 		return
 	}
