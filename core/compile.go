@@ -140,6 +140,8 @@ func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
 	switch {
 	case name == "column_ifexists":
 		return c.columnIfExists(call)
+	case name == "ensure_field":
+		return c.ensureField(call)
 	case name == "ingestion_time" && len(call.Args) == 0:
 		if i := c.in.index(store.SysTimeField); i >= 0 && c.in[i].Type == vector.DateTime {
 			e := colExpr(i, c.in[i], call.Sp)
