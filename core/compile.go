@@ -32,6 +32,8 @@ func (c *compiler) compile(e parser.Expr) (*expr, error) {
 		return c.member(e)
 	case *parser.IndexExpr:
 		return c.index(e)
+	case *parser.SliceExpr:
+		return c.slice(e)
 	case *parser.BinaryExpr:
 		return c.binary(e)
 	case *parser.UnaryExpr:

@@ -54,6 +54,15 @@ func splitAggExpr(e parser.Expr, next *int) (hidden []*parser.NamedExpr, rewritt
 			return &parser.MemberExpr{Sp: x.Sp, X: rw(x.X), Name: x.Name}
 		case *parser.IndexExpr:
 			return &parser.IndexExpr{Sp: x.Sp, X: rw(x.X), Index: rw(x.Index)}
+		case *parser.SliceExpr:
+			s := &parser.SliceExpr{Sp: x.Sp, X: rw(x.X)}
+			if x.Lo != nil {
+				s.Lo = rw(x.Lo)
+			}
+			if x.Hi != nil {
+				s.Hi = rw(x.Hi)
+			}
+			return s
 		}
 		return x
 	}
