@@ -104,9 +104,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // loadStream decodes path into a new dataset of db, keeping the fields
 // keep accepts (nil: all).
-func loadStream(db *store.DB, name, path string, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
+func loadStream(db *store.DB, name, path string, decl *fieldDecl, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
 	if strings.HasSuffix(strings.ToLower(path), ".parquet") {
-		return loadParquet(db, name, path, keep, lo, hi, progress)
+		return loadParquet(db, name, path, decl, keep, lo, hi, progress)
 	}
 	format, comp, err := fileFormat(path)
 	if err != nil {
@@ -125,19 +125,22 @@ func loadStream(db *store.DB, name, path string, keep func(string) bool, lo, hi 
 	}
 	now := time.Now().UnixNano()
 	opts := ingest.Options{Format: format, Now: now, Keep: keep}
+	if decl != nil && len(decl.mapFields) > 0 {
+		opts.MapFields = decl.mapFields
+	}
 	if format != ingest.NDJSON { // one document: decoded whole
 		body, err := io.ReadAll(r)
 		if err != nil {
 			return err
 		}
-		return decodeAppend(ds, body, opts, path, progress)
+		return decodeAppend(ds, body, opts, decl, path, progress)
 	}
-	return streamNDJSON(ds, r, opts, path, progress)
+	return streamNDJSON(ds, r, opts, decl, path, progress)
 }
 
 // streamNDJSON cuts the stream into chunks of whole lines and decodes them
 // on one worker per core.
-func streamNDJSON(ds *store.Dataset, r io.Reader, opts ingest.Options, path string, progress *loadProgress) error {
+func streamNDJSON(ds *store.Dataset, r io.Reader, opts ingest.Options, decl *fieldDecl, path string, progress *loadProgress) error {
 	chunks := make(chan []byte, 2)
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -148,7 +151,7 @@ func streamNDJSON(ds *store.Dataset, r io.Reader, opts ingest.Options, path stri
 		go func() {
 			defer wg.Done()
 			for c := range chunks {
-				if err := decodeAppend(ds, c, opts, path, progress); err != nil {
+				if err := decodeAppend(ds, c, opts, decl, path, progress); err != nil {
 					mu.Lock()
 					if first == nil {
 						first = err
@@ -201,7 +204,7 @@ func cutLines(r io.Reader, size int, emit func([]byte)) error {
 
 // decodeAppend decodes one chunk and appends its rows; failed events are
 // reported, not fatal (as the server's ingest does).
-func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, path string, progress *loadProgress) error {
+func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, decl *fieldDecl, path string, progress *loadProgress) error {
 	b := store.NewRowsBuilder()
 	res, err := ingest.Decode(body, opts, b)
 	if err != nil {
@@ -211,7 +214,9 @@ func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, path stri
 		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, res.Failed, res.Failures[0].Error)
 	}
 	progress.rows.Add(int64(res.Ingested))
-	_, err = ds.Append(b.Finish(opts.Now))
+	rows := b.Finish(opts.Now)
+	decl.retype(rows, path)
+	_, err = ds.Append(rows)
 	return err
 }
 

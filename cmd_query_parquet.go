@@ -34,7 +34,7 @@ type parquetLeaf struct {
 }
 
 // loadParquet appends the file's rows to a new dataset of db.
-func loadParquet(db *store.DB, name, path string, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
+func loadParquet(db *store.DB, name, path string, decl *fieldDecl, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -69,6 +69,7 @@ func loadParquet(db *store.DB, name, path string, keep func(string) bool, lo, hi
 			return fmt.Errorf("%s: row group %d: %w", path, i, err)
 		}
 		progress.rows.Add(int64(rows.N))
+		decl.retype(rows, path)
 		if _, err := ds.Append(rows); err != nil {
 			return err
 		}
