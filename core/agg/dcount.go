@@ -38,7 +38,7 @@ var dcountSpec = &Spec{
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
 		p := uint8(14)
 		if len(args) > 1 {
-			level, err := constInt("dcount", 1, consts[1])
+			level, err := constInt(1, consts[1])
 			if err != nil {
 				return nil, err
 			}

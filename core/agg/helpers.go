@@ -158,7 +158,7 @@ func boxInt(t vector.Type, x int64) any {
 }
 
 // constInt reads a constant argument as an integer (long or a whole real).
-func constInt(name string, pos int, c any) (int64, error) {
+func constInt(pos int, c any) (int64, error) {
 	switch v := c.(type) {
 	case int64:
 		return v, nil
@@ -173,7 +173,7 @@ func constInt(name string, pos int, c any) (int64, error) {
 }
 
 // constFloat reads a constant argument as a number.
-func constFloat(name string, pos int, c any) (float64, error) {
+func constFloat(pos int, c any) (float64, error) {
 	switch v := c.(type) {
 	case int64:
 		return float64(v), nil
@@ -210,7 +210,7 @@ func dynFloat(x any) (float64, bool) {
 }
 
 // wantNumeric is the Result rule of aggregations over numbers only.
-func wantNumeric(name string, t vector.Type) error {
+func wantNumeric(t vector.Type) error {
 	switch t {
 	case vector.Int, vector.Float, vector.Dynamic, vector.Null:
 		return nil
@@ -219,7 +219,7 @@ func wantNumeric(name string, t vector.Type) error {
 }
 
 // wantBool is the check every -if variant applies to its predicate.
-func wantBool(name string, pos int, t vector.Type) error {
+func wantBool(pos int, t vector.Type) error {
 	switch t {
 	case vector.Bool, vector.Null, vector.Dynamic:
 		return nil

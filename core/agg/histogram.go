@@ -46,7 +46,7 @@ var histogramSpec = &Spec{
 		if err := histType(args[0]); err != nil {
 			return nil, err
 		}
-		nb, err := constInt("histogram", 1, consts[1])
+		nb, err := constInt(1, consts[1])
 		if err != nil {
 			return nil, err
 		}

@@ -40,7 +40,7 @@ func withIf(base *Spec, name, apiName string, predPos int, doc string) *Spec {
 			if p >= len(args) {
 				return nil, errors.New("missing the predicate argument")
 			}
-			if err := wantBool(name, p, args[p]); err != nil {
+			if err := wantBool(p, args[p]); err != nil {
 				return nil, err
 			}
 			return base.Result(without(args, p))
@@ -50,7 +50,7 @@ func withIf(base *Spec, name, apiName string, predPos int, doc string) *Spec {
 			if p >= len(argTypes) {
 				return nil, errors.New("missing the predicate argument")
 			}
-			if err := wantBool(name, p, argTypes[p]); err != nil {
+			if err := wantBool(p, argTypes[p]); err != nil {
 				return nil, err
 			}
 			var rest []any

@@ -31,7 +31,7 @@ var makeBagSpec = &Spec{
 		if args[0] != vector.Dynamic && args[0] != vector.Null {
 			return nil, fmt.Errorf("argument 1 must be dynamic, got %s", args[0])
 		}
-		limit, err := listLimit("make_bag", args, consts)
+		limit, err := listLimit(args, consts)
 		if err != nil {
 			return nil, err
 		}

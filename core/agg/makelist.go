@@ -29,7 +29,7 @@ var makeListSpec = &Spec{
 	ConstArgs: []int{1},
 	Result:    fixed(vector.Dynamic),
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
-		limit, err := listLimit("make_list", args, consts)
+		limit, err := listLimit(args, consts)
 		if err != nil {
 			return nil, err
 		}
@@ -39,11 +39,11 @@ var makeListSpec = &Spec{
 }
 
 // listLimit reads the optional size limit argument.
-func listLimit(name string, args []vector.Type, consts []any) (int, error) {
+func listLimit(args []vector.Type, consts []any) (int, error) {
 	if len(args) < 2 {
 		return defaultMaxList, nil
 	}
-	n, err := constInt(name, 1, consts[1])
+	n, err := constInt(1, consts[1])
 	if err != nil {
 		return 0, err
 	}

@@ -51,11 +51,11 @@ var percentileSpec = &Spec{
 	MaxArgs:   2,
 	ConstArgs: []int{1},
 	Result: func(args []vector.Type) ([]vector.Type, error) {
-		t, err := pctType("percentile", args[0])
+		t, err := pctType(args[0])
 		return one(t), err
 	},
 	New: func(ctx *Context, args []vector.Type, consts []any) (State, error) {
-		return newPct(ctx, "percentile", args, consts, false)
+		return newPct(ctx, args, consts, false)
 	},
 	Doc: "Returns the p-th percentile (nearest rank) of the group's values; exact while the query holds under 4M values (or 1024 per group), else within 1%.",
 }
@@ -67,11 +67,11 @@ var pctArraySpec = &Spec{
 	MaxArgs:   1 + maxPercentiles,
 	ConstArgs: pctPositions(),
 	Result: func(args []vector.Type) ([]vector.Type, error) {
-		_, err := pctType("percentiles_array", args[0])
+		_, err := pctType(args[0])
 		return one(vector.Dynamic), err
 	},
 	New: func(ctx *Context, args []vector.Type, consts []any) (State, error) {
-		return newPct(ctx, "percentiles_array", args, consts, true)
+		return newPct(ctx, args, consts, true)
 	},
 	Doc: "Returns several percentiles of the group's values as a dynamic array.",
 }
@@ -84,7 +84,7 @@ func pctPositions() []int {
 	return out
 }
 
-func pctType(name string, t vector.Type) (vector.Type, error) {
+func pctType(t vector.Type) (vector.Type, error) {
 	switch t {
 	case vector.Int, vector.Float, vector.DateTime, vector.TimeSpan:
 		return t, nil
@@ -96,12 +96,12 @@ func pctType(name string, t vector.Type) (vector.Type, error) {
 
 // pctArgs reads the percentiles from the constant arguments: numbers, or
 // one dynamic array of numbers.
-func pctArgs(name string, consts []any) ([]float64, error) {
+func pctArgs(consts []any) ([]float64, error) {
 	var ps []float64
 	for i := 1; i < len(consts); i++ {
 		if arr, ok := consts[i].([]any); ok {
 			for _, e := range arr {
-				p, err := constFloat(name, i, e)
+				p, err := constFloat(i, e)
 				if err != nil {
 					return nil, err
 				}
@@ -109,7 +109,7 @@ func pctArgs(name string, consts []any) ([]float64, error) {
 			}
 			continue
 		}
-		p, err := constFloat(name, i, consts[i])
+		p, err := constFloat(i, consts[i])
 		if err != nil {
 			return nil, err
 		}
@@ -126,11 +126,11 @@ func pctArgs(name string, consts []any) ([]float64, error) {
 	return ps, nil
 }
 
-func newPct(ctx *Context, name string, args []vector.Type, consts []any, array bool) (State, error) {
-	if _, err := pctType(name, args[0]); err != nil {
+func newPct(ctx *Context, args []vector.Type, consts []any, array bool) (State, error) {
+	if _, err := pctType(args[0]); err != nil {
 		return nil, err
 	}
-	ps, err := pctArgs(name, consts)
+	ps, err := pctArgs(consts)
 	if err != nil {
 		return nil, err
 	}

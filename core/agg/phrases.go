@@ -43,7 +43,7 @@ var phrasesSpec = &Spec{
 		k := int64(defaultPhrases)
 		if len(args) > 1 {
 			var err error
-			if k, err = constInt("phrases", 1, consts[1]); err != nil {
+			if k, err = constInt(1, consts[1]); err != nil {
 				return nil, err
 			}
 			if k < 1 || k > 10000 {

@@ -31,7 +31,7 @@ var topkSpec = &Spec{
 	ConstArgs: []int{1},
 	Result:    fixed(vector.Dynamic),
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
-		k, err := constInt("topk", 1, consts[1])
+		k, err := constInt(1, consts[1])
 		if err != nil {
 			return nil, err
 		}
