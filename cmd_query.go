@@ -39,6 +39,9 @@ func cmdQuery(args []string) int {
 	format := fs.String("format", "table", "output format: table, json, ndjson, csv, parquet")
 	out := fs.String("o", "", "write the result to this file instead of standard output")
 	timing := fs.Bool("timing", false, "print how long loading, the query and writing the result took on standard error")
+	var mapFields, types multiFlag
+	fs.Var(&mapFields, "map-field", "NAME=FIELD: keep FIELD's objects in the -in dataset NAME as one dynamic value, like a server map field (repeatable)")
+	fs.Var(&types, "type", "NAME=FIELD:TYPE: store FIELD of the -in dataset NAME as TYPE, e.g. traces=duration:timespan (repeatable)")
 	// Flags may come before or after the query text.
 	var positional []string
 	for {
@@ -69,8 +72,13 @@ func cmdQuery(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite query: -end:", err)
 		return 2
 	}
+	decls, err := parseFieldDecls(mapFields, types, inputs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query:", err)
+		return 2
+	}
 	began := time.Now()
-	d, err := openQueryData(*data, inputs, queryFields(apl), req.Start, req.End)
+	d, err := openQueryData(*data, inputs, decls, queryFields(apl), req.Start, req.End)
 	loaded := time.Now()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
@@ -141,8 +149,9 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 }
 
 // openQueryData opens the data directory, or an in-memory store holding
-// the -in files (only the fields keep accepts; nil keeps all).
-func openQueryData(dir string, inputs []string, keep func(string) bool, lo, hi time.Time) (*db.DB, error) {
+// the -in files (only the fields keep accepts; nil keeps all) with their
+// declared map fields and types.
+func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, keep func(string) bool, lo, hi time.Time) (*db.DB, error) {
 	if dir != "" && len(inputs) > 0 {
 		return nil, errors.New("use either -data or -in, not both")
 	}
@@ -156,7 +165,7 @@ func openQueryData(dir string, inputs []string, keep func(string) bool, lo, hi t
 			d.Close()
 			return nil, fmt.Errorf("-in %q: want NAME=PATH", in)
 		}
-		if err := loadStream(d, name, path, keep, lo, hi, newLoadProgress()); err != nil {
+		if err := loadStream(d, name, path, decls[name], keep, lo, hi, newLoadProgress()); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("-in %s: %w", in, err)
 		}

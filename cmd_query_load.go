@@ -16,6 +16,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/parser"
 )
@@ -97,12 +98,12 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // loadStream decodes path into a new dataset of d, keeping the fields
-// keep accepts (nil: all). NDJSON streams in chunks decoded on every core
-// (db.IngestStream); failed events are reported, not fatal, as the
-// server's ingest does.
-func loadStream(d *db.DB, name, path string, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
+// keep accepts (nil: all), with the dataset's declared map fields and
+// types. NDJSON streams in chunks decoded on every core (db.IngestStream);
+// failed events are reported, not fatal, as the server's ingest does.
+func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
 	if strings.HasSuffix(strings.ToLower(path), ".parquet") {
-		return loadParquet(d, name, path, keep, lo, hi, progress)
+		return loadParquet(d, name, path, decl, keep, lo, hi, progress)
 	}
 	format, comp, err := fileFormat(path)
 	if err != nil {
@@ -118,7 +119,12 @@ func loadStream(d *db.DB, name, path string, keep func(string) bool, lo, hi time
 	if _, err := d.Create(name); err != nil {
 		return err
 	}
-	res, err := d.IngestStream(name, r, ingest.Options{Format: format, Keep: keep}, &progress.stream)
+	opts := db.StreamOptions{Options: ingest.Options{Format: format, Keep: keep}, Progress: &progress.stream}
+	if decl != nil {
+		opts.MapFields = decl.mapFields
+		opts.Prepare = func(rows *store.Rows) { decl.retype(rows, path) }
+	}
+	res, err := d.IngestStream(name, r, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -35,7 +35,7 @@ type parquetLeaf struct {
 }
 
 // loadParquet appends the file's rows to a new dataset of db.
-func loadParquet(d *db.DB, name, path string, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
+func loadParquet(d *db.DB, name, path string, decl *fieldDecl, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -70,6 +70,7 @@ func loadParquet(d *db.DB, name, path string, keep func(string) bool, lo, hi tim
 			return fmt.Errorf("%s: row group %d: %w", path, i, err)
 		}
 		progress.stream.Rows.Add(int64(rows.N))
+		decl.retype(rows, path)
 		if _, err := ds.Append(rows); err != nil {
 			return err
 		}

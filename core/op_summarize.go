@@ -179,7 +179,7 @@ func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *ag
 	}
 	outs, err := spec.Result(ac.types)
 	if err != nil {
-		return nil, semErr(call, "%s: %v", call.Name, err)
+		return nil, callErr(call, call.Name, err)
 	}
 	ac.outs = outs
 	ac.names = aggNames(ne.Name, call, ac, argNames)
@@ -259,7 +259,7 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 	for _, a := range s.aggs {
 		state, err := a.spec.New(a.ctx, a.types, a.consts)
 		if err != nil {
-			return nil, semErr(a.call, "%s: %v", a.call.Name, err)
+			return nil, callErr(a.call, a.call.Name, err)
 		}
 		sk.states = append(sk.states, state)
 	}

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strings"
+
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -51,14 +53,37 @@ func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
 }
 
 // wherePredicate compiles a predicate, expanding `* has "x"` (and the
-// other string operators on `*`) into an or over every string column.
+// other string operators on `*`) over every string column wherever it
+// stands in the predicate, so it combines with and, or and not.
 func (p *planner) wherePredicate(c *compiler, in schema, e parser.Expr) (*expr, error) {
-	b, ok := e.(*parser.BinaryExpr)
-	if !ok {
-		return c.compile(e)
+	return c.compile(expandStar(e, in))
+}
+
+// expandStar rewrites each `* op x` below and/or/not into a test of every
+// string or dynamic column: some column matches for a positive operator,
+// and no column fails for a negated one (`* !has "x"`: none has it), as a
+// row-wide test reads.
+func expandStar(e parser.Expr, in schema) parser.Expr {
+	switch x := e.(type) {
+	case *parser.CallExpr:
+		if x.Name == "not" && len(x.Args) == 1 {
+			return &parser.CallExpr{Sp: x.Sp, Name: x.Name, Args: []parser.Expr{expandStar(x.Args[0], in)}}
+		}
+	case *parser.BinaryExpr:
+		if x.Op == "and" || x.Op == "or" {
+			return &parser.BinaryExpr{Sp: x.Sp, Op: x.Op, OpPos: x.OpPos, L: expandStar(x.L, in), R: expandStar(x.R, in)}
+		}
+		if _, star := x.L.(*parser.StarExpr); star {
+			return starTerms(x, in)
+		}
 	}
-	if _, star := b.L.(*parser.StarExpr); !star {
-		return c.compile(e)
+	return e
+}
+
+func starTerms(b *parser.BinaryExpr, in schema) parser.Expr {
+	join, none := "or", false
+	if strings.HasPrefix(b.Op, "!") {
+		join, none = "and", true
 	}
 	var acc parser.Expr
 	for _, col := range in {
@@ -69,13 +94,13 @@ func (p *planner) wherePredicate(c *compiler, in schema, e parser.Expr) (*expr, 
 		if acc == nil {
 			acc = term
 		} else {
-			acc = &parser.BinaryExpr{Sp: b.Sp, Op: "or", L: acc, R: term}
+			acc = &parser.BinaryExpr{Sp: b.Sp, Op: join, L: acc, R: term}
 		}
 	}
 	if acc == nil {
-		return constExpr(vector.Bool, false, b.Sp), nil
+		return &parser.Literal{Sp: b.Sp, Kind: parser.LitBool, Type: vector.Bool, Value: none}
 	}
-	return c.compile(acc)
+	return acc
 }
 
 func (w *whereStage) out() schema { return w.in }

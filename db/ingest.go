@@ -38,7 +38,7 @@ func (d *DB) Ingest(name string, body []byte, opts ingest.Options) (IngestResult
 	if err != nil {
 		return IngestResult{}, err
 	}
-	return decodeAppend(ds, body, opts)
+	return decodeAppend(ds, body, opts, nil)
 }
 
 // Decode reads body into rows without storing them, for callers that
@@ -61,11 +61,15 @@ func Decode(body []byte, opts ingest.Options) (*store.Rows, IngestResult, error)
 	return b.Finish(opts.Now), out, nil
 }
 
-// decodeAppend is the one "decode, finish, append" of every ingest path.
-func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options) (IngestResult, error) {
+// decodeAppend is the one "decode, finish, append" of every ingest path;
+// prepare, when set, sees the rows before they are stored.
+func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, prepare func(*store.Rows)) (IngestResult, error) {
 	rows, res, err := Decode(body, opts)
 	if err != nil || rows.N == 0 {
 		return res, err
+	}
+	if prepare != nil {
+		prepare(rows)
 	}
 	res.Append, err = ds.Append(rows)
 	return res, err
@@ -88,13 +92,24 @@ const StreamChunk = 8 << 20
 // so far; a caller may read it while the stream runs.
 type StreamProgress struct{ Rows atomic.Int64 }
 
+// StreamOptions tune IngestStream.
+type StreamOptions struct {
+	ingest.Options
+	// Prepare, when set, sees each decoded batch before it is stored (the
+	// command line's declared field types); it may be called from several
+	// goroutines at once.
+	Prepare func(*store.Rows)
+	// Progress, when set, counts the events stored so far.
+	Progress *StreamProgress
+}
+
 // IngestStream reads r to its end into the dataset name without holding
 // it whole: NDJSON is cut into chunks of whole lines that are decoded on
 // one worker per core (memory stays proportional to the chunk size and the
 // workers); other formats are one document and are decoded whole. The
 // dataset is flushed to blocks at the end. Failed events are counted like
 // Ingest's; the first chunk that cannot be read at all stops the stream.
-func (d *DB) IngestStream(name string, r io.Reader, opts ingest.Options, progress *StreamProgress) (IngestResult, error) {
+func (d *DB) IngestStream(name string, r io.Reader, opts StreamOptions) (IngestResult, error) {
 	ds, err := d.st.Get(name)
 	if err != nil {
 		return IngestResult{}, err
@@ -102,24 +117,27 @@ func (d *DB) IngestStream(name string, r io.Reader, opts ingest.Options, progres
 	if opts.Now == 0 {
 		opts.Now = time.Now().UnixNano()
 	}
-	if progress == nil {
-		progress = &StreamProgress{}
+	if opts.Progress == nil {
+		opts.Progress = &StreamProgress{}
 	}
 	if opts.Format != ingest.NDJSON {
 		body, err := io.ReadAll(r)
 		if err != nil {
 			return IngestResult{}, err
 		}
-		res, err := decodeAppend(ds, body, opts)
-		progress.Rows.Add(int64(res.Ingested))
-		return res, err
+		res, err := decodeAppend(ds, body, opts.Options, opts.Prepare)
+		opts.Progress.Rows.Add(int64(res.Ingested))
+		if err != nil {
+			return res, err
+		}
+		return res, ds.Flush()
 	}
-	return streamNDJSON(ds, r, opts, progress)
+	return streamNDJSON(ds, r, opts)
 }
 
 // streamNDJSON decodes chunks of lines on one worker per core and sums
 // what they did.
-func streamNDJSON(ds *store.Dataset, r io.Reader, opts ingest.Options, progress *StreamProgress) (IngestResult, error) {
+func streamNDJSON(ds *store.Dataset, r io.Reader, opts StreamOptions) (IngestResult, error) {
 	chunks := make(chan []byte, 2)
 	total := IngestResult{Format: ingest.NDJSON}
 	var mu sync.Mutex
@@ -128,8 +146,8 @@ func streamNDJSON(ds *store.Dataset, r io.Reader, opts ingest.Options, progress 
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for c := range chunks {
-				res, err := decodeAppend(ds, c, opts)
-				progress.Rows.Add(int64(res.Ingested))
+				res, err := decodeAppend(ds, c, opts.Options, opts.Prepare)
+				opts.Progress.Rows.Add(int64(res.Ingested))
 				mu.Lock()
 				total.add(res)
 				if err != nil && first == nil {

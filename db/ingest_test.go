@@ -86,7 +86,7 @@ func TestIngestStream(t *testing.T) {
 		fmt.Fprintf(&in, "{\"i\":%d,\"msg\":%q}\n", i, strings.Repeat("m", i%50))
 	}
 	var p StreamProgress
-	res, err := d.IngestStream("logs", iotest.HalfReader(strings.NewReader(in.String())), ingest.Options{Format: ingest.NDJSON}, &p)
+	res, err := d.IngestStream("logs", iotest.HalfReader(strings.NewReader(in.String())), StreamOptions{Options: ingest.Options{Format: ingest.NDJSON}, Progress: &p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestCutLines(t *testing.T) {
 func TestIngestStreamReadError(t *testing.T) {
 	d := newDB(t, "logs")
 	r := iotest.TimeoutReader(strings.NewReader(strings.Repeat("{\"a\":1}\n", 1000)))
-	if _, err := d.IngestStream("logs", r, ingest.Options{Format: ingest.NDJSON}, nil); err == nil {
+	if _, err := d.IngestStream("logs", r, StreamOptions{Options: ingest.Options{Format: ingest.NDJSON}}); err == nil {
 		t.Error("a failing reader loaded without error")
 	}
 }

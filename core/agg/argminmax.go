@@ -27,8 +27,8 @@ func argSpec(name, apiName string, isMax bool) *Spec {
 		doc = "Returns expr's maximum and the other arguments' values in the row where it occurs; null expr is skipped, and a group where it is always null gives its first row (Kusto's null handling)."
 	}
 	check := func(args []vector.Type) error {
-		if !isOrdered(args[0]) {
-			return fmt.Errorf("%s: argument 1 must be a number, datetime, timespan or string, got %s", name, args[0])
+		if !isOrdered(args[0]) && args[0] != vector.Dynamic {
+			return fmt.Errorf("argument 1 must be a number, datetime, timespan, string or dynamic, got %s", args[0])
 		}
 		return nil
 	}
@@ -118,6 +118,12 @@ func (s *argState) better(v *vector.Vector, r int, g uint32) bool {
 			return false
 		}
 		ks.strs[g] = x
+	case vector.Dynamic:
+		x, ok := dynKey(v.Dyns[r])
+		if !ok || !(first || x.beats(ks.dyns[g], ks.isMax)) {
+			return false
+		}
+		ks.dyns[g] = x
 	default:
 		x := v.Ints[r]
 		if !(first || (ks.isMax && x > ks.ints[g]) || (!ks.isMax && x < ks.ints[g])) {
@@ -151,6 +157,8 @@ func (s *argState) Merge(other State, into []uint32) {
 			s.key.floats[dst] = o.key.floats[g]
 		case vector.String:
 			s.key.strs[dst] = o.key.strs[g]
+		case vector.Dynamic:
+			s.key.dyns[dst] = o.key.dyns[g]
 		default:
 			s.key.ints[dst] = o.key.ints[g]
 		}
@@ -170,6 +178,8 @@ func (s *argState) beats(o *argState, g int, dst uint32) bool {
 	case vector.String:
 		a, b := o.key.strs[g], s.key.strs[dst]
 		return (mx && a > b) || (!mx && a < b)
+	case vector.Dynamic:
+		return o.key.dyns[g].beats(s.key.dyns[dst], mx)
 	}
 	a, b := o.key.ints[g], s.key.ints[dst]
 	return (mx && a > b) || (!mx && a < b)

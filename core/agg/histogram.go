@@ -17,9 +17,7 @@ import (
 // 1024 per group, then in a 1%-relative-error sketch whose bucket centres
 // are binned, so bin counts near a bin edge may be off by the values
 // within 1% of that edge, matching Axiom's documented maximum error of 1%.
-// NaN, ±Inf and null are not counted. A dynamic argument (a field with
-// numbers in some events and strings in others) counts its numbers and
-// skips the rest, as sum and avg do.
+// NaN, ±Inf and null are not counted.
 //
 // Axiom's two pages disagree on the second argument (bin_size in
 // histogram, number_of_bins in histogramif); the heatmap usage
@@ -48,15 +46,18 @@ var histogramSpec = &Spec{
 		if err := histType(args[0]); err != nil {
 			return nil, err
 		}
-		nb, err := constInt("histogram", 1, consts[1])
+		nb, err := constInt(1, consts[1])
 		if err != nil {
 			return nil, err
 		}
 		if nb < 1 || nb > maxBins {
-			return nil, fmt.Errorf("histogram: number of bins must be 1 to %d, got %d", maxBins, nb)
+			return nil, fmt.Errorf("number of bins must be 1 to %d, got %d", maxBins, nb)
 		}
-		if args[0] == vector.Float || args[0] == vector.Null || args[0] == vector.Dynamic {
-			return &histState[float64]{quantState: quantState[float64]{t: args[0]}, nbins: int(nb)}, nil
+		if t := args[0]; t == vector.Float || t == vector.Null || t == vector.Dynamic {
+			if t == vector.Dynamic {
+				t = vector.Float // dynamic values are read as reals (Update)
+			}
+			return &histState[float64]{quantState: quantState[float64]{t: t}, nbins: int(nb)}, nil
 		}
 		return &histState[int64]{quantState: quantState[int64]{t: args[0]}, nbins: int(nb)}, nil
 	},
@@ -68,7 +69,7 @@ func histType(t vector.Type) error {
 	case vector.Int, vector.Float, vector.TimeSpan, vector.Null, vector.Dynamic:
 		return nil
 	}
-	return fmt.Errorf("histogram: argument 1 must be numeric or timespan, got %s", t)
+	return fmt.Errorf("argument 1 must be numeric, timespan or dynamic, got %s", t)
 }
 
 type histState[T number] struct {
@@ -80,11 +81,10 @@ func (s *histState[T]) Grow(n int) { s.grow(n) }
 
 func (s *histState[T]) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	v := args[0]
-	if allNull(v) || v.Type != s.t {
-		return
-	}
 	if v.Type == vector.Dynamic {
-		s.updateDynamic(v, sel, groups)
+		v = dynToFloats(v)
+	}
+	if allNull(v) || v.Type != s.t {
 		return
 	}
 	if v.Type == vector.Float {
@@ -92,24 +92,6 @@ func (s *histState[T]) Update(args []*vector.Vector, sel []int32, groups []uint3
 		return
 	}
 	s.update(v, any(v.Ints).([]T), sel, groups)
-}
-
-// updateDynamic counts the numbers of a dynamic column (a field that
-// holds numbers in some events and strings in others) as reals, skipping
-// the values that are not numbers, as sum and avg do.
-func (s *histState[T]) updateDynamic(v *vector.Vector, sel []int32, groups []uint32) {
-	for k, g := range groups {
-		r := physRow(sel, k)
-		if v.Const {
-			r = 0
-		}
-		if !validAt(v.Valid, r) {
-			continue
-		}
-		if x, ok := dynFloat(v.Dyns[r]); ok && x == x {
-			s.addTo(&s.groups[g], T(x))
-		}
-	}
 }
 
 func (s *histState[T]) Merge(other State, into []uint32) {

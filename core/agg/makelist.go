@@ -33,7 +33,7 @@ var makeListSpec = &Spec{
 	ConstArgs: []int{1},
 	Result:    fixed(vector.Dynamic),
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
-		limit, err := listLimit("make_list", args, consts)
+		limit, err := listLimit(args, consts)
 		if err != nil {
 			return nil, err
 		}
@@ -43,16 +43,16 @@ var makeListSpec = &Spec{
 }
 
 // listLimit reads the optional size limit argument.
-func listLimit(name string, args []vector.Type, consts []any) (int, error) {
+func listLimit(args []vector.Type, consts []any) (int, error) {
 	if len(args) < 2 {
 		return defaultMaxList, nil
 	}
-	n, err := constInt(name, 1, consts[1])
+	n, err := constInt(1, consts[1])
 	if err != nil {
 		return 0, err
 	}
 	if n <= 0 || n > defaultMaxList {
-		return 0, fmt.Errorf("%s: max size must be 1 to %d, got %d", name, defaultMaxList, n)
+		return 0, fmt.Errorf("max size must be 1 to %d, got %d", defaultMaxList, n)
 	}
 	return int(n), nil
 }

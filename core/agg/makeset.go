@@ -22,7 +22,7 @@ var makeSetSpec = &Spec{
 	ConstArgs: []int{1},
 	Result:    fixed(vector.Dynamic),
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
-		limit, err := listLimit("make_set", args, consts)
+		limit, err := listLimit(args, consts)
 		if err != nil {
 			return nil, err
 		}

@@ -147,6 +147,12 @@ func TestArrayFunctions(t *testing.T) {
 			bJ(`[{"name":"http.request","attributes":{"path":"/api"}}]`)},
 		{"array_select_dict", []any{bJ(`[{"a":1,"b":2},3,{"b":4}]`), "a"}, bJ(`[{"a":1},{}]`)},
 		{"array_select_dict", []any{bJ(`[]`), bJ(`["a"]`)}, bJ(`[]`)},
+		// The (array, key, value) form: the first dictionary that matches.
+		{"array_select_dict", []any{bJ(`[{"s":"frontend","c":"200"},{"s":"backend","c":"500"},{"s":"backend"}]`), "s", "backend"}, bJ(`{"s":"backend","c":"500"}`)},
+		{"array_select_dict", []any{bJ(`[3,{"a":1.0},{"a":2}]`), "a", int64(1)}, bJ(`{"a":1.0}`)},
+		{"array_select_dict", []any{bJ(`[{"a":"1"}]`), "a", int64(1)}, nil},
+		{"array_select_dict", []any{bJ(`[{"a":1}]`), "b", int64(1)}, nil},
+		{"array_select_dict", []any{nullDyn, "a", int64(1)}, nil},
 		{"array_select_dict", []any{nullDyn, bJ(`["a"]`)}, nil},
 	})
 }
