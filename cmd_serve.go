@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -48,6 +49,7 @@ func cmdServe(args []string) int {
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
 	flushRows := fs.Int("flush-rows", 262144, "events a dataset buffers (compressed, in memory) before they are written to a block: bounds ingest memory per dataset")
 	colCache := fs.String("column-cache", "1G", "memory kept for decoded columns that later queries reuse (0 keeps none)")
+	memLimit := fs.String("memory-limit", envOr("GOMEMLIMIT", ""), "soft limit of the process's memory: the garbage collector works harder as the heap nears it, so RSS stays near this bound (e.g. 1G; empty: no limit) (GOMEMLIMIT)")
 	resultCache := fs.String("result-cache", "256M", "memory kept for answers to repeated queries over unchanged blocks (0 keeps none)")
 	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (full-size blocks are merged once a dataset has had no event for 3 s)")
 	if err := fs.Parse(args); err != nil {
@@ -68,6 +70,10 @@ func cmdServe(args []string) int {
 	}
 	engine, err := engineOptions(*colCache, *resultCache)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 2
+	}
+	if err := setMemoryLimit(*memLimit); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
 		return 2
 	}
@@ -142,4 +148,21 @@ func engineOptions(columns, results string) (core.EngineOptions, error) {
 		o.ResultCacheBytes = -1
 	}
 	return o, nil
+}
+
+// setMemoryLimit applies -memory-limit as the runtime's soft memory limit.
+// Go reads GOMEMLIMIT itself, but only in its own syntax (1GiB); the flag
+// takes the sizes the other flags take (1G) and says so in serve -h.
+func setMemoryLimit(v string) error {
+	if v == "" || v == "off" {
+		return nil
+	}
+	n, err := parseSize(strings.TrimSuffix(v, "iB"))
+	if err != nil {
+		return fmt.Errorf("-memory-limit: %w", err)
+	}
+	if n > 0 {
+		debug.SetMemoryLimit(n)
+	}
+	return nil
 }
