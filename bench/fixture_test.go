@@ -116,7 +116,7 @@ func buildFixture(tb testing.TB, n int) (*fixture, error) {
 	if err := ds.Flush(); err != nil {
 		return fail(err)
 	}
-	info := ds.Info()
+	info := settled(ds, n)
 	if info.NumEvents != int64(n) {
 		return fail(fmt.Errorf("dataset holds %d events after ingesting %d", info.NumEvents, n))
 	}
@@ -124,6 +124,30 @@ func buildFixture(tb testing.TB, n int) (*fixture, error) {
 	tb.Logf("built %d-event dataset in %v: %d blocks, %d bytes compressed", n, f.build.Round(time.Millisecond),
 		info.NumBlocks, info.CompressedBytes)
 	return f, nil
+}
+
+// settled waits until background compaction has merged the dataset's
+// blocks into blocks of the merge size (1Mi rows), or their count has not
+// changed for 20 s, so queries are timed on the blocks a user's queries
+// read, with their term filters, and not while compaction competes for
+// the cores and replaces parts under the column cache. A merge of a
+// million wide events takes several seconds on two busy cores, so an
+// unchanged count alone does not tell that it is over.
+func settled(ds *store.Dataset, n int) store.Info {
+	const mergeRows = 1 << 20 // store's maxMergeRows
+	want := (n + mergeRows - 1) / mergeRows
+	info := ds.Info()
+	stable := time.Now()
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); {
+		if info.NumBlocks <= want || time.Since(stable) >= 20*time.Second {
+			return info
+		}
+		time.Sleep(250 * time.Millisecond)
+		if cur := ds.Info(); cur.NumBlocks != info.NumBlocks {
+			info, stable = cur, time.Now()
+		}
+	}
+	return info
 }
 
 // nopTB stands in for a testing.TB after the tests have finished

@@ -22,7 +22,7 @@ func TestRequestCatalog(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return res.Tabular().Tables[0].Columns[0][0], nil
+		return rows(res)[0][0], nil
 	}
 	for _, apl := range []string{"['logs'] | count", "union * | count", `search "Higgs" | count`} {
 		want, err := count(nil, apl)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"net/http"
 	"strings"
@@ -56,7 +55,7 @@ func (s *Server) handleIngest(c *call) error {
 		return err
 	}
 	if opts.Format < 0 {
-		opts.Format = sniffFormat(body)
+		opts.Format = ingest.Sniff(body)
 	}
 	b := store.NewRowsBuilder()
 	res, err := ingest.Decode(body, opts, b)
@@ -134,19 +133,6 @@ func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time
 		}
 	}
 	return opts, nil
-}
-
-// sniffFormat picks a format for bodies sent without a useful content
-// type: a JSON array, else NDJSON when it starts with an object, else CSV.
-func sniffFormat(body []byte) ingest.Format {
-	t := bytes.TrimLeft(body, " \t\r\n\xef\xbb\xbf")
-	switch {
-	case len(t) == 0, t[0] == '[':
-		return ingest.JSON
-	case t[0] == '{':
-		return ingest.NDJSON
-	}
-	return ingest.CSV
 }
 
 func formatName(f ingest.Format) string {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -207,7 +208,7 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	if err != nil {
 		return nil, err
 	}
-	t := res.Tabular().Tables[0]
+	t := render.Tabular(res).Tables[0]
 	rows := 0
 	if len(t.Columns) > 0 {
 		rows = len(t.Columns[0])

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -60,9 +62,9 @@ func (s *Server) handleAPL(c *call) error {
 		return err
 	}
 	if format == "tabular" {
-		return writeJSON(c.RequestCtx, http.StatusOK, res.Tabular())
+		return writeJSON(c.RequestCtx, http.StatusOK, render.Tabular(res))
 	}
-	return writeJSON(c.RequestCtx, http.StatusOK, res.Legacy())
+	return writeJSON(c.RequestCtx, http.StatusOK, render.Legacy(res))
 }
 
 // queryRequest builds the engine request: the time range, the caller's
@@ -114,7 +116,7 @@ func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 
 // runQuery applies the org's query limit, runs req and maps engine errors
 // onto API errors.
-func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
+func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
 	if err := s.checkLimit(c.p.org, limitQuery); err != nil {
 		return nil, err
 	}
@@ -148,7 +150,7 @@ func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
 	if req.End.IsZero() {
 		// Axiom applies the request time as the end and says so; events
 		// stamped in the future are rare enough that the range stays open.
-		res.AddMessage(core.Message{Priority: "warn", Count: 1, Code: "apl_implicitendtimeofnowapplied_1",
+		res = res.WithMessage(output.Message{Priority: "warn", Count: 1, Code: "apl_implicitendtimeofnowapplied_1",
 			Msg: "line: 1, col: 1: implicit end time of 'now' applied"})
 	}
 	return res, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -55,7 +56,7 @@ func BenchmarkQueryInProcess(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := jsonAPI.Marshal(res.Tabular()); err != nil {
+		if _, err := jsonAPI.Marshal(render.Tabular(res)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -46,6 +46,8 @@ type Config struct {
 	Log io.Writer
 	// StoreOptions tune the storage engine opened in DataDir.
 	StoreOptions store.Options
+	// Engine bounds the query engine's caches.
+	Engine core.EngineOptions
 	// Storage serves datasets from this storage instead of opening the one
 	// in DataDir (tests and benchmarks use an in-memory store). The server
 	// closes it on Shutdown.
@@ -231,7 +233,7 @@ func New(cfg Config) (*Server, error) {
 	// The engine has no catalog of its own: every query names its org's
 	// (Request.Catalog), so one that forgot would find no dataset rather
 	// than another org's.
-	s.engine = core.NewEngine(nil)
+	s.engine = core.NewEngineWith(nil, cfg.Engine)
 	s.startMonitors()
 	s.external = newExternalFetcher(cfg.ExternalDataAllow, s.cfg.MaxBodyBytes)
 	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)
