@@ -46,13 +46,14 @@ type DocsDataset struct {
 
 // DocsDatasets lists the documentation's datasets: sample-http-logs,
 // otel-demo-traces and its companions, the GitHub event datasets, the AI
-// datasets, axiom-audit and the app integrations' datasets.
+// datasets, axiom-audit, the app integrations' datasets and the datasets
+// named by placeholders (['dataset'], ['myDataset'], …).
 func DocsDatasets() []DocsDataset {
-	return []DocsDataset{
-		{Name: "sample-http-logs", events: docsHTTP},
+	return append([]DocsDataset{
+		{Name: "sample-http-logs", MapFields: httpExampleMaps, events: docsHTTP},
 		// The union examples read these two as datasets of the same shape.
-		{Name: "http-logs", events: docsHTTP},
-		{Name: "security-logs", events: docsHTTP},
+		{Name: "http-logs", MapFields: httpExampleMaps, events: docsHTTP},
+		{Name: "security-logs", MapFields: httpExampleMaps, events: docsHTTP},
 		{Name: "otel-demo-traces", MapFields: []string{"attributes.custom"}, Timespans: []string{"duration"}, events: docsTraces(0)},
 		{Name: "otel-backend-traces", MapFields: []string{"attributes.custom"}, Timespans: []string{"duration"}, events: docsTraces(1)},
 		{Name: "otel-demo-logs", events: docsOtelLogs},
@@ -72,7 +73,7 @@ func DocsDatasets() []DocsDataset {
 		{Name: "convex", event: convexEvent},
 		{Name: "vercel", event: vercelEvent},
 		{Name: "segment-frontend-prod", event: segmentEventOf},
-	}
+	}, placeholderDatasets()...)
 }
 
 // Variant says how tidy a docs dataset's events are.

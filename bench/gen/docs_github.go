@@ -42,6 +42,7 @@ func ghPush(r *rand.Rand, t time.Time) map[string]any {
 	e["head"] = hex(r, 40)
 	e["before"] = hex(r, 40)
 	e["ref"] = "refs/heads/" + []string{"main", "master", "develop", "feature/x"}[r.IntN(4)]
+	ghPushExampleFields(e)
 	return e
 }
 

@@ -30,6 +30,7 @@ func docsHTTP(seed int64, n int) []map[string]any {
 		e["message"] = httpMessages[r.IntN(len(httpMessages))]
 		out[i] = e
 	}
+	httpExampleFields(seed, out)
 	return out
 }
 

@@ -65,6 +65,7 @@ func docsTraces(stream int64) func(seed int64, n int) []map[string]any {
 			}
 			e["scope"] = map[string]any{"name": "opentelemetry.instrumentation." + s.Kind, "version": "0.44b0"}
 			e["links"] = []any{}
+			otelExampleFields(e, s)
 			out[i] = e
 		}
 		return out
