@@ -94,6 +94,13 @@ func httpExampleFields(seed int64, evs []map[string]any) {
 		e["deviation"] = round3(r.NormFloat64() * 20)  // sign
 		e["errors"] = int64(r.IntN(20))
 		e["successes"] = int64(r.IntN(200))
+		// format_url over a bag of the URL's parts, bag_zip over values.
+		e["scheme"] = []string{"https", "http"}[r.IntN(2)]
+		e["host"] = []string{"api.example.com", "www.example.com", "localhost"}[r.IntN(3)]
+		e["port"] = []int64{443, 80, 8080}[r.IntN(3)]
+		e["path"] = []string{"/api/v1/users", "/login", "/"}[r.IntN(3)]
+		e["value1"] = exampleWords[r.IntN(len(exampleWords))]
+		e["value2"] = int64(r.IntN(100))
 	}
 }
 
