@@ -59,13 +59,16 @@ func measureMemory(b *testing.B, bin string, n int) {
 	p.waitCount(b, n)
 	settlePeak := s.peakAndReset()
 
+	var queryPeak int64
 	for _, q := range benchQueries {
 		body, _ := json.Marshal(map[string]string{"apl": q.apl()})
 		for range 3 {
 			p.post(b, "/v1/datasets/_apl?format=tabular", body)
 		}
+		peak := s.peakAndReset()
+		b.ReportMetric(mb(peak), q.id+"-peak-rss-MB")
+		queryPeak = max(queryPeak, peak)
 	}
-	queryPeak := s.peakAndReset()
 	b.ReportMetric(float64(n)/ingest.Seconds(), "ingest-events/s")
 	b.ReportMetric(float64(sent)/ingest.Seconds()/1e6, "ingest-MB/s")
 	b.ReportMetric(mb(ingestPeak), "ingest-peak-rss-MB")

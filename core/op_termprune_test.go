@@ -24,7 +24,7 @@ func termDB(t *testing.T) *store.DB {
 		for i := 0; i < 500; i++ {
 			b.Begin()
 			b.SetTime(int64(blk*1000+i) * 1e9)
-			msg := fmt.Sprintf("GET /api/items/%d took %dms", i, i%50)
+			msg := fmt.Sprintf("GET /api/items/%d took %dms", i%40, i%50)
 			if i == 7 {
 				msg = fmt.Sprintf("panic: zebra%d stack overflow", blk)
 			}
@@ -92,7 +92,10 @@ func granuleDB(t *testing.T, at map[int]string) *Engine {
 	for i := 0; i < 6*termGranuleRows+4000; i++ {
 		b.Begin()
 		b.SetTime(int64(i) * 1e9)
-		msg := fmt.Sprintf("GET /api/items/%d req_id=%x took %dms", i%977, i*7919, i%50)
+		msg := fmt.Sprintf("GET /api/items/%d took %dms", i%977, i%50)
+		if i%4 == 0 { // a request id now and then, as log lines have
+			msg += fmt.Sprintf(" req_id=%x", i*7919)
+		}
 		if w, ok := at[i]; ok {
 			msg += " " + w
 		}
@@ -111,7 +114,9 @@ func granuleDB(t *testing.T, at map[int]string) *Engine {
 // Inside a block that holds a rare word, only the granules whose filters
 // may hold it are read (rowsExamined), through where, search and `*`,
 // and/or combinations and a narrow time window, with the answers a full
-// scan gives.
+// scan gives. A Bloom filter may let a granule through that lacks the
+// word (about 2% of them), so a test allows one granule more than those
+// that hold it, never one less.
 func TestTermFiltersSkipGranules(t *testing.T) {
 	g := termGranuleRows
 	e := granuleDB(t, map[int]string{5: "deadlock", 3*g + 1: "deadlock", 3*g + 2: "livelock deadlock", 6*g + 100: "livelock"})
@@ -135,8 +140,8 @@ func TestTermFiltersSkipGranules(t *testing.T) {
 		if got := r.Value(0, 0); got != c.count {
 			t.Errorf("%s: count %v, want %d", c.apl, got, c.count)
 		}
-		if got := r.Stats.RowsExamined; got != c.examined {
-			t.Errorf("%s: %d rows examined, want %d", c.apl, got, c.examined)
+		if got := r.Stats.RowsExamined; got < c.examined || got > c.examined+int64(g) {
+			t.Errorf("%s: %d rows examined, want %d (or one granule more)", c.apl, got, c.examined)
 		}
 	}
 }

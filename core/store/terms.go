@@ -20,8 +20,13 @@ import (
 // one of them cannot match.
 
 const (
-	termHashes     = 7       // bits set per term: ~1% false positives at 10 bits a term
-	termBitsPer    = 10      // filter bits per distinct term
+	termHashes  = 7 // bits set per term: ~2% false positives at 8 bits a term
+	termBitsPer = 8 // filter bits per distinct term: 10 would halve the false positives for a quarter more bytes
+	// termBitsIdent sizes the filter of a granule with a new term on
+	// nearly every row (request ids, trace ids): at 8 bits such a column
+	// costs a byte per event; at 6 (~7% false positives) a lookup of one
+	// id still reads a few granules of a hundred.
+	termBitsIdent  = 6
 	maxTermFilter  = 1 << 20 // bytes; granules with more distinct terms get no filter
 	maxFilterTerms = maxTermFilter * 8 / termBitsPer
 	// termGranule is the rows per filter a writer uses: small enough that
@@ -137,12 +142,18 @@ func buildTermFilter(v *vector.Vector, n int) []byte {
 	any := false
 	for g := range ng {
 		clear(hashes)
-		buf = granuleTerms(v, g*termGranule, min((g+1)*termGranule, n), hashes, buf)
+		lo, hi := g*termGranule, min((g+1)*termGranule, n)
+		var st termStats
+		buf, st = granuleTerms(v, lo, hi, hashes, buf)
 		if len(hashes) == 0 || len(hashes) > maxFilterTerms {
 			out = binary.AppendUvarint(out, 0)
 			continue
 		}
-		bits := make([]byte, max(8, (len(hashes)*termBitsPer+7)/8))
+		per := termBitsPer
+		if st.terms*2 <= st.values*3 && len(hashes)*10 >= (hi-lo)*9 {
+			per = termBitsIdent
+		}
+		bits := make([]byte, max(8, (len(hashes)*per+7)/8))
 		for h := range hashes {
 			bloomSet(bits, h)
 		}
@@ -156,12 +167,20 @@ func buildTermFilter(v *vector.Vector, n int) []byte {
 	return out
 }
 
+// termStats counts what granuleTerms read: values and the terms in them.
+type termStats struct{ values, terms int }
+
 // granuleTerms adds the term hashes of rows [lo, hi) to hashes, each
 // distinct value once, and stops adding past maxFilterTerms (the granule
 // then gets no filter).
-func granuleTerms(v *vector.Vector, lo, hi int, hashes map[uint64]struct{}, buf []byte) []byte {
+func granuleTerms(v *vector.Vector, lo, hi int, hashes map[uint64]struct{}, buf []byte) ([]byte, termStats) {
+	var st termStats
 	add := func(s string) bool {
-		buf = forTerms(s, buf, func(t []byte) { hashes[xxhash.Sum64(t)] = struct{}{} })
+		st.values++
+		buf = forTerms(s, buf, func(t []byte) {
+			st.terms++
+			hashes[xxhash.Sum64(t)] = struct{}{}
+		})
 		return len(hashes) <= maxFilterTerms
 	}
 	if v.Codes != nil { // dictionary: each distinct code of the granule once
@@ -176,10 +195,10 @@ func granuleTerms(v *vector.Vector, lo, hi int, hashes map[uint64]struct{}, buf 
 			}
 			seen[c] = struct{}{}
 			if !add(v.Dict[c]) {
-				return buf
+				return buf, st
 			}
 		}
-		return buf
+		return buf, st
 	}
 	prev := ""
 	for i := lo; i < hi; i++ {
@@ -189,11 +208,11 @@ func granuleTerms(v *vector.Vector, lo, hi int, hashes map[uint64]struct{}, buf 
 		if s := v.Str(i); s != prev || i == lo {
 			prev = s
 			if !add(s) {
-				return buf
+				return buf, st
 			}
 		}
 	}
-	return buf
+	return buf, st
 }
 
 // parseTermFilter reads a column's terms field as the block's version
@@ -233,4 +252,13 @@ func parseTermFilter(field []byte, version, rows int) (*TermFilter, error) {
 func putTermFilter(b, field []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(field)))
 	return append(b, field...)
+}
+
+// Bytes is the size of the filters, as stored.
+func (f *TermFilter) Bytes() int {
+	n := 0
+	for _, g := range f.granules {
+		n += len(g)
+	}
+	return n
 }
