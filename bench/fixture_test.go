@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // queryDataset is the dataset every query benchmark reads.
@@ -19,13 +19,12 @@ const queryDataset = "http-logs"
 // fixture is a flushed dataset of generated events, served in process and
 // over HTTP, with the answers computed independently of the engine.
 type fixture struct {
-	n      int
-	dir    string
-	db     *store.DB
-	engine *core.Engine
-	http   *httpServer
-	want   *expected
-	build  time.Duration
+	n     int
+	dir   string
+	db    *db.DB
+	http  *httpServer
+	want  *expected
+	build time.Duration
 }
 
 var (
@@ -76,20 +75,20 @@ func buildFixture(tb testing.TB, n int) (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(filepath.Join(dir, "store"), store.Options{})
+	d, err := db.Open(filepath.Join(dir, "store"), db.Options{})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	f := &fixture{n: n, dir: dir, db: db, engine: core.NewEngine(core.StoreCatalog(db)), want: newExpected()}
-	f.http = startServer(tb, filepath.Join(dir, "server"), db, 4)
+	f := &fixture{n: n, dir: dir, db: d, want: newExpected()}
+	f.http = startServer(tb, filepath.Join(dir, "server"), d, 4)
 	fail := func(err error) (*fixture, error) {
 		f.http.stop(tb)
 		os.RemoveAll(dir)
 		return nil, err
 	}
 	f.http.createDataset(tb, queryDataset)
-	ds, err := db.Get(queryDataset)
+	ds, err := d.Dataset(queryDataset)
 	if err != nil {
 		return fail(err)
 	}

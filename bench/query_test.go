@@ -170,7 +170,7 @@ func benchInProcess(b *testing.B, f *fixture, q benchQuery, req core.Request) {
 	ctx := context.Background()
 	run := func() (*output.Output, error) {
 		r := req
-		return f.engine.Query(ctx, &r)
+		return f.db.Query(ctx, &r)
 	}
 	res, err := run()
 	if err != nil {

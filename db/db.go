@@ -25,6 +25,11 @@ import (
 type Options struct {
 	Store  store.Options
 	Engine core.EngineOptions
+	// Isolated makes queries read only the datasets of their request's
+	// catalog (core.Request.Catalog): a server hosting several
+	// organizations gives each query its org's view, so a query that
+	// names none finds no dataset rather than another org's.
+	Isolated bool
 }
 
 // DB is a set of datasets and the engine that queries them. It is safe for
@@ -60,7 +65,11 @@ func OpenRemote(opts Options) (*DB, error) {
 func OpenMemory(opts Options) *DB { return wrap(store.OpenMemory(opts.Store), opts) }
 
 func wrap(st *store.DB, opts Options) *DB {
-	return &DB{st: st, eng: core.NewEngineWith(core.StoreCatalog(st), opts.Engine)}
+	var cat core.Catalog = core.StoreCatalog(st)
+	if opts.Isolated {
+		cat = nil
+	}
+	return &DB{st: st, eng: core.NewEngineWith(cat, opts.Engine)}
 }
 
 // Query parses, plans and runs an APL query over the datasets. The Output

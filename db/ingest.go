@@ -71,9 +71,21 @@ func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, prepare f
 	if prepare != nil {
 		prepare(rows)
 	}
-	res.Append, err = ds.Append(rows)
-	return res, err
+	if res.Append, err = ds.Append(rows); err != nil {
+		return res, &AppendError{Err: err}
+	}
+	return res, nil
 }
+
+// AppendError is returned when a body was read but its events could not
+// be stored (a full disk, a closed or read-only database): the caller's
+// request was fine, unlike a decode error.
+type AppendError struct{ Err error }
+
+func (e *AppendError) Error() string { return "storing the events: " + e.Err.Error() }
+
+// Unwrap returns the storage's error.
+func (e *AppendError) Unwrap() error { return e.Err }
 
 // Append stores rows that a caller built itself (OTLP, saved results)
 // durably in the dataset name.

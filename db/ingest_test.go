@@ -133,3 +133,18 @@ func TestIngestStreamReadError(t *testing.T) {
 		t.Error("a failing reader loaded without error")
 	}
 }
+
+// Events that were read but could not be stored are an *AppendError, so
+// a server answers 500, not 400 as for a body it cannot read.
+func TestIngestAppendError(t *testing.T) {
+	d := newDB(t, "logs")
+	ds, _ := d.Dataset("logs")
+	if err := d.Delete("logs"); err != nil { // appends to ds now fail
+		t.Fatal(err)
+	}
+	_, err := decodeAppend(ds, []byte(`{"a":1}`), ingest.Options{Format: ingest.NDJSON}, nil)
+	var ae *AppendError
+	if !errors.As(err, &ae) {
+		t.Fatalf("append after close: %v, want an *AppendError", err)
+	}
+}

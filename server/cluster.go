@@ -116,11 +116,9 @@ func (s *Server) handleFragment(c *call) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cat := s.datasets(string(c.Request.Header.Peek(clusterOrgHeader)))
-	out, err := s.engine.RunFragmentIn(ctx, cat, &f)
-	if errors.Is(err, core.ErrFragmentParts) {
-		if r, ok := s.storage.(interface{ Refresh(context.Context) error }); ok && r.Refresh(ctx) == nil {
-			out, err = s.engine.RunFragmentIn(ctx, cat, &f)
-		}
+	out, err := s.db.Engine().RunFragmentIn(ctx, cat, &f)
+	if errors.Is(err, core.ErrFragmentParts) && s.db.ReadOnly() && s.refresh(ctx) == nil {
+		out, err = s.db.Engine().RunFragmentIn(ctx, cat, &f)
 	}
 	if err != nil {
 		if errors.Is(err, core.ErrFragmentParts) {

@@ -204,7 +204,7 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	}
 	ctx, cancel := context.WithTimeout(s.life, s.cfg.QueryTimeout)
 	defer cancel()
-	res, err := s.engine.Query(ctx, req)
+	res, err := s.db.Query(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -131,7 +131,7 @@ func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
 		req.MemoryBudget = s.cfg.QueryMemory
 	}
 	start := time.Now()
-	res, err := s.engine.Query(ctx, req)
+	res, err := s.db.Query(ctx, req)
 	m := s.metrics
 	m.queries.Add(1)
 	m.queryLatency.observe(time.Since(start))

@@ -18,6 +18,7 @@ import (
 
 	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -48,10 +49,11 @@ type Config struct {
 	StoreOptions store.Options
 	// Engine bounds the query engine's caches.
 	Engine core.EngineOptions
-	// Storage serves datasets from this storage instead of opening the one
-	// in DataDir (tests and benchmarks use an in-memory store). The server
-	// closes it on Shutdown.
-	Storage Storage
+	// DB serves datasets from this database instead of opening the one in
+	// DataDir (tests and benchmarks use one in memory, a query node one
+	// over object storage). It should be opened Isolated, as the server's
+	// own is. The server closes it on Shutdown.
+	DB *db.DB
 	// QueryTimeout bounds one query (default 2 minutes); QueryMemory its
 	// hash tables and buffers (default 2 GiB); MaxQueries the queries
 	// running at once (default 4 per core), more wait up to QueryQueue
@@ -153,12 +155,13 @@ type Server struct {
 	cfg      Config
 	external *externalFetcher
 	meta     *meta.Store
-	storage  Storage
-	engine   *core.Engine
-	srv      *fasthttp.Server
-	handler  fasthttp.RequestHandler
-	token    string
-	started  time.Time
+	// db holds the datasets and runs the queries; isolated, so every
+	// query reads only its org's view (Request.Catalog).
+	db      *db.DB
+	srv     *fasthttp.Server
+	handler fasthttp.RequestHandler
+	token   string
+	started time.Time
 
 	metrics *metrics
 	cluster clusterStats
@@ -223,17 +226,13 @@ func New(cfg Config) (*Server, error) {
 		ms.Close()
 		return nil, err
 	}
-	s.storage = cfg.Storage
-	if s.storage == nil {
-		if s.storage, err = openStorage(cfg.DataDir, cfg.StoreOptions, cfg.Log); err != nil {
+	s.db = cfg.DB
+	if s.db == nil {
+		if s.db, err = openDB(cfg.DataDir, &cfg); err != nil {
 			ms.Close()
 			return nil, err
 		}
 	}
-	// The engine has no catalog of its own: every query names its org's
-	// (Request.Catalog), so one that forgot would find no dataset rather
-	// than another org's.
-	s.engine = core.NewEngineWith(nil, cfg.Engine)
 	s.startMonitors()
 	s.external = newExternalFetcher(cfg.ExternalDataAllow, s.cfg.MaxBodyBytes)
 	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)
@@ -351,7 +350,7 @@ func (s *Server) Close() error {
 		if s.metaSync != nil {
 			s.metaSync.close()
 		}
-		s.closeErr = s.storage.Close()
+		s.closeErr = s.db.Close()
 		if err := s.meta.Close(); s.closeErr == nil {
 			s.closeErr = err
 		}

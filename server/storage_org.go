@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -28,16 +30,16 @@ const storageOrgKey = "storageOrg"
 // orgDatasets is one org's view of the storage: the Storage methods over
 // the org's own names, and the core.Catalog its queries read.
 type orgDatasets struct {
-	st     Storage
+	db     *db.DB
 	prefix string // "" for the storage org
 }
 
 // datasets returns org's view of the storage.
 func (s *Server) datasets(org string) orgDatasets {
 	if org == s.storageOrg {
-		return orgDatasets{st: s.storage}
+		return orgDatasets{db: s.db}
 	}
-	return orgDatasets{st: s.storage, prefix: orgStoragePrefix + org + "."}
+	return orgDatasets{db: s.db, prefix: orgStoragePrefix + org + "."}
 }
 
 // datasets returns the caller's org's view of the storage.
@@ -55,21 +57,21 @@ func (v orgDatasets) key(name string) (string, bool) {
 func errNoDataset(name string) error { return fmt.Errorf("%w: %s", store.ErrNotFound, name) }
 
 // Create makes an empty dataset in the org.
-func (v orgDatasets) Create(name string) (Dataset, error) {
+func (v orgDatasets) Create(name string) (*store.Dataset, error) {
 	k, ok := v.key(name)
 	if !ok {
 		return nil, fmt.Errorf("invalid dataset name %q: the prefix %q is reserved", name, orgStoragePrefix)
 	}
-	return v.st.Create(k)
+	return v.db.Create(k)
 }
 
 // Get returns one of the org's datasets.
-func (v orgDatasets) Get(name string) (Dataset, error) {
+func (v orgDatasets) Get(name string) (*store.Dataset, error) {
 	k, ok := v.key(name)
 	if !ok {
 		return nil, errNoDataset(name)
 	}
-	return v.st.Get(k)
+	return v.db.Dataset(k)
 }
 
 // Delete removes one of the org's datasets.
@@ -78,13 +80,23 @@ func (v orgDatasets) Delete(name string) error {
 	if !ok {
 		return errNoDataset(name)
 	}
-	return v.st.Delete(k)
+	return v.db.Delete(k)
+}
+
+// Ingest decodes body into one of the org's datasets and stores its
+// events (db.DB.Ingest).
+func (v orgDatasets) Ingest(name string, body []byte, opts ingest.Options) (db.IngestResult, error) {
+	k, ok := v.key(name)
+	if !ok {
+		return db.IngestResult{}, errNoDataset(name)
+	}
+	return v.db.Ingest(k, body, opts)
 }
 
 // Names lists the org's datasets, sorted, by the names the org uses.
 func (v orgDatasets) Names() []string {
 	var out []string
-	for _, n := range v.st.Names() {
+	for _, n := range v.db.Names() {
 		switch {
 		case v.prefix == "" && !strings.HasPrefix(n, orgStoragePrefix):
 			out = append(out, n)
