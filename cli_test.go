@@ -192,7 +192,7 @@ func TestServeLifecycle(t *testing.T) {
 // Help is asked for, not an error: every form exits 0.
 func TestHelpExitsZero(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"serve", "-h"}, {"query", "-h"}, {"fmt", "-h"},
-		{"functions", "-h"}, {"version", "-h"}, {"check", "-h"}, {"repair", "-h"}} {
+		{"functions", "-h"}, {"version", "-h"}, {"check", "-h"}, {"repair", "-h"}, {"admin", "-h"}, {"admin", "org", "list", "-h"}} {
 		out, errOut, code := aplite(t, "", args...)
 		if code != 0 || out+errOut == "" {
 			t.Errorf("aplite %v: exit %d, output %q", args, code, out+errOut)

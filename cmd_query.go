@@ -7,15 +7,19 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	segjson "github.com/segmentio/encoding/json"
 	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	segjson "github.com/segmentio/encoding/json"
+
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // multiFlag collects a repeatable flag.
@@ -35,6 +39,9 @@ func cmdQuery(args []string) int {
 	format := fs.String("format", "table", "output format: table, json, ndjson, csv, parquet")
 	out := fs.String("o", "", "write the result to this file instead of standard output")
 	timing := fs.Bool("timing", false, "print how long loading, the query and writing the result took on standard error")
+	var mapFields, types multiFlag
+	fs.Var(&mapFields, "map-field", "NAME=FIELD: keep FIELD's objects in the -in dataset NAME as one dynamic value, like a server map field (repeatable)")
+	fs.Var(&types, "type", "NAME=FIELD:TYPE: store FIELD of the -in dataset NAME as TYPE, e.g. traces=duration:timespan (repeatable)")
 	// Flags may come before or after the query text.
 	var positional []string
 	for {
@@ -65,15 +72,20 @@ func cmdQuery(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite query: -end:", err)
 		return 2
 	}
+	decls, err := parseFieldDecls(mapFields, types, inputs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query:", err)
+		return 2
+	}
 	began := time.Now()
-	db, err := openQueryData(*data, inputs, queryFields(apl), req.Start, req.End)
+	d, err := openQueryData(*data, inputs, decls, queryFields(apl), req.Start, req.End)
 	loaded := time.Now()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 1
 	}
-	defer db.Close()
-	res, err := core.NewEngine(core.StoreCatalog(db)).Query(context.Background(), req)
+	defer d.Close()
+	res, err := d.Query(context.Background(), req)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -137,32 +149,33 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 }
 
 // openQueryData opens the data directory, or an in-memory store holding
-// the -in files (only the fields keep accepts; nil keeps all).
-func openQueryData(dir string, inputs []string, keep func(string) bool, lo, hi time.Time) (*store.DB, error) {
+// the -in files (only the fields keep accepts; nil keeps all) with their
+// declared map fields and types.
+func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, keep func(string) bool, lo, hi time.Time) (*db.DB, error) {
 	if dir != "" && len(inputs) > 0 {
 		return nil, errors.New("use either -data or -in, not both")
 	}
 	if dir != "" {
-		return store.Open(dir, store.Options{})
+		return db.Open(dir, db.Options{})
 	}
-	db := store.OpenMemory(store.Options{NoSync: true})
+	d := db.OpenMemory(db.Options{Store: store.Options{NoSync: true}})
 	for _, in := range inputs {
 		name, path, ok := strings.Cut(in, "=")
 		if !ok || name == "" || path == "" {
-			db.Close()
+			d.Close()
 			return nil, fmt.Errorf("-in %q: want NAME=PATH", in)
 		}
-		if err := loadStream(db, name, path, keep, lo, hi, newLoadProgress()); err != nil {
-			db.Close()
+		if err := loadStream(d, name, path, decls[name], keep, lo, hi, newLoadProgress()); err != nil {
+			d.Close()
 			return nil, fmt.Errorf("-in %s: %w", in, err)
 		}
 	}
-	return db, nil
+	return d, nil
 }
 
 // writeOutput writes the result to path, or to standard output when path
 // is empty (never Parquet to a terminal).
-func writeOutput(path, format string, res *core.Result) error {
+func writeOutput(path, format string, res *output.Output) error {
 	w := os.Stdout
 	if path != "" {
 		f, err := os.Create(path)
@@ -182,7 +195,7 @@ func writeOutput(path, format string, res *core.Result) error {
 }
 
 // writeResult prints a result in the chosen format.
-func writeResult(w io.Writer, format string, res *core.Result) error {
+func writeResult(w io.Writer, format string, res *output.Output) error {
 	names, _ := res.Columns()
 	switch format {
 	case "parquet":
@@ -191,7 +204,7 @@ func writeResult(w io.Writer, format string, res *core.Result) error {
 		// segmentio's encoder: 1.2-1.3x encoding/json on a 50k-row log
 		// result, same bytes (README, "Why ingest decodes JSON itself").
 		enc := segjson.NewEncoder(w)
-		return enc.Encode(res.Tabular())
+		return enc.Encode(render.Tabular(res))
 	case "ndjson":
 		enc := segjson.NewEncoder(w)
 		for i := 0; i < res.NumRows(); i++ {

@@ -2,14 +2,12 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -29,10 +28,6 @@ import (
 // compressed size of the columns kept, not the file. Only the fields the
 // query can read are kept (queryFields); gzip and zstd files (.gz, .zst)
 // are decompressed on the fly. On a terminal, progress goes to stderr.
-
-// loadChunk is the NDJSON chunk size: big enough to amortise a decode
-// call, small enough that a worker's rows stay a few tens of MB.
-const loadChunk = 8 << 20
 
 // fileFormat picks the decoder and decompressor from the file name.
 func fileFormat(path string) (ingest.Format, string, error) {
@@ -102,11 +97,13 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// loadStream decodes path into a new dataset of db, keeping the fields
-// keep accepts (nil: all).
-func loadStream(db *store.DB, name, path string, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
+// loadStream decodes path into a new dataset of d, keeping the fields
+// keep accepts (nil: all), with the dataset's declared map fields and
+// types. NDJSON streams in chunks decoded on every core (db.IngestStream);
+// failed events are reported, not fatal, as the server's ingest does.
+func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
 	if strings.HasSuffix(strings.ToLower(path), ".parquet") {
-		return loadParquet(db, name, path, keep, lo, hi, progress)
+		return loadParquet(d, name, path, decl, keep, lo, hi, progress)
 	}
 	format, comp, err := fileFormat(path)
 	if err != nil {
@@ -119,100 +116,22 @@ func loadStream(db *store.DB, name, path string, keep func(string) bool, lo, hi 
 	defer closeFile()
 	progress.start(path, cr)
 	defer progress.done()
-	ds, err := db.Create(name)
-	if err != nil {
+	if _, err := d.Create(name); err != nil {
 		return err
 	}
-	now := time.Now().UnixNano()
-	opts := ingest.Options{Format: format, Now: now, Keep: keep}
-	if format != ingest.NDJSON { // one document: decoded whole
-		body, err := io.ReadAll(r)
-		if err != nil {
-			return err
-		}
-		return decodeAppend(ds, body, opts, path, progress)
+	opts := db.StreamOptions{Options: ingest.Options{Format: format, Keep: keep}, Progress: &progress.stream}
+	if decl != nil {
+		opts.MapFields = decl.mapFields
+		opts.Prepare = func(rows *store.Rows) { decl.retype(rows, path) }
 	}
-	return streamNDJSON(ds, r, opts, path, progress)
-}
-
-// streamNDJSON cuts the stream into chunks of whole lines and decodes them
-// on one worker per core.
-func streamNDJSON(ds *store.Dataset, r io.Reader, opts ingest.Options, path string, progress *loadProgress) error {
-	chunks := make(chan []byte, 2)
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first error
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range chunks {
-				if err := decodeAppend(ds, c, opts, path, progress); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	readErr := cutLines(r, loadChunk, func(c []byte) { chunks <- c })
-	close(chunks)
-	wg.Wait()
-	if readErr != nil {
-		return readErr
-	}
-	if first != nil {
-		return first
-	}
-	return ds.Flush()
-}
-
-// cutLines reads r in chunks of about size bytes that end at a newline
-// (a line longer than size makes a longer chunk).
-func cutLines(r io.Reader, size int, emit func([]byte)) error {
-	var carry []byte
-	for {
-		buf := make([]byte, len(carry), size+len(carry))
-		copy(buf, carry)
-		n, err := io.ReadFull(r, buf[len(carry):cap(buf)])
-		buf = buf[:len(carry)+n]
-		eof := err == io.EOF || err == io.ErrUnexpectedEOF
-		if err != nil && !eof {
-			return err
-		}
-		if eof {
-			if len(buf) > 0 {
-				emit(buf)
-			}
-			return nil
-		}
-		cut := bytes.LastIndexByte(buf, '\n') + 1
-		if cut == 0 { // one line longer than the chunk: keep reading
-			carry = buf
-			continue
-		}
-		carry = append([]byte(nil), buf[cut:]...)
-		emit(buf[:cut])
-	}
-}
-
-// decodeAppend decodes one chunk and appends its rows; failed events are
-// reported, not fatal (as the server's ingest does).
-func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, path string, progress *loadProgress) error {
-	b := store.NewRowsBuilder()
-	res, err := ingest.Decode(body, opts, b)
+	res, err := d.IngestStream(name, r, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if res.Failed > 0 {
 		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, res.Failed, res.Failures[0].Error)
 	}
-	progress.rows.Add(int64(res.Ingested))
-	_, err = ds.Append(b.Finish(opts.Now))
-	return err
+	return nil
 }
 
 // queryFields returns the fields a query can read, as a Keep function for
@@ -288,10 +207,10 @@ func memberPath(e parser.Expr) (string, bool) {
 // loadProgress prints bytes read, rows and elapsed time on stderr while
 // files load, when stderr is a terminal.
 type loadProgress struct {
-	on   bool
-	rows atomic.Int64
-	stop chan struct{}
-	wg   sync.WaitGroup
+	on     bool
+	stream db.StreamProgress
+	stop   chan struct{}
+	wg     sync.WaitGroup
 }
 
 func newLoadProgress() *loadProgress {
@@ -317,7 +236,7 @@ func (p *loadProgress) start(path string, cr *countingReader) {
 				return
 			case <-t.C:
 				fmt.Fprintf(os.Stderr, "\r\033[K%s: %s of %s, %d rows, %.1fs", filepath.Base(path),
-					mib(cr.n.Load()), mib(cr.total), p.rows.Load(), time.Since(began).Seconds())
+					mib(cr.n.Load()), mib(cr.total), p.stream.Rows.Load(), time.Since(began).Seconds())
 			}
 		}
 	}()

@@ -7,32 +7,9 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/klauspost/compress/zstd"
 )
-
-// Chunks end at newlines, lose and repeat nothing, even when a line is
-// longer than a chunk or the input has no final newline.
-func TestCutLines(t *testing.T) {
-	var in strings.Builder
-	for i := 0; i < 200; i++ {
-		fmt.Fprintf(&in, "{\"i\":%d,\"pad\":%q}\n", i, strings.Repeat("x", i*3))
-	}
-	in.WriteString(`{"last":true}`)
-	for _, size := range []int{1, 7, 100, 1000, 1 << 20} {
-		var got bytes.Buffer
-		err := cutLines(iotest.HalfReader(strings.NewReader(in.String())), size, func(c []byte) {
-			if len(c) > 0 && c[len(c)-1] != '\n' && !bytes.HasSuffix(c, []byte(`{"last":true}`)) {
-				t.Fatalf("size %d: a chunk ends mid-line: %q", size, c[max(0, len(c)-20):])
-			}
-			got.Write(c)
-		})
-		if err != nil || got.String() != in.String() {
-			t.Fatalf("size %d: %v; the chunks do not add up to the input", size, err)
-		}
-	}
-}
 
 func TestQueryFields(t *testing.T) {
 	cases := []struct {

@@ -14,8 +14,9 @@ import (
 	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -34,7 +35,7 @@ type parquetLeaf struct {
 }
 
 // loadParquet appends the file's rows to a new dataset of db.
-func loadParquet(db *store.DB, name, path string, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
+func loadParquet(d *db.DB, name, path string, decl *fieldDecl, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -53,7 +54,7 @@ func loadParquet(db *store.DB, name, path string, keep func(string) bool, lo, hi
 		fmt.Fprintf(os.Stderr, "aplite query: %s: repeated fields not loaded (lists and maps are not supported yet): %s\n",
 			path, strings.Join(skipped, ", "))
 	}
-	ds, err := db.Create(name)
+	ds, err := d.Create(name)
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,8 @@ func loadParquet(db *store.DB, name, path string, keep func(string) bool, lo, hi
 		if err != nil {
 			return fmt.Errorf("%s: row group %d: %w", path, i, err)
 		}
-		progress.rows.Add(int64(rows.N))
+		progress.stream.Rows.Add(int64(rows.N))
+		decl.retype(rows, path)
 		if _, err := ds.Append(rows); err != nil {
 			return err
 		}
@@ -250,7 +252,7 @@ const parquetRowGroup = 64 << 10
 
 // writeParquet writes a result as zstd-compressed Parquet, one row group
 // per 64Ki rows.
-func writeParquet(w io.Writer, res *core.Result) error {
+func writeParquet(w io.Writer, res *output.Output) error {
 	names, types := res.Columns()
 	group := parquet.Group{}
 	for i, n := range names {

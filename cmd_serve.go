@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/server"
 )
@@ -45,6 +47,10 @@ func cmdServe(args []string) int {
 	maxQueries := fs.Int("max-queries", 0, "queries running at once (default 4 per core); more wait up to 10 s, then get 429")
 	maxBody := fs.String("max-body", "100M", "largest request body, after decompression")
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
+	flushRows := fs.Int("flush-rows", 262144, "events a dataset buffers (compressed, in memory) before they are written to a block: bounds ingest memory per dataset")
+	colCache := fs.String("column-cache", "1G", "memory kept for decoded columns that later queries reuse (0 keeps none)")
+	memLimit := fs.String("memory-limit", envOr("GOMEMLIMIT", ""), "soft limit of the process's memory: the garbage collector works harder as the heap nears it, so RSS stays near this bound (e.g. 1G; empty: no limit) (GOMEMLIMIT)")
+	resultCache := fs.String("result-cache", "256M", "memory kept for answers to repeated queries over unchanged blocks (0 keeps none)")
 	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (full-size blocks are merged once a dataset has had no event for 3 s)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -62,9 +68,18 @@ func cmdServe(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite: -max-body:", err)
 		return 2
 	}
+	engine, err := engineOptions(*colCache, *resultCache)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 2
+	}
+	if err := setMemoryLimit(*memLimit); err != nil {
+		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 2
+	}
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin,
-		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery}}
+		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery, FlushRows: *flushRows}, Engine: engine}
 	objStats, err := configureStorage(context.Background(), sf, &cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
@@ -111,4 +126,43 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// engineOptions reads the cache bounds; 0 keeps nothing (the engine's
+// "none" is negative, its zero the default).
+func engineOptions(columns, results string) (core.EngineOptions, error) {
+	var o core.EngineOptions
+	cols, err := parseSize(columns)
+	if err != nil {
+		return o, fmt.Errorf("-column-cache: %w", err)
+	}
+	res, err := parseSize(results)
+	if err != nil {
+		return o, fmt.Errorf("-result-cache: %w", err)
+	}
+	o.ColumnCacheBytes, o.ResultCacheBytes = cols, res
+	if cols == 0 {
+		o.ColumnCacheBytes = -1
+	}
+	if res == 0 {
+		o.ResultCacheBytes = -1
+	}
+	return o, nil
+}
+
+// setMemoryLimit applies -memory-limit as the runtime's soft memory limit.
+// Go reads GOMEMLIMIT itself, but only in its own syntax (1GiB); the flag
+// takes the sizes the other flags take (1G) and says so in serve -h.
+func setMemoryLimit(v string) error {
+	if v == "" || v == "off" {
+		return nil
+	}
+	n, err := parseSize(strings.TrimSuffix(v, "iB"))
+	if err != nil {
+		return fmt.Errorf("-memory-limit: %w", err)
+	}
+	if n > 0 {
+		debug.SetMemoryLimit(n)
+	}
+	return nil
 }

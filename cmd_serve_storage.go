@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/objstore"
 	"github.com/aplite/aplite/server"
 )
@@ -72,11 +72,11 @@ func configureStorage(ctx context.Context, f storageFlags, cfg *server.Config) (
 	cfg.Objects, cfg.MetaRefresh, cfg.MetaRole = objs, f.refresh, server.MetaPublish
 	if f.role == roleQuery {
 		cfg.MetaRole = server.MetaFollow
-		db, err := store.OpenRemote(opts)
+		d, err := db.OpenRemote(db.Options{Store: opts, Engine: cfg.Engine, Isolated: true})
 		if err != nil {
 			return nil, err
 		}
-		cfg.Storage = server.NewStoreStorage(db)
+		cfg.DB = d
 		return bucket.Stats(), nil
 	}
 	cfg.StoreOptions = opts

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,5 +33,48 @@ func TestCoreDependencies(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The server, the WASM build and the command line reach the storage and
+// the engine only through package db, the one front door: opening a store,
+// making an engine or decoding an ingest body anywhere else would start a
+// second path an ingest body or a query could take. Tests and benchmarks
+// may build their own fixtures.
+func TestOneFrontDoor(t *testing.T) {
+	doors := map[string]bool{"store.Open": true, "store.OpenMemory": true, "store.OpenRemote": true,
+		"core.NewEngine": true, "core.NewEngineWith": true, "core.StoreCatalog": true, "ingest.Decode": true}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch path {
+			case "core", "db", "bench", "compat", "internal", "testdata":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); ok && doors[pkg.Name+"."+sel.Sel.Name] {
+				t.Errorf("%s: %s.%s outside package db; go through db instead", path, pkg.Name, sel.Sel.Name)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

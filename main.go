@@ -37,6 +37,8 @@ func run(args []string) int {
 		return cmdFunctions(args)
 	case "check", "repair":
 		return cmdCheck(cmd, args)
+	case "admin":
+		return cmdAdmin(args)
 	case "version":
 		if wantsHelp(args) {
 			fmt.Println("usage: aplite version\n\nPrints the version on one line.")
@@ -64,6 +66,7 @@ commands:
   functions   list the supported scalar and aggregation functions
   check       verify every checksum of a stopped server's data directory
   repair      set damaged blocks and WAL records aside
+  admin       manage organizations, their members and first tokens
   version     print the version
 `)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/bench/gen"
+	"github.com/aplite/aplite/core/store"
 )
 
 // expected holds the true answers of the seven queries, computed straight
@@ -28,6 +29,9 @@ type expected struct {
 	api      int       // uri contains "api", case-insensitively
 	durErr   []float64 // req_duration_ms of status >= 500
 	p95      map[string]float64
+	// rare and common count the messages that have gen.RareWord and
+	// gen.CommonWord as a term (`has`).
+	rare, common int
 }
 
 func newExpected() *expected {
@@ -80,6 +84,15 @@ func (e *expected) addLine(l []byte) error {
 	}
 	if strings.Contains(strings.ToLower(uri), "api") {
 		e.api++
+	}
+	if msg := jsonField(l, "message"); msg != nil {
+		terms := store.Terms(string(msg))
+		if slices.Contains(terms, gen.RareWord) {
+			e.rare++
+		}
+		if slices.Contains(terms, gen.CommonWord) {
+			e.common++
+		}
 	}
 	return nil
 }
@@ -152,6 +165,17 @@ func (e *expected) check(q benchQuery, t *table) error {
 		}, len(e.durByDC), 0.02)
 	case "q7":
 		return e.checkCount(t, e.api)
+	case "s1":
+		return e.checkCount(t, e.rare)
+	case "s2":
+		return e.checkCount(t, e.common)
+	case "w1":
+		from := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+		n := 0
+		for m := range 5 {
+			n += e.byMinute[from.Add(time.Duration(m)*time.Minute).UnixNano()]
+		}
+		return e.checkCount(t, n)
 	case "t1":
 		return checkTopDurations(t, e.durErr)
 	case "t2":

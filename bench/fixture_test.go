@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // queryDataset is the dataset every query benchmark reads.
@@ -19,13 +19,12 @@ const queryDataset = "http-logs"
 // fixture is a flushed dataset of generated events, served in process and
 // over HTTP, with the answers computed independently of the engine.
 type fixture struct {
-	n      int
-	dir    string
-	db     *store.DB
-	engine *core.Engine
-	http   *httpServer
-	want   *expected
-	build  time.Duration
+	n     int
+	dir   string
+	db    *db.DB
+	http  *httpServer
+	want  *expected
+	build time.Duration
 }
 
 var (
@@ -76,20 +75,20 @@ func buildFixture(tb testing.TB, n int) (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(filepath.Join(dir, "store"), store.Options{})
+	d, err := db.Open(filepath.Join(dir, "store"), db.Options{})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	f := &fixture{n: n, dir: dir, db: db, engine: core.NewEngine(core.StoreCatalog(db)), want: newExpected()}
-	f.http = startServer(tb, filepath.Join(dir, "server"), db, 4)
+	f := &fixture{n: n, dir: dir, db: d, want: newExpected()}
+	f.http = startServer(tb, filepath.Join(dir, "server"), d, 4)
 	fail := func(err error) (*fixture, error) {
 		f.http.stop(tb)
 		os.RemoveAll(dir)
 		return nil, err
 	}
 	f.http.createDataset(tb, queryDataset)
-	ds, err := db.Get(queryDataset)
+	ds, err := d.Dataset(queryDataset)
 	if err != nil {
 		return fail(err)
 	}
@@ -116,7 +115,7 @@ func buildFixture(tb testing.TB, n int) (*fixture, error) {
 	if err := ds.Flush(); err != nil {
 		return fail(err)
 	}
-	info := ds.Info()
+	info := settled(ds, n)
 	if info.NumEvents != int64(n) {
 		return fail(fmt.Errorf("dataset holds %d events after ingesting %d", info.NumEvents, n))
 	}
@@ -124,6 +123,30 @@ func buildFixture(tb testing.TB, n int) (*fixture, error) {
 	tb.Logf("built %d-event dataset in %v: %d blocks, %d bytes compressed", n, f.build.Round(time.Millisecond),
 		info.NumBlocks, info.CompressedBytes)
 	return f, nil
+}
+
+// settled waits until background compaction has merged the dataset's
+// blocks into blocks of the merge size (1Mi rows), or their count has not
+// changed for 20 s, so queries are timed on the blocks a user's queries
+// read, with their term filters, and not while compaction competes for
+// the cores and replaces parts under the column cache. A merge of a
+// million wide events takes several seconds on two busy cores, so an
+// unchanged count alone does not tell that it is over.
+func settled(ds *store.Dataset, n int) store.Info {
+	const mergeRows = 1 << 20 // store's maxMergeRows
+	want := (n + mergeRows - 1) / mergeRows
+	info := ds.Info()
+	stable := time.Now()
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); {
+		if info.NumBlocks <= want || time.Since(stable) >= 20*time.Second {
+			return info
+		}
+		time.Sleep(250 * time.Millisecond)
+		if cur := ds.Info(); cur.NumBlocks != info.NumBlocks {
+			info, stable = cur, time.Now()
+		}
+	}
+	return info
 }
 
 // nopTB stands in for a testing.TB after the tests have finished

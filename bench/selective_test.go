@@ -24,7 +24,7 @@ func BenchmarkSelectiveExtend(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				r := req
-				if _, err := f.engine.Query(context.Background(), &r); err != nil {
+				if _, err := f.db.Query(context.Background(), &r); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server"
 )
 
@@ -21,38 +20,6 @@ const (
 	benchToken = "xapt-bench0000000000000000000001"
 	benchOrg   = "default"
 )
-
-// dbStorage serves a *store.DB to the server, so a benchmark can query the
-// very same data in process and over HTTP.
-type dbStorage struct{ db *store.DB }
-
-func (s dbStorage) Create(name string) (server.Dataset, error) {
-	d, err := s.db.Create(name)
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-func (s dbStorage) Get(name string) (server.Dataset, error) {
-	d, err := s.db.Get(name)
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-func (s dbStorage) Names() []string {
-	var names []string
-	for _, d := range s.db.List() {
-		names = append(names, d.Name())
-	}
-	slices.Sort(names)
-	return names
-}
-
-func (s dbStorage) Delete(name string) error { return s.db.Delete(name) }
-func (s dbStorage) Close() error             { return s.db.Close() }
 
 // httpServer is a running aplite server on a loopback port with a client
 // sized for conc concurrent requests.
@@ -63,14 +30,12 @@ type httpServer struct {
 	done   chan error
 }
 
-// startServer serves dataDir (meta data) and, when db is not nil, that
-// store's datasets; otherwise the server opens its own store in dataDir.
-func startServer(tb testing.TB, dataDir string, db *store.DB, conc int) *httpServer {
+// startServer serves dataDir (meta data) and, when d is not nil, that
+// database's datasets, so a benchmark can query the very same data in
+// process and over HTTP; otherwise the server opens its own in dataDir.
+func startServer(tb testing.TB, dataDir string, d *db.DB, conc int) *httpServer {
 	tb.Helper()
-	cfg := server.Config{Addr: "127.0.0.1:0", DataDir: dataDir, Token: benchToken, Log: os.Stderr}
-	if db != nil {
-		cfg.Storage = dbStorage{db}
-	}
+	cfg := server.Config{Addr: "127.0.0.1:0", DataDir: dataDir, Token: benchToken, Log: os.Stderr, DB: d}
 	srv, err := server.New(cfg)
 	if err != nil {
 		tb.Fatalf("start server: %v", err)

@@ -109,9 +109,15 @@ func tokenID(t *testing.T, created []byte) string {
 
 func (n *node) callAs(tok, method, path, ctype string, body []byte) (int, []byte) {
 	n.t.Helper()
+	return n.callIn("default", tok, method, path, ctype, body)
+}
+
+// callIn is callAs in org.
+func (n *node) callIn(org, tok, method, path, ctype string, body []byte) (int, []byte) {
+	n.t.Helper()
 	req, _ := http.NewRequest(method, "http://"+n.addr+path, bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("X-Axiom-Org-Id", "default")
+	req.Header.Set("X-Axiom-Org-Id", org)
 	req.Header.Set("Content-Type", ctype)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -289,6 +295,8 @@ func TestCluster(t *testing.T) {
 			time.Sleep(200 * time.Millisecond)
 		}
 	})
+
+	t.Run("orgs stay apart", func(t *testing.T) { checkOrgsApart(t, ingest, q1, q2, total) })
 
 	t.Run("query node killed", func(t *testing.T) {
 		done := make(chan int, 1)

@@ -64,6 +64,11 @@ type Request struct {
 	// MemoryBudget caps the bytes a query may hold in hash tables and
 	// sorts; 0 means the engine default.
 	MemoryBudget int64
+	// Catalog, when set, replaces the engine's catalog for this query: a
+	// server hosting several tenants gives each query only its tenant's
+	// datasets, while the caches stay shared (they are keyed by part ids,
+	// unique in the process, so they never mix tenants' data).
+	Catalog Catalog
 }
 
 // QueryError is a syntax or semantic error at a position in the APL text.

@@ -32,6 +32,8 @@ func (c *compiler) compile(e parser.Expr) (*expr, error) {
 		return c.member(e)
 	case *parser.IndexExpr:
 		return c.index(e)
+	case *parser.SliceExpr:
+		return c.slice(e)
 	case *parser.BinaryExpr:
 		return c.binary(e)
 	case *parser.UnaryExpr:
@@ -140,6 +142,10 @@ func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
 	switch {
 	case name == "column_ifexists":
 		return c.columnIfExists(call)
+	case isPackStar(call):
+		return c.packStar(call)
+	case name == "ensure_field":
+		return c.ensureField(call)
 	case name == "ingestion_time" && len(call.Args) == 0:
 		if i := c.in.index(store.SysTimeField); i >= 0 && c.in[i].Type == vector.DateTime {
 			e := colExpr(i, c.in[i], call.Sp)

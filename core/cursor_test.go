@@ -2,6 +2,8 @@ package core
 
 import (
 	"testing"
+
+	"github.com/aplite/aplite/core/render"
 )
 
 // Paging with minCursor walks the raw events newest first without gaps or
@@ -21,7 +23,7 @@ func TestCursorPaging(t *testing.T) {
 			}
 			seen[row[1]] = true
 		}
-		cursor = r.Tabular().Status.MinCursor
+		cursor = render.Tabular(r).Status.MinCursor
 		if _, ok := parseCursor(cursor); !ok {
 			t.Fatalf("bad minCursor %q", cursor)
 		}

@@ -1,8 +1,9 @@
 // Package core is aplite's query engine: it plans an APL query (parser AST
 // → operator tree, with name resolution, type inference and constant
 // folding), scans the parts of the datasets it reads in parallel with
-// block pruning, runs the vectorized operator pipeline, and renders the
-// result in the API's tabular and legacy formats.
+// block pruning, and runs the vectorized operator pipeline into a plain
+// output.Output, which core/render turns into the API's tabular and legacy
+// formats.
 //
 // The engine is pure Go and builds for GOOS=js GOARCH=wasm: it reads data
 // only through the Catalog interface and store.Part.

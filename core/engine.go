@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -18,6 +19,7 @@ type Engine struct {
 	results *resultCache
 	intern  atomic.Pointer[interner]
 	preds   dictMemo
+	sorted  sortedTimes
 }
 
 // interner returns the engine's shared string interner, starting a fresh
@@ -34,26 +36,49 @@ func (e *Engine) interner() *interner {
 	return in
 }
 
-// DefaultColumnCacheBytes bounds the decoded-column cache of an engine.
-const DefaultColumnCacheBytes = 1 << 30
+// Default bounds of an engine's caches.
+const (
+	DefaultColumnCacheBytes = 1 << 30
+	DefaultResultCacheBytes = 256 << 20
+)
 
-// NewEngine returns an engine reading datasets from cat (nil for queries
-// that read no dataset).
-func NewEngine(cat Catalog) *Engine {
-	return &Engine{cat: cat, cache: newColCache(DefaultColumnCacheBytes), results: newResultCache(256)}
+// EngineOptions bound the memory an engine keeps between queries.
+type EngineOptions struct {
+	// ColumnCacheBytes bounds the decoded columns kept for later queries
+	// (0: DefaultColumnCacheBytes; negative: none).
+	ColumnCacheBytes int64
+	// ResultCacheBytes bounds the answers kept for repeated queries over
+	// unchanged blocks (0: DefaultResultCacheBytes; negative: none).
+	ResultCacheBytes int64
 }
 
-// Query parses, plans and runs req.
-func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
+// NewEngine returns an engine reading datasets from cat (nil for queries
+// that read no dataset), with default cache bounds.
+func NewEngine(cat Catalog) *Engine { return NewEngineWith(cat, EngineOptions{}) }
+
+// NewEngineWith returns an engine whose caches hold at most what o says.
+func NewEngineWith(cat Catalog, o EngineOptions) *Engine {
+	cols, results := o.ColumnCacheBytes, o.ResultCacheBytes
+	if cols == 0 {
+		cols = DefaultColumnCacheBytes
+	}
+	if results == 0 {
+		results = DefaultResultCacheBytes
+	}
+	return &Engine{cat: cat, cache: newColCache(max(cols, 0)), results: newResultCache(max(results, 0))}
+}
+
+// Query parses, plans and runs req. The returned Output is shared with
+// the result cache: callers must not modify it (output.WithMessage copies).
+func (e *Engine) Query(ctx context.Context, req *Request) (*output.Output, error) {
 	began := time.Now()
 	p, pl, err := e.prepare(ctx, req, nil, began)
 	if err != nil {
 		return nil, err
 	}
-	// Results hold decoded copies, never mapped memory, so the blocks can
+	// Outputs hold decoded copies, never mapped memory, so the blocks can
 	// be unpinned as soon as execution ends.
 	defer p.release()
-	x := p.x
 	key := ""
 	if !req.DisableCache && req.Workers == 0 {
 		key = cacheKey(req, pl)
@@ -61,17 +86,16 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	if key != "" {
 		if hit := e.results.get(key); hit != nil {
 			cp := *hit
-			cp.elapsed = time.Since(began)
-			cp.cacheStatus = CacheHit
-			cp.messages = nil
+			cp.Elapsed = time.Since(began)
+			cp.CacheStatus = output.CacheHit
 			return &cp, nil
 		}
 	}
 	var b *batch
 	if req.Distribute != nil && len(p.snaps) == 1 && len(req.Variables) == 0 {
-		b, err = e.executeDistributed(x, pl, req)
+		b, err = e.executeDistributed(p.x, pl, req)
 	} else {
-		b, err = pl.execute(x)
+		b, err = pl.execute(p.x)
 	}
 	if err != nil {
 		return nil, err
@@ -79,18 +103,12 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*Result, error) {
 	if err := b.compact(); err != nil {
 		return nil, err
 	}
-	// The result (and its cached copy) outlives the request: it must not
-	// keep the caller's context (a server's request object) reachable.
-	x.ctx = context.Background()
-	r := &Result{sch: pl.out(), b: b, datasets: p.datasets, req: req, x: x, pl: pl, cacheStatus: CacheComputed,
-		damaged: damageMessages(p.snaps)}
-	r.elapsed = time.Since(began)
+	o := p.answer(pl, b)
+	o.Elapsed = time.Since(began)
 	if key != "" {
-		// Cache a copy: the caller may attach messages to its own.
-		cp := *r
-		e.results.put(key, &cp)
+		e.results.put(key, o)
 	}
-	return r, nil
+	return o, nil
 }
 
 // prepare parses and plans req; frag, when set, restricts the scan to the
@@ -113,6 +131,7 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, bega
 		workers: req.Workers,
 		intern:  e.interner(),
 		preds:   &e.preds,
+		sorted:  &e.sorted,
 	}
 	// Functions that can build results far larger than their arguments
 	// ask the same budget as the operators.

@@ -114,7 +114,7 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*expr) (*e
 	}
 	rt, err := f.Result(types)
 	if err != nil {
-		return nil, semErr(call, "%s: %v", call.Name, err)
+		return nil, callErr(call, call.Name, err)
 	}
 	e := &expr{typ: rt, col: -1, span: call.Sp, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
 		vs := make([]*vector.Vector, n)
@@ -127,7 +127,7 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*expr) (*e
 		}
 		out, err := f.Eval(x.fn, vs, b.n)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", call.Name, err)
+			return nil, wrapCallErr(call.Name, err)
 		}
 		return out, nil
 	}}

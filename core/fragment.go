@@ -110,8 +110,15 @@ func restrictToFragment(s *scanSource, f *Fragment) error {
 // RunFragment plans f's query, scans only f's blocks and returns the
 // encoded sinks of the first blocking stage and the scan's statistics.
 func (e *Engine) RunFragment(ctx context.Context, f *Fragment) ([]byte, error) {
+	return e.RunFragmentIn(ctx, nil, f)
+}
+
+// RunFragmentIn is RunFragment reading the datasets of cat (nil: the
+// engine's catalog), as Request.Catalog does for a query.
+func (e *Engine) RunFragmentIn(ctx context.Context, cat Catalog, f *Fragment) ([]byte, error) {
 	req := &Request{APL: f.APL, Start: f.Start, End: f.End, Now: f.Now, VirtualFields: f.VirtualFields,
-		DefaultLimit: f.DefaultLimit, MemoryBudget: f.MemoryBudget, NoColumnCache: f.NoColumnCache, DisableCache: true}
+		DefaultLimit: f.DefaultLimit, MemoryBudget: f.MemoryBudget, NoColumnCache: f.NoColumnCache, DisableCache: true,
+		Catalog: cat}
 	p, pl, err := e.prepare(ctx, req, f, time.Now())
 	if err != nil {
 		return nil, err

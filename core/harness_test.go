@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -74,7 +76,7 @@ func splitLines(body []byte, n int) [][]byte {
 }
 
 // query runs q against e with the fixture clock.
-func query(t testing.TB, e *Engine, q string, mod ...func(*Request)) (*Result, error) {
+func query(t testing.TB, e *Engine, q string, mod ...func(*Request)) (*output.Output, error) {
 	t.Helper()
 	req := &Request{APL: q, Now: fixtureNow, Workers: runtime.GOMAXPROCS(0)}
 	for _, m := range mod {
@@ -84,7 +86,7 @@ func query(t testing.TB, e *Engine, q string, mod ...func(*Request)) (*Result, e
 }
 
 // mustQuery is query that fails the test on error.
-func mustQuery(t testing.TB, e *Engine, q string, mod ...func(*Request)) *Result {
+func mustQuery(t testing.TB, e *Engine, q string, mod ...func(*Request)) *output.Output {
 	t.Helper()
 	r, err := query(t, e, q, mod...)
 	if err != nil {
@@ -94,7 +96,7 @@ func mustQuery(t testing.TB, e *Engine, q string, mod ...func(*Request)) *Result
 }
 
 // rows returns the result as row-major JSON-ready values.
-func rows(r *Result) [][]any {
+func rows(r *output.Output) [][]any {
 	out := make([][]any, r.NumRows())
 	names, _ := r.Columns()
 	for i := range out {
@@ -108,17 +110,17 @@ func rows(r *Result) [][]any {
 
 // stableJSON renders what a golden file pins: every table's name, fields
 // and columns (not timings or counters that vary between runs).
-func stableJSON(r *Result) string {
+func stableJSON(r *output.Output) string {
 	type table struct {
-		Name    string         `json:"name"`
-		Fields  []TabularField `json:"fields"`
-		Order   []OrderRef     `json:"order"`
-		Groups  []NameRef      `json:"groups"`
-		Buckets *BucketsRef    `json:"buckets,omitempty"`
-		Columns [][]any        `json:"columns"`
+		Name    string                `json:"name"`
+		Fields  []render.TabularField `json:"fields"`
+		Order   []render.OrderRef     `json:"order"`
+		Groups  []render.NameRef      `json:"groups"`
+		Buckets *render.BucketsRef    `json:"buckets,omitempty"`
+		Columns [][]any               `json:"columns"`
 	}
 	var tables []table
-	for _, t := range r.Tabular().Tables {
+	for _, t := range render.Tabular(r).Tables {
 		tables = append(tables, table{t.Name, t.Fields, t.Order, t.Groups, t.Buckets, t.Columns})
 	}
 	b, _ := json.MarshalIndent(tables, "", "  ")

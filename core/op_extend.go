@@ -74,12 +74,21 @@ func (s *extendStage) apply(x *execCtx, b *batch) (*batch, error) {
 			return nil, err
 		}
 		slot := s.slots[i]
-		if s.valid && slot < len(s.in) {
+		switch {
+		case !s.valid:
+		case slot < len(s.in):
 			old, err := nb.col(slot)
 			if err != nil {
 				return nil, err
 			}
 			v = mergeValid(old, v, nb.n)
+		case nb.vecs[slot] != nil: // a new field assigned twice
+			v = mergeValid(nb.vecs[slot], v, nb.n)
+		default:
+			// A new field has no old value to keep: an invalid value is
+			// null, as Axiom's page shows ("1Paris" extracts "" and gives
+			// NULL), not the "" or 0 itself.
+			v = nullInvalid(v, nb.n)
 		}
 		nb.vecs[slot] = v
 	}
@@ -94,6 +103,19 @@ func mergeValid(old, nv *vector.Vector, n int) *vector.Vector {
 			out.AppendValue(convertValue(nv.Value(i), old.Type))
 		} else {
 			out.AppendFrom(old, i)
+		}
+	}
+	return out
+}
+
+// nullInvalid replaces the values of nv that are not valid with null.
+func nullInvalid(nv *vector.Vector, n int) *vector.Vector {
+	out := vector.New(nv.Type, n)
+	for i := 0; i < n; i++ {
+		if x := nv.Value(i); isValidValue(x) {
+			out.AppendValue(x)
+		} else {
+			out.AppendNull()
 		}
 	}
 	return out

@@ -40,6 +40,7 @@ type joinKey struct {
 	l, r     *expr
 	cond     parser.Expr
 	rightAST parser.Expr // the right operand, for narrowRight
+	rightCol int         // the right column the key reads as is, or -1
 }
 
 func (p *planner) planJoin(in schema, op *parser.JoinOp) (stage, error) {
@@ -78,8 +79,8 @@ func (p *planner) newJoin(in schema, op parser.Node, kind joinKind, right *parse
 		drop := map[int]bool{}
 		if lookup {
 			for _, k := range j.keys {
-				if k.r.col >= 0 {
-					drop[k.r.col] = true
+				if k.rightCol >= 0 {
+					drop[k.rightCol] = true
 				}
 			}
 		}
@@ -144,20 +145,29 @@ func (p *planner) joinCondition(left, right schema, cond parser.Expr) (joinKey, 
 	if err != nil {
 		return joinKey{}, err
 	}
+	rcol := r.col // before a cast hides it: lookup drops this column
 	l, r, err = unifyJoinTypes(cond, l, r)
-	return joinKey{l: l, r: r, cond: cond, rightAST: rx}, err
+	return joinKey{l: l, r: r, cond: cond, rightAST: rx, rightCol: rcol}, err
 }
 
 // unifyJoinTypes makes both key expressions one type: equal types stay,
 // long and real compare as real, an all-null side takes the other's type.
+// A dynamic side (a field that arrives as 200 and as "200") is read as the
+// other side's type, numbers as reals, the way a comparison coerces it.
 // Anything else is a planning error, as in Axiom ("the two sides of the
 // equality expression must have the same data type").
 func unifyJoinTypes(cond parser.Expr, l, r *expr) (*expr, *expr, error) {
 	switch {
 	case l.typ == r.typ:
 		return l, r, nil
-	case l.typ.IsNumeric() && r.typ.IsNumeric():
+	case l.typ.IsNumeric() && r.typ.IsNumeric(),
+		l.typ == vector.Dynamic && r.typ.IsNumeric(),
+		r.typ == vector.Dynamic && l.typ.IsNumeric():
 		return castExpr(l, vector.Float), castExpr(r, vector.Float), nil
+	case l.typ == vector.Dynamic:
+		return castExpr(l, r.typ), r, nil
+	case r.typ == vector.Dynamic:
+		return l, castExpr(r, l.typ), nil
 	case l.typ == vector.Null:
 		return castExpr(l, r.typ), r, nil
 	case r.typ == vector.Null:

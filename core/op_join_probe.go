@@ -2,7 +2,6 @@ package core
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -17,9 +16,6 @@ import (
 // from a smaller one.
 type probeJoinStage struct {
 	joinSpec
-	once  sync.Once
-	build *joinBuild
-	err   error
 }
 
 // joinBuild is the hashed right side.
@@ -29,10 +25,13 @@ type joinBuild struct {
 	off, rows []int32 // right rows per key id (see csr)
 }
 
-// prepare runs and hashes the right side, once per query.
+// prepare runs and hashes the right side, once per run.
 func (j *probeJoinStage) prepare(x *execCtx) (*joinBuild, error) {
-	j.once.Do(func() { j.build, j.err = j.hashRight(x) })
-	return j.build, j.err
+	v, err := x.runs.do(j, func() (any, error) { return j.hashRight(x) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*joinBuild), nil
 }
 
 func (j *probeJoinStage) hashRight(x *execCtx) (*joinBuild, error) {

@@ -147,43 +147,66 @@ func planProjectRename(in schema, op *parser.ProjectRenameOp) (stage, error) {
 
 // planProjectReorder puts the listed columns first, in the listed order
 // (a wildcard entry sorts its matches by name when asked); the others keep
-// their order after them.
+// their order after them. A bare `*` stands for those others where it is
+// written, so `project-reorder a, *, b` puts a first and b last: the named
+// entries are matched before the star takes what is left.
 func planProjectReorder(in schema, op *parser.ProjectReorderOp) (stage, error) {
 	used := make([]bool, len(in))
-	st := &pickStage{}
-	for _, rc := range op.Cols {
-		var hits []int
+	hits := make([][]int, len(op.Cols))
+	rest := -1
+	for k, rc := range op.Cols {
+		if rc.Pattern == "*" && rest < 0 {
+			rest = k
+			continue
+		}
 		for i, c := range in {
 			if !used[i] && matchPattern(rc.Pattern, c.Name) {
-				hits = append(hits, i)
+				hits[k] = append(hits[k], i)
+				used[i] = true
 			}
 		}
-		if len(hits) == 0 && !strings.Contains(rc.Pattern, "*") {
+		if len(hits[k]) == 0 && !strings.Contains(rc.Pattern, "*") {
 			return nil, semErr(rc, "unknown field %q", rc.Pattern)
 		}
-		if rc.Order != "" {
-			sort.SliceStable(hits, func(a, b int) bool {
-				x, y := in[hits[a]].Name, in[hits[b]].Name
-				if strings.HasPrefix(rc.Order, "granny") {
-					x, y = strings.ToLower(x), strings.ToLower(y)
-				}
-				if strings.HasSuffix(rc.Order, "desc") {
-					return x > y
-				}
-				return x < y
-			})
+	}
+	var others []int
+	for i := range in {
+		if !used[i] {
+			others = append(others, i)
 		}
-		for _, i := range hits {
-			used[i] = true
+	}
+	if rest >= 0 {
+		hits[rest], others = others, nil
+	}
+	st := &pickStage{}
+	for k, rc := range op.Cols {
+		sortReorder(in, hits[k], rc.Order)
+		for _, i := range hits[k] {
 			st.sch = append(st.sch, in[i])
 			st.idx = append(st.idx, i)
 		}
 	}
-	for i, c := range in {
-		if !used[i] {
-			st.sch = append(st.sch, c)
-			st.idx = append(st.idx, i)
-		}
+	for _, i := range others {
+		st.sch = append(st.sch, in[i])
+		st.idx = append(st.idx, i)
 	}
 	return st, nil
+}
+
+// sortReorder orders one entry's matches by name for asc, desc,
+// granny-asc and granny-desc (case-insensitive); no order keeps them.
+func sortReorder(in schema, hits []int, order string) {
+	if order == "" {
+		return
+	}
+	sort.SliceStable(hits, func(a, b int) bool {
+		x, y := in[hits[a]].Name, in[hits[b]].Name
+		if strings.HasPrefix(order, "granny") {
+			x, y = strings.ToLower(x), strings.ToLower(y)
+		}
+		if strings.HasSuffix(order, "desc") {
+			return x > y
+		}
+		return x < y
+	})
 }

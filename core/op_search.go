@@ -40,27 +40,20 @@ func (p *planner) searchSource(s *parser.SearchOp) (source, error) {
 		return nil, err
 	}
 	w := st.(*whereStage)
-	scan.prune = append(scan.prune, w.pruneFunc(scan.sch)...)
-	return &filteredSource{src: scan, st: w, filter: func(in schema) (stage, error) { return w, nil }}, nil
+	scan.prune = append(scan.prune, w.push.prune...)
+	scan.granules = append(scan.granules, w.push.granules...)
+	return &filteredSource{src: scan, st: w}, nil
 }
 
 // filteredSource is a source followed by a planned filter stage.
 type filteredSource struct {
-	src    source
-	filter func(in schema) (stage, error)
-	st     streamStage
+	src source
+	st  streamStage
 }
 
 func (f *filteredSource) schema() schema { return f.src.schema() }
 
 func (f *filteredSource) run(x *execCtx, workers int, emit func(int, *batch) error) error {
-	if f.st == nil {
-		st, err := f.filter(f.src.schema())
-		if err != nil {
-			return err
-		}
-		f.st = st.(streamStage)
-	}
 	return f.src.run(x, workers, func(w int, b *batch) error {
 		nb, err := f.st.apply(x, b)
 		if err != nil || nb == nil {
@@ -79,7 +72,7 @@ func (p *planner) planSearch(in schema, s *parser.SearchOp) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &whereStage{in: in, pred: e, ast: pred, comp: c}, nil
+	return newWhereStage(c, in, e, pred, nil), nil
 }
 
 // rewriteSearch turns search's shorthand into ordinary predicates: a bare

@@ -30,7 +30,6 @@ type summarizeStage struct {
 	aggs     []*aggCall
 	timeKey  int   // index of the bin(_time, ...) key, or -1
 	binSize  int64 // its bin width in ns
-	final    *aggSink
 	keyNames []string
 	// binCol is the input column of a bin(_time, w) key, or -1: the key is
 	// then computed as a bucket index straight from the column, which
@@ -180,7 +179,7 @@ func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *ag
 	}
 	outs, err := spec.Result(ac.types)
 	if err != nil {
-		return nil, semErr(call, "%s: %v", call.Name, err)
+		return nil, callErr(call, call.Name, err)
 	}
 	ac.outs = outs
 	ac.names = aggNames(ne.Name, call, ac, argNames)
@@ -260,7 +259,7 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 	for _, a := range s.aggs {
 		state, err := a.spec.New(a.ctx, a.types, a.consts)
 		if err != nil {
-			return nil, semErr(a.call, "%s: %v", a.call.Name, err)
+			return nil, callErr(a.call, a.call.Name, err)
 		}
 		sk.states = append(sk.states, state)
 	}
@@ -343,7 +342,7 @@ func (s *summarizeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 			vecs[i] = castVector(v, s.sch[i].Type)
 		}
 	}
-	s.final = base
+	x.finals.set(s, base)
 	return newBatch(vecs, n), nil
 }
 

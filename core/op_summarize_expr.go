@@ -45,11 +45,24 @@ func splitAggExpr(e parser.Expr, next *int) (hidden []*parser.NamedExpr, rewritt
 		case *parser.BetweenExpr:
 			return &parser.BetweenExpr{Sp: x.Sp, Not: x.Not, X: rw(x.X), Lo: rw(x.Lo), Hi: rw(x.Hi)}
 		case *parser.InExpr:
-			return &parser.InExpr{Sp: x.Sp, Op: x.Op, X: rw(x.X), List: x.List}
+			list := make([]parser.Expr, len(x.List))
+			for i, l := range x.List {
+				list[i] = rw(l) // a list may read columns, and so aggregations
+			}
+			return &parser.InExpr{Sp: x.Sp, Op: x.Op, X: rw(x.X), List: list}
 		case *parser.MemberExpr:
 			return &parser.MemberExpr{Sp: x.Sp, X: rw(x.X), Name: x.Name}
 		case *parser.IndexExpr:
 			return &parser.IndexExpr{Sp: x.Sp, X: rw(x.X), Index: rw(x.Index)}
+		case *parser.SliceExpr:
+			s := &parser.SliceExpr{Sp: x.Sp, X: rw(x.X)}
+			if x.Lo != nil {
+				s.Lo = rw(x.Lo)
+			}
+			if x.Hi != nil {
+				s.Hi = rw(x.Hi)
+			}
+			return s
 		}
 		return x
 	}

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"errors"
+
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -148,10 +150,10 @@ func (p *planner) plainDatasets(u *parser.UnionOp) ([]string, bool) {
 			names = append(names, p.matchDatasets(ref.Name)...)
 			continue
 		}
-		if p.e.cat == nil {
+		if p.cat() == nil {
 			return nil, false
 		}
-		snap, err := p.e.cat.Snapshot(ref.Name)
+		snap, err := p.cat().Snapshot(ref.Name)
 		if err != nil {
 			return nil, false
 		}
@@ -168,7 +170,12 @@ type unionStage struct {
 }
 
 func (p *planner) planUnionOp(in schema, u *parser.UnionOp) (stage, error) {
-	src, err := p.unionSource(u, &unionPart{pl: &pipeline{src: &tableSource{sch: in}}})
+	// The first part is the stage's own input, known only when the stage
+	// finishes: finish hands it over as run state of this table source.
+	input := &tableSource{sch: in, eval: func(*execCtx) (*batch, error) {
+		return nil, errors.New("union: input not collected before the union ran")
+	}}
+	src, err := p.unionSource(u, &unionPart{pl: &pipeline{src: input}})
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +191,9 @@ func (u *unionStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	u.src.parts[0].pl.src.(*tableSource).b = input
+	if _, err := x.runs.do(u.src.parts[0].pl.src, func() (any, error) { return input, nil }); err != nil {
+		return nil, err
+	}
 	var parts []*batch
 	err = u.src.run(x, 1, func(_ int, b *batch) error {
 		parts = append(parts, b)

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strings"
+
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -11,9 +13,31 @@ import (
 type whereStage struct {
 	in   schema
 	pred *expr
-	ast  parser.Expr
-	comp *compiler
 	fast *fastFilter
+	// push is what a scan directly below may absorb, worked out from the
+	// predicate's text when planning, so the stage keeps no AST.
+	push scanPush
+}
+
+// scanPush is what a where over a scan hands the scan: _time bounds that
+// skip whole parts by their time range (exact when they are the whole
+// predicate), tests that skip parts by column statistics, and term-filter
+// tests that skip parts or granules of their rows.
+type scanPush struct {
+	lo, hi   *int64
+	exact    bool
+	prune    []func(store.Part) bool
+	granules []func(store.Part) []bool
+}
+
+// newWhereStage plans what a scan below may skip for pred, compiled
+// against in by c.
+func newWhereStage(c *compiler, in schema, pred *expr, ast parser.Expr, fast *fastFilter) *whereStage {
+	w := &whereStage{in: in, pred: pred, fast: fast}
+	w.push.lo, w.push.hi, w.push.exact = boundsOf(c, ast)
+	w.push.prune = pruneFuncs(c, in, ast)
+	w.push.granules = granuleFuncs(in, ast)
+	return w
 }
 
 func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
@@ -25,18 +49,41 @@ func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
 	if pred.typ != vector.Bool && pred.typ != vector.Dynamic && pred.typ != vector.Null {
 		return nil, semErr(w.Pred, "the where predicate must be bool, got %s", pred.typ)
 	}
-	return &whereStage{in: in, pred: pred, ast: w.Pred, comp: c, fast: planFastFilter(c, in, w.Pred)}, nil
+	return newWhereStage(c, in, pred, w.Pred, planFastFilter(c, in, w.Pred)), nil
 }
 
 // wherePredicate compiles a predicate, expanding `* has "x"` (and the
-// other string operators on `*`) into an or over every string column.
+// other string operators on `*`) over every string column wherever it
+// stands in the predicate, so it combines with and, or and not.
 func (p *planner) wherePredicate(c *compiler, in schema, e parser.Expr) (*expr, error) {
-	b, ok := e.(*parser.BinaryExpr)
-	if !ok {
-		return c.compile(e)
+	return c.compile(expandStar(e, in))
+}
+
+// expandStar rewrites each `* op x` below and/or/not into a test of every
+// string or dynamic column: some column matches for a positive operator,
+// and no column fails for a negated one (`* !has "x"`: none has it), as a
+// row-wide test reads.
+func expandStar(e parser.Expr, in schema) parser.Expr {
+	switch x := e.(type) {
+	case *parser.CallExpr:
+		if x.Name == "not" && len(x.Args) == 1 {
+			return &parser.CallExpr{Sp: x.Sp, Name: x.Name, Args: []parser.Expr{expandStar(x.Args[0], in)}}
+		}
+	case *parser.BinaryExpr:
+		if x.Op == "and" || x.Op == "or" {
+			return &parser.BinaryExpr{Sp: x.Sp, Op: x.Op, OpPos: x.OpPos, L: expandStar(x.L, in), R: expandStar(x.R, in)}
+		}
+		if _, star := x.L.(*parser.StarExpr); star {
+			return starTerms(x, in)
+		}
 	}
-	if _, star := b.L.(*parser.StarExpr); !star {
-		return c.compile(e)
+	return e
+}
+
+func starTerms(b *parser.BinaryExpr, in schema) parser.Expr {
+	join, none := "or", false
+	if strings.HasPrefix(b.Op, "!") {
+		join, none = "and", true
 	}
 	var acc parser.Expr
 	for _, col := range in {
@@ -47,13 +94,13 @@ func (p *planner) wherePredicate(c *compiler, in schema, e parser.Expr) (*expr, 
 		if acc == nil {
 			acc = term
 		} else {
-			acc = &parser.BinaryExpr{Sp: b.Sp, Op: "or", L: acc, R: term}
+			acc = &parser.BinaryExpr{Sp: b.Sp, Op: join, L: acc, R: term}
 		}
 	}
 	if acc == nil {
-		return constExpr(vector.Bool, false, b.Sp), nil
+		return &parser.Literal{Sp: b.Sp, Kind: parser.LitBool, Type: vector.Bool, Value: none}
 	}
-	return c.compile(acc)
+	return acc
 }
 
 func (w *whereStage) out() schema { return w.in }
@@ -128,16 +175,25 @@ func filterSel(v *vector.Vector, b *batch) []int32 {
 	return out
 }
 
-// pruneFunc returns part-skipping tests derived from the predicate's
+// pruneFuncs returns part-skipping tests derived from the predicate's
 // conjuncts of the form column op constant, decided from column
 // statistics alone.
-func (w *whereStage) pruneFunc(s schema) []func(store.Part) bool {
+func pruneFuncs(comp *compiler, s schema, pred parser.Expr) []func(store.Part) bool {
 	var out []func(store.Part) bool
-	for _, c := range conjuncts(w.ast) {
-		if f := statPrune(w.comp, s, c); f != nil {
+	for _, c := range conjuncts(pred) {
+		if f := statPrune(comp, s, c); f != nil {
 			out = append(out, f)
 		}
-		if f := termPrune(s, c); f != nil {
+	}
+	return out
+}
+
+// granuleFuncs returns the term-filter tests of the predicate's
+// conjuncts (termGranules).
+func granuleFuncs(s schema, pred parser.Expr) []func(store.Part) []bool {
+	var out []func(store.Part) []bool
+	for _, c := range conjuncts(pred) {
+		if f := termGranules(s, c); f != nil {
 			out = append(out, f)
 		}
 	}

@@ -8,60 +8,45 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// in compiles in, !in, in~, !in~ and has_any / has_any_cs / has_all over a
-// constant list (a dynamic array literal in the list is flattened into it).
+// in compiles in, !in, in~, !in~ and has_any / has_any_cs / has_all. A
+// dynamic array in the list is flattened into it, nested arrays too (x in
+// (dynamic([1, [2, 3]]), 4) tests 1, 2, 3 and 4). A list that is all
+// constants is a set built once; one that reads columns (x in (tags),
+// with tags an array per row) is tested row by row (ops_in_rows.go).
 func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
 	x, err := c.compile(e.X)
 	if err != nil {
 		return nil, err
 	}
+	list := make([]*expr, len(e.List))
 	var items []any
-	for _, le := range e.List {
-		ce, err := c.compile(le)
-		if err != nil {
+	allConst := true
+	for i, le := range e.List {
+		if list[i], err = c.compile(le); err != nil {
 			return nil, err
 		}
-		if !ce.isConst() {
-			return nil, semErr(le, "the list of %s must hold constants", e.Op)
+		if list[i].isConst() {
+			items = flattenInto(items, list[i].constValue())
+		} else {
+			allConst = false
 		}
-		v := ce.constValue()
-		if arr, ok := v.([]any); ok {
-			items = append(items, arr...)
-			continue
-		}
-		items = append(items, v)
 	}
-	op := e.Op
 	out := &expr{typ: vector.Bool, col: -1, span: e.Sp}
-	switch op {
-	case "has_any", "has_any_cs", "has_all":
-		needles := make([]string, 0, len(items))
-		for _, it := range items {
-			if it != nil {
-				needles = append(needles, valueString(it))
-			}
-		}
-		cs := op == "has_any_cs"
-		all := op == "has_all"
-		pred := func(t, _ string) bool {
-			for _, nd := range needles {
-				if hasTerm(t, nd, cs, termWhole) != all {
-					return !all
-				}
-			}
-			return all
-		}
+	switch {
+	case !allConst:
+		out.eval = rowInEval(e.Op, x, list)
+	case isHasOp(e.Op):
+		pred := hasPred(e.Op, items)
 		out.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
 			v, err := x.run(xc, b)
 			if err != nil {
 				return nil, err
 			}
-			return stringPredVectors(pred, false, v, vector.NewConst(vector.String, "", b.n), b.n), nil
+			return stringPredVectors(func(t, _ string) bool { return pred(t) }, false, v, vector.NewConst(vector.String, "", b.n), b.n), nil
 		}
 	default:
-		neg := strings.HasPrefix(op, "!")
-		fold := strings.HasSuffix(op, "~")
-		set := newValueSet(items, x.typ, fold)
+		neg := strings.HasPrefix(e.Op, "!")
+		set := newValueSet(items, x.typ, strings.HasSuffix(e.Op, "~"))
 		out.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
 			v, err := x.run(xc, b)
 			if err != nil {
@@ -70,10 +55,44 @@ func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
 			return set.match(v, b.n, neg), nil
 		}
 	}
-	if x.isConst() {
+	if x.isConst() && allConst {
 		return fold(c.x, out)
 	}
 	return out, nil
+}
+
+// flattenInto appends v to items, spreading arrays at any depth.
+func flattenInto(items []any, v any) []any {
+	arr, ok := v.([]any)
+	if !ok {
+		return append(items, v)
+	}
+	for _, e := range arr {
+		items = flattenInto(items, e)
+	}
+	return items
+}
+
+func isHasOp(op string) bool { return op == "has_any" || op == "has_any_cs" || op == "has_all" }
+
+// hasPred is the term test of has_any, has_any_cs and has_all over the
+// list's non-null items.
+func hasPred(op string, items []any) func(text string) bool {
+	needles := make([]string, 0, len(items))
+	for _, it := range items {
+		if it != nil {
+			needles = append(needles, valueString(it))
+		}
+	}
+	cs, all := op == "has_any_cs", op == "has_all"
+	return func(t string) bool {
+		for _, nd := range needles {
+			if hasTerm(t, nd, cs, termWhole) != all {
+				return !all
+			}
+		}
+		return all
+	}
 }
 
 // valueSet is the constant list of an in operator, keyed for fast lookups.

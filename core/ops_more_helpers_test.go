@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/output"
 )
 
 // opsQuery runs q through the whole engine and fails the test on error.
-func opsQuery(t *testing.T, q string) *Result {
+func opsQuery(t *testing.T, q string) *output.Output {
 	t.Helper()
 	res, err := NewEngine(nil).Query(context.Background(), &Request{APL: q})
 	if err != nil {
@@ -33,7 +34,7 @@ func opsQueryErr(q string, req *Request) error {
 
 // opsRows renders a result as one JSON array per row, for compact
 // comparisons in table tests.
-func opsRows(t *testing.T, res *Result) []string {
+func opsRows(t *testing.T, res *output.Output) []string {
 	t.Helper()
 	names, _ := res.Columns()
 	out := make([]string, res.NumRows())
@@ -54,7 +55,7 @@ func opsRows(t *testing.T, res *Result) []string {
 }
 
 // opsColumns renders "name:type" for every output column.
-func opsColumns(res *Result) string {
+func opsColumns(res *output.Output) string {
 	names, types := res.Columns()
 	parts := make([]string, len(names))
 	for i := range names {

@@ -16,6 +16,11 @@ type execCtx struct {
 	cache   *colCache
 	intern  *interner
 	preds   *dictMemo
+	sorted  *sortedTimes
+	// finals are the merged groups of each summarize of the run (answer.go).
+	finals finalStates
+	// runs holds what operators compute once per run (runstate.go).
+	runs runState
 }
 
 // source produces the first batches of a pipeline. run may call emit from

@@ -171,10 +171,10 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 		if p.req.Allowed != nil && !p.req.Allowed(name) {
 			return nil, &ForbiddenError{Dataset: name}
 		}
-		if p.e.cat == nil {
+		if p.cat() == nil {
 			return nil, semErr(n, "unknown dataset or table %q", name)
 		}
-		snap, err := p.e.cat.Snapshot(name)
+		snap, err := p.cat().Snapshot(name)
 		if err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return nil, &QueryError{Line: n.Span().Start.Line, Col: n.Span().Start.Col,
@@ -189,6 +189,14 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 	return out, nil
 }
 
+// cat is the catalog the query reads: the request's, else the engine's.
+func (p *planner) cat() Catalog {
+	if p.req.Catalog != nil {
+		return p.req.Catalog
+	}
+	return p.e.cat
+}
+
 func (p *planner) noteDataset(name string) {
 	for _, d := range p.datasets {
 		if d == name {
@@ -201,11 +209,11 @@ func (p *planner) noteDataset(name string) {
 // matchDatasets lists the datasets a wildcard pattern names, skipping the
 // ones the caller may not read (a wildcard never reaches them).
 func (p *planner) matchDatasets(pattern string) []string {
-	if p.e.cat == nil {
+	if p.cat() == nil {
 		return nil
 	}
 	var out []string
-	for _, n := range p.e.cat.Names() {
+	for _, n := range p.cat().Names() {
 		if ok, _ := path.Match(pattern, n); ok {
 			if p.req.Allowed == nil || p.req.Allowed(n) {
 				out = append(out, n)

@@ -68,7 +68,7 @@ func (p *planner) pushDown(pl *pipeline, st stage) bool {
 	if scan.sch.index(store.TimeField) < 0 {
 		return false
 	}
-	lo, hi, exact := boundsOf(w.comp, w.ast)
+	lo, hi, exact := w.push.lo, w.push.hi, w.push.exact
 	if lo != nil && (!scan.hasLo || *lo > scan.timeLo) {
 		scan.timeLo, scan.hasLo = *lo, true
 	}
@@ -76,7 +76,8 @@ func (p *planner) pushDown(pl *pipeline, st stage) bool {
 		scan.timeHi, scan.hasHi = *hi, true
 	}
 	if !exact {
-		scan.prune = append(scan.prune, w.pruneFunc(scan.sch)...)
+		scan.prune = append(scan.prune, w.push.prune...)
+		scan.granules = append(scan.granules, w.push.granules...)
 	}
 	return exact
 }

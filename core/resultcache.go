@@ -6,14 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-// Cache status values reported in status.cacheStatus.
-const (
-	// CacheComputed: the result was computed by scanning.
-	CacheComputed = 1
-	// CacheHit: the result was served from the result cache.
-	CacheHit = 2
+	"github.com/aplite/aplite/core/output"
 )
 
 // resultCache keeps recent results of queries whose every scanned part is
@@ -21,23 +15,43 @@ const (
 // the ids of those parts: new data lands in new parts, so a key can never
 // name stale data. Queries that read the clock (now, ago, bin_auto) or the
 // in-memory buffer are never cached.
+//
+// It is bounded in bytes (the columns an answer holds), so one query with
+// a million groups cannot pin memory that a user did not give it.
 type resultCache struct {
 	mu    sync.Mutex
-	limit int
+	limit int64 // bytes
+	used  int64
 	lru   *list.List
 	items map[string]*list.Element
 }
 
 type resultEntry struct {
-	key string
-	r   *Result
+	key   string
+	r     *output.Output
+	bytes int64
 }
 
-func newResultCache(limit int) *resultCache {
+func newResultCache(limit int64) *resultCache {
 	return &resultCache{limit: limit, lru: list.New(), items: map[string]*list.Element{}}
 }
 
-func (c *resultCache) get(key string) *Result {
+// outputBytes estimates the memory an answer holds: its columns and its
+// totals.
+func outputBytes(o *output.Output) int64 {
+	n := int64(len(o.Datasets)+len(o.Messages)) * 64
+	for _, t := range []*output.Table{&o.Table, o.Totals} {
+		if t == nil {
+			continue
+		}
+		for _, c := range t.Columns {
+			n += c.Vec.Bytes() + 64
+		}
+	}
+	return n
+}
+
+func (c *resultCache) get(key string) *output.Output {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[key]; ok {
@@ -47,17 +61,23 @@ func (c *resultCache) get(key string) *Result {
 	return nil
 }
 
-func (c *resultCache) put(key string, r *Result) {
+func (c *resultCache) put(key string, r *output.Output) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.items[key]; ok {
+	size := outputBytes(r)
+	if _, ok := c.items[key]; ok || size > c.limit/4 {
+		// An answer over a quarter of the cache would evict most of
+		// what is there for one query's sake.
 		return
 	}
-	c.items[key] = c.lru.PushFront(&resultEntry{key, r})
-	for c.lru.Len() > c.limit {
+	c.items[key] = c.lru.PushFront(&resultEntry{key, r, size})
+	c.used += size
+	for c.used > c.limit {
 		back := c.lru.Back()
 		c.lru.Remove(back)
-		delete(c.items, back.Value.(*resultEntry).key)
+		e := back.Value.(*resultEntry)
+		delete(c.items, e.key)
+		c.used -= e.bytes
 	}
 }
 

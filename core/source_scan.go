@@ -62,6 +62,9 @@ type scanSource struct {
 	// prune, when set, lets planned predicates skip a part from its column
 	// statistics without decoding it.
 	prune []func(p store.Part) bool
+	// granules, when set, let planned term tests skip a part, or the
+	// granules of its rows, by its term filters (op_termprune.go).
+	granules []func(p store.Part) []bool
 	// withSource names a column holding the dataset name (union withsource).
 	withSource string
 }
@@ -171,7 +174,7 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 // morsels.
 func (s *scanSource) plan(x *execCtx) []scanTask {
 	var tasks []scanTask
-	var perPart []*partLoader
+	var perPart [][]scanTask
 	for _, sp := range s.parts {
 		p := sp.part
 		x.stats.blocksExamined.Add(1)
@@ -189,23 +192,34 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 		if pruned {
 			continue
 		}
+		n := p.Rows()
+		pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.sch)),
+			ranges: s.granuleRanges(p)}
+		if len(pl.ranges) == 0 {
+			continue // the term filters rule out every row
+		}
 		x.stats.blocksMatched.Add(1)
 		x.stats.noteBlock(lo, hi)
-		n := p.Rows()
-		x.stats.rowsExamined.Add(int64(n))
-		pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.sch))}
 		pl.needLo = s.hasLo && lo < s.timeLo
 		pl.needHi = s.hasHi && hi >= s.timeHi
-		perPart = append(perPart, pl)
+		if pl.needLo || pl.needHi {
+			s.narrowToTime(x, pl)
+		}
+		rows := 0
+		for _, r := range pl.ranges {
+			rows += r.hi - r.lo
+		}
+		x.stats.rowsExamined.Add(int64(rows))
+		perPart = append(perPart, pl.morsels(nil))
 	}
 	// Interleave the parts' morsels (first morsel of every part, then the
 	// second, ...) so workers start on different parts and decode their
 	// columns in parallel instead of waiting on the same part's decode.
-	for m := 0; ; m += morselRows {
+	for m := 0; ; m++ {
 		added := false
-		for _, pl := range perPart {
-			if m < pl.n {
-				tasks = append(tasks, scanTask{part: pl, lo: m, hi: min(m+morselRows, pl.n)})
+		for _, ts := range perPart {
+			if m < len(ts) {
+				tasks = append(tasks, ts[m])
 				added = true
 			}
 		}
@@ -213,6 +227,64 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 			return tasks
 		}
 	}
+}
+
+// rowRange is a run [lo, hi) of a part's rows to scan.
+type rowRange struct{ lo, hi int }
+
+// morsels cuts the loader's row ranges into scan tasks of at most
+// morselRows rows, appended to dst.
+func (pl *partLoader) morsels(dst []scanTask) []scanTask {
+	for _, r := range pl.ranges {
+		for lo := r.lo; lo < r.hi; lo += morselRows {
+			dst = append(dst, scanTask{part: pl, lo: lo, hi: min(lo+morselRows, r.hi)})
+		}
+	}
+	return dst
+}
+
+// granuleRanges are the rows of p that the scan's term tests leave: all of
+// them without tests, none when a test rules every granule out.
+func (s *scanSource) granuleRanges(p store.Part) []rowRange {
+	n := p.Rows()
+	var mask []bool
+	for _, g := range s.granules {
+		m := g(p)
+		if mask == nil {
+			mask = m
+			continue
+		}
+		for i := range mask {
+			mask[i] = mask[i] && m[i]
+		}
+	}
+	if mask == nil {
+		return []rowRange{{0, n}}
+	}
+	var out []rowRange
+	for i, ok := range mask {
+		if !ok {
+			continue
+		}
+		lo, hi := i*termGranuleRows, min((i+1)*termGranuleRows, n)
+		if k := len(out) - 1; k >= 0 && out[k].hi == lo {
+			out[k].hi = hi
+			continue
+		}
+		out = append(out, rowRange{lo, hi})
+	}
+	return out
+}
+
+// intersectRanges keeps the parts of rs inside [lo, hi).
+func intersectRanges(rs []rowRange, lo, hi int) []rowRange {
+	var out []rowRange
+	for _, r := range rs {
+		if l, h := max(r.lo, lo), min(r.hi, hi); l < h {
+			out = append(out, rowRange{l, h})
+		}
+	}
+	return out
 }
 
 // partLoader decodes each column of a part at most once per query, shared
@@ -225,6 +297,10 @@ type partLoader struct {
 	metas          []store.ColumnMeta
 	cols           []loadOnce
 	needLo, needHi bool
+	// ranges are the rows to scan, in order: the whole part, or what the
+	// term filters (granuleRanges) and a narrow time window
+	// (narrowToTime) leave of it.
+	ranges []rowRange
 }
 
 type loadOnce struct {

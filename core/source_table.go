@@ -8,27 +8,30 @@ import (
 // evaluated let tables.
 type tableSource struct {
 	sch schema
-	b   *batch
-	// eval, when set, computes b lazily on first run (let tables).
+	// b is the batch of a table known when planning (datatable, print).
+	b *batch
+	// eval, when set, computes the batch on first use in a run (let
+	// tables); the rows are run state (x.runs), never kept on the plan.
 	eval func(x *execCtx) (*batch, error)
 }
 
 func (t *tableSource) schema() schema { return t.sch }
 
 func (t *tableSource) run(x *execCtx, workers int, emit func(int, *batch) error) error {
-	if t.b == nil && t.eval != nil {
-		b, err := t.eval(x)
+	b := t.b
+	if b == nil && t.eval != nil {
+		v, err := x.runs.do(t, func() (any, error) { return t.eval(x) })
 		if err != nil {
 			return err
 		}
-		t.b = b
+		b = v.(*batch)
 	}
-	if t.b == nil || t.b.rows() == 0 {
+	if b == nil || b.rows() == 0 {
 		return nil
 	}
 	// Hand out a shallow copy: stages may replace sel and column slots.
-	cp := *t.b
-	cp.vecs = append([]*vector.Vector(nil), t.b.vecs...)
+	cp := *b
+	cp.vecs = append([]*vector.Vector(nil), b.vecs...)
 	return emit(0, &cp)
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -111,9 +112,9 @@ func valueString(v any) string {
 	case time.Time:
 		return x.UTC().Format(time.RFC3339Nano)
 	case time.Duration:
-		return formatTimespan(x)
+		return output.FormatTimespan(x)
 	}
-	b, _ := json.Marshal(jsonValue(v))
+	b, _ := json.Marshal(output.JSONValue(v))
 	return string(b)
 }
 
@@ -128,40 +129,6 @@ func formatFloat(f float64) string {
 		return "-Infinity"
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
-// formatTimespan renders a timespan as a Go duration string, the form the
-// CLI contract and the service use in JSON results.
-func formatTimespan(d time.Duration) string { return d.String() }
-
-// jsonValue converts a boxed value into something encoding/json renders
-// as the API does: datetimes as RFC 3339 UTC strings, timespans as Go
-// duration strings, non-finite floats as null.
-func jsonValue(v any) any {
-	switch x := v.(type) {
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil
-		}
-		return x
-	case time.Time:
-		return x.UTC().Format(time.RFC3339Nano)
-	case time.Duration:
-		return formatTimespan(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonValue(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonValue(e)
-		}
-		return out
-	}
-	return v
 }
 
 // parseDateTime parses the datetime text forms APL accepts (naive times

@@ -500,6 +500,14 @@ type IndexExpr struct {
 	Index Expr
 }
 
+// SliceExpr is `x[lo:hi]`, `x[lo:]` or `x[:hi]` on an array or a string;
+// an omitted bound is nil.
+type SliceExpr struct {
+	Sp     Span
+	X      Expr
+	Lo, Hi Expr
+}
+
 // StarExpr is `*` where an expression may stand for all columns.
 type StarExpr struct {
 	Sp Span
@@ -571,6 +579,7 @@ func (n *CallExpr) Span() Span           { return n.Sp }
 func (n *NamedArg) Span() Span           { return n.Sp }
 func (n *MemberExpr) Span() Span         { return n.Sp }
 func (n *IndexExpr) Span() Span          { return n.Sp }
+func (n *SliceExpr) Span() Span          { return n.Sp }
 func (n *StarExpr) Span() Span           { return n.Sp }
 func (n *TypeExpr) Span() Span           { return n.Sp }
 func (n *SubqueryExpr) Span() Span       { return n.Sp }
@@ -621,6 +630,7 @@ func (*CallExpr) exprNode()     {}
 func (*NamedArg) exprNode()     {}
 func (*MemberExpr) exprNode()   {}
 func (*IndexExpr) exprNode()    {}
+func (*SliceExpr) exprNode()    {}
 func (*StarExpr) exprNode()     {}
 func (*TypeExpr) exprNode()     {}
 func (*SubqueryExpr) exprNode() {}

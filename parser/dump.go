@@ -289,6 +289,10 @@ func describeExpr(n Node) (string, []item) {
 		return "member " + q(n.Name), []item{kid(n.X)}
 	case *IndexExpr:
 		return "index", []item{kid(n.X), kid(n.Index)}
+	case *SliceExpr:
+		lo, hi := kid(n.Lo), kid(n.Hi)
+		lo.label, hi.label = "from", "to"
+		return "slice", []item{kid(n.X), lo, hi}
 	case *StarExpr:
 		return "star", nil
 	case *TypeExpr:

@@ -429,18 +429,45 @@ func (p *exprParser) postfix() (Expr, error) {
 			x = &MemberExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Name: n.Value}
 		case isOp(t, "["):
 			p.next()
-			idx, err := p.expr()
-			if err != nil {
+			var err error
+			if x, err = p.indexOrSlice(x); err != nil {
 				return nil, err
 			}
-			if err := p.expect("]"); err != nil {
-				return nil, err
-			}
-			x = &IndexExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Index: idx}
 		default:
 			return x, nil
 		}
 	}
+}
+
+// indexOrSlice parses what follows `x[`: an index `i]`, or a slice
+// `lo:hi]` where either bound may be left out.
+func (p *exprParser) indexOrSlice(x Expr) (Expr, error) {
+	var lo Expr
+	if !isOp(p.peek(), ":") {
+		idx, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if !isOp(p.peek(), ":") {
+			if err := p.expect("]"); err != nil {
+				return nil, err
+			}
+			return &IndexExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Index: idx}, nil
+		}
+		lo = idx
+	}
+	p.next() // :
+	var hi Expr
+	if !isOp(p.peek(), "]") {
+		var err error
+		if hi, err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.expect("]"); err != nil {
+		return nil, err
+	}
+	return &SliceExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Lo: lo, Hi: hi}, nil
 }
 
 func (p *exprParser) primary() (Expr, error) {

@@ -156,6 +156,13 @@ func (p *exprParser) typedLiteral(name *lexer.Token, typ vector.Type) (Expr, err
 	} else {
 		err = p.typedValue(lit, name.Value, typ)
 	}
+	if d, ok := err.(*dynExprErr); ok {
+		// dynamic([x, 1]) is pack_array(x, 1) (bag_pack for objects).
+		if err := p.expect(")"); err != nil {
+			return nil, err
+		}
+		return d.e, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -205,14 +212,23 @@ func (p *exprParser) typedValue(lit *Literal, name string, typ vector.Type) erro
 		}
 		lit.Kind, lit.Value = LitString, s.Value
 	default:
-		v, err := p.jsonValue()
+		v, err := p.dynValue()
 		if err != nil {
 			return err
 		}
-		lit.Kind, lit.Value = LitDynamic, v
+		if v.expr != nil {
+			return &dynExprErr{v.expr}
+		}
+		lit.Kind, lit.Value = LitDynamic, v.val
 	}
 	return nil
 }
+
+// dynExprErr carries a dynamic(...) body that computes its value out of
+// typedValue, whose callers expect a constant; typedLiteral unwraps it.
+type dynExprErr struct{ e Expr }
+
+func (d *dynExprErr) Error() string { return "dynamic(...) holds expressions" }
 
 func (p *exprParser) realValue(lit *Literal, name string) error {
 	var sign *lexer.Token
@@ -265,91 +281,162 @@ func (p *exprParser) signedNumber(ctx string) (*Literal, error) {
 	return numberLit(sign, t)
 }
 
-// jsonValue parses the JSON-like body of dynamic(...): null, booleans,
-// numbers (int64 or float64), strings, arrays and objects.
-func (p *exprParser) jsonValue() (any, error) {
-	t := p.peek()
-	switch {
-	case t.Type == tString:
-		p.next()
-		s, err := stringLit(t)
-		if err != nil {
-			return nil, err
-		}
-		return s.Value, nil
-	case t.Type == tInt || t.Type == tReal || isOp(t, "-") || isOp(t, "+"):
-		n, err := p.signedNumber("dynamic")
-		if err != nil {
-			return nil, err
-		}
-		return n.Value, nil
-	case isWord(t, "null"):
-		p.next()
-		return nil, nil
-	case isWord(t, "true"), isWord(t, "false"):
-		p.next()
-		return t.Value == "true", nil
-	case isOp(t, "["):
-		return p.jsonArray()
-	case isOp(t, "{"):
-		return p.jsonObject()
-	}
-	return nil, expected("a JSON value (null, true, false, number, string, [...] or {...})", t)
+// dynPart is one value inside dynamic(...): a constant (val), or, when an
+// element is an expression such as uri or 0.5*pi(), the expression that
+// builds it (expr).
+type dynPart struct {
+	val  any
+	expr Expr
 }
 
-func (p *exprParser) jsonArray() (any, error) {
-	p.next()
-	arr := []any{}
+// dynValue parses the body of dynamic(...): JSON-like constants (null,
+// booleans, numbers, strings, arrays, objects) whose elements may also be
+// expressions, as Axiom accepts in dynamic({'path': uri}) and
+// dynamic([100ms]). A body that is all constants stays one constant.
+func (p *exprParser) dynValue() (dynPart, error) {
+	switch t := p.peek(); {
+	case isOp(t, "["):
+		return p.dynArray()
+	case isOp(t, "{"):
+		return p.dynObject()
+	}
+	e, err := p.expr()
+	if err != nil {
+		return dynPart{}, err
+	}
+	if v, ok := jsonConst(e); ok {
+		return dynPart{val: v}, nil
+	}
+	return dynPart{expr: e}, nil
+}
+
+// jsonConst is the JSON value of a literal element, if it is one: null,
+// a boolean, a number (also negated) or a string.
+func jsonConst(e Expr) (any, bool) {
+	if u, ok := e.(*UnaryExpr); ok {
+		v, ok := jsonConst(u.X)
+		switch n := v.(type) {
+		case int64:
+			if u.Op == "-" {
+				return -n, ok
+			}
+			return n, ok
+		case float64:
+			if u.Op == "-" {
+				return -n, ok
+			}
+			return n, ok
+		}
+		return nil, false
+	}
+	lit, ok := e.(*Literal)
+	if !ok {
+		return nil, false
+	}
+	switch lit.Kind {
+	case LitNull, LitBool, LitInt, LitReal, LitString:
+		return lit.Value, true
+	}
+	return nil, false
+}
+
+func (p *exprParser) dynArray() (dynPart, error) {
+	open := p.next()
+	var parts []dynPart
 	if isOp(p.peek(), "]") {
 		p.next()
-		return arr, nil
+		return dynPart{val: []any{}}, nil
 	}
 	for {
-		v, err := p.jsonValue()
+		v, err := p.dynValue()
 		if err != nil {
-			return nil, err
+			return dynPart{}, err
 		}
-		arr = append(arr, v)
+		parts = append(parts, v)
 		t := p.next()
 		if isOp(t, "]") {
-			return arr, nil
+			break
 		}
 		if !isOp(t, ",") {
-			return nil, expected(`"," or "]" in a dynamic array`, t)
+			return dynPart{}, expected(`"," or "]" in a dynamic array`, t)
 		}
 	}
+	if !anyExpr(parts) {
+		arr := make([]any, len(parts))
+		for i, x := range parts {
+			arr[i] = x.val
+		}
+		return dynPart{val: arr}, nil
+	}
+	call := &CallExpr{Sp: Span{posOf(open.Pos), p.end()}, Name: "pack_array"}
+	for _, x := range parts {
+		call.Args = append(call.Args, x.asExpr(call.Sp))
+	}
+	return dynPart{expr: call}, nil
 }
 
-func (p *exprParser) jsonObject() (any, error) {
-	p.next()
-	obj := map[string]any{}
+func (p *exprParser) dynObject() (dynPart, error) {
+	open := p.next()
+	var keys []string
+	var parts []dynPart
 	if isOp(p.peek(), "}") {
 		p.next()
-		return obj, nil
+		return dynPart{val: map[string]any{}}, nil
 	}
 	for {
 		k := p.next()
 		if k.Type != tString {
-			return nil, expected("a quoted key in a dynamic object", k)
+			return dynPart{}, expected("a quoted key in a dynamic object", k)
 		}
 		key, msg := unquote(k.Value)
 		if msg != "" {
-			return nil, errAt(k, msg)
+			return dynPart{}, errAt(k, msg)
 		}
 		if t := p.next(); !isOp(t, ":") {
-			return nil, expected(`":" after a key in a dynamic object`, t)
+			return dynPart{}, expected(`":" after a key in a dynamic object`, t)
 		}
-		v, err := p.jsonValue()
+		v, err := p.dynValue()
 		if err != nil {
-			return nil, err
+			return dynPart{}, err
 		}
-		obj[key] = v
+		keys, parts = append(keys, key), append(parts, v)
 		t := p.next()
 		if isOp(t, "}") {
-			return obj, nil
+			break
 		}
 		if !isOp(t, ",") {
-			return nil, expected(`"," or "}" in a dynamic object`, t)
+			return dynPart{}, expected(`"," or "}" in a dynamic object`, t)
 		}
 	}
+	if !anyExpr(parts) {
+		obj := make(map[string]any, len(parts))
+		for i, x := range parts {
+			obj[keys[i]] = x.val
+		}
+		return dynPart{val: obj}, nil
+	}
+	// bag_pack keeps the last of repeated keys, as the constant form does.
+	call := &CallExpr{Sp: Span{posOf(open.Pos), p.end()}, Name: "bag_pack"}
+	for i, x := range parts {
+		call.Args = append(call.Args, &Literal{Sp: call.Sp, Kind: LitString, Type: vector.String, Value: keys[i], Raw: quoteText(keys[i])}, x.asExpr(call.Sp))
+	}
+	return dynPart{expr: call}, nil
+}
+
+func anyExpr(parts []dynPart) bool {
+	for _, x := range parts {
+		if x.expr != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// asExpr is the part as an argument of pack_array or bag_pack: constants
+// become dynamic literals, so nested arrays and objects stay whole.
+func (x dynPart) asExpr(sp Span) Expr {
+	if x.expr != nil {
+		return x.expr
+	}
+	return &Literal{Sp: sp, Kind: LitDynamic, Type: vector.Dynamic, Value: x.val, Raw: "dynamic(...)"}
 }

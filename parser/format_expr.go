@@ -62,7 +62,7 @@ func exprPrec(e Expr) int {
 		if isNegativeLiteral(e) {
 			return precUnary
 		}
-	case *MemberExpr, *IndexExpr:
+	case *MemberExpr, *IndexExpr, *SliceExpr:
 		return precPostfix
 	}
 	return precPrimary
@@ -144,6 +144,17 @@ func (p *printer) postfixExpr(e Expr) {
 		p.sub(e.X, precPostfix)
 		p.ws("[")
 		p.expr(e.Index)
+		p.ws("]")
+	case *SliceExpr:
+		p.sub(e.X, precPostfix)
+		p.ws("[")
+		if e.Lo != nil {
+			p.expr(e.Lo)
+		}
+		p.ws(":")
+		if e.Hi != nil {
+			p.expr(e.Hi)
+		}
 		p.ws("]")
 	case *CallExpr:
 		p.ws(e.Name, "(")

@@ -140,11 +140,13 @@ type gReorderCol struct {
 
 type gParse struct {
 	Tokens []lexer.Token
-	Kw     string       `parser:"@( 'parse' | 'parse-where' )"`
-	Kind   string       `parser:"( 'kind' '=' @Ident )?"`
-	Flags  string       `parser:"( 'flags' '=' @Ident )?"`
-	Expr   gExpr        `parser:"@@ 'with'"`
-	Items  []gParseItem `parser:"@@+"`
+	Kw     string `parser:"@( 'parse' | 'parse-where' )"`
+	Kind   string `parser:"( 'kind' '=' @Ident )?"`
+	Flags  string `parser:"( 'flags' '=' @Ident )?"`
+	Expr   gExpr  `parser:"@@ 'with'"`
+	// Items may be separated by commas, as in KQL's `with * "a=" a, ...`
+	// pattern list; the commas carry no meaning.
+	Items []gParseItem `parser:"@@ ( ','? @@ )*"`
 }
 
 type gParseItem struct {

@@ -333,7 +333,10 @@ func firstAlternative(ebnf string) string {
 	return ebnf
 }
 
-var friendlyNames = strings.NewReplacer(
+// friendlyNames turns grammar type names into words. participle names a
+// type either as declared (gParseItem) or capitalised (GParseItem), so
+// both spellings are replaced.
+var friendlyNames = strings.NewReplacer(bothCases(
 	"gNamedList", "an expression", "gNamed", "an expression", "gExpr", "an expression", "gSearchExpr", "a search predicate",
 	"gSortKey", "a sort key", "gOp", "an operator", "gPattern", "a column name",
 	"gName", "a name", "gColumnDecl", "a column declaration name:type", "gParseItem", "a parse pattern",
@@ -342,4 +345,12 @@ var friendlyNames = strings.NewReplacer(
 	"gMvCol", "a column", "gLetValue", "an expression or tabular expression", "gSource", "a data source",
 	"gPipeline", "a tabular expression", "gParen", "(", "gStatement", "a statement",
 	"gRedactOpt", "a redact option", "gUnionOpt", "a union option",
-)
+)...)
+
+func bothCases(pairs ...string) []string {
+	out := append([]string(nil), pairs...)
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, strings.ToUpper(pairs[i][:1])+pairs[i][1:], pairs[i+1])
+	}
+	return out
+}

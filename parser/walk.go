@@ -171,6 +171,10 @@ func walkExprChildren(n Node, f func(Node) bool) {
 	case *IndexExpr:
 		walkExpr(n.X, f)
 		walkExpr(n.Index, f)
+	case *SliceExpr:
+		walkExpr(n.X, f)
+		walkExpr(n.Lo, f)
+		walkExpr(n.Hi, f)
 	case *SubqueryExpr:
 		walkPipe(n.Pipe, f)
 	}

@@ -18,6 +18,9 @@ type principal struct {
 	tok    *meta.TokenRecord
 	org    string // the org the request acts in ("" when not needed)
 	userID string
+	// readOnly: a personal token whose user has the read-only role in
+	// the org; every other role acts with every capability.
+	readOnly bool
 }
 
 func (p *principal) personal() bool { return p.tok.Kind == meta.TokenPersonal }
@@ -54,10 +57,13 @@ const (
 	actDelete = "delete"
 )
 
+// roleReadOnly is the role whose personal tokens may only read.
+const roleReadOnly = "read-only"
+
 // canOrg reports whether p may take action on an org-wide resource.
 func (p *principal) canOrg(c orgCap, action string) bool {
 	if p.personal() {
-		return true
+		return !p.readOnly || action == actRead
 	}
 	return slices.Contains(c(&p.tok.OrgCapabilities), action)
 }
@@ -66,7 +72,7 @@ func (p *principal) canOrg(c orgCap, action string) bool {
 // dataset's own entry or the "*" wildcard.
 func (p *principal) canDataset(ds string, c dsCap, action string) bool {
 	if p.personal() {
-		return true
+		return !p.readOnly || action == actRead
 	}
 	caps := p.tok.DatasetCapabilities
 	if dc, ok := caps[ds]; ok && slices.Contains(c(&dc), action) {
@@ -162,16 +168,27 @@ func (s *Server) authenticate(ctx *fasthttp.RequestCtx, needOrg bool) (*principa
 		}
 		p.org = rec.OrgID
 	case org != "":
-		if !s.orgExists(org) {
+		// A personal token acts for its user, in the orgs the user is a
+		// member of; any other org answers as one that does not exist.
+		m, member := s.meta.Member(org, rec.UserID)
+		if !member || !s.orgExists(org) {
 			return nil, forbidden("organization %q not found or not accessible", org)
 		}
-		p.org = org
+		p.org, p.readOnly = org, m.Role == roleReadOnly
 	case needOrg:
 		return nil, forbidden("missing X-Axiom-Org-Id header: personal access tokens must name the organization")
 	default:
 		p.org = rec.OrgID
+		m, _ := s.meta.Member(p.org, rec.UserID)
+		p.readOnly = m.Role == roleReadOnly
 	}
 	return p, nil
+}
+
+// isMember reports whether user belongs to org.
+func (s *Server) isMember(org, userID string) bool {
+	_, ok := s.meta.Member(org, userID)
+	return ok
 }
 
 // orgHeader returns the org id of X-Axiom-Org-Id, or of the neutral

@@ -21,8 +21,14 @@ import (
 // (core/fragment.go). Nodes call each other on /internal/v1/fragment,
 // authenticated by the shared Config.ClusterSecret.
 
-// clusterSecretHeader carries the shared secret between nodes.
-const clusterSecretHeader = "X-Aplite-Cluster-Secret"
+// clusterSecretHeader carries the shared secret between nodes;
+// clusterOrgHeader the org whose datasets a fragment reads (the nodes
+// trust each other, and the fragment's dataset is named as the org names
+// it).
+const (
+	clusterSecretHeader = "X-Aplite-Cluster-Secret"
+	clusterOrgHeader    = "X-Aplite-Org"
+)
 
 // fragmentClient posts fragments to other nodes; its timeouts bound a
 // stalled node, whose fragment then goes elsewhere.
@@ -33,8 +39,9 @@ type clusterStats struct {
 	sent, failed, served atomic.Int64
 }
 
-// distribute lets req spread over the peers, when there are any.
-func (s *Server) distribute(req *core.Request) {
+// distribute lets req, a query of org, spread over the peers, when there
+// are any.
+func (s *Server) distribute(req *core.Request, org string) {
 	if len(s.cfg.Peers) == 0 {
 		return
 	}
@@ -47,15 +54,18 @@ func (s *Server) distribute(req *core.Request) {
 	if !found {
 		nodes = append(nodes, self)
 	}
-	req.Distribute = &core.Distribution{Nodes: nodes, Self: self, Run: s.sendFragment, Attempts: 2, MinRows: s.cfg.FragmentMinRows,
+	run := func(ctx context.Context, node string, f *core.Fragment) ([]byte, error) {
+		return s.sendFragment(ctx, node, org, f)
+	}
+	req.Distribute = &core.Distribution{Nodes: nodes, Self: self, Run: run, Attempts: 2, MinRows: s.cfg.FragmentMinRows,
 		OnFailure: func(node string, err error) {
 			s.cluster.failed.Add(1)
 			fmt.Fprintf(s.cfg.Log, "aplite: fragment on %s failed (its blocks go to another node): %v\n", node, err)
 		}}
 }
 
-// sendFragment runs f on node over HTTP.
-func (s *Server) sendFragment(ctx context.Context, node string, f *core.Fragment) ([]byte, error) {
+// sendFragment runs f, a fragment of a query of org, on node over HTTP.
+func (s *Server) sendFragment(ctx context.Context, node, org string, f *core.Fragment) ([]byte, error) {
 	s.cluster.sent.Add(1)
 	body, err := json.Marshal(f)
 	if err != nil {
@@ -71,6 +81,7 @@ func (s *Server) sendFragment(ctx context.Context, node string, f *core.Fragment
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(clusterSecretHeader, s.cfg.ClusterSecret)
+	req.Header.Set(clusterOrgHeader, org)
 	resp, err := fragmentClient.Do(req)
 	if err != nil {
 		return nil, err
@@ -104,11 +115,10 @@ func (s *Server) handleFragment(c *call) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	out, err := s.engine.RunFragment(ctx, &f)
-	if errors.Is(err, core.ErrFragmentParts) {
-		if r, ok := s.storage.(interface{ Refresh(context.Context) error }); ok && r.Refresh(ctx) == nil {
-			out, err = s.engine.RunFragment(ctx, &f)
-		}
+	cat := s.datasets(string(c.Request.Header.Peek(clusterOrgHeader)))
+	out, err := s.db.Engine().RunFragmentIn(ctx, cat, &f)
+	if errors.Is(err, core.ErrFragmentParts) && s.db.ReadOnly() && s.refresh(ctx) == nil {
+		out, err = s.db.Engine().RunFragmentIn(ctx, cat, &f)
 	}
 	if err != nil {
 		if errors.Is(err, core.ErrFragmentParts) {

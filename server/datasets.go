@@ -49,38 +49,27 @@ type settingsCache struct {
 	m  map[string]*meta.DatasetSettings
 }
 
-// settings returns a dataset's settings. A dataset the storage has but the
-// metadata does not (made by another tool in the same data directory) gets
-// settings synthesised from the storage's info and saved.
-func (s *Server) settings(name string) (*meta.DatasetSettings, error) {
+// settings returns a dataset's settings in org view v. They are kept
+// under the dataset's stored name (v.key), so the storage org's records
+// are where they were before there were several orgs. A dataset the
+// storage has but the metadata does not (made by another tool in the same
+// data directory) gets settings synthesised from the storage's info and
+// saved.
+func (s *Server) settings(v orgDatasets, name string) (*meta.DatasetSettings, error) {
+	key, ok := v.key(name)
+	if !ok {
+		return nil, notFound("dataset %q not found", name)
+	}
 	s.dsets.mu.RLock()
-	d, ok := s.dsets.m[name]
+	d, ok := s.dsets.m[key]
 	s.dsets.mu.RUnlock()
 	if ok {
 		return d, nil
 	}
 	var rec meta.DatasetSettings
-	err := s.meta.Get(meta.KindDataset, "", name, &rec)
+	err := s.meta.Get(meta.KindDataset, "", key, &rec)
 	if errors.Is(err, meta.ErrNotFound) {
-		ds, gerr := s.storage.Get(name)
-		if gerr != nil {
-			return nil, notFound("dataset %q not found", name)
-		}
-		created := ds.Info().Created.UTC()
-		if created.IsZero() {
-			created = time.Now().UTC()
-		}
-		rec = meta.DatasetSettings{Name: name, Kind: defaultDatasetKind, Created: created, UpdatedAt: created,
-			MapFields: []string{}}
-		err = s.meta.Update(func(tx *meta.Tx) error {
-			if tx.Has(meta.KindDataset, "", name) {
-				return tx.Get(meta.KindDataset, "", name, &rec)
-			}
-			return tx.Put(meta.KindDataset, "", name, rec)
-		})
-		if errors.Is(err, meta.ErrReadOnly) { // a query node: the settings are only not saved
-			err = nil
-		}
+		rec, err = s.synthSettings(v, name, key)
 	}
 	if err != nil {
 		return nil, err
@@ -89,34 +78,60 @@ func (s *Server) settings(name string) (*meta.DatasetSettings, error) {
 	if s.dsets.m == nil {
 		s.dsets.m = make(map[string]*meta.DatasetSettings)
 	}
-	s.dsets.m[name] = &rec
+	s.dsets.m[key] = &rec
 	s.dsets.mu.Unlock()
 	return &rec, nil
 }
 
-func (s *Server) forgetSettings(name string) {
+// synthSettings makes and saves the settings of a dataset that has none.
+func (s *Server) synthSettings(v orgDatasets, name, key string) (meta.DatasetSettings, error) {
+	ds, gerr := v.Get(name)
+	if gerr != nil {
+		return meta.DatasetSettings{}, notFound("dataset %q not found", name)
+	}
+	created := ds.Info().Created.UTC()
+	if created.IsZero() {
+		created = time.Now().UTC()
+	}
+	rec := meta.DatasetSettings{Name: name, Kind: defaultDatasetKind, Created: created, UpdatedAt: created,
+		MapFields: []string{}}
+	err := s.meta.Update(func(tx *meta.Tx) error {
+		if tx.Has(meta.KindDataset, "", key) {
+			return tx.Get(meta.KindDataset, "", key, &rec)
+		}
+		return tx.Put(meta.KindDataset, "", key, rec)
+	})
+	if errors.Is(err, meta.ErrReadOnly) { // a query node: the settings are only not saved
+		err = nil
+	}
+	return rec, err
+}
+
+func (s *Server) forgetSettings(v orgDatasets, name string) {
+	key, _ := v.key(name)
 	s.dsets.mu.Lock()
-	delete(s.dsets.m, name)
+	delete(s.dsets.m, key)
 	s.dsets.mu.Unlock()
 }
 
 // updateSettings changes a dataset's settings in one transaction.
-func (s *Server) updateSettings(name string, change func(d *meta.DatasetSettings) error) (*meta.DatasetSettings, error) {
-	if _, err := s.settings(name); err != nil {
+func (s *Server) updateSettings(v orgDatasets, name string, change func(d *meta.DatasetSettings) error) (*meta.DatasetSettings, error) {
+	if _, err := s.settings(v, name); err != nil {
 		return nil, err
 	}
+	key, _ := v.key(name)
 	var rec meta.DatasetSettings
 	err := s.meta.Update(func(tx *meta.Tx) error {
-		if err := tx.Get(meta.KindDataset, "", name, &rec); err != nil {
+		if err := tx.Get(meta.KindDataset, "", key, &rec); err != nil {
 			return err
 		}
 		if err := change(&rec); err != nil {
 			return err
 		}
 		rec.UpdatedAt = time.Now().UTC()
-		return tx.Put(meta.KindDataset, "", name, rec)
+		return tx.Put(meta.KindDataset, "", key, rec)
 	})
-	s.forgetSettings(name)
+	s.forgetSettings(v, name)
 	if errors.Is(err, meta.ErrNotFound) {
 		return nil, notFound("dataset %q not found", name)
 	}
@@ -140,11 +155,12 @@ func (c *call) canWriteDataset(name string) bool { return c.p.canDataset(name, c
 
 func (s *Server) handleListDatasets(c *call) error {
 	out := []datasetView{}
-	for _, name := range s.storage.Names() {
+	v := c.datasets()
+	for _, name := range v.Names() {
 		if !c.datasetVisible(name) {
 			continue
 		}
-		d, err := s.settings(name)
+		d, err := s.settings(v, name)
 		if err != nil {
 			continue // deleted meanwhile
 		}
@@ -160,10 +176,11 @@ func (s *Server) loadDataset(c *call) (*meta.DatasetSettings, error) {
 	if !c.datasetVisible(name) {
 		return nil, forbidden("token is not allowed to access dataset %q", name)
 	}
-	if _, err := s.storage.Get(name); err != nil {
+	v := c.datasets()
+	if _, err := v.Get(name); err != nil {
 		return nil, notFound("dataset %q not found", name)
 	}
-	return s.settings(name)
+	return s.settings(v, name)
 }
 
 func (s *Server) handleGetDataset(c *call) error {
@@ -230,19 +247,21 @@ func (s *Server) handleCreateDataset(c *call) error {
 	if err := b.applyTo(&rec); err != nil {
 		return err
 	}
+	v := c.datasets()
+	key, _ := v.key(b.Name) // validDatasetName refused the reserved prefix
 	err := s.meta.Update(func(tx *meta.Tx) error {
-		if _, err := s.storage.Get(b.Name); err == nil {
+		if _, err := v.Get(b.Name); err == nil {
 			return meta.ErrExists
 		}
-		return tx.Put(meta.KindDataset, "", b.Name, rec)
+		return tx.Put(meta.KindDataset, "", key, rec)
 	})
 	if err == nil {
-		_, err = s.storage.Create(b.Name)
+		_, err = v.Create(b.Name)
 		if err != nil {
-			s.meta.Delete(meta.KindDataset, "", b.Name)
+			s.meta.Delete(meta.KindDataset, "", key)
 		}
 	}
-	s.forgetSettings(b.Name)
+	s.forgetSettings(v, b.Name)
 	if errors.Is(err, meta.ErrExists) || errors.Is(err, store.ErrExists) {
 		return conflict("dataset %q already exists", b.Name)
 	}
@@ -261,10 +280,11 @@ func (s *Server) handleUpdateDataset(c *call) error {
 	if err := s.readJSON(c.RequestCtx, &b, false); err != nil {
 		return err
 	}
-	if _, err := s.storage.Get(name); err != nil {
+	v := c.datasets()
+	if _, err := v.Get(name); err != nil {
 		return notFound("dataset %q not found", name)
 	}
-	d, err := s.updateSettings(name, b.applyTo)
+	d, err := s.updateSettings(v, name, b.applyTo)
 	if err != nil {
 		return err
 	}
@@ -279,7 +299,8 @@ func (s *Server) handleDeleteDataset(c *call) error {
 	if err := c.p.requireOrg(capDatasets, actDelete, "datasets"); err != nil {
 		return err
 	}
-	if err := s.storage.Delete(name); err != nil {
+	v := c.datasets()
+	if err := v.Delete(name); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return notFound("dataset %q not found", name)
 		}
@@ -298,12 +319,12 @@ func (s *Server) handleDeleteDataset(c *call) error {
 				}
 			}
 		}
-		if tx.Has(meta.KindDataset, "", name) {
-			return tx.Delete(meta.KindDataset, "", name)
+		if key, _ := v.key(name); tx.Has(meta.KindDataset, "", key) {
+			return tx.Delete(meta.KindDataset, "", key)
 		}
 		return nil
 	})
-	s.forgetSettings(name)
+	s.forgetSettings(v, name)
 	if err != nil {
 		return err
 	}
@@ -356,7 +377,7 @@ func (s *Server) handleDatasetFields(c *call) error {
 	if err != nil {
 		return err
 	}
-	ds, err := s.storage.Get(d.Name)
+	ds, err := c.datasets().Get(d.Name)
 	if err != nil {
 		return notFound("dataset %q not found", d.Name)
 	}
@@ -386,7 +407,7 @@ func (s *Server) handleDatasetInfo(c *call) error {
 	if err != nil {
 		return err
 	}
-	ds, err := s.storage.Get(d.Name)
+	ds, err := c.datasets().Get(d.Name)
 	if err != nil {
 		return notFound("dataset %q not found", d.Name)
 	}

@@ -9,13 +9,13 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // fuzzServer is one server for a whole fuzz run, called in process.
 func fuzzServer(f *testing.F) *Server {
 	s, err := New(Config{DataDir: f.TempDir(), Token: "xapt-fuzz-token-0001", Log: &bytes.Buffer{},
-		Storage: NewStoreStorage(store.OpenMemory(store.Options{})), MaxBodyBytes: 8 << 20})
+		DB: db.OpenMemory(db.Options{Isolated: true}), MaxBodyBytes: 8 << 20})
 	if err != nil {
 		f.Fatal(err)
 	}

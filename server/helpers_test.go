@@ -13,7 +13,7 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
 
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // testServer is a Server on an in-memory listener with an in-memory store,
@@ -37,8 +37,8 @@ func newTestServerConfig(t *testing.T, cfg Config) *testServer {
 		// A fresh directory gets an in-memory store; a given one is
 		// served from disk.
 		cfg.DataDir = t.TempDir()
-		if cfg.Storage == nil {
-			cfg.Storage = NewStoreStorage(store.OpenMemory(store.Options{}))
+		if cfg.DB == nil {
+			cfg.DB = db.OpenMemory(db.Options{Isolated: true})
 		}
 	}
 	if cfg.Token == "" {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"net/http"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -39,11 +39,10 @@ func (s *Server) handleIngest(c *call) error {
 	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
 		return err
 	}
-	ds, err := s.storage.Get(name)
-	if err != nil {
+	if _, err := c.datasets().Get(name); err != nil {
 		return notFound("dataset %q not found", name)
 	}
-	settings, err := s.settings(name)
+	settings, err := s.settings(c.datasets(), name)
 	if err != nil {
 		return err
 	}
@@ -55,30 +54,25 @@ func (s *Server) handleIngest(c *call) error {
 	if err != nil {
 		return err
 	}
-	if opts.Format < 0 {
-		opts.Format = sniffFormat(body)
-	}
-	b := store.NewRowsBuilder()
-	res, err := ingest.Decode(body, opts, b)
+	res, err := c.datasets().Ingest(name, body, opts)
 	if err != nil {
 		var se *ingest.SyntaxError
-		if errors.As(err, &se) {
-			return &apiError{Status: http.StatusBadRequest, Message: "invalid " + formatName(opts.Format) + " body: " + se.Error(),
+		var ae *db.AppendError
+		switch {
+		case errors.As(err, &se):
+			return &apiError{Status: http.StatusBadRequest, Message: "invalid " + formatName(res.Format) + " body: " + se.Error(),
 				Detail: map[string]any{"line": se.Line, "column": se.Column, "offset": se.Offset}}
+		case errors.As(err, &ae):
+			return ae.Err // read, but not stored: the server's fault, not the body's
+		case errors.Is(err, store.ErrNotFound):
+			return notFound("dataset %q not found", name)
 		}
 		return badRequest("%v", err)
 	}
 	st := ingestStatus{Ingested: res.Ingested, Failed: res.Failed, Failures: res.Failures,
-		ProcessedBytes: res.ProcessedBytes}
+		ProcessedBytes: res.ProcessedBytes, BlocksCreated: res.Append.BlocksCreated, WALLength: res.Append.WALLength}
 	if st.Failures == nil {
 		st.Failures = []ingest.Failure{}
-	}
-	if rows := b.Finish(time.Now().UnixNano()); rows.N > 0 {
-		ar, err := ds.Append(rows)
-		if err != nil {
-			return err
-		}
-		st.BlocksCreated, st.WALLength = ar.BlocksCreated, ar.WALLength
 	}
 	m := s.metrics
 	m.ingestRequests.Add(1)
@@ -90,7 +84,7 @@ func (s *Server) handleIngest(c *call) error {
 }
 
 // ingestOptions reads the query parameters and headers of an ingest
-// request. Format -1 means "sniff the body".
+// request. Format db.Sniff means "sniff the body".
 func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time.Time) (ingest.Options, error) {
 	args := c.QueryArgs()
 	opts := ingest.Options{
@@ -101,7 +95,7 @@ func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time
 	ct := string(c.Request.Header.ContentType())
 	switch mt, _, _ := strings.Cut(strings.ToLower(ct), ";"); strings.TrimSpace(mt) {
 	case "", "application/octet-stream", "text/plain":
-		opts.Format = -1
+		opts.Format = db.Sniff
 	default:
 		f, err := ingest.FormatFromContentType(ct)
 		if err != nil {
@@ -134,19 +128,6 @@ func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time
 		}
 	}
 	return opts, nil
-}
-
-// sniffFormat picks a format for bodies sent without a useful content
-// type: a JSON array, else NDJSON when it starts with an object, else CSV.
-func sniffFormat(body []byte) ingest.Format {
-	t := bytes.TrimLeft(body, " \t\r\n\xef\xbb\xbf")
-	switch {
-	case len(t) == 0, t[0] == '[':
-		return ingest.JSON
-	case t[0] == '{':
-		return ingest.NDJSON
-	}
-	return ingest.CSV
 }
 
 func formatName(f ingest.Format) string {

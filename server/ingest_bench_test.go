@@ -11,6 +11,7 @@ import (
 	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // BenchmarkIngestHTTP measures ingest end to end over loopback TCP: NDJSON
@@ -20,7 +21,7 @@ import (
 func BenchmarkIngestHTTP(b *testing.B) {
 	body := gen.NDJSON(1, 10000)
 	s, err := New(Config{DataDir: b.TempDir(), Token: "xapt-bench-token-0001", Log: &bytes.Buffer{},
-		Storage: NewStoreStorage(store.OpenMemory(store.Options{}))})
+		DB: db.OpenMemory(db.Options{Isolated: true})})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func BenchmarkIngestHTTP(b *testing.B) {
 	}
 	go s.Serve(ln)
 	defer s.Shutdown(b.Context())
-	if _, err := s.storage.Create("bench"); err != nil {
+	if _, err := s.db.Create("bench"); err != nil {
 		b.Fatal(err)
 	}
 	c := &fasthttp.Client{ReadTimeout: time.Minute, MaxConnsPerHost: 64}

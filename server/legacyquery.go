@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 )
 
 // The legacy structured query (POST /v1/datasets/{id}/query) predates
@@ -64,11 +64,11 @@ type legacyProjection struct {
 // legacyQueryResult is the /query response shape (no request echo,
 // fieldsMeta instead of fieldsMetaMap).
 type legacyQueryResult struct {
-	Format     string             `json:"format"`
-	Status     core.Status        `json:"status"`
-	Matches    []core.LegacyEntry `json:"matches"`
-	Buckets    core.LegacyBuckets `json:"buckets"`
-	FieldsMeta []core.FieldMeta   `json:"fieldsMeta"`
+	Format     string               `json:"format"`
+	Status     render.Status        `json:"status"`
+	Matches    []render.LegacyEntry `json:"matches"`
+	Buckets    render.LegacyBuckets `json:"buckets"`
+	FieldsMeta []render.FieldMeta   `json:"fieldsMeta"`
 }
 
 func (s *Server) handleLegacyQuery(c *call) error {
@@ -76,7 +76,7 @@ func (s *Server) handleLegacyQuery(c *call) error {
 	if err := c.p.requireDataset(name, capQuery, actRead, "query"); err != nil {
 		return err
 	}
-	if _, err := s.storage.Get(name); err != nil {
+	if _, err := c.datasets().Get(name); err != nil {
 		return notFound("dataset %q not found", name)
 	}
 	var q legacyQuery
@@ -96,20 +96,20 @@ func (s *Server) handleLegacyQuery(c *call) error {
 	if err != nil {
 		return err
 	}
-	l := res.Legacy()
+	l := render.Legacy(res)
 	out := legacyQueryResult{Format: "legacy", Status: l.Status, Matches: l.Matches, Buckets: l.Buckets,
 		FieldsMeta: l.FieldsMetaMap[name]}
 	if out.Matches == nil {
-		out.Matches = []core.LegacyEntry{}
+		out.Matches = []render.LegacyEntry{}
 	}
 	if out.FieldsMeta == nil {
-		out.FieldsMeta = []core.FieldMeta{}
+		out.FieldsMeta = []render.FieldMeta{}
 	}
 	if out.Buckets.Series == nil {
-		out.Buckets.Series = []core.LegacyInterval{}
+		out.Buckets.Series = []render.LegacyInterval{}
 	}
 	if out.Buckets.Totals == nil {
-		out.Buckets.Totals = []core.LegacyEntryGroup{}
+		out.Buckets.Totals = []render.LegacyEntryGroup{}
 	}
 	return writeJSON(c.RequestCtx, http.StatusOK, out)
 }

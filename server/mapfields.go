@@ -53,11 +53,11 @@ func (s *Server) mapFieldsChange(c *call, change func(d *meta.DatasetSettings) e
 	// datasets:update is enough, as for PUT /v2/datasets/{id}: asking
 	// for read visibility too refused tokens that may change every other
 	// setting of the dataset (docs/ROUTES.md).
-	name := c.param("id")
-	if _, err := s.storage.Get(name); err != nil {
+	v, name := c.datasets(), c.param("id")
+	if _, err := v.Get(name); err != nil {
 		return nil, notFound("dataset %q not found", name)
 	}
-	return s.updateSettings(name, change)
+	return s.updateSettings(v, name, change)
 }
 
 func (s *Server) handleCreateMapField(c *call) error {
@@ -149,7 +149,7 @@ func (s *Server) trim(c *call) error {
 	if err != nil {
 		return badRequest("maxDuration %q: %v", b.MaxDuration, err)
 	}
-	ds, err := s.storage.Get(name)
+	ds, err := c.datasets().Get(name)
 	if err != nil {
 		return notFound("dataset %q not found", name)
 	}

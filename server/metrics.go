@@ -131,10 +131,8 @@ func (s *Server) handleMetrics(ctx *fasthttp.RequestCtx) {
 	counter("aplite_ingest_bytes_total", "Decompressed ingest bytes processed.", m.ingestBytes.Load())
 	m.ingestLatency.write(&b, "aplite_ingest_duration_seconds", "Ingest request latency.")
 	damaged := 0
-	for _, name := range s.storage.Names() {
-		if ds, err := s.storage.Get(name); err == nil {
-			damaged += len(ds.Info().Damaged)
-		}
+	for _, info := range s.db.Datasets() {
+		damaged += len(info.Damaged)
 	}
 	fmt.Fprintf(&b, "# HELP aplite_store_damaged_blocks Blocks and WAL segments set aside as corrupt (see dataset info, aplite check).\n# TYPE aplite_store_damaged_blocks gauge\naplite_store_damaged_blocks %d\n", damaged)
 	counter("aplite_fragments_sent_total", "Query fragments sent to other nodes.", s.cluster.sent.Load())

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -191,7 +192,8 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	if rng <= 0 {
 		rng = interval(m)
 	}
-	req := &core.Request{APL: m.APLQuery, Start: end.Add(-rng), End: end, Now: now, DisableCache: true}
+	req := &core.Request{APL: m.APLQuery, Start: end.Add(-rng), End: end, Now: now, DisableCache: true,
+		Catalog: s.datasets(org)}
 	if vfs, err := s.virtualFields(org); err == nil && len(vfs) > 0 {
 		req.VirtualFields = map[string][]core.VirtualField{}
 		for ds, list := range vfs {
@@ -202,11 +204,11 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	}
 	ctx, cancel := context.WithTimeout(s.life, s.cfg.QueryTimeout)
 	defer cancel()
-	res, err := s.engine.Query(ctx, req)
+	res, err := s.db.Query(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	t := res.Tabular().Tables[0]
+	t := render.Tabular(res).Tables[0]
 	rows := 0
 	if len(t.Columns) > 0 {
 		rows = len(t.Columns[0])

@@ -9,9 +9,21 @@ import (
 )
 
 // visibleOrg reports whether the caller may see org id: API tokens see
-// only their own org.
+// only their own org, personal tokens the orgs of their user.
 func (c *call) visibleOrg(id string) bool {
-	return c.p.personal() || c.p.tok.OrgID == id
+	if c.p.personal() {
+		return c.s.isMember(id, c.p.userID)
+	}
+	return c.p.tok.OrgID == id
+}
+
+// asSeen returns o with the caller's role in it (a personal token's user
+// may be an owner in one org and a plain user in another).
+func (c *call) asSeen(o meta.Org) meta.Org {
+	if m, ok := c.s.meta.Member(o.ID, c.p.userID); ok && c.p.personal() {
+		o.Role = m.Role
+	}
+	return o
 }
 
 func (s *Server) handleListOrgs(c *call) error {
@@ -22,7 +34,7 @@ func (s *Server) handleListOrgs(c *call) error {
 	out := all[:0]
 	for _, o := range all {
 		if c.visibleOrg(o.ID) {
-			out = append(out, o)
+			out = append(out, c.asSeen(o))
 		}
 	}
 	return writeJSON(c.RequestCtx, http.StatusOK, out)
@@ -37,7 +49,20 @@ func (s *Server) handleGetOrg(c *call) error {
 		}
 		return err
 	}
-	return writeJSON(c.RequestCtx, http.StatusOK, o)
+	return writeJSON(c.RequestCtx, http.StatusOK, c.asSeen(o))
+}
+
+// mayUpdateOrg checks the caller may change org id. The org header may
+// name another org than the one updated: a personal token's role in the
+// updated org is what counts.
+func (c *call) mayUpdateOrg(id string) error {
+	if !c.p.personal() {
+		return c.p.requireOrg(capBilling, actUpdate, "the organization")
+	}
+	if m, _ := c.s.meta.Member(id, c.p.userID); m.Role == roleReadOnly {
+		return forbidden("token is not allowed to update the organization")
+	}
+	return nil
 }
 
 func (s *Server) handleUpdateOrg(c *call) error {
@@ -45,7 +70,7 @@ func (s *Server) handleUpdateOrg(c *call) error {
 	if !c.visibleOrg(id) {
 		return notFound("organization %q not found", id)
 	}
-	if err := c.p.requireOrg(capBilling, actUpdate, "the organization"); err != nil {
+	if err := c.mayUpdateOrg(id); err != nil {
 		return err
 	}
 	var b struct {
@@ -76,5 +101,5 @@ func (s *Server) handleUpdateOrg(c *call) error {
 		return err
 	}
 	s.forgetOrg(id)
-	return writeJSON(c.RequestCtx, http.StatusOK, o)
+	return writeJSON(c.RequestCtx, http.StatusOK, c.asSeen(o))
 }

@@ -40,7 +40,7 @@ func otlpIsJSON(c *call) (bool, error) {
 }
 
 // otlpTarget resolves and authorizes the dataset of an OTLP request.
-func (s *Server) otlpTarget(c *call) (Dataset, error) {
+func (s *Server) otlpTarget(c *call) (*store.Dataset, error) {
 	name := strings.TrimSpace(string(c.Request.Header.Peek("X-Axiom-Dataset")))
 	if name == "" {
 		name = strings.TrimSpace(string(c.Request.Header.Peek("X-Service-Dataset")))
@@ -54,7 +54,7 @@ func (s *Server) otlpTarget(c *call) (Dataset, error) {
 	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
 		return nil, err
 	}
-	ds, err := s.storage.Get(name)
+	ds, err := c.datasets().Get(name)
 	if err != nil {
 		return nil, notFound("dataset %q not found", name)
 	}
@@ -156,7 +156,7 @@ func (s *Server) handleOTLPLogs(c *call) error {
 
 func (s *Server) handleOTLPMetrics(c *call) error { return s.handleOTLPMetricsData(c) }
 
-func (s *Server) appendOTLP(ds Dataset, b *store.RowsBuilder, now int64) error {
+func (s *Server) appendOTLP(ds *store.Dataset, b *store.RowsBuilder, now int64) error {
 	rows := b.Finish(now)
 	if rows.N == 0 {
 		return nil

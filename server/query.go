@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -60,13 +62,13 @@ func (s *Server) handleAPL(c *call) error {
 		return err
 	}
 	if format == "tabular" {
-		return writeJSON(c.RequestCtx, http.StatusOK, res.Tabular())
+		return writeJSON(c.RequestCtx, http.StatusOK, render.Tabular(res))
 	}
-	return writeJSON(c.RequestCtx, http.StatusOK, res.Legacy())
+	return writeJSON(c.RequestCtx, http.StatusOK, render.Legacy(res))
 }
 
 // queryRequest builds the engine request: the time range, the caller's
-// dataset permission and the org's virtual fields.
+// dataset permission, the org's datasets and its virtual fields.
 func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 	now := time.Now()
 	req := &core.Request{APL: b.APL, Variables: b.Variables, Now: now, Cursor: b.Cursor,
@@ -90,10 +92,13 @@ func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 	}
 	p := c.p
 	req.Allowed = func(ds string) bool { return p.canDataset(ds, capQuery, actRead) }
+	// The query sees the caller's org only: union *, wildcards, search,
+	// join and lookup all resolve names through this catalog.
+	req.Catalog = c.datasets()
 	if s.external != nil {
 		req.ExternalData = s.external.fetch
 	}
-	s.distribute(req)
+	s.distribute(req, p.org)
 	vfs, err := s.virtualFields(p.org)
 	if err != nil {
 		return nil, err
@@ -111,7 +116,7 @@ func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 
 // runQuery applies the org's query limit, runs req and maps engine errors
 // onto API errors.
-func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
+func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
 	if err := s.checkLimit(c.p.org, limitQuery); err != nil {
 		return nil, err
 	}
@@ -126,7 +131,7 @@ func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
 		req.MemoryBudget = s.cfg.QueryMemory
 	}
 	start := time.Now()
-	res, err := s.engine.Query(ctx, req)
+	res, err := s.db.Query(ctx, req)
 	m := s.metrics
 	m.queries.Add(1)
 	m.queryLatency.observe(time.Since(start))
@@ -145,7 +150,7 @@ func (s *Server) runQuery(c *call, req *core.Request) (*core.Result, error) {
 	if req.End.IsZero() {
 		// Axiom applies the request time as the end and says so; events
 		// stamped in the future are rare enough that the range stays open.
-		res.AddMessage(core.Message{Priority: "warn", Count: 1, Code: "apl_implicitendtimeofnowapplied_1",
+		res = res.WithMessage(output.Message{Priority: "warn", Count: 1, Code: "apl_implicitendtimeofnowapplied_1",
 			Msg: "line: 1, col: 1: implicit end time of 'now' applied"})
 	}
 	return res, nil

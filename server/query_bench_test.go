@@ -9,7 +9,8 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/core/render"
+	"github.com/aplite/aplite/db"
 )
 
 // BenchmarkQueryHTTP measures a trivial APL query over loopback HTTP;
@@ -17,7 +18,7 @@ import (
 // is the HTTP layer's cost per query (auth, JSON in and out, routing).
 func BenchmarkQueryHTTP(b *testing.B) {
 	s, err := New(Config{DataDir: b.TempDir(), Token: "xapt-bench-token-0001", Log: &bytes.Buffer{},
-		Storage: NewStoreStorage(store.OpenMemory(store.Options{}))})
+		DB: db.OpenMemory(db.Options{Isolated: true})})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,14 +49,14 @@ func BenchmarkQueryHTTP(b *testing.B) {
 }
 
 func BenchmarkQueryInProcess(b *testing.B) {
-	e := core.NewEngine(catalog{NewStoreStorage(store.OpenMemory(store.Options{}))})
+	e := db.OpenMemory(db.Options{})
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		res, err := e.Query(b.Context(), &core.Request{APL: "print x = 1"})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := jsonAPI.Marshal(res.Tabular()); err != nil {
+		if _, err := jsonAPI.Marshal(render.Tabular(res)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -46,10 +47,13 @@ type Config struct {
 	Log io.Writer
 	// StoreOptions tune the storage engine opened in DataDir.
 	StoreOptions store.Options
-	// Storage serves datasets from this storage instead of opening the one
-	// in DataDir (tests and benchmarks use an in-memory store). The server
-	// closes it on Shutdown.
-	Storage Storage
+	// Engine bounds the query engine's caches.
+	Engine core.EngineOptions
+	// DB serves datasets from this database instead of opening the one in
+	// DataDir (tests and benchmarks use one in memory, a query node one
+	// over object storage). It should be opened Isolated, as the server's
+	// own is. The server closes it on Shutdown.
+	DB *db.DB
 	// QueryTimeout bounds one query (default 2 minutes); QueryMemory its
 	// hash tables and buffers (default 2 GiB); MaxQueries the queries
 	// running at once (default 4 per core), more wait up to QueryQueue
@@ -151,12 +155,13 @@ type Server struct {
 	cfg      Config
 	external *externalFetcher
 	meta     *meta.Store
-	storage  Storage
-	engine   *core.Engine
-	srv      *fasthttp.Server
-	handler  fasthttp.RequestHandler
-	token    string
-	started  time.Time
+	// db holds the datasets and runs the queries; isolated, so every
+	// query reads only its org's view (Request.Catalog).
+	db      *db.DB
+	srv     *fasthttp.Server
+	handler fasthttp.RequestHandler
+	token   string
+	started time.Time
 
 	metrics *metrics
 	cluster clusterStats
@@ -165,10 +170,15 @@ type Server struct {
 	life     context.Context
 	endLife  context.CancelFunc
 	metaSync *metaSync
-	limits   limiter
-	orgs     orgCache
-	tokens   tokenCache
-	dsets    settingsCache
+	// storageOrg is the org whose datasets keep plain stored names
+	// (storage_org.go).
+	storageOrg string
+	// adminLn is the data directory's socket serving `aplite admin`.
+	adminLn net.Listener
+	limits  limiter
+	orgs    orgCache
+	tokens  tokenCache
+	dsets   settingsCache
 
 	closeOnce sync.Once
 	closeErr  error
@@ -184,6 +194,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Token != "" && !meta.ValidSecret(cfg.Token) {
 		return nil, fmt.Errorf("token %q is malformed: use %q followed by letters and digits", "xapt-…", meta.PrefixPersonal)
+	}
+	if err := meta.ValidOrgID(cfg.OrgID); err != nil {
+		return nil, fmt.Errorf("-org: %w", err)
 	}
 	if len(cfg.Peers) > 0 && cfg.ClusterSecret == "" {
 		return nil, fmt.Errorf("peers need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
@@ -213,14 +226,13 @@ func New(cfg Config) (*Server, error) {
 		ms.Close()
 		return nil, err
 	}
-	s.storage = cfg.Storage
-	if s.storage == nil {
-		if s.storage, err = openStorage(cfg.DataDir, cfg.StoreOptions, cfg.Log); err != nil {
+	s.db = cfg.DB
+	if s.db == nil {
+		if s.db, err = openDB(cfg.DataDir, &cfg); err != nil {
 			ms.Close()
 			return nil, err
 		}
 	}
-	s.engine = core.NewEngine(catalog{s.storage})
 	s.startMonitors()
 	s.external = newExternalFetcher(cfg.ExternalDataAllow, s.cfg.MaxBodyBytes)
 	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)
@@ -237,6 +249,7 @@ func New(cfg Config) (*Server, error) {
 		ReadBufferSize:               16 << 10,
 		CloseOnShutdown:              true,
 	}
+	s.startAdminSocket()
 	return s, nil
 }
 
@@ -254,7 +267,11 @@ func (s *Server) bootstrap() error {
 		}
 	}
 	s.token = tok
-	return s.meta.EnsurePAT(tok, owner.ID, s.cfg.OrgID, now)
+	if err := s.meta.EnsurePAT(tok, owner.ID, s.cfg.OrgID, now); err != nil {
+		return err
+	}
+	s.storageOrg, err = loadStorageOrg(s.meta, s.cfg.OrgID)
+	return err
 }
 
 // generatedToken returns the admin token kept in the data directory,
@@ -329,10 +346,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.endLife()
+		s.stopAdminSocket()
 		if s.metaSync != nil {
 			s.metaSync.close()
 		}
-		s.closeErr = s.storage.Close()
+		s.closeErr = s.db.Close()
 		if err := s.meta.Close(); s.closeErr == nil {
 			s.closeErr = err
 		}

@@ -114,7 +114,7 @@ func TestDataSurvivesRestartOnDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ts := newTestServerConfig(t, Config{DataDir: dir, Token: cfg.Token, Storage: nil})
+	ts := newTestServerConfig(t, Config{DataDir: dir, Token: cfg.Token})
 	if n := ts.count("kept"); n != 2 {
 		t.Fatalf("after restart count %d", n)
 	}

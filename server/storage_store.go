@@ -6,73 +6,31 @@ import (
 	"io"
 
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
-// storeAdapter serves a *store.DB as the server's Storage.
-type storeAdapter struct{ db *store.DB }
-
-// NewStoreStorage wraps a storage engine DB (on disk or in memory) for
-// Config.Storage.
-func NewStoreStorage(db *store.DB) Storage { return storeAdapter{db} }
-
-// openStorage opens the storage engine in dir: one subdirectory per
-// dataset, the layout `aplite query -data` reads too.
-func openStorage(dir string, opts store.Options, log io.Writer) (Storage, error) {
+// openDB opens the database in dir: one subdirectory per dataset, the
+// layout `aplite query -data` reads too. Queries are isolated: each reads
+// its org's view (storage_org.go).
+func openDB(dir string, cfg *Config) (*db.DB, error) {
+	opts := cfg.StoreOptions
 	if opts.Logf == nil { // recovery notices (corrupt blocks set aside, torn WAL tails) must be seen
-		opts.Logf = func(format string, args ...any) { fmt.Fprintf(log, "aplite: "+format+"\n", args...) }
+		log := cfg.Log
+		opts.Logf = func(format string, args ...any) { logf(log, format, args...) }
 	}
-	db, err := store.Open(dir, opts)
-	if err != nil {
-		return nil, err
-	}
-	return storeAdapter{db}, nil
+	return db.Open(dir, db.Options{Store: opts, Engine: cfg.Engine, Isolated: true})
 }
 
-func (a storeAdapter) Create(name string) (Dataset, error) {
-	d, err := a.db.Create(name)
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-func (a storeAdapter) Get(name string) (Dataset, error) {
-	d, err := a.db.Get(name)
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-func (a storeAdapter) Names() []string {
-	sets := a.db.List()
-	names := make([]string, len(sets))
-	for i, d := range sets {
-		names[i] = d.Name()
-	}
-	return names
-}
-
-func (a storeAdapter) Delete(name string) error { return a.db.Delete(name) }
-func (a storeAdapter) Close() error             { return a.db.Close() }
-
-// ReadOnly reports whether the datasets are only read here (a query node
-// over object storage).
-func (a storeAdapter) ReadOnly() bool { return a.db.ReadOnly() }
+func logf(w io.Writer, format string, args ...any) { fmt.Fprintf(w, "aplite: "+format+"\n", args...) }
 
 // writable fails writes to datasets on a node that only reads them, with
 // the same answer whether or not the dataset is known here.
 func (s *Server) writable() error {
-	if ro, ok := s.storage.(interface{ ReadOnly() bool }); ok && ro.ReadOnly() {
+	if s.db.ReadOnly() {
 		return store.ErrReadOnly
 	}
 	return nil
 }
 
-// Refresh reloads the catalogs of a query node's datasets.
-func (a storeAdapter) Refresh(ctx context.Context) error {
-	if !a.db.ReadOnly() {
-		return nil
-	}
-	return a.db.Refresh(ctx)
-}
+// refresh reloads a query node's catalogs from the bucket.
+func (s *Server) refresh(ctx context.Context) error { return s.db.Refresh(ctx) }

@@ -11,8 +11,8 @@ import (
 // Capabilities are a ceiling (issue 12): creating or regenerating a token
 // checks that the caller holds every capability the new token asks for,
 // so a token can never mint one stronger than itself. A personal token
-// acts with its user's role, which today is the owner of the org (every
-// capability); an API token holds exactly its own capabilities, and a
+// acts with its user's role in the org: every capability, or reads only
+// for the read-only role (which cannot create tokens at all); an API token holds exactly its own capabilities, and a
 // grant on "*" needs the caller to hold the capability on "*" itself.
 
 // ceiling fails with 403, naming the first capability the caller lacks.

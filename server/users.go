@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/aplite/aplite/server/meta"
 )
@@ -20,6 +21,9 @@ func (c *call) currentUser() (*meta.User, error) {
 			return nil, forbidden("the token's user no longer exists")
 		}
 		return nil, err
+	}
+	if m, ok := c.s.meta.Member(c.p.org, u.ID); ok {
+		u.Role = meta.Role{ID: m.Role, Name: m.Role}
 	}
 	return &u, nil
 }
@@ -47,32 +51,60 @@ func (s *Server) handleCurrentUserV1(c *call) error {
 	return writeJSON(c.RequestCtx, http.StatusOK, userV1{ID: u.ID, Name: u.Name, Emails: []string{u.Email}})
 }
 
+// Users are global (one per email) and belong to orgs with a role in
+// each (meta.Membership): the /v2/users routes see the members of the
+// caller's org only, with their role there.
+
+// withRole returns u carrying its role in an org.
+func withRole(u meta.User, m meta.Membership) meta.User {
+	u.Role = meta.Role{ID: m.Role, Name: m.Role}
+	return u
+}
+
 func (s *Server) handleListUsers(c *call) error {
 	if err := c.p.requireOrg(capUsers, actRead, "users"); err != nil {
 		return err
 	}
-	users, err := meta.List[meta.User](s.meta, meta.KindUser, "")
+	out := []meta.User{}
+	err := s.meta.View(func(tx *meta.Tx) error {
+		users, err := meta.ListTx[meta.User](tx, meta.KindUser, "")
+		for _, u := range users {
+			if m, ok := tx.Member(c.p.org, u.ID); ok {
+				out = append(out, withRole(u, m))
+			}
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	return writeJSON(c.RequestCtx, http.StatusOK, users)
+	return writeJSON(c.RequestCtx, http.StatusOK, out)
 }
 
-func (s *Server) loadUser(c *call) (*meta.User, error) {
+// loadMember reads the user id in the caller's org: 404 for users of
+// other orgs only.
+func loadMember(tx *meta.Tx, org, id string) (meta.User, error) {
 	var u meta.User
-	id := c.param("id")
-	err := s.meta.Get(meta.KindUser, "", id, &u)
-	if errors.Is(err, meta.ErrNotFound) {
-		return nil, notFound("user %q not found", id)
+	m, ok := tx.Member(org, id)
+	if !ok {
+		return u, notFound("user %q not found", id)
 	}
-	return &u, err
+	err := tx.Get(meta.KindUser, "", id, &u)
+	if errors.Is(err, meta.ErrNotFound) {
+		return u, notFound("user %q not found", id)
+	}
+	return withRole(u, m), err
 }
 
 func (s *Server) handleGetUser(c *call) error {
 	if err := c.p.requireOrg(capUsers, actRead, "users"); err != nil {
 		return err
 	}
-	u, err := s.loadUser(c)
+	var u meta.User
+	err := s.meta.View(func(tx *meta.Tx) (err error) {
+		u, err = loadMember(tx, c.p.org, c.param("id"))
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -92,6 +124,8 @@ func validRole(role string) error {
 	return nil
 }
 
+// handleCreateUser adds a user to the caller's org: a new user, or one
+// that already belongs to other orgs (the email names the person).
 func (s *Server) handleCreateUser(c *call) error {
 	if err := c.p.requireOrg(capUsers, actCreate, "users"); err != nil {
 		return err
@@ -110,18 +144,24 @@ func (s *Server) handleCreateUser(c *call) error {
 	if !strings.Contains(*b.Email, "@") {
 		return badRequest("email %q is not an email address", *b.Email)
 	}
-	u := meta.User{ID: meta.NewID(), Name: *b.Name, Email: *b.Email, Role: meta.Role{ID: *b.Role, Name: *b.Role}}
+	var u meta.User
 	err := s.meta.Update(func(tx *meta.Tx) error {
-		all, err := meta.ListTx[meta.User](tx, meta.KindUser, "")
+		old, found, err := tx.UserByEmail(*b.Email)
 		if err != nil {
 			return err
 		}
-		for _, o := range all {
-			if strings.EqualFold(o.Email, u.Email) {
-				return conflict("a user with email %q already exists", u.Email)
+		if _, member := tx.Member(c.p.org, old.ID); found && member {
+			return conflict("a user with email %q already exists", *b.Email)
+		}
+		u = old
+		if !found {
+			u = meta.User{ID: meta.NewID(), Name: *b.Name, Email: *b.Email, Role: meta.Role{ID: *b.Role, Name: *b.Role}}
+			if err := tx.Insert(meta.KindUser, "", u.ID, u); err != nil {
+				return err
 			}
 		}
-		return tx.Insert(meta.KindUser, "", u.ID, u)
+		u.Role = meta.Role{ID: *b.Role, Name: *b.Role}
+		return tx.PutMember(c.p.org, u.ID, *b.Role, time.Now())
 	})
 	if err != nil {
 		return err
@@ -129,7 +169,8 @@ func (s *Server) handleCreateUser(c *call) error {
 	return writeJSON(c.RequestCtx, http.StatusOK, u)
 }
 
-// updateUser applies change to the user named by the path.
+// updateUser applies change to the member of the caller's org named by
+// the path: the user record (name) and its membership (role).
 func (s *Server) updateUser(c *call, change func(u *meta.User)) error {
 	if err := c.p.requireOrg(capUsers, actUpdate, "users"); err != nil {
 		return err
@@ -137,15 +178,21 @@ func (s *Server) updateUser(c *call, change func(u *meta.User)) error {
 	var u meta.User
 	id := c.param("id")
 	err := s.meta.Update(func(tx *meta.Tx) error {
-		if err := tx.Get(meta.KindUser, "", id, &u); err != nil {
+		var err error
+		if u, err = loadMember(tx, c.p.org, id); err != nil {
 			return err
 		}
 		change(&u)
-		return tx.Put(meta.KindUser, "", id, u)
+		if err := tx.PutMember(c.p.org, id, u.Role.Name, time.Now()); err != nil {
+			return err
+		}
+		var rec meta.User
+		if err := tx.Get(meta.KindUser, "", id, &rec); err != nil {
+			return err
+		}
+		rec.Name = u.Name
+		return tx.Put(meta.KindUser, "", id, rec)
 	})
-	if errors.Is(err, meta.ErrNotFound) {
-		return notFound("user %q not found", id)
-	}
 	if err != nil {
 		return err
 	}
@@ -180,21 +227,23 @@ func (s *Server) handleUpdateUserRole(c *call) error {
 	return s.updateUser(c, func(u *meta.User) { u.Role = meta.Role{ID: *b.Role, Name: *b.Role} })
 }
 
+// handleDeleteUser takes a user out of the caller's org; a user left in
+// no org is deleted with its personal tokens (meta.RemoveMember).
 func (s *Server) handleDeleteUser(c *call) error {
 	if err := c.p.requireOrg(capUsers, actDelete, "users"); err != nil {
 		return err
 	}
 	id := c.param("id")
-	var owner string
-	if err := s.meta.Get(meta.KindSettings, "", "owner", &owner); err == nil && owner == id {
+	if id == s.meta.OwnerID() {
 		return conflict("user %q owns the organization and cannot be deleted", id)
 	}
-	err := s.meta.Delete(meta.KindUser, "", id)
+	err := s.meta.Update(func(tx *meta.Tx) error { return tx.RemoveMember(c.p.org, id) })
 	if errors.Is(err, meta.ErrNotFound) {
 		return notFound("user %q not found", id)
 	}
 	if err != nil {
 		return err
 	}
+	s.tokens.clear()
 	return noContent(c.RequestCtx)
 }

@@ -13,14 +13,15 @@ type vfieldBody struct {
 	Unit        string `json:"unit"`
 }
 
-// validate checks the required fields and that the dataset exists.
-func (b *vfieldBody) validate(s *Server) error {
+// validate checks the required fields and that the dataset exists in
+// the caller's org.
+func (b *vfieldBody) validate(c *call) error {
 	if err := firstErr(required("dataset", b.Dataset), required("name", b.Name),
 		required("expression", b.Expression), maxLen("name", b.Name, 200),
 		maxLen("description", b.Description, 1024)); err != nil {
 		return err
 	}
-	if _, err := s.storage.Get(b.Dataset); err != nil {
+	if _, err := c.datasets().Get(b.Dataset); err != nil {
 		return notFound("dataset %q not found", b.Dataset)
 	}
 	return nil
@@ -32,7 +33,7 @@ func vfieldResource(s *Server) *resource[meta.VirtualField] {
 		if err := c.s.readJSON(c.RequestCtx, &b, false); err != nil {
 			return nil, err
 		}
-		if err := b.validate(c.s); err != nil {
+		if err := b.validate(c); err != nil {
 			return nil, err
 		}
 		return &meta.VirtualField{Dataset: b.Dataset, Name: b.Name, Expression: b.Expression,

@@ -41,5 +41,13 @@
 // shop's flows (about 7.7 spans a trace, ~460 bytes a span as NDJSON),
 // about 1.5% of traces failing with the error propagated to the root.
 //
+// DocsDatasets generates small datasets of the shapes Axiom's
+// documentation queries (sample-http-logs with status as a string,
+// otel-demo-traces with a timespan duration and attributes.custom as a
+// map field, the GitHub event datasets, ai-logs, otel-demo-genai,
+// axiom-audit and a few others), each tidy or messy (about 30% of the
+// fields of each event missing, 10% of the numbers written as strings),
+// for the test that runs every documented query (internal/docsquery).
+//
 // The package is pure Go and builds for WASM.
 package gen

@@ -11,8 +11,10 @@ import (
 // the value of every other argument in that same row: one output column
 // per argument, each keeping its argument's type. The engine expands `*`
 // into all columns before calling. Rows where expr is null or NaN are
-// skipped; on ties the first row seen wins. A group with no candidate row
-// gives nulls.
+// skipped; on ties the first row seen wins. A group where expr is null in
+// every row still gives one of its rows (the first seen), with expr null,
+// as Kusto's null handling says: the other columns are that row's values,
+// not nulls.
 
 func init() {
 	Register(argSpec("arg_min", "argmin", false))
@@ -20,13 +22,13 @@ func init() {
 }
 
 func argSpec(name, apiName string, isMax bool) *Spec {
-	doc := "Returns expr's minimum and the other arguments' values in the row where it occurs."
+	doc := "Returns expr's minimum and the other arguments' values in the row where it occurs; null expr is skipped, and a group where it is always null gives its first row (Kusto's null handling)."
 	if isMax {
-		doc = "Returns expr's maximum and the other arguments' values in the row where it occurs."
+		doc = "Returns expr's maximum and the other arguments' values in the row where it occurs; null expr is skipped, and a group where it is always null gives its first row (Kusto's null handling)."
 	}
 	check := func(args []vector.Type) error {
-		if !isOrdered(args[0]) {
-			return fmt.Errorf("%s: argument 1 must be a number, datetime, timespan or string, got %s", name, args[0])
+		if !isOrdered(args[0]) && args[0] != vector.Dynamic {
+			return fmt.Errorf("argument 1 must be a number, datetime, timespan, string or dynamic, got %s", args[0])
 		}
 		return nil
 	}
@@ -53,14 +55,17 @@ func argSpec(name, apiName string, isMax bool) *Spec {
 }
 
 // argState keeps the best key per group (as min/max does) and the carried
-// values of the winning row.
+// values of the winning row. filled marks groups whose cols hold a row:
+// the winner's, or while no row has a key, the first row seen.
 type argState struct {
-	key  extremeState
-	cols []cells
+	key    extremeState
+	cols   []cells
+	filled []bool
 }
 
 func (s *argState) Grow(n int) {
 	s.key.Grow(n)
+	s.filled = growBool(s.filled, n)
 	for i := range s.cols {
 		s.cols[i].grow(n)
 	}
@@ -68,18 +73,23 @@ func (s *argState) Grow(n int) {
 
 func (s *argState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	v := args[0]
-	if allNull(v) || v.Type != s.key.t {
-		return
-	}
+	noKey := allNull(v) || v.Type != s.key.t
 	for k, g := range groups {
 		r := physRow(sel, k)
 		kr := r
 		if v.Const {
 			kr = 0
 		}
-		if !validAt(v.Valid, kr) || !s.better(v, kr, g) {
+		if noKey || !validAt(v.Valid, kr) || (v.Type == vector.Float && v.Floats[kr] != v.Floats[kr]) {
+			// A null key never wins, but the group's first row is kept
+			// until one does, for groups where none ever does.
+			if s.filled[g] || s.key.has[g] {
+				continue
+			}
+		} else if !s.better(v, kr, g) {
 			continue
 		}
+		s.filled[g] = true
 		for i := range s.cols {
 			a := args[i+1]
 			ar := r
@@ -108,6 +118,12 @@ func (s *argState) better(v *vector.Vector, r int, g uint32) bool {
 			return false
 		}
 		ks.strs[g] = x
+	case vector.Dynamic:
+		x, ok := dynKey(v.Dyns[r])
+		if !ok || !(first || x.beats(ks.dyns[g], ks.isMax)) {
+			return false
+		}
+		ks.dyns[g] = x
 	default:
 		x := v.Ints[r]
 		if !(first || (ks.isMax && x > ks.ints[g]) || (!ks.isMax && x < ks.ints[g])) {
@@ -123,17 +139,26 @@ func (s *argState) Merge(other State, into []uint32) {
 	o := other.(*argState)
 	for g, dst := range into {
 		if !o.key.has[g] {
+			if o.filled[g] && !s.filled[dst] {
+				s.filled[dst] = true
+				for i := range s.cols {
+					s.cols[i].copyFrom(&o.cols[i], g, dst)
+				}
+			}
 			continue
 		}
 		if s.key.has[dst] && !s.beats(o, g, dst) {
 			continue
 		}
 		s.key.has[dst] = true
+		s.filled[dst] = true
 		switch s.key.t {
 		case vector.Float:
 			s.key.floats[dst] = o.key.floats[g]
 		case vector.String:
 			s.key.strs[dst] = o.key.strs[g]
+		case vector.Dynamic:
+			s.key.dyns[dst] = o.key.dyns[g]
 		default:
 			s.key.ints[dst] = o.key.ints[g]
 		}
@@ -153,6 +178,8 @@ func (s *argState) beats(o *argState, g int, dst uint32) bool {
 	case vector.String:
 		a, b := o.key.strs[g], s.key.strs[dst]
 		return (mx && a > b) || (!mx && a < b)
+	case vector.Dynamic:
+		return o.key.dyns[g].beats(s.key.dyns[dst], mx)
 	}
 	a, b := o.key.ints[g], s.key.ints[dst]
 	return (mx && a > b) || (!mx && a < b)

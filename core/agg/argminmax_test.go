@@ -52,9 +52,51 @@ func TestArgMinTiesAndTypes(t *testing.T) {
 	st.Update([]*vector.Vector{k, v}, []int32{1, 2}, []uint32{0, 0})
 	expect(t, "sel", st.Result(1)[1], "second")
 
-	if _, err := Lookup("arg_max").Result([]vector.Type{vector.Dynamic, vector.Int}); err == nil {
-		t.Error("arg_max accepted a dynamic key")
+	if _, err := Lookup("arg_max").Result([]vector.Type{vector.Bool, vector.Int}); err == nil {
+		t.Error("arg_max accepted a bool key")
 	}
+}
+
+// TestArgMaxAllNullKey is Kusto's null handling example: a group whose key
+// is null in every row still returns one of its rows (the first), where
+// the carried columns were nulled.
+func TestArgMaxAllNullKey(t *testing.T) {
+	version := col(vector.Int, int64(1), nil, nil, nil, int64(1), int64(2))
+	color := col(vector.String, "Red", "Green", "Yellow", "Green", "Brown", "Green")
+	groups := []uint32{0, 0, 1, 1, 2, 2} // Apple, Banana, Pear
+	for _, name := range []string{"arg_max", "arg_min"} {
+		res := run(t, name, 3, groups, version, color)
+		expect(t, name+" key", res[0], int64(1), nil, map[string]int64{"arg_max": 2, "arg_min": 1}[name])
+		expect(t, name+" color", res[1], "Red", "Yellow", map[string]string{"arg_max": "Green", "arg_min": "Brown"}[name])
+	}
+
+	// A NaN key counts as null; an all-null (untyped) key column too.
+	res := run(t, "arg_max", 1, []uint32{0, 0}, col(vector.Float, math.NaN(), nil), col(vector.String, "nan", "null"))
+	expect(t, "nan", res[1], "nan")
+	nulls := vector.NewNulls(vector.Null, 2).Materialize()
+	st := newState(t, "arg_max", []*vector.Vector{col(vector.Int, int64(1), int64(2)), color})
+	st.Grow(1)
+	st.Update([]*vector.Vector{nulls, col(vector.String, "first", "second")}, nil, []uint32{0, 0})
+	expect(t, "untyped null key", st.Result(1)[1], "first")
+
+	// Merging: a keyed row beats a kept null-key row whichever side has it.
+	keyed := newState(t, "arg_max", []*vector.Vector{version, color})
+	keyed.Grow(1)
+	keyed.Update([]*vector.Vector{col(vector.Int, int64(3)), col(vector.String, "keyed")}, nil, []uint32{0})
+	unkeyed := newState(t, "arg_max", []*vector.Vector{version, color})
+	unkeyed.Grow(1)
+	unkeyed.Update([]*vector.Vector{col(vector.Int, nil), col(vector.String, "unkeyed")}, nil, []uint32{0})
+	unkeyed.Merge(keyed, []uint32{0})
+	expect(t, "merge into unkeyed", unkeyed.Result(1)[1], "keyed")
+	empty := newState(t, "arg_max", []*vector.Vector{version, color})
+	empty.Grow(1)
+	other := newState(t, "arg_max", []*vector.Vector{version, color})
+	other.Grow(1)
+	other.Update([]*vector.Vector{col(vector.Int, nil), col(vector.String, "only")}, nil, []uint32{0})
+	empty.Merge(other, []uint32{0})
+	res = empty.Result(1)
+	expect(t, "merge null key", res[0], nil)
+	expect(t, "merge null key row", res[1], "only")
 }
 
 func TestArgMinMaxMerge(t *testing.T) {

@@ -48,7 +48,7 @@ func avgType(t vector.Type) (vector.Type, error) {
 	case vector.DateTime, vector.TimeSpan:
 		return t, nil
 	}
-	return vector.Null, fmt.Errorf("avg: argument 1 must be numeric, datetime or timespan, got %s", t)
+	return vector.Null, fmt.Errorf("argument 1 must be numeric, datetime or timespan, got %s", t)
 }
 
 // avgState keeps a sum and a count per group: sums for reals and dynamic

@@ -266,6 +266,8 @@ func (s *extremeState) AppendState(b []byte, n int) ([]byte, error) {
 		}
 	case s.t.IsInt64Backed() || s.t == vector.Bool:
 		b = putInts(b, s.ints[:n])
+	case s.t == vector.Dynamic:
+		b = appendDynBests(b, s.dyns[:n])
 	default:
 		return nil, fmt.Errorf("min/max of %s: no codec", s.t)
 	}
@@ -287,6 +289,11 @@ func (s *extremeState) DecodeState(b []byte) (int, error) {
 		}
 	case s.t.IsInt64Backed() || s.t == vector.Bool:
 		s.ints = readInts(r, n)
+	case s.t == vector.Dynamic:
+		var err error
+		if s.dyns, err = readDynBests(r, n); err != nil {
+			return 0, err
+		}
 	default:
 		return 0, fmt.Errorf("min/max of %s: no codec", s.t)
 	}
@@ -477,7 +484,7 @@ func CanEncode(s State) bool {
 	case *ifState:
 		return CanEncode(x.inner)
 	case *extremeState:
-		return x.t == vector.Float || x.t == vector.String || x.t.IsInt64Backed() || x.t == vector.Bool
+		return x.t == vector.Float || x.t == vector.String || x.t.IsInt64Backed() || x.t == vector.Bool || x.t == vector.Dynamic
 	}
 	_, ok := s.(Codec)
 	return ok

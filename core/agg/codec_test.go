@@ -31,6 +31,9 @@ func randCol(t vector.Type, rows int, r *rand.Rand, distinct int) *vector.Vector
 			v.AppendStr(fmt.Sprintf("s%d", k))
 		case vector.Bool:
 			v.AppendBool(k%2 == 0)
+		case vector.Dynamic:
+			// The mixed field: numbers, numeric strings, reals, words.
+			v.AppendValue([]any{int64(k), fmt.Sprint(k), float64(k) / 4, fmt.Sprintf("w%d", k)}[k%4])
 		}
 	}
 	return v
@@ -60,6 +63,12 @@ var codecCases = []codecCase{
 	}},
 	{"min", func(n int, r *rand.Rand) []*vector.Vector {
 		return []*vector.Vector{randCol(vector.DateTime, n, r, 1000)}
+	}},
+	{"max", func(n int, r *rand.Rand) []*vector.Vector {
+		return []*vector.Vector{randCol(vector.Dynamic, n, r, 1000)}
+	}},
+	{"percentile", func(n int, r *rand.Rand) []*vector.Vector {
+		return []*vector.Vector{randCol(vector.Dynamic, n, r, 5000), constCol(int64(90), vector.Int)}
 	}},
 	{"stdev", func(n int, r *rand.Rand) []*vector.Vector { return []*vector.Vector{randCol(vector.Float, n, r, 1000)} }},
 	{"variance", func(n int, r *rand.Rand) []*vector.Vector { return []*vector.Vector{randCol(vector.Int, n, r, 1000)} }},

@@ -38,12 +38,12 @@ var dcountSpec = &Spec{
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
 		p := uint8(14)
 		if len(args) > 1 {
-			level, err := constInt("dcount", 1, consts[1])
+			level, err := constInt(1, consts[1])
 			if err != nil {
 				return nil, err
 			}
 			if level < 0 || level > 4 {
-				return nil, fmt.Errorf("dcount: accuracy must be 0 to 4, got %d", level)
+				return nil, fmt.Errorf("accuracy must be 0 to 4, got %d", level)
 			}
 			p = [...]uint8{12, 14, 16, 17, 18}[level]
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -157,7 +158,7 @@ func boxInt(t vector.Type, x int64) any {
 }
 
 // constInt reads a constant argument as an integer (long or a whole real).
-func constInt(name string, pos int, c any) (int64, error) {
+func constInt(pos int, c any) (int64, error) {
 	switch v := c.(type) {
 	case int64:
 		return v, nil
@@ -168,11 +169,11 @@ func constInt(name string, pos int, c any) (int64, error) {
 			return int64(v), nil
 		}
 	}
-	return 0, fmt.Errorf("%s: argument %d must be a constant integer, got %v", name, pos+1, c)
+	return 0, fmt.Errorf("argument %d must be a constant integer, got %v", pos+1, c)
 }
 
 // constFloat reads a constant argument as a number.
-func constFloat(name string, pos int, c any) (float64, error) {
+func constFloat(pos int, c any) (float64, error) {
 	switch v := c.(type) {
 	case int64:
 		return float64(v), nil
@@ -181,12 +182,16 @@ func constFloat(name string, pos int, c any) (float64, error) {
 	case float64:
 		return v, nil
 	}
-	return 0, fmt.Errorf("%s: argument %d must be a constant number, got %v", name, pos+1, c)
+	return 0, fmt.Errorf("argument %d must be a constant number, got %v", pos+1, c)
 }
 
-// dynFloat converts a dynamic value to a number when it is one.
+// dynFloat converts a dynamic value to a number when it is one, or is a
+// string that toreal reads as one (the same field often arrives as 200
+// and as "200").
 func dynFloat(x any) (float64, bool) {
 	switch v := x.(type) {
+	case string:
+		return fn.ParseFloat(v)
 	case int64:
 		return float64(v), true
 	case float64:
@@ -205,21 +210,21 @@ func dynFloat(x any) (float64, bool) {
 }
 
 // wantNumeric is the Result rule of aggregations over numbers only.
-func wantNumeric(name string, t vector.Type) error {
+func wantNumeric(t vector.Type) error {
 	switch t {
 	case vector.Int, vector.Float, vector.Dynamic, vector.Null:
 		return nil
 	}
-	return fmt.Errorf("%s: argument 1 must be numeric, got %s", name, t)
+	return fmt.Errorf("argument 1 must be numeric, got %s", t)
 }
 
 // wantBool is the check every -if variant applies to its predicate.
-func wantBool(name string, pos int, t vector.Type) error {
+func wantBool(pos int, t vector.Type) error {
 	switch t {
 	case vector.Bool, vector.Null, vector.Dynamic:
 		return nil
 	}
-	return fmt.Errorf("%s: argument %d (the predicate) must be bool, got %s", name, pos+1, t)
+	return fmt.Errorf("argument %d (the predicate) must be bool, got %s", pos+1, t)
 }
 
 // isOrdered reports whether min/max/arg_min/percentile can compare values

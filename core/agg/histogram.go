@@ -46,15 +46,18 @@ var histogramSpec = &Spec{
 		if err := histType(args[0]); err != nil {
 			return nil, err
 		}
-		nb, err := constInt("histogram", 1, consts[1])
+		nb, err := constInt(1, consts[1])
 		if err != nil {
 			return nil, err
 		}
 		if nb < 1 || nb > maxBins {
-			return nil, fmt.Errorf("histogram: number of bins must be 1 to %d, got %d", maxBins, nb)
+			return nil, fmt.Errorf("number of bins must be 1 to %d, got %d", maxBins, nb)
 		}
-		if args[0] == vector.Float || args[0] == vector.Null {
-			return &histState[float64]{quantState: quantState[float64]{t: args[0]}, nbins: int(nb)}, nil
+		if t := args[0]; t == vector.Float || t == vector.Null || t == vector.Dynamic {
+			if t == vector.Dynamic {
+				t = vector.Float // dynamic values are read as reals (Update)
+			}
+			return &histState[float64]{quantState: quantState[float64]{t: t}, nbins: int(nb)}, nil
 		}
 		return &histState[int64]{quantState: quantState[int64]{t: args[0]}, nbins: int(nb)}, nil
 	},
@@ -63,10 +66,10 @@ var histogramSpec = &Spec{
 
 func histType(t vector.Type) error {
 	switch t {
-	case vector.Int, vector.Float, vector.TimeSpan, vector.Null:
+	case vector.Int, vector.Float, vector.TimeSpan, vector.Null, vector.Dynamic:
 		return nil
 	}
-	return fmt.Errorf("histogram: argument 1 must be numeric or timespan, got %s", t)
+	return fmt.Errorf("argument 1 must be numeric, timespan or dynamic, got %s", t)
 }
 
 type histState[T number] struct {
@@ -78,6 +81,9 @@ func (s *histState[T]) Grow(n int) { s.grow(n) }
 
 func (s *histState[T]) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	v := args[0]
+	if v.Type == vector.Dynamic {
+		v = dynToFloats(v)
+	}
 	if allNull(v) || v.Type != s.t {
 		return
 	}

@@ -1,7 +1,7 @@
 package agg
 
 import (
-	"fmt"
+	"errors"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -38,9 +38,9 @@ func withIf(base *Spec, name, apiName string, predPos int, doc string) *Spec {
 		Result: func(args []vector.Type) ([]vector.Type, error) {
 			p := pos(len(args))
 			if p >= len(args) {
-				return nil, fmt.Errorf("%s: missing the predicate argument", name)
+				return nil, errors.New("missing the predicate argument")
 			}
-			if err := wantBool(name, p, args[p]); err != nil {
+			if err := wantBool(p, args[p]); err != nil {
 				return nil, err
 			}
 			return base.Result(without(args, p))
@@ -48,9 +48,9 @@ func withIf(base *Spec, name, apiName string, predPos int, doc string) *Spec {
 		New: func(ctx *Context, argTypes []vector.Type, cs []any) (State, error) {
 			p := pos(len(argTypes))
 			if p >= len(argTypes) {
-				return nil, fmt.Errorf("%s: missing the predicate argument", name)
+				return nil, errors.New("missing the predicate argument")
 			}
-			if err := wantBool(name, p, argTypes[p]); err != nil {
+			if err := wantBool(p, argTypes[p]); err != nil {
 				return nil, err
 			}
 			var rest []any

@@ -23,15 +23,15 @@ var makeBagSpec = &Spec{
 	ConstArgs: []int{1},
 	Result: func(args []vector.Type) ([]vector.Type, error) {
 		if args[0] != vector.Dynamic && args[0] != vector.Null {
-			return nil, fmt.Errorf("make_bag: argument 1 must be dynamic, got %s", args[0])
+			return nil, fmt.Errorf("argument 1 must be dynamic, got %s", args[0])
 		}
 		return one(vector.Dynamic), nil
 	},
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
 		if args[0] != vector.Dynamic && args[0] != vector.Null {
-			return nil, fmt.Errorf("make_bag: argument 1 must be dynamic, got %s", args[0])
+			return nil, fmt.Errorf("argument 1 must be dynamic, got %s", args[0])
 		}
-		limit, err := listLimit("make_bag", args, consts)
+		limit, err := listLimit(args, consts)
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,10 @@ import (
 // as KQL). make_list_if(x, pred [, max]) collects only rows where pred is
 // true. A group with no value gives an empty array. Values are kept in
 // their column's payload type and boxed only when the result is built.
+// A value that is a dynamic array adds its elements, not itself (one
+// level; null elements are skipped like null values), as Kusto's
+// make_set example over an array column shows: make_set of [A1,A2] and
+// [A2,C1] is [A1,A2,C1]. make_list does the same.
 
 // defaultMaxList is KQL's default and upper size of make_list/make_set.
 const defaultMaxList = 1048576
@@ -29,26 +33,26 @@ var makeListSpec = &Spec{
 	ConstArgs: []int{1},
 	Result:    fixed(vector.Dynamic),
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
-		limit, err := listLimit("make_list", args, consts)
+		limit, err := listLimit(args, consts)
 		if err != nil {
 			return nil, err
 		}
 		return newCollect(args[0], limit, false), nil
 	},
-	Doc: "Collects the group's non-null values into a dynamic array.",
+	Doc: "Collects the group's non-null values into a dynamic array; an array value adds its elements (Axiom's page is silent; follows Kusto).",
 }
 
 // listLimit reads the optional size limit argument.
-func listLimit(name string, args []vector.Type, consts []any) (int, error) {
+func listLimit(args []vector.Type, consts []any) (int, error) {
 	if len(args) < 2 {
 		return defaultMaxList, nil
 	}
-	n, err := constInt(name, 1, consts[1])
+	n, err := constInt(1, consts[1])
 	if err != nil {
 		return 0, err
 	}
 	if n <= 0 || n > defaultMaxList {
-		return 0, fmt.Errorf("%s: max size must be 1 to %d, got %d", name, defaultMaxList, n)
+		return 0, fmt.Errorf("max size must be 1 to %d, got %d", defaultMaxList, n)
 	}
 	return int(n), nil
 }
@@ -115,6 +119,18 @@ func (s *collectState[T, K]) Update(args []*vector.Vector, sel []int32, groups [
 		}
 		return
 	}
+	if dyn, ok := any(s).(*collectState[any, uint64]); ok {
+		for k, g := range groups {
+			r := physRow(sel, k)
+			if v.Const {
+				r = 0
+			}
+			if validAt(v.Valid, r) {
+				dyn.addDyn(g, v.Dyns[r])
+			}
+		}
+		return
+	}
 	vals := payload[T](v)
 	for k, g := range groups {
 		r := physRow(sel, k)
@@ -123,6 +139,24 @@ func (s *collectState[T, K]) Update(args []*vector.Vector, sel []int32, groups [
 		}
 		if validAt(v.Valid, r) {
 			s.add(g, vals[r])
+		}
+	}
+}
+
+// addDyn adds a dynamic value: an array's non-null elements one by one,
+// anything else (bags, scalars) as one value. Merge adds the collected
+// elements with add, so nested arrays stay flattened by one level only.
+func (s *collectState[T, K]) addDyn(g uint32, x any) {
+	arr, isArr := x.([]any)
+	if !isArr {
+		if x != nil {
+			s.add(g, any(x).(T))
+		}
+		return
+	}
+	for _, e := range arr {
+		if e != nil {
+			s.add(g, any(e).(T))
 		}
 	}
 }

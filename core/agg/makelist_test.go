@@ -24,7 +24,13 @@ func TestMakeList(t *testing.T) {
 	expect(t, "datetime", run(t, "make_list", 1, []uint32{0}, col(vector.DateTime, t0))[0], []any{t0})
 	expect(t, "timespan", run(t, "make_list", 1, []uint32{0}, col(vector.TimeSpan, time.Second))[0], []any{time.Second})
 	expect(t, "bool", run(t, "make_list", 1, []uint32{0, 0}, col(vector.Bool, true, nil))[0], []any{true})
-	expect(t, "dynamic", run(t, "make_list", 1, []uint32{0, 0}, col(vector.Dynamic, []any{int64(1)}, nil))[0], []any{[]any{int64(1)}})
+	// An array adds its elements, one level deep (it was added whole).
+	expect(t, "dynamic", run(t, "make_list", 1, []uint32{0, 0}, col(vector.Dynamic, []any{int64(1)}, nil))[0], []any{int64(1)})
+	arrs := col(vector.Dynamic, []any{"A1", "A2"}, []any{"A2", nil, []any{"n"}}, map[string]any{"k": "v"}, "s", []any{})
+	expect(t, "arrays", run(t, "make_list", 1, make([]uint32, 5), arrs)[0],
+		[]any{"A1", "A2", "A2", []any{"n"}, map[string]any{"k": "v"}, "s"})
+	expect(t, "arrays if", run(t, "make_list_if", 1, make([]uint32, 5), arrs, col(vector.Bool, false, true, false, false, true))[0],
+		[]any{"A2", []any{"n"}})
 	expect(t, "const", run(t, "make_list", 1, []uint32{0, 0}, cnst(vector.Int, int64(4), 2))[0], []any{int64(4), int64(4)})
 
 	// The size limit keeps the first values.

@@ -22,11 +22,11 @@ var makeSetSpec = &Spec{
 	ConstArgs: []int{1},
 	Result:    fixed(vector.Dynamic),
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
-		limit, err := listLimit("make_set", args, consts)
+		limit, err := listLimit(args, consts)
 		if err != nil {
 			return nil, err
 		}
 		return newCollect(args[0], limit, true), nil
 	},
-	Doc: "Collects the group's distinct non-null values into a dynamic array.",
+	Doc: "Collects the group's distinct non-null values into a dynamic array; an array value adds its elements (Axiom's page is silent; follows Kusto).",
 }

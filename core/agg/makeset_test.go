@@ -18,8 +18,15 @@ func TestMakeSet(t *testing.T) {
 		t.Errorf("reals: %v, want [0 NaN 1.5]", got)
 	}
 
-	dyn := col(vector.Dynamic, map[string]any{"a": int64(1)}, map[string]any{"a": int64(1)}, []any{"x"})
-	expect(t, "dynamic", run(t, "make_set", 1, make([]uint32, 3), dyn)[0], []any{map[string]any{"a": int64(1)}, []any{"x"}})
+	dyn := col(vector.Dynamic, map[string]any{"a": int64(1)}, map[string]any{"a": int64(1)}, []any{"x"}, []any{[]any{"x"}})
+	expect(t, "dynamic", run(t, "make_set", 1, make([]uint32, 4), dyn)[0], []any{map[string]any{"a": int64(1)}, "x", []any{"x"}})
+
+	// Kusto's "set from array column" example: the arrays' elements are
+	// combined (they were kept as four distinct arrays).
+	arr1 := col(vector.Dynamic, []any{"A1", "A2", "A3"}, []any{"A2", "C1"}, []any{"C2", "A3"}, []any{"C2", "A1"})
+	expect(t, "array column", run(t, "make_set", 1, make([]uint32, 4), arr1)[0], []any{"A1", "A2", "A3", "C1", "C2"})
+	expect(t, "array column if", run(t, "make_set_if", 1, make([]uint32, 4), arr1, col(vector.Bool, false, true, true, true))[0],
+		[]any{"A2", "C1", "C2", "A3", "A1"})
 
 	ints := col(vector.Int, int64(3), int64(1), int64(3), int64(2))
 	expect(t, "max", run(t, "make_set", 1, make([]uint32, 4), ints, cnst(vector.Int, int64(2), 4))[0], []any{int64(3), int64(1)})

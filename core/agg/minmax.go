@@ -11,7 +11,8 @@ import (
 
 // min(x) and max(x) return the smallest and largest non-null value of each
 // group for numbers, datetimes, timespans and strings (byte-wise order),
-// keeping the input type. NaN is skipped like null, except that a group
+// keeping the input type; over a dynamic column they compare as
+// dynorder.go says. NaN is skipped like null, except that a group
 // whose only values are NaN gives NaN. A group with no value gives null.
 
 func init() {
@@ -29,8 +30,8 @@ func extremeSpec(name string, isMax bool) *Spec {
 		doc = "Returns the largest non-null value of the group."
 	}
 	check := func(t vector.Type) error {
-		if !isOrdered(t) {
-			return fmt.Errorf("%s: argument 1 must be a number, datetime, timespan or string, got %s", name, t)
+		if !isOrdered(t) && t != vector.Dynamic {
+			return fmt.Errorf("argument 1 must be a number, datetime, timespan, string or dynamic, got %s", t)
 		}
 		return nil
 	}
@@ -62,6 +63,7 @@ type extremeState struct {
 	strs   []string
 	has    []bool
 	nan    []bool // float groups that saw a NaN
+	dyns   []dynBest
 	dict   dictRanks
 }
 
@@ -72,6 +74,8 @@ func (s *extremeState) Grow(n int) {
 		s.nan = growBool(s.nan, n)
 	case vector.String:
 		s.strs = growSlice(s.strs, n)
+	case vector.Dynamic:
+		s.dyns = growSlice(s.dyns, n)
 	default:
 		s.ints = growInt64(s.ints, n)
 	}
@@ -99,6 +103,8 @@ func (s *extremeState) Update(args []*vector.Vector, sel []int32, groups []uint3
 			return
 		}
 		extremeInto(s.strs, s.has, v, v.Strs, sel, groups, s.isMax)
+	case vector.Dynamic:
+		dynExtremes(s.dyns, s.has, v, sel, groups, s.isMax)
 	default:
 		extremeInto(s.ints, s.has, v, v.Ints, sel, groups, s.isMax)
 	}
@@ -174,6 +180,10 @@ func (s *extremeState) Merge(other State, into []uint32) {
 			mergeBest(s.floats, s.has, o.floats[g], dst, s.isMax)
 		case vector.String:
 			mergeBest(s.strs, s.has, o.strs[g], dst, s.isMax)
+		case vector.Dynamic:
+			if !s.has[dst] || o.dyns[g].beats(s.dyns[dst], s.isMax) {
+				s.dyns[dst], s.has[dst] = o.dyns[g], true
+			}
 		default:
 			mergeBest(s.ints, s.has, o.ints[g], dst, s.isMax)
 		}
@@ -206,6 +216,8 @@ func (s *extremeState) Result(n int) []*vector.Vector {
 		copy(out.Strs, s.strs)
 		out.Valid = nullMask(s.has, n)
 		return []*vector.Vector{out}
+	case vector.Dynamic:
+		return []*vector.Vector{dynExtremeResult(s.dyns, s.has, n)}
 	case vector.Null:
 		return []*vector.Vector{vector.NewNulls(vector.Null, n).Materialize()}
 	}

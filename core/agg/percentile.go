@@ -1,6 +1,7 @@
 package agg
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -50,11 +51,11 @@ var percentileSpec = &Spec{
 	MaxArgs:   2,
 	ConstArgs: []int{1},
 	Result: func(args []vector.Type) ([]vector.Type, error) {
-		t, err := pctType("percentile", args[0])
+		t, err := pctType(args[0])
 		return one(t), err
 	},
 	New: func(ctx *Context, args []vector.Type, consts []any) (State, error) {
-		return newPct(ctx, "percentile", args, consts, false)
+		return newPct(ctx, args, consts, false)
 	},
 	Doc: "Returns the p-th percentile (nearest rank) of the group's values; exact while the query holds under 4M values (or 1024 per group), else within 1%.",
 }
@@ -66,11 +67,11 @@ var pctArraySpec = &Spec{
 	MaxArgs:   1 + maxPercentiles,
 	ConstArgs: pctPositions(),
 	Result: func(args []vector.Type) ([]vector.Type, error) {
-		_, err := pctType("percentiles_array", args[0])
+		_, err := pctType(args[0])
 		return one(vector.Dynamic), err
 	},
 	New: func(ctx *Context, args []vector.Type, consts []any) (State, error) {
-		return newPct(ctx, "percentiles_array", args, consts, true)
+		return newPct(ctx, args, consts, true)
 	},
 	Doc: "Returns several percentiles of the group's values as a dynamic array.",
 }
@@ -83,24 +84,24 @@ func pctPositions() []int {
 	return out
 }
 
-func pctType(name string, t vector.Type) (vector.Type, error) {
+func pctType(t vector.Type) (vector.Type, error) {
 	switch t {
 	case vector.Int, vector.Float, vector.DateTime, vector.TimeSpan:
 		return t, nil
-	case vector.Null:
+	case vector.Null, vector.Dynamic:
 		return vector.Float, nil
 	}
-	return vector.Null, fmt.Errorf("%s: argument 1 must be numeric, datetime or timespan, got %s", name, t)
+	return vector.Null, fmt.Errorf("argument 1 must be numeric, datetime, timespan or dynamic, got %s", t)
 }
 
 // pctArgs reads the percentiles from the constant arguments: numbers, or
 // one dynamic array of numbers.
-func pctArgs(name string, consts []any) ([]float64, error) {
+func pctArgs(consts []any) ([]float64, error) {
 	var ps []float64
 	for i := 1; i < len(consts); i++ {
 		if arr, ok := consts[i].([]any); ok {
 			for _, e := range arr {
-				p, err := constFloat(name, i, e)
+				p, err := constFloat(i, e)
 				if err != nil {
 					return nil, err
 				}
@@ -108,33 +109,36 @@ func pctArgs(name string, consts []any) ([]float64, error) {
 			}
 			continue
 		}
-		p, err := constFloat(name, i, consts[i])
+		p, err := constFloat(i, consts[i])
 		if err != nil {
 			return nil, err
 		}
 		ps = append(ps, p)
 	}
 	if len(ps) == 0 {
-		return nil, fmt.Errorf("%s: no percentile given", name)
+		return nil, errors.New("no percentile given")
 	}
 	for _, p := range ps {
 		if !(p >= 0 && p <= 100) {
-			return nil, fmt.Errorf("%s: percentile must be between 0 and 100, got %v", name, p)
+			return nil, fmt.Errorf("percentile must be between 0 and 100, got %v", p)
 		}
 	}
 	return ps, nil
 }
 
-func newPct(ctx *Context, name string, args []vector.Type, consts []any, array bool) (State, error) {
-	if _, err := pctType(name, args[0]); err != nil {
+func newPct(ctx *Context, args []vector.Type, consts []any, array bool) (State, error) {
+	if _, err := pctType(args[0]); err != nil {
 		return nil, err
 	}
-	ps, err := pctArgs(name, consts)
+	ps, err := pctArgs(consts)
 	if err != nil {
 		return nil, err
 	}
-	if args[0] == vector.Float || args[0] == vector.Null {
-		return &pctState[float64]{quantState: quantState[float64]{t: args[0]}, ps: ps, array: array}, nil
+	if t := args[0]; t == vector.Float || t == vector.Null || t == vector.Dynamic {
+		if t == vector.Dynamic {
+			t = vector.Float // dynamic values are read as reals (Update)
+		}
+		return &pctState[float64]{quantState: quantState[float64]{t: t}, ps: ps, array: array}, nil
 	}
 	q := quantState[int64]{t: args[0]}
 	if args[0] == vector.DateTime && ctx != nil && !ctx.Start.IsZero() {
@@ -154,6 +158,9 @@ func (s *pctState[T]) Grow(n int) { s.grow(n) }
 
 func (s *pctState[T]) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	v := args[0]
+	if v.Type == vector.Dynamic {
+		v = dynToFloats(v)
+	}
 	if allNull(v) || v.Type != s.t {
 		return
 	}

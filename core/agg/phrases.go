@@ -43,11 +43,11 @@ var phrasesSpec = &Spec{
 		k := int64(defaultPhrases)
 		if len(args) > 1 {
 			var err error
-			if k, err = constInt("phrases", 1, consts[1]); err != nil {
+			if k, err = constInt(1, consts[1]); err != nil {
 				return nil, err
 			}
 			if k < 1 || k > 10000 {
-				return nil, fmt.Errorf("phrases: max_phrases must be 1 to 10000, got %d", k)
+				return nil, fmt.Errorf("max_phrases must be 1 to 10000, got %d", k)
 			}
 		}
 		return &phrasesState{k: int(k)}, nil
@@ -57,7 +57,7 @@ var phrasesSpec = &Spec{
 
 func phrasesType(t vector.Type) error {
 	if t != vector.String && t != vector.Null {
-		return fmt.Errorf("phrases: argument 1 must be a string, got %s", t)
+		return fmt.Errorf("argument 1 must be a string, got %s", t)
 	}
 	return nil
 }

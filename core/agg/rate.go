@@ -19,11 +19,11 @@ var rateSpec = &Spec{
 	MinArgs: 1,
 	MaxArgs: 1,
 	Result: func(args []vector.Type) ([]vector.Type, error) {
-		_, err := sumType("rate", args[0])
+		_, err := sumType(args[0])
 		return one(vector.Float), err
 	},
 	New: func(ctx *Context, args []vector.Type, _ []any) (State, error) {
-		t, err := sumType("rate", args[0])
+		t, err := sumType(args[0])
 		if err != nil {
 			return nil, err
 		}

@@ -42,7 +42,9 @@ type Spec struct {
 	ConstArgs []int
 	// Result returns the types of the output columns (one for most
 	// aggregations; arg_max/arg_min return one per argument) or an error
-	// naming the bad argument.
+	// naming the bad argument. Errors of Result and New leave out the
+	// aggregation's name: the planner prefixes the name the query used, so
+	// minif's error says minif, not min.
 	Result func(args []vector.Type) ([]vector.Type, error)
 	// New creates an empty state. consts[i] is the value of argument i
 	// when it is constant (as vector.Vector.Value returns it), else nil.

@@ -128,7 +128,7 @@ func TestWrongArgumentTypes(t *testing.T) {
 	bad := map[string][]vector.Type{
 		"sum":        {vector.String},
 		"avg":        {vector.Bool},
-		"min":        {vector.Dynamic},
+		"min":        {vector.Bool},
 		"stdev":      {vector.String},
 		"percentile": {vector.String, vector.Int},
 		"sumif":      {vector.Int, vector.String},

@@ -44,10 +44,10 @@ var spotlightSpec = &Spec{
 	MinArgs: 2,
 	MaxArgs: -1,
 	Result: func(args []vector.Type) ([]vector.Type, error) {
-		return one(vector.Dynamic), wantBool("spotlight", 0, args[0])
+		return one(vector.Dynamic), wantBool(0, args[0])
 	},
 	New: func(_ *Context, args []vector.Type, _ []any) (State, error) {
-		if err := wantBool("spotlight", 0, args[0]); err != nil {
+		if err := wantBool(0, args[0]); err != nil {
 			return nil, err
 		}
 		return &spotState{fields: len(args) - 1}, nil

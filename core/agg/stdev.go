@@ -1,6 +1,7 @@
 package agg
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/aplite/aplite/vector"
@@ -12,6 +13,12 @@ import (
 // mean and sum of squared deviations, which stays accurate when the mean
 // is large against the spread, and merges exactly by Chan's formula. NaN
 // or ±Inf among the values make the result NaN.
+//
+// Over timespans (span durations) they work on nanoseconds: stdev keeps
+// the timespan type, as avg does, since a deviation is in the unit of its
+// values; variance is a real in squared nanoseconds, a unit no timespan
+// can hold. Kusto's pages say no more than "the expression"; this is the
+// reading that keeps stdev(duration) comparable with avg(duration).
 
 func init() {
 	Register(varSpec("variance", false))
@@ -33,21 +40,39 @@ func varSpec(name string, sqrt bool) *Spec {
 		MinArgs: 1,
 		MaxArgs: 1,
 		Result: func(args []vector.Type) ([]vector.Type, error) {
-			return one(vector.Float), wantNumeric(name, args[0])
+			t, err := varType(args[0], sqrt)
+			return one(t), err
 		},
 		New: func(_ *Context, args []vector.Type, _ []any) (State, error) {
-			if err := wantNumeric(name, args[0]); err != nil {
+			t, err := varType(args[0], sqrt)
+			if err != nil {
 				return nil, err
 			}
-			return &varState{sqrt: sqrt}, nil
+			return &varState{sqrt: sqrt, out: t}, nil
 		},
 		Doc: doc,
 	}
 }
 
+// varType is the result type: real, or timespan for stdev of timespans.
+func varType(t vector.Type, sqrt bool) (vector.Type, error) {
+	if t == vector.TimeSpan {
+		if sqrt {
+			return vector.TimeSpan, nil
+		}
+		return vector.Float, nil
+	}
+	switch t {
+	case vector.Int, vector.Float, vector.Dynamic, vector.Null:
+		return vector.Float, nil
+	}
+	return vector.Float, fmt.Errorf("argument 1 must be numeric or timespan, got %s", t)
+}
+
 // varState is Welford's accumulator per group.
 type varState struct {
 	sqrt bool
+	out  vector.Type
 	n    []int64
 	mean []float64
 	m2   []float64
@@ -67,7 +92,7 @@ func (s *varState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	switch v.Type {
 	case vector.Float:
 		welford(s, v, v.Floats, sel, groups)
-	case vector.Int:
+	case vector.Int, vector.TimeSpan:
 		welford(s, v, v.Ints, sel, groups)
 	case vector.Dynamic:
 		for k, g := range groups {
@@ -146,5 +171,21 @@ func (s *varState) Result(n int) []*vector.Vector {
 			vals[g] = math.Sqrt(vals[g])
 		}
 	}
+	if s.out == vector.TimeSpan {
+		return []*vector.Vector{intsResult(vector.TimeSpan, roundNanos(vals, has), has, n)}
+	}
 	return []*vector.Vector{floatsResult(vals, has, n)}
+}
+
+// roundNanos rounds reals to whole nanoseconds; a NaN becomes null.
+func roundNanos(vals []float64, has []bool) []int64 {
+	out := make([]int64, len(vals))
+	for g, x := range vals {
+		if x != x || math.IsInf(x, 0) {
+			has[g] = false
+			continue
+		}
+		out[g] = int64(math.Round(x))
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package agg
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -52,4 +53,25 @@ func TestVarianceMerge(t *testing.T) {
 	checkMerge(t, "stdevif", fx.n, fx.groups, fx.f, fx.b)
 	// A group present in only one of the two states.
 	checkMerge(t, "variance", 3, []uint32{0, 0, 0, 1, 2, 2, 2, 2, 2}, col(vector.Int, int64(1), int64(2), int64(3), int64(4), int64(5), int64(6), int64(7), int64(8), int64(9)))
+}
+
+// stdev of span durations is a duration; variance is a real in ns².
+func TestStdevTimespan(t *testing.T) {
+	d := col(vector.TimeSpan, time.Second, 3*time.Second, nil, 2*time.Second)
+	groups := []uint32{0, 0, 1, 1}
+	res := run(t, "stdev", 2, groups, d)
+	if res[0].Type != vector.TimeSpan {
+		t.Fatalf("stdev of timespan is %s", res[0].Type)
+	}
+	expect(t, "stdev", res[0], time.Duration(1414213562), time.Duration(0))
+	v := run(t, "variance", 2, groups, d)[0]
+	if v.Type != vector.Float {
+		t.Fatalf("variance of timespan is %s", v.Type)
+	}
+	expect(t, "variance", v, 2e18, 0.0)
+	expect(t, "stdevif", run(t, "stdevif", 2, groups, d, col(vector.Bool, true, true, true, false))[0], time.Duration(1414213562), nil)
+	checkMerge(t, "stdev", 2, groups, d)
+	if _, err := Lookup("stdev").Result([]vector.Type{vector.DateTime}); err == nil {
+		t.Fatal("stdev of datetime: no error")
+	}
 }

@@ -25,11 +25,11 @@ var sumSpec = &Spec{
 	MinArgs: 1,
 	MaxArgs: 1,
 	Result: func(args []vector.Type) ([]vector.Type, error) {
-		t, err := sumType("sum", args[0])
+		t, err := sumType(args[0])
 		return one(t), err
 	},
 	New: func(_ *Context, args []vector.Type, _ []any) (State, error) {
-		t, err := sumType("sum", args[0])
+		t, err := sumType(args[0])
 		if err != nil {
 			return nil, err
 		}
@@ -39,7 +39,7 @@ var sumSpec = &Spec{
 }
 
 // sumType is the result type of sum over values of type t.
-func sumType(name string, t vector.Type) (vector.Type, error) {
+func sumType(t vector.Type) (vector.Type, error) {
 	switch t {
 	case vector.Int, vector.Null:
 		return vector.Int, nil
@@ -48,7 +48,7 @@ func sumType(name string, t vector.Type) (vector.Type, error) {
 	case vector.Float, vector.Dynamic:
 		return vector.Float, nil
 	}
-	return vector.Null, fmt.Errorf("%s: argument 1 must be numeric or timespan, got %s", name, t)
+	return vector.Null, fmt.Errorf("argument 1 must be numeric or timespan, got %s", t)
 }
 
 // number is the payload of the vectors the numeric kernels run over.

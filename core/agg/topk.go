@@ -31,12 +31,12 @@ var topkSpec = &Spec{
 	ConstArgs: []int{1},
 	Result:    fixed(vector.Dynamic),
 	New: func(_ *Context, args []vector.Type, consts []any) (State, error) {
-		k, err := constInt("topk", 1, consts[1])
+		k, err := constInt(1, consts[1])
 		if err != nil {
 			return nil, err
 		}
 		if k < 1 || k > 100000 {
-			return nil, fmt.Errorf("topk: k must be 1 to 100000, got %d", k)
+			return nil, fmt.Errorf("k must be 1 to 100000, got %d", k)
 		}
 		return newTopk(args[0], int(k)), nil
 	},

@@ -21,7 +21,7 @@ func init() {
 		Doc: "Builds a property bag from alternating keys and values (same as bag_pack)."})
 	Register(&Func{Name: "bag_zip", Family: "array", MinArgs: 2, MaxArgs: 2,
 		Result: Sig("bag_zip", vector.Dynamic, KDyn, KDyn), Eval: evalBagZip,
-		Doc: "Builds a property bag from an array of keys and an array of values."})
+		Doc: "Builds a property bag from an array of keys and an array of values, up to the shorter array (Axiom's page); keys that are not strings become their string form (the page is silent; follows Kusto)."})
 	Register(&Func{Name: "bag_merge", Family: "array", MinArgs: 1, MaxArgs: -1,
 		Result: Sig("bag_merge", vector.Dynamic, KDyn), Eval: evalBagMerge,
 		Doc: "Merges property bags; a key in a later bag replaces the same key in an earlier one."})
@@ -31,9 +31,9 @@ func init() {
 	Register(&Func{Name: "bag_has_key", Family: "array", MinArgs: 2, MaxArgs: 2,
 		Result: Sig("bag_has_key", vector.Bool, KDyn, KString), Eval: evalBagHasKey,
 		Doc: "True when the bag has the key; a key starting with $ is a JSONPath to a nested key."})
-	Register(&Func{Name: "array_select_dict", Family: "array", MinArgs: 2, MaxArgs: 2,
-		Result: Sig("array_select_dict", vector.Dynamic, KDyn, KAny), Eval: evalArraySelectDict,
-		Doc: "For each bag in an array, a bag with only the listed keys."})
+	Register(&Func{Name: "array_select_dict", Family: "array", MinArgs: 2, MaxArgs: 3,
+		Result: Sig("array_select_dict", vector.Dynamic, KDyn, KAny, KAny), Eval: evalArraySelectDict,
+		Doc: "For each bag in an array, a bag with only the listed keys; with (array, key, value), the first bag whose key holds value."})
 }
 
 // bagPackResult checks that keys and values come in pairs.
@@ -73,7 +73,10 @@ func evalBagZip(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error
 		}
 		m := make(map[string]any, len(keys))
 		for j := 0; j < len(keys) && j < len(vals); j++ {
-			if k, ok := keys[j].(string); ok {
+			// A key that is not a string becomes its string form (5 is
+			// "5"), as Kusto converts it; it was dropped with its value.
+			// A null key has no name and is skipped.
+			if k, ok := DynString(keys[j]); ok {
 				m[k] = vals[j]
 			}
 		}
@@ -149,7 +152,13 @@ func evalBagHasKey(_ *Context, args []*vector.Vector, n int) (*vector.Vector, er
 // evalArraySelectDict keeps, from each bag element, only the listed keys
 // (a single string key is accepted too). Elements that are not bags are
 // left out, so the result is an array of bags as the page describes.
+// evalArraySelectDict has Axiom's two forms: (array, keys) keeps those
+// keys of every dictionary; (array, key, value) returns the first
+// dictionary whose key holds value (numbers by value, 1 == 1.0), or null.
 func evalArraySelectDict(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	if len(args) == 3 {
+		return evalSelectDictByValue(args, n), nil
+	}
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(args[0], i)
 		if !ok {
@@ -194,4 +203,26 @@ func arrKeyList(v *vector.Vector, i int) ([]string, bool) {
 		return nil, false
 	}
 	return []string{s}, true
+}
+
+func evalSelectDictByValue(args []*vector.Vector, n int) *vector.Vector {
+	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
+		arr, ok := arrAt(args[0], i)
+		if !ok {
+			return nil, false
+		}
+		key, ok := ToString(args[1], i)
+		if !ok {
+			return nil, false
+		}
+		want := args[2].Value(i)
+		for _, x := range arr {
+			if m, isBag := x.(map[string]any); isBag {
+				if v, has := m[key]; has && arrEqual(v, want) {
+					return m, true
+				}
+			}
+		}
+		return nil, false
+	})
 }

@@ -17,7 +17,7 @@ import (
 func init() {
 	Register(&Func{Name: "array_extract", Family: "array", MinArgs: 2, MaxArgs: 2,
 		Result: Sig("array_extract", vector.Dynamic, KDyn, KString), Eval: evalArrayExtract,
-		Doc: "Values selected from a dynamic value by a JSONPath such as $[*].value, as an array."})
+		Doc: "Values selected from a dynamic value by a JSONPath such as $[*].value, as an array; they keep their JSON types (Axiom's page is inconsistent: [\"true\", \"false\"] in one example, [200] in another; follows Kusto's JSONPath extraction)."})
 }
 
 type arrPathKind uint8

@@ -12,10 +12,10 @@ import (
 func init() {
 	Register(&Func{Name: "array_slice", Family: "array", MinArgs: 2, MaxArgs: 3,
 		Result: Sig("array_slice", vector.Dynamic, KDyn, KInt, KInt), Eval: evalArraySlice,
-		Doc: "Elements from start (inclusive) to end (exclusive); negative indexes count from the end."})
+		Doc: "Elements from start (inclusive) to end (exclusive, as Axiom's page and its example say; Kusto's end is inclusive); negative indexes count from the end."})
 	Register(&Func{Name: "array_split", Family: "array", MinArgs: 2, MaxArgs: 2,
 		Result: Sig("array_split", vector.Dynamic, KDyn, Of(vector.Int, vector.Dynamic)), Eval: evalArraySplit,
-		Doc: "Splits an array into n nearly equal parts, or at the positions of an index array."})
+		Doc: "Splits an array before a zero-based index, or before each index of an index array: N indexes give N+1 arrays; negative indexes count from the end."})
 	Register(&Func{Name: "array_index_of", Family: "array", MinArgs: 2, MaxArgs: 5,
 		Result: Sig("array_index_of", vector.Int, KDyn, KAny, KInt, KInt, KInt), Eval: evalArrayIndexOf,
 		Doc: "Zero-based index of the first (or n-th) occurrence of a value, or -1."})
@@ -63,10 +63,9 @@ func evalArraySlice(_ *Context, args []*vector.Vector, n int) (*vector.Vector, e
 	}), nil
 }
 
-// evalArraySplit takes Axiom's form array_split(a, n), which cuts a into
-// n parts whose sizes differ by at most one (the longer ones first), and
-// KQL's form array_split(a, dynamic([i, j])), which cuts before each
-// listed index.
+// evalArraySplit cuts the array before each split index. A scalar is one
+// index, not a number of parts: Axiom's page (and Kusto) split
+// array_split(events, 2) of three events into the first two and the last.
 func evalArraySplit(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(args[0], i)
@@ -76,29 +75,12 @@ func evalArraySplit(_ *Context, args []*vector.Vector, n int) (*vector.Vector, e
 		if idx, ok := arrAt(args[1], i); ok {
 			return arrSplitAt(arr, idx), true
 		}
-		parts, ok := ToInt(args[1], i)
-		if !ok || parts <= 0 {
+		k, ok := ToInt(args[1], i)
+		if !ok {
 			return nil, false
 		}
-		return arrSplitN(arr, parts), true
+		return arrSplitAt(arr, []any{k}), true
 	}), nil
-}
-
-func arrSplitN(arr []any, parts int64) []any {
-	if int64(len(arr)) < parts {
-		parts = int64(len(arr))
-	}
-	out := make([]any, 0, parts)
-	pos := 0
-	for p := int64(0); p < parts; p++ {
-		size := len(arr) / int(parts)
-		if p < int64(len(arr))%parts {
-			size++
-		}
-		out = append(out, append([]any(nil), arr[pos:pos+size]...))
-		pos += size
-	}
-	return out
 }
 
 func arrSplitAt(arr []any, idx []any) []any {

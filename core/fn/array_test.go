@@ -58,12 +58,17 @@ func TestArrayFunctions(t *testing.T) {
 		{"array_slice", []any{bJ(`[1,2,3,4]`), -10, 10}, bJ(`[1,2,3,4]`)},
 		{"array_slice", []any{bJ(`[1,2,3,4]`), 3, 1}, bJ(`[]`)},
 		{"array_slice", []any{bJ(`[1,2]`), nullInt, 1}, nil},
-		{"array_split", []any{bJ(`["log1","log2","log3","log4","log5"]`), 3}, bJ(`[["log1","log2"],["log3","log4"],["log5"]]`)},
-		{"array_split", []any{bJ(`["span1","span2","span3","span4","span5","span6"]`), 2}, bJ(`[["span1","span2","span3"],["span4","span5","span6"]]`)},
-		{"array_split", []any{bJ(`["entry1","entry2","entry3","entry4"]`), 2}, bJ(`[["entry1","entry2"],["entry3","entry4"]]`)},
-		{"array_split", []any{bJ(`[1,2]`), 5}, bJ(`[[1],[2]]`)},
-		{"array_split", []any{bJ(`[]`), 2}, bJ(`[]`)},
-		{"array_split", []any{bJ(`[1,2,3]`), 0}, nil},
+		// A scalar is a split index (Axiom's page: three events split at 2
+		// give the first two and the last), not a number of parts: [1..5]
+		// split at 2 was [[1,2,3],[4,5]].
+		{"array_split", []any{bJ(`["Enqueued","Sent","ResponseReceived"]`), 2}, bJ(`[["Enqueued","Sent"],["ResponseReceived"]]`)},
+		{"array_split", []any{bJ(`["Enqueued","Sent","ResponseReceived"]`), bJ(`[1,2]`)}, bJ(`[["Enqueued"],["Sent"],["ResponseReceived"]]`)},
+		{"array_split", []any{bJ(`[1,2,3,4,5]`), 2}, bJ(`[[1,2],[3,4,5]]`)},
+		{"array_split", []any{bJ(`[1,2,3,4,5]`), -2}, bJ(`[[1,2,3],[4,5]]`)},
+		{"array_split", []any{bJ(`[1,2]`), 5}, bJ(`[[1,2],[]]`)},
+		{"array_split", []any{bJ(`[]`), 2}, bJ(`[[],[]]`)},
+		{"array_split", []any{bJ(`[1,2,3]`), 0}, bJ(`[[],[1,2,3]]`)},
+		{"array_split", []any{bJ(`[1,2,3]`), nullInt}, nil},
 		{"array_split", []any{bJ(`[1,2,3,4,5]`), bJ(`[2,4]`)}, bJ(`[[1,2],[3,4],[5]]`)},
 		{"array_split", []any{bJ(`[1,2,3,4,5]`), bJ(`[-1]`)}, bJ(`[[1,2,3,4],[5]]`)},
 
@@ -116,6 +121,11 @@ func TestArrayFunctions(t *testing.T) {
 
 		// array_extract (JSONPath)
 		{"array_extract", []any{bJ(`[{"id":1,"value":true},{"id":2,"value":false}]`), "$[*].value"}, bJ(`[true,false]`)},
+		// Values keep their JSON types: booleans, integers, reals, strings,
+		// bags and nulls are not turned into strings ("true", "200").
+		{"array_extract", []any{bJ(`[{"s":200},{"s":"200"},{"s":1.5},{"s":false},{"s":{"k":[1]}},{"s":null}]`), "$[*].s"},
+			[]any{int64(200), "200", 1.5, false, map[string]any{"k": []any{int64(1)}}, nil}},
+		{"array_extract", []any{bJ(`[{"t":1734033733465219300}]`), "$[*].t"}, []any{int64(1734033733465219300)}},
 		{"array_extract", []any{bJ(`{"a":{"b":[10,20,30]}}`), "$.a.b[-1]"}, bJ(`[30]`)},
 		{"array_extract", []any{bJ(`{"a.b":1}`), "$['a.b']"}, bJ(`[1]`)},
 		{"array_extract", []any{bJ(`[1,2]`), "$.missing"}, bJ(`[]`)},
@@ -137,6 +147,12 @@ func TestArrayFunctions(t *testing.T) {
 			bJ(`[{"name":"http.request","attributes":{"path":"/api"}}]`)},
 		{"array_select_dict", []any{bJ(`[{"a":1,"b":2},3,{"b":4}]`), "a"}, bJ(`[{"a":1},{}]`)},
 		{"array_select_dict", []any{bJ(`[]`), bJ(`["a"]`)}, bJ(`[]`)},
+		// The (array, key, value) form: the first dictionary that matches.
+		{"array_select_dict", []any{bJ(`[{"s":"frontend","c":"200"},{"s":"backend","c":"500"},{"s":"backend"}]`), "s", "backend"}, bJ(`{"s":"backend","c":"500"}`)},
+		{"array_select_dict", []any{bJ(`[3,{"a":1.0},{"a":2}]`), "a", int64(1)}, bJ(`{"a":1.0}`)},
+		{"array_select_dict", []any{bJ(`[{"a":"1"}]`), "a", int64(1)}, nil},
+		{"array_select_dict", []any{bJ(`[{"a":1}]`), "b", int64(1)}, nil},
+		{"array_select_dict", []any{nullDyn, "a", int64(1)}, nil},
 		{"array_select_dict", []any{nullDyn, bJ(`["a"]`)}, nil},
 	})
 }
@@ -151,7 +167,9 @@ func TestBagFunctions(t *testing.T) {
 		{"bag_pack", []any{}, bJ(`{}`)},
 		{"bag_zip", []any{bJ(`["status","method","city"]`), bJ(`["200","GET","Seattle"]`)}, bJ(`{"status":"200","method":"GET","city":"Seattle"}`)},
 		{"bag_zip", []any{bJ(`["a","b","c"]`), bJ(`[1,2]`)}, bJ(`{"a":1,"b":2}`)},
-		{"bag_zip", []any{bJ(`["a",5,"c"]`), bJ(`[1,2,3]`)}, bJ(`{"a":1,"c":3}`)},
+		// Keys that are not strings are converted (Kusto), not dropped.
+		{"bag_zip", []any{bJ(`["a",5,"c"]`), bJ(`[1,2,3]`)}, bJ(`{"a":1,"5":2,"c":3}`)},
+		{"bag_zip", []any{bJ(`[1.5,true,null,{"k":1},[2]]`), bJ(`[1,2,3,4,5]`)}, bJ(`{"1.5":1,"true":2,"{\"k\":1}":4,"[2]":5}`)},
 		{"bag_zip", []any{bJ(`[]`), bJ(`[]`)}, bJ(`{}`)},
 		{"bag_zip", []any{nullDyn, bJ(`[1]`)}, nil},
 		{"bag_merge", []any{bJ(`{"a":1,"b":1}`), bJ(`{"b":2}`), bJ(`{"c":{"d":3}}`)}, bJ(`{"a":1,"b":2,"c":{"d":3}}`)},

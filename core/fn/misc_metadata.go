@@ -1,6 +1,8 @@
 package fn
 
-// Metadata functions: column_ifexists, cursor_current and ingestion_time.
+// Metadata functions: column_ifexists, cursor_current and ingestion_time,
+// and ensure_field, which Axiom files under conversion but which the
+// planner resolves the way it does column_ifexists.
 // Their real values come from the engine, not from their arguments, so
 // the registry only gives them a type and a fallback:
 //
@@ -23,6 +25,9 @@ func init() {
 	Register(&Func{Name: "column_ifexists", Family: "metadata", MinArgs: 2, MaxArgs: 2,
 		Result: columnIfExistsResult, Eval: evalColumnIfExists,
 		Doc: "The named field if the dataset has it, else the default (the planner resolves the field)."})
+	Register(&Func{Name: "ensure_field", Family: famConv, MinArgs: 2, MaxArgs: 2,
+		Result: Fixed(vector.Dynamic), Eval: evalMetaNull(vector.Dynamic),
+		Doc: "The named field converted to the given type, or a null of that type when the dataset lacks it (the planner resolves the field)."})
 	Register(&Func{Name: "cursor_current", Family: "metadata", MinArgs: 0, MaxArgs: 0, Volatile: true,
 		Result: Fixed(vector.String), Eval: evalMetaNull(vector.String),
 		Doc: "Cursor of the current row, for resuming a query (the planner supplies it; null otherwise)."})

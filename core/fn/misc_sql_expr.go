@@ -22,24 +22,31 @@ const (
 	sqlPrecPrimary
 )
 
-// sqlPrec returns the precedence of a binary operator.
+// sqlPrec returns the precedence of a two-operand operator, or 0 for one
+// parse_sql never produces.
 func sqlPrec(op string) int {
 	switch op {
-	case "OR":
+	case "or":
 		return sqlPrecOr
-	case "AND":
+	case "and":
 		return sqlPrecAnd
 	case "+", "-", "||":
 		return sqlPrecAdd
 	case "*", "/", "%":
 		return sqlPrecMul
+	case "=", "<>", "!=", "<", "<=", ">", ">=", "like", "not like":
+		return sqlPrecCmp
 	}
-	return sqlPrecCmp
+	return 0
 }
 
-func sqlBinary(op string, l, r any) map[string]any {
-	return map[string]any{"type": "binary_expr", "operator": op, "left": l, "right": r}
+// sqlNode builds an operator node; operators are lower case, as the "or"
+// in the example on Axiom's page.
+func sqlNode(op string, params ...any) map[string]any {
+	return map[string]any{"operator": op, "params": params}
 }
+
+func sqlBinary(op string, l, r any) map[string]any { return sqlNode(strings.ToLower(op), l, r) }
 
 func (p *sqlParser) expr() (any, error) { return p.orExpr() }
 
@@ -68,7 +75,7 @@ func (p *sqlParser) andExpr() (any, error) {
 func (p *sqlParser) notExpr() (any, error) {
 	if p.acceptKW("NOT") {
 		e, err := p.notExpr()
-		return map[string]any{"type": "unary_expr", "operator": "NOT", "expr": e}, err
+		return sqlNode("not", e), err
 	}
 	return p.cmpExpr()
 }
@@ -87,23 +94,23 @@ func (p *sqlParser) cmpExpr() (any, error) {
 		}
 	}
 	if p.acceptKW("IS") {
-		op := "IS"
+		op := "is null"
 		if p.acceptKW("NOT") {
-			op = "IS NOT"
+			op = "is not null"
 		}
 		if !p.acceptKW("NULL") {
 			return nil, errSQL
 		}
-		return sqlBinary(op, l, map[string]any{"type": "null"}), nil
+		return sqlNode(op, l), nil
 	}
 	not := p.acceptKW("NOT")
 	switch {
 	case p.acceptKW("LIKE"):
 		r, err := p.addExpr()
-		return sqlBinary(sqlNot(not, "LIKE"), l, r), err
+		return sqlNode(sqlNot(not, "like"), l, r), err
 	case p.acceptKW("IN"):
-		r, err := p.inList()
-		return sqlBinary(sqlNot(not, "IN"), l, r), err
+		items, err := p.inList()
+		return sqlNode(sqlNot(not, "in"), append([]any{l}, items...)...), err
 	case p.acceptKW("BETWEEN"):
 		return p.between(l, not)
 	case not:
@@ -114,12 +121,12 @@ func (p *sqlParser) cmpExpr() (any, error) {
 
 func sqlNot(not bool, op string) string {
 	if not {
-		return "NOT " + op
+		return "not " + op
 	}
 	return op
 }
 
-func (p *sqlParser) inList() (any, error) {
+func (p *sqlParser) inList() ([]any, error) {
 	if err := p.expectOp("("); err != nil {
 		return nil, err
 	}
@@ -130,7 +137,7 @@ func (p *sqlParser) inList() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"type": "expr_list", "value": items}, p.expectOp(")")
+	return items, p.expectOp(")")
 }
 
 func (p *sqlParser) between(l any, not bool) (any, error) {
@@ -142,7 +149,7 @@ func (p *sqlParser) between(l any, not bool) (any, error) {
 		return nil, errSQL
 	}
 	high, err := p.addExpr()
-	return map[string]any{"type": "between", "expr": l, "low": low, "high": high, "not": not}, err
+	return sqlNode(sqlNot(not, "between"), l, low, high), err
 }
 
 func (p *sqlParser) addExpr() (any, error) {
@@ -181,16 +188,17 @@ func sqlIn(s string, list []string) bool {
 func (p *sqlParser) unaryExpr() (any, error) {
 	if p.acceptOp("-") {
 		e, err := p.unaryExpr()
-		if num, ok := e.(map[string]any); ok && num["type"] == "number" {
-			switch v := num["value"].(type) {
-			case int64:
-				num["value"] = -v
-			case float64:
-				num["value"] = -v
+		if num, ok := e.(map[string]any); ok && (num["valtype"] == "integer" || num["valtype"] == "float") {
+			// A signed literal stays a literal, as the page's "1000" is one.
+			txt := num["value"].(string)
+			if rest, neg := strings.CutPrefix(txt, "-"); neg {
+				num["value"] = rest
+			} else {
+				num["value"] = "-" + txt
 			}
 			return num, err
 		}
-		return map[string]any{"type": "unary_expr", "operator": "-", "expr": e}, err
+		return sqlNode("-", e), err
 	}
 	p.acceptOp("+")
 	return p.primary()
@@ -204,7 +212,7 @@ func (p *sqlParser) primary() (any, error) {
 		return sqlNumberNode(t.text)
 	case t.kind == sqlString:
 		p.pos++
-		return map[string]any{"type": "string", "value": t.text}, nil
+		return sqlLiteral(t.text, "string"), nil
 	case t.kind == sqlOp && t.text == "(":
 		p.pos++
 		if p.isKW("SELECT") {
@@ -216,11 +224,11 @@ func (p *sqlParser) primary() (any, error) {
 		}
 		return e, p.expectOp(")")
 	case p.acceptKW("NULL"):
-		return map[string]any{"type": "null"}, nil
+		return map[string]any{"value": nil, "valtype": "null"}, nil
 	case p.acceptKW("TRUE"):
-		return map[string]any{"type": "bool", "value": true}, nil
+		return sqlLiteral("true", "boolean"), nil
 	case p.acceptKW("FALSE"):
-		return map[string]any{"type": "bool", "value": false}, nil
+		return sqlLiteral("false", "boolean"), nil
 	}
 	if t.kind == sqlIdent && p.toks[p.pos+1].kind == sqlOp && p.toks[p.pos+1].text == "(" && !sqlReserved[strings.ToUpper(t.text)] {
 		return p.function()
@@ -228,27 +236,34 @@ func (p *sqlParser) primary() (any, error) {
 	return p.columnRef()
 }
 
+// sqlLiteral builds a literal node; Axiom's page gives the value as text
+// ("1000") beside its type.
+func sqlLiteral(value, valtype string) map[string]any {
+	return map[string]any{"value": value, "valtype": valtype}
+}
+
+// sqlNumberNode keeps a number's text (integers without leading zeros)
+// so that format_sql writes back the literal that was read.
 func sqlNumberNode(text string) (any, error) {
 	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
-		return map[string]any{"type": "number", "value": n}, nil
+		return sqlLiteral(strconv.FormatInt(n, 10), "integer"), nil
 	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
+	if _, err := strconv.ParseFloat(text, 64); err != nil {
 		return nil, errSQL
 	}
-	return map[string]any{"type": "number", "value": f}, nil
+	return sqlLiteral(text, "float"), nil
 }
 
 // function parses NAME([DISTINCT] args); window functions (OVER) are
 // not supported.
 func (p *sqlParser) function() (any, error) {
-	name := strings.ToUpper(p.next().text)
+	name := sqlASCIILower(p.next().text)
 	p.pos++ // (
-	fn := map[string]any{"type": "function", "name": name, "args": []any{}}
+	fn := map[string]any{"func": name, "params": []any{}}
 	switch {
 	case p.acceptOp("*"):
 		// COUNT(*): the only place a bare * is an expression.
-		fn["args"] = []any{map[string]any{"type": "star"}}
+		fn["params"] = []any{map[string]any{"colname": "*"}}
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
@@ -260,7 +275,7 @@ func (p *sqlParser) function() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		fn["args"] = args
+		fn["params"] = args
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
@@ -288,5 +303,17 @@ func (p *sqlParser) columnRef() (any, error) {
 		}
 		n += "." + part
 	}
-	return map[string]any{"type": "column_ref", "column": n}, nil
+	return map[string]any{"colname": n}, nil
+}
+
+// sqlASCIILower lower-cases ASCII letters only, so that a name keeps its
+// bytes' identifier classes whatever Unicode case mapping would do.
+func sqlASCIILower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

@@ -1,9 +1,9 @@
 package fn
 
 // format_sql: the inverse of parse_sql. Keywords and function names come
-// out upper case, names are quoted only when they need it, ORDER BY's
-// default ASC is left out, and parentheses appear only where precedence
-// requires them, so format_sql(parse_sql(q)) is a normalized q. A bag that
+// out lower case, as in the example on Axiom's page; names are quoted
+// only when they need it, order by's default asc is left out, and
+// parentheses appear only where precedence requires them, so format_sql(parse_sql(q)) is a normalized q. A bag that
 // is not a parse_sql model gives null.
 
 import (
@@ -35,13 +35,13 @@ type sqlFormatter struct {
 func (f *sqlFormatter) str(s string) { f.b.WriteString(s) }
 
 func (f *sqlFormatter) stmt(m map[string]any) {
-	if m["type"] != "select" {
+	if m["statement"] != "select" {
 		f.bad = true
 		return
 	}
-	f.str("SELECT ")
+	f.str("select ")
 	if m["distinct"] == true {
-		f.str("DISTINCT ")
+		f.str("distinct ")
 	}
 	cols, ok := m["columns"].([]any)
 	if !ok || len(cols) == 0 {
@@ -49,14 +49,10 @@ func (f *sqlFormatter) stmt(m map[string]any) {
 		return
 	}
 	f.each(cols, ", ", f.column)
-	if from, ok := m["from"].(string); ok {
-		f.str(" FROM ")
-		f.name(from)
-		f.alias(m["alias"], " ")
-	}
-	if joins, ok := m["joins"].([]any); ok {
-		for _, j := range joins {
-			f.join(j)
+	if from, ok := m["from"].([]any); ok && len(from) > 0 {
+		f.str(" from ")
+		for k, t := range from {
+			f.table(t, k == 0)
 		}
 	}
 	f.clauses(m)
@@ -64,19 +60,19 @@ func (f *sqlFormatter) stmt(m map[string]any) {
 
 func (f *sqlFormatter) clauses(m map[string]any) {
 	if w, ok := m["where"]; ok {
-		f.str(" WHERE ")
+		f.str(" where ")
 		f.expr(w, 0)
 	}
-	if g, ok := m["groupby"].([]any); ok && len(g) > 0 {
-		f.str(" GROUP BY ")
+	if g, ok := m["group"].([]any); ok && len(g) > 0 {
+		f.str(" group by ")
 		f.each(g, ", ", func(e any) { f.expr(e, 0) })
 	}
 	if h, ok := m["having"]; ok {
-		f.str(" HAVING ")
+		f.str(" having ")
 		f.expr(h, 0)
 	}
-	if o, ok := m["orderby"].([]any); ok && len(o) > 0 {
-		f.str(" ORDER BY ")
+	if o, ok := m["order"].([]any); ok && len(o) > 0 {
+		f.str(" order by ")
 		f.each(o, ", ", f.orderItem)
 	}
 	for _, k := range []string{"limit", "offset"} {
@@ -86,7 +82,7 @@ func (f *sqlFormatter) clauses(m map[string]any) {
 				f.bad = true
 				return
 			}
-			f.str(" " + strings.ToUpper(k) + " " + strconv.FormatInt(n, 10))
+			f.str(" " + k + " " + strconv.FormatInt(n, 10))
 		}
 	}
 }
@@ -101,19 +97,10 @@ func (f *sqlFormatter) each(items []any, sep string, write func(any)) {
 }
 
 func (f *sqlFormatter) column(c any) {
-	m, ok := c.(map[string]any)
-	if !ok {
-		f.bad = true
-		return
+	f.expr(c, 0)
+	if m, ok := c.(map[string]any); ok {
+		f.alias(m["alias"], " as ")
 	}
-	if name, ok := m["name"].(string); ok {
-		f.name(name)
-	} else if e, ok := m["expr"]; ok {
-		f.expr(e, 0)
-	} else {
-		f.bad = true
-	}
-	f.alias(m["alias"], " AS ")
 }
 
 func (f *sqlFormatter) alias(a any, sep string) {
@@ -127,22 +114,34 @@ func (f *sqlFormatter) alias(a any, sep string) {
 	}
 }
 
-func (f *sqlFormatter) join(j any) {
-	m, ok := j.(map[string]any)
+// table writes one entry of "from": the first is the table read, each
+// later one a join with its kind and condition.
+func (f *sqlFormatter) table(t any, first bool) {
+	m, ok := t.(map[string]any)
 	table, ok2 := m["table"].(string)
-	kind, _ := m["type"].(string)
 	if !ok || !ok2 {
 		f.bad = true
 		return
 	}
-	if kind == "" {
-		kind = "INNER"
+	kind, isJoin := m["join"]
+	if first == isJoin {
+		f.bad = true
+		return
 	}
-	f.str(" " + strings.ToUpper(kind) + " JOIN ")
+	if isJoin {
+		k, _ := kind.(string)
+		switch k = sqlASCIILower(k); k {
+		case "inner", "left", "right", "full":
+		default:
+			f.bad = true
+			return
+		}
+		f.str(" " + k + " join ")
+	}
 	f.name(table)
 	f.alias(m["alias"], " ")
-	if on, ok := m["on"]; ok {
-		f.str(" ON ")
+	if on, ok := m["on"]; ok && isJoin {
+		f.str(" on ")
 		f.expr(on, 0)
 	}
 }
@@ -153,15 +152,9 @@ func (f *sqlFormatter) orderItem(o any) {
 		f.bad = true
 		return
 	}
-	if c, ok := m["column"].(string); ok {
-		f.name(c)
-	} else if e, ok := m["expr"]; ok {
-		f.expr(e, 0)
-	} else {
-		f.bad = true
-	}
-	if d, _ := m["direction"].(string); strings.EqualFold(d, "DESC") {
-		f.str(" DESC")
+	f.expr(m["expr"], 0)
+	if d, _ := m["direction"].(string); strings.EqualFold(d, "desc") {
+		f.str(" desc")
 	}
 }
 
@@ -207,32 +200,30 @@ func (f *sqlFormatter) expr(e any, ctx int) {
 		f.bad = true
 		return
 	}
-	switch m["type"] {
-	case "binary_expr":
-		f.binary(m, ctx)
-	case "unary_expr":
-		f.unary(m, ctx)
-	case "between":
-		f.paren(ctx > sqlPrecCmp, func() {
-			f.expr(m["expr"], sqlPrecCmp+1)
-			if m["not"] == true {
-				f.str(" NOT")
-			}
-			f.str(" BETWEEN ")
-			f.expr(m["low"], sqlPrecCmp+1)
-			f.str(" AND ")
-			f.expr(m["high"], sqlPrecCmp+1)
-		})
-	case "expr_list":
-		items, _ := m["value"].([]any)
-		f.str("(")
-		f.each(items, ", ", func(x any) { f.expr(x, 0) })
-		f.str(")")
-	case "function":
-		f.function(m)
-	default:
-		f.leaf(m)
+	if c, ok := m["colname"]; ok {
+		name, ok := c.(string)
+		if !ok {
+			f.bad = true
+			return
+		}
+		f.name(name)
+		return
 	}
+	if _, ok := m["valtype"]; ok {
+		f.literal(m)
+		return
+	}
+	params, _ := m["params"].([]any)
+	if _, ok := m["func"]; ok {
+		f.function(m, params)
+		return
+	}
+	op, ok := m["operator"].(string)
+	if !ok {
+		f.bad = true
+		return
+	}
+	f.operator(sqlASCIILower(op), params, ctx)
 }
 
 func (f *sqlFormatter) paren(need bool, body func()) {
@@ -245,97 +236,144 @@ func (f *sqlFormatter) paren(need bool, body func()) {
 	}
 }
 
-func (f *sqlFormatter) binary(m map[string]any, ctx int) {
-	op, ok := m["operator"].(string)
-	if !ok {
-		f.bad = true
-		return
-	}
-	op = strings.ToUpper(op)
-	prec := sqlPrec(op)
-	f.paren(prec < ctx, func() {
-		f.expr(m["left"], prec)
-		f.str(" " + op + " ")
-		// The right operand binds one level tighter: a - (b - c) keeps
-		// its parentheses, a - b - c does not gain any.
-		f.expr(m["right"], prec+1)
-	})
-}
+// operand is the context of the tested value of a comparison-level
+// operator: comparisons do not chain, so (a = b) = c keeps its
+// parentheses.
+const operand = sqlPrecCmp + 1
 
-func (f *sqlFormatter) unary(m map[string]any, ctx int) {
-	op, _ := m["operator"].(string)
-	switch strings.ToUpper(op) {
-	case "NOT":
+func (f *sqlFormatter) operator(op string, params []any, ctx int) {
+	switch {
+	case op == "not" && len(params) == 1:
 		f.paren(sqlPrecNot < ctx, func() {
-			f.str("NOT ")
-			f.expr(m["expr"], sqlPrecNot)
+			f.str("not ")
+			f.expr(params[0], sqlPrecNot)
 		})
-	case "-":
+	case op == "-" && len(params) == 1:
 		f.paren(sqlPrecUnary < ctx, func() {
 			// An operand that itself starts with "-" gets parentheses,
 			// since "--" would begin a comment.
 			var inner sqlFormatter
-			inner.expr(m["expr"], sqlPrecUnary)
+			inner.expr(params[0], sqlPrecUnary)
 			f.bad = f.bad || inner.bad
 			f.str("-")
 			f.paren(strings.HasPrefix(inner.b.String(), "-"), func() { f.str(inner.b.String()) })
+		})
+	case (op == "is null" || op == "is not null") && len(params) == 1:
+		f.paren(sqlPrecCmp < ctx, func() {
+			f.expr(params[0], operand)
+			f.str(" " + op)
+		})
+	case (op == "in" || op == "not in") && len(params) >= 2:
+		f.paren(sqlPrecCmp < ctx, func() {
+			f.expr(params[0], operand)
+			f.str(" " + op + " (")
+			f.each(params[1:], ", ", func(x any) { f.expr(x, 0) })
+			f.str(")")
+		})
+	case (op == "between" || op == "not between") && len(params) == 3:
+		f.paren(sqlPrecCmp < ctx, func() {
+			f.expr(params[0], operand)
+			f.str(" " + op + " ")
+			f.expr(params[1], operand)
+			f.str(" and ")
+			f.expr(params[2], operand)
+		})
+	case sqlPrec(op) > 0 && len(params) == 2:
+		prec := sqlPrec(op)
+		left := prec
+		if prec == sqlPrecCmp {
+			left = operand
+		}
+		f.paren(prec < ctx, func() {
+			f.expr(params[0], left)
+			f.str(" " + op + " ")
+			// The right operand binds one level tighter: a - (b - c) keeps
+			// its parentheses, a - b - c does not gain any.
+			f.expr(params[1], prec+1)
 		})
 	default:
 		f.bad = true
 	}
 }
 
-func (f *sqlFormatter) function(m map[string]any) {
-	name, ok := m["name"].(string)
-	if !ok {
+func (f *sqlFormatter) function(m map[string]any, params []any) {
+	name, ok := m["func"].(string)
+	if !ok || !sqlBareWord(name) {
 		f.bad = true
 		return
 	}
-	f.str(strings.ToUpper(name) + "(")
+	f.str(sqlASCIILower(name) + "(")
 	if m["distinct"] == true {
-		f.str("DISTINCT ")
+		f.str("distinct ")
 	}
-	args, _ := m["args"].([]any)
-	f.each(args, ", ", func(x any) { f.expr(x, 0) })
+	f.each(params, ", ", func(x any) { f.expr(x, 0) })
 	f.str(")")
 }
 
-func (f *sqlFormatter) leaf(m map[string]any) {
-	switch m["type"] {
-	case "column_ref":
-		c, ok := m["column"].(string)
+// sqlBareWord reports a name parse_sql reads as a function name: an
+// unquoted identifier that is not a keyword.
+func sqlBareWord(s string) bool {
+	if s == "" || !sqlIdentStart(s[0]) || sqlReserved[strings.ToUpper(s)] {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !sqlIdentPart(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// literal writes a literal node; a number's text must read back as one
+// number token, so a bag made by hand cannot inject SQL.
+func (f *sqlFormatter) literal(m map[string]any) {
+	vt, _ := m["valtype"].(string)
+	if vt == "null" {
+		f.str("null")
+		return
+	}
+	v := m["value"]
+	switch vt {
+	case "integer", "float":
+		var txt string
+		switch x := v.(type) {
+		case string:
+			txt = x
+		case int64:
+			txt = strconv.FormatInt(x, 10)
+		case float64:
+			// A whole real keeps a ".0" so that it parses back as a real.
+			txt = FormatFloat(x)
+			if !strings.ContainsAny(txt, ".eEIN") {
+				txt += ".0"
+			}
+		}
+		toks, err := sqlLex(strings.TrimPrefix(txt, "-"))
+		if err != nil || len(toks) != 2 || toks[0].kind != sqlNumber {
+			f.bad = true
+			return
+		}
+		if _, err := strconv.ParseFloat(txt, 64); err != nil {
+			f.bad = true
+			return
+		}
+		f.str(txt)
+	case "string":
+		s, ok := v.(string)
 		if !ok {
 			f.bad = true
 			return
 		}
-		f.name(c)
-	case "number":
-		switch v := m["value"].(type) {
-		case int64:
-			f.str(strconv.FormatInt(v, 10))
-		case float64:
-			// A whole real keeps a ".0" so that it parses back as a real.
-			txt := FormatFloat(v)
-			if !strings.ContainsAny(txt, ".eEIN") {
-				txt += ".0"
-			}
-			f.str(txt)
+		f.str("'" + strings.ReplaceAll(s, "'", "''") + "'")
+	case "boolean":
+		switch v {
+		case true, "true":
+			f.str("true")
+		case false, "false":
+			f.str("false")
 		default:
 			f.bad = true
 		}
-	case "string":
-		s, _ := m["value"].(string)
-		f.str("'" + strings.ReplaceAll(s, "'", "''") + "'")
-	case "bool":
-		if m["value"] == true {
-			f.str("TRUE")
-		} else {
-			f.str("FALSE")
-		}
-	case "null":
-		f.str("NULL")
-	case "star":
-		f.str("*")
 	default:
 		f.bad = true
 	}

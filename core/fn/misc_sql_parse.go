@@ -1,20 +1,27 @@
 package fn
 
 // parse_sql: a recursive-descent parser for simple SELECT statements,
-// producing the bag shape Axiom's page shows:
+// producing the bag shape of the examples on Axiom's page:
 //
-//	{"type":"select", "distinct":true?, "columns":[{"name":"id"}, {"expr":{...}, "alias":"n"}],
-//	 "from":"logs", "alias":"l"?, "joins":[{"type":"LEFT","table":"t","on":{...}}]?,
-//	 "where":{...}?, "groupby":[...]?, "having":{...}?,
-//	 "orderby":[{"column":"x","direction":"DESC"} or {"expr":{...},"direction":"ASC"}]?,
-//	 "limit":10?, "offset":5?}
+//	{"statement":"select", "distinct":true?,
+//	 "columns":[{"colname":"id"}, {<expression>, "alias":"n"}],
+//	 "from":[{"table":"logs","alias":"l"?}, {"table":"u","join":"left","on":{...}}?],
+//	 "where":{...}?, "group":[...]?, "having":{...}?,
+//	 "order":[{"direction":"desc","expr":{...}}]?, "limit":10?, "offset":5?}
 //
-// Expressions are bags with a "type": binary_expr {operator, left,
-// right}, unary_expr {operator, expr}, between {expr, low, high, not},
-// column_ref {column}, number/string/bool {value}, null, star, function
-// {name, args, distinct?} and expr_list {value}. As the page says, CTEs,
-// subqueries, window functions, CASE and special joins are not
-// supported; such statements give null.
+// Expressions are bags: {"colname":"x"} for a column (and "*"), {"value":
+// "1000", "valtype":"integer"} for a literal (the value is its text;
+// valtype integer, float, string, boolean or null), {"operator":">",
+// "params":[l, r]} for an operator and {"func":"count", "params":[...],
+// "distinct":true?} for a call. Operators are lower case like the page's
+// "or": binary = <> != < <= > >= + - || * / % and or like "not like";
+// one-operand not, - (negation), "is null", "is not null"; "in" and
+// "not in" with the tested value then the list items; "between" and
+// "not between" with the value, low and high. The page shows only
+// columns, from, where, order and statement; the other keys follow the
+// same style and are aplite's. As the page says, CTEs, subqueries, window
+// functions, CASE and special joins are not supported; such statements
+// give null.
 
 import (
 	"strconv"
@@ -26,10 +33,10 @@ import (
 func init() {
 	Register(&Func{Name: "parse_sql", Family: "sql", MinArgs: 1, MaxArgs: 1,
 		Result: Sig("parse_sql", vector.Dynamic, KString), Eval: evalParseSQL,
-		Doc: "Parses a simple SQL SELECT statement into a bag of its clauses; null when it cannot."})
+		Doc: "Parses a simple SQL SELECT statement into a bag of its clauses (statement, columns, from, where, order as on Axiom's page); null when it cannot."})
 	Register(&Func{Name: "format_sql", Family: "sql", MinArgs: 1, MaxArgs: 1,
 		Result: Sig("format_sql", vector.String, KDyn), Eval: evalFormatSQL,
-		Doc: "Turns a bag made by parse_sql back into a normalized SQL statement."})
+		Doc: "Turns a bag made by parse_sql back into a normalized SQL statement with lower-case keywords, as on Axiom's page."})
 }
 
 func evalParseSQL(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
@@ -154,7 +161,7 @@ func (p *sqlParser) selectStmt() (map[string]any, error) {
 	if !p.acceptKW("SELECT") {
 		return nil, errSQL
 	}
-	out := map[string]any{"type": "select"}
+	out := map[string]any{"statement": "select"}
 	if p.acceptKW("DISTINCT") {
 		out["distinct"] = true
 	}
@@ -187,16 +194,14 @@ func (p *sqlParser) list(item func() (any, error)) ([]any, error) {
 
 func (p *sqlParser) selectItem() (any, error) {
 	if p.acceptOp("*") {
-		return map[string]any{"name": "*"}, nil
+		return map[string]any{"colname": "*"}, nil
 	}
 	e, err := p.expr()
 	if err != nil {
 		return nil, err
 	}
-	col := map[string]any{"expr": e}
-	if ref, ok := e.(map[string]any); ok && ref["type"] == "column_ref" {
-		col = map[string]any{"name": ref["column"]}
-	}
+	// Every expression node is a fresh bag, so the alias can sit in it.
+	col := e.(map[string]any)
 	a, has, err := p.alias()
 	if has {
 		col["alias"] = a
@@ -209,24 +214,24 @@ func (p *sqlParser) fromClause(out map[string]any) error {
 	if err != nil {
 		return err
 	}
-	out["from"] = table
+	first := map[string]any{"table": table}
 	if a, has, err := p.alias(); err != nil {
 		return err
 	} else if has {
-		out["alias"] = a
+		first["alias"] = a
 	}
-	var joins []any
+	from := []any{first}
 	for {
 		kind := ""
 		switch {
 		case p.acceptKW("JOIN"), p.acceptKW("INNER", "JOIN"):
-			kind = "INNER"
+			kind = "inner"
 		case p.acceptKW("LEFT", "JOIN"), p.acceptKW("LEFT", "OUTER", "JOIN"):
-			kind = "LEFT"
+			kind = "left"
 		case p.acceptKW("RIGHT", "JOIN"), p.acceptKW("RIGHT", "OUTER", "JOIN"):
-			kind = "RIGHT"
+			kind = "right"
 		case p.acceptKW("FULL", "JOIN"), p.acceptKW("FULL", "OUTER", "JOIN"):
-			kind = "FULL"
+			kind = "full"
 		}
 		if kind == "" {
 			break
@@ -235,11 +240,9 @@ func (p *sqlParser) fromClause(out map[string]any) error {
 		if err != nil {
 			return err
 		}
-		joins = append(joins, j)
+		from = append(from, j)
 	}
-	if joins != nil {
-		out["joins"] = joins
-	}
+	out["from"] = from
 	return nil
 }
 
@@ -248,7 +251,7 @@ func (p *sqlParser) joinTail(kind string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := map[string]any{"type": kind, "table": table}
+	j := map[string]any{"join": kind, "table": table}
 	a, has, err := p.alias()
 	if err != nil {
 		return nil, err
@@ -274,7 +277,7 @@ func (p *sqlParser) tailClauses(out map[string]any) error {
 		}
 	}
 	if p.acceptKW("GROUP", "BY") {
-		if out["groupby"], err = p.list(p.expr); err != nil {
+		if out["group"], err = p.list(p.expr); err != nil {
 			return err
 		}
 	}
@@ -284,7 +287,7 @@ func (p *sqlParser) tailClauses(out map[string]any) error {
 		}
 	}
 	if p.acceptKW("ORDER", "BY") {
-		if out["orderby"], err = p.list(p.orderItem); err != nil {
+		if out["order"], err = p.list(p.orderItem); err != nil {
 			return err
 		}
 	}
@@ -299,14 +302,11 @@ func (p *sqlParser) orderItem() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := "ASC"
+	dir := "asc"
 	if p.acceptKW("DESC") {
-		dir = "DESC"
+		dir = "desc"
 	} else {
 		p.acceptKW("ASC")
-	}
-	if ref, ok := e.(map[string]any); ok && ref["type"] == "column_ref" {
-		return map[string]any{"column": ref["column"], "direction": dir}, nil
 	}
 	return map[string]any{"expr": e, "direction": dir}, nil
 }

@@ -70,35 +70,51 @@ func TestPairFunctions(t *testing.T) {
 }
 
 func TestParseSQL(t *testing.T) {
+	col := func(n string) string { return `{"colname":"` + n + `"}` }
+	num := func(v string) string { return `{"value":"` + v + `","valtype":"integer"}` }
+	op := func(o string, ps ...string) string {
+		return `{"operator":"` + o + `","params":[` + strings.Join(ps, ",") + `]}`
+	}
 	bRunCases(t, []bCase{
-		{"parse_sql", []any{"SELECT trace_id, span_id, duration FROM traces ORDER BY duration DESC"},
-			bJ(`{"type":"select","columns":[{"name":"trace_id"},{"name":"span_id"},{"name":"duration"}],"from":"traces",
-				"orderby":[{"column":"duration","direction":"DESC"}]}`)},
+		// The three examples of Axiom's page, exactly: "statement", "colname",
+		// "from" as a list of tables, "order" with lower-case "direction",
+		// literals as text with "valtype", operators with "params". The
+		// earlier shape ("type", "name", "from":"requests", "orderby",
+		// "DESC") matched none of them.
 		{"parse_sql", []any{"SELECT id, status, uri FROM requests WHERE req_duration_ms > 1000 ORDER BY req_duration_ms DESC"},
-			bJ(`{"type":"select","columns":[{"name":"id"},{"name":"status"},{"name":"uri"}],"from":"requests",
-				"where":{"type":"binary_expr","operator":">","left":{"type":"column_ref","column":"req_duration_ms"},"right":{"type":"number","value":1000}},
-				"orderby":[{"column":"req_duration_ms","direction":"DESC"}]}`)},
-		{"parse_sql", []any{"select id, status from logs where status = 401 or status = 403"},
-			bJ(`{"type":"select","columns":[{"name":"id"},{"name":"status"}],"from":"logs",
-				"where":{"type":"binary_expr","operator":"OR",
-					"left":{"type":"binary_expr","operator":"=","left":{"type":"column_ref","column":"status"},"right":{"type":"number","value":401}},
-					"right":{"type":"binary_expr","operator":"=","left":{"type":"column_ref","column":"status"},"right":{"type":"number","value":403}}}}`)},
+			bJ(`{"columns":[{"colname":"id"},{"colname":"status"},{"colname":"uri"}],"from":[{"table":"requests"}],
+				"order":[{"direction":"desc","expr":{"colname":"req_duration_ms"}}],"statement":"select",
+				"where":{"operator":">","params":[{"colname":"req_duration_ms"},{"value":"1000","valtype":"integer"}]}}`)},
+		{"parse_sql", []any{"SELECT trace_id, span_id, duration FROM traces ORDER BY duration DESC"},
+			bJ(`{"columns":[{"colname":"trace_id"},{"colname":"span_id"},{"colname":"duration"}],"from":[{"table":"traces"}],
+				"order":[{"direction":"desc","expr":{"colname":"duration"}}],"statement":"select"}`)},
+		{"parse_sql", []any{"SELECT id, status FROM logs WHERE status = 401 OR status = 403"},
+			bJ(`{"columns":[{"colname":"id"},{"colname":"status"}],"from":[{"table":"logs"}],"statement":"select",
+				"where":{"operator":"or","params":[
+					{"params":[{"colname":"status"},{"value":"401","valtype":"integer"}],"operator":"="},
+					{"operator":"=","params":[{"colname":"status"},{"valtype":"integer","value":"403"}]}]}}`)},
+		{"parse_sql", []any{"select id from logs order by id"},
+			bJ(`{"statement":"select","columns":[` + col("id") + `],"from":[{"table":"logs"}],"order":[{"direction":"asc","expr":` + col("id") + `}]}`)},
 		{"parse_sql", []any{"SELECT DISTINCT COUNT(*) AS n, l.uri FROM logs AS l GROUP BY l.uri HAVING COUNT(*) >= 2 LIMIT 10 OFFSET 5;"},
-			bJ(`{"type":"select","distinct":true,"columns":[{"expr":{"type":"function","name":"COUNT","args":[{"type":"star"}]},"alias":"n"},{"name":"l.uri"}],
-				"from":"logs","alias":"l","groupby":[{"type":"column_ref","column":"l.uri"}],
-				"having":{"type":"binary_expr","operator":">=","left":{"type":"function","name":"COUNT","args":[{"type":"star"}]},"right":{"type":"number","value":2}},
+			bJ(`{"statement":"select","distinct":true,"columns":[{"func":"count","params":[` + col("*") + `],"alias":"n"},` + col("l.uri") + `],
+				"from":[{"table":"logs","alias":"l"}],"group":[` + col("l.uri") + `],
+				"having":` + op(">=", `{"func":"count","params":[`+col("*")+`]}`, num("2")) + `,
 				"limit":10,"offset":5}`)},
 		{"parse_sql", []any{"SELECT * FROM t WHERE name LIKE 'O''Brien%' AND x NOT IN (1, -2.5) AND y IS NOT NULL AND z BETWEEN 1 AND 2"},
-			bJ(`{"type":"select","columns":[{"name":"*"}],"from":"t","where":{"type":"binary_expr","operator":"AND",
-				"left":{"type":"binary_expr","operator":"AND",
-					"left":{"type":"binary_expr","operator":"AND",
-						"left":{"type":"binary_expr","operator":"LIKE","left":{"type":"column_ref","column":"name"},"right":{"type":"string","value":"O'Brien%"}},
-						"right":{"type":"binary_expr","operator":"NOT IN","left":{"type":"column_ref","column":"x"},"right":{"type":"expr_list","value":[{"type":"number","value":1},{"type":"number","value":-2.5}]}}},
-					"right":{"type":"binary_expr","operator":"IS NOT","left":{"type":"column_ref","column":"y"},"right":{"type":"null"}}},
-				"right":{"type":"between","expr":{"type":"column_ref","column":"z"},"low":{"type":"number","value":1},"high":{"type":"number","value":2},"not":false}}}`)},
+			bJ(`{"statement":"select","columns":[` + col("*") + `],"from":[{"table":"t"}],"where":` +
+				op("and",
+					op("and",
+						op("and",
+							op("like", col("name"), `{"value":"O'Brien%","valtype":"string"}`),
+							op("not in", col("x"), num("1"), `{"value":"-2.5","valtype":"float"}`)),
+						op("is not null", col("y"))),
+					op("between", col("z"), num("1"), num("2"))) + `}`)},
+		{"parse_sql", []any{"SELECT -x, -(-3), NOT a, TRUE, NULL FROM t"},
+			bJ(`{"statement":"select","columns":[` + op("-", col("x")) + `,` + num("3") + `,` + op("not", col("a")) + `,
+				{"value":"true","valtype":"boolean"},{"value":null,"valtype":"null"}],"from":[{"table":"t"}]}`)},
 		{"parse_sql", []any{`SELECT "geo.city" FROM logs l LEFT JOIN users u ON l.id = u.id`},
-			bJ(`{"type":"select","columns":[{"name":"geo.city"}],"from":"logs","alias":"l",
-				"joins":[{"type":"LEFT","table":"users","alias":"u","on":{"type":"binary_expr","operator":"=","left":{"type":"column_ref","column":"l.id"},"right":{"type":"column_ref","column":"u.id"}}}]}`)},
+			bJ(`{"statement":"select","columns":[` + col("geo.city") + `],"from":[{"table":"logs","alias":"l"},
+				{"table":"users","alias":"u","join":"left","on":` + op("=", col("l.id"), col("u.id")) + `}]}`)},
 		{"parse_sql", []any{"WITH x AS (SELECT 1) SELECT * FROM x"}, nil},
 		{"parse_sql", []any{"SELECT * FROM (SELECT 1)"}, nil},
 		{"parse_sql", []any{"SELECT a FROM t WHERE b IN (SELECT c FROM u)"}, nil},
@@ -114,22 +130,26 @@ func TestParseSQL(t *testing.T) {
 
 func TestFormatSQL(t *testing.T) {
 	roundTrip := []struct{ in, want string }{
+		// Axiom's page: lower-case keywords; the upper-case SELECT ... DESC
+		// was not its output.
 		{"SELECT id, status, uri FROM requests WHERE req_duration_ms > 1000 ORDER BY req_duration_ms DESC",
-			"SELECT id, status, uri FROM requests WHERE req_duration_ms > 1000 ORDER BY req_duration_ms DESC"},
+			"select id, status, uri from requests where req_duration_ms > 1000 order by req_duration_ms desc"},
 		{"SELECT trace_id, span_id, duration FROM traces ORDER BY duration DESC",
-			"SELECT trace_id, span_id, duration FROM traces ORDER BY duration DESC"},
+			"select trace_id, span_id, duration from traces order by duration desc"},
 		{"SELECT id, status FROM logs WHERE status = 401 OR status = 403",
-			"SELECT id, status FROM logs WHERE status = 401 OR status = 403"},
-		{"select  id\n from logs   where status=500 order by id asc", "SELECT id FROM logs WHERE status = 500 ORDER BY id"},
-		{"SELECT a FROM t WHERE (a = 1 OR b = 2) AND c = 3", "SELECT a FROM t WHERE (a = 1 OR b = 2) AND c = 3"},
-		{"SELECT a - (b - c), (a * b) + c, a * (b + c) FROM t", "SELECT a - (b - c), a * b + c, a * (b + c) FROM t"},
+			"select id, status from logs where status = 401 or status = 403"},
+		{"select  id\n from logs   where status=500 order by id asc", "select id from logs where status = 500 order by id"},
+		{"SELECT a FROM t WHERE (a = 1 OR b = 2) AND c = 3", "select a from t where (a = 1 or b = 2) and c = 3"},
+		{"SELECT a - (b - c), (a * b) + c, a * (b + c) FROM t", "select a - (b - c), a * b + c, a * (b + c) from t"},
 		{"SELECT count(distinct uri) n FROM t GROUP BY x HAVING count(*) > 1 LIMIT 5, 10",
-			"SELECT COUNT(DISTINCT uri) AS n FROM t GROUP BY x HAVING COUNT(*) > 1 LIMIT 10 OFFSET 5"},
+			"select count(distinct uri) as n from t group by x having count(*) > 1 limit 10 offset 5"},
 		{"SELECT * FROM t WHERE NOT (a = 1) AND s NOT LIKE 'it''s' AND z NOT BETWEEN -1 AND 2.5 AND q IS NULL",
-			"SELECT * FROM t WHERE NOT a = 1 AND s NOT LIKE 'it''s' AND z NOT BETWEEN -1 AND 2.5 AND q IS NULL"},
+			"select * from t where not a = 1 and s not like 'it''s' and z not between -1 and 2.5 and q is null"},
 		{`SELECT "select", "geo.city", [my col] FROM "my table" t INNER JOIN u ON t.id = u.id`,
-			`SELECT "select", geo.city, "my col" FROM "my table" t INNER JOIN u ON t.id = u.id`},
-		{"SELECT -x, 1e3, TRUE, NULL FROM t", "SELECT -x, 1000.0, TRUE, NULL FROM t"},
+			`select "select", geo.city, "my col" from "my table" t inner join u on t.id = u.id`},
+		{"SELECT -x, 1e3, 007, TRUE, NULL FROM t", "select -x, 1e3, 7, true, null from t"},
+		// Comparisons do not chain: the parentheses must stay.
+		{"SELECT a FROM t WHERE (a = b) = c AND (x IS NULL) = y", "select a from t where (a = b) = c and (x is null) = y"},
 	}
 	for _, c := range roundTrip {
 		parsed := bCall(t, "parse_sql", 1, xCol(vector.String, c.in))[0]
@@ -148,10 +168,14 @@ func TestFormatSQL(t *testing.T) {
 		}
 	}
 	bRunCases(t, []bCase{
-		{"format_sql", []any{bJ(`{"type":"delete"}`)}, nil},
-		{"format_sql", []any{bJ(`{"type":"select","columns":[]}`)}, nil},
-		{"format_sql", []any{bJ(`{"type":"select","columns":[{"name":"a"}],"where":{"type":"mystery"}}`)}, nil},
-		{"format_sql", []any{bJ(`{"type":"select","columns":[{"name":"a"}],"from":"t","limit":"ten"}`)}, nil},
+		{"format_sql", []any{bJ(`{"statement":"delete"}`)}, nil},
+		{"format_sql", []any{bJ(`{"statement":"select","columns":[]}`)}, nil},
+		{"format_sql", []any{bJ(`{"statement":"select","columns":[{"colname":"a"}],"where":{"operator":"mystery","params":[]}}`)}, nil},
+		{"format_sql", []any{bJ(`{"statement":"select","columns":[{"colname":"a"}],"from":[{"table":"t"}],"limit":"ten"}`)}, nil},
+		{"format_sql", []any{bJ(`{"statement":"select","columns":[{"value":"1; drop table t","valtype":"integer"}]}`)}, nil},
+		{"format_sql", []any{bJ(`{"statement":"select","columns":[{"colname":"a"}],"from":[{"table":"t","join":"left"}]}`)}, nil},
+		// A bag written by hand may give numbers as numbers.
+		{"format_sql", []any{bJ(`{"statement":"select","columns":[{"value":2,"valtype":"integer"},{"value":true,"valtype":"boolean"}],"from":[{"table":"t"}]}`)}, "select 2, true from t"},
 		{"format_sql", []any{bJ(`[1]`)}, nil},
 		{"format_sql", []any{nullDyn}, nil},
 	})

@@ -35,11 +35,11 @@ func init() {
 		Result: Sig("series_pearson_correlation", vector.Float, KDyn, KDyn), Eval: evalSeriesPair(serPearson),
 		Doc: "Pearson correlation coefficient of two numeric arrays."})
 	Register(&Func{Name: "series_stats", Family: "time-series", MinArgs: 1, MaxArgs: 2,
-		Result: Sig("series_stats", vector.Dynamic, KDyn, KBool), Eval: evalSeriesStats,
-		Doc: "Bag of min, min_idx, max, max_idx, avg, stdev and variance (sample) of a numeric array."})
+		Result: Sig("series_stats", vector.Dynamic, KDyn, KBool), Eval: evalSeriesStats(true),
+		Doc: "Array [min, min_idx, max, max_idx, avg, variance, stdev] (sample variance) of a numeric array, in the order of Axiom's page."})
 	Register(&Func{Name: "series_stats_dynamic", Family: "time-series", MinArgs: 1, MaxArgs: 2,
-		Result: Sig("series_stats_dynamic", vector.Dynamic, KDyn, KBool), Eval: evalSeriesStats,
-		Doc: "Same as series_stats: a bag of min, min_idx, max, max_idx, avg, stdev and variance."})
+		Result: Sig("series_stats_dynamic", vector.Dynamic, KDyn, KBool), Eval: evalSeriesStats(false),
+		Doc: "The series_stats statistics as a bag: min, min_idx, max, max_idx, avg, variance and stdev."})
 }
 
 // serMinMaxResult types series_max/series_min by arity: one argument
@@ -195,22 +195,39 @@ func serMean(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
-// evalSeriesStats returns the statistics as a bag (Axiom's pages use
-// stats.min, stats.avg). The optional second argument, ignore_nonfinite,
-// skips NaN and ±Inf elements; otherwise they take part and make the
-// results non-finite. With no numeric element every statistic is null.
-func evalSeriesStats(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
-		arr, ok := arrAt(args[0], i)
-		if !ok {
-			return nil, false
-		}
-		skipNonFinite := false
-		if len(args) > 1 && !args[1].IsNull(i) {
-			skipNonFinite, _ = ToBool(args[1], i)
-		}
-		return serStats(arr, skipNonFinite), true
-	}), nil
+// serStatsOrder is the element order of series_stats' array, fixed by
+// Axiom's page (stats[0] is min, stats[6] is stdev); series_stats_dynamic
+// names the same values.
+var serStatsOrder = [...]string{"min", "min_idx", "max", "max_idx", "avg", "variance", "stdev"}
+
+// evalSeriesStats returns the statistics as an array (series_stats: Axiom's
+// page indexes stats[0]..stats[6]) or as a bag (series_stats_dynamic: its
+// page uses stats.min, stats.avg). The optional second argument,
+// ignore_nonfinite, skips NaN and ±Inf elements; otherwise they take part
+// and make the results non-finite. With no numeric element every
+// statistic is null.
+func evalSeriesStats(asArray bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
+			arr, ok := arrAt(args[0], i)
+			if !ok {
+				return nil, false
+			}
+			skipNonFinite := false
+			if len(args) > 1 && !args[1].IsNull(i) {
+				skipNonFinite, _ = ToBool(args[1], i)
+			}
+			bag := serStats(arr, skipNonFinite)
+			if !asArray {
+				return bag, true
+			}
+			out := make([]any, len(serStatsOrder))
+			for j, k := range serStatsOrder {
+				out[j] = bag[k]
+			}
+			return out, true
+		}), nil
+	}
 }
 
 func serStats(arr []any, skipNonFinite bool) map[string]any {

@@ -80,14 +80,18 @@ func TestSeriesReductions(t *testing.T) {
 		{"series_pearson_correlation", []any{bJ(`[1,2,3]`), bJ(`[3,2,1]`)}, -1.0},
 		{"series_pearson_correlation", []any{bJ(`[1,1,1]`), bJ(`[1,2,3]`)}, nil},
 		{"series_pearson_correlation", []any{bJ(`[1,2,null,4]`), bJ(`[2,4,7,8]`)}, 1.0},
+		// Axiom's page: an array [min, min_idx, max, max_idx, avg, variance,
+		// stdev]; a bag here made stats[0]..stats[6] null.
 		{"series_stats", []any{bJ(`[1,2,3,4]`)},
+			[]any{1.0, int64(0), 4.0, int64(3), 2.5, 5.0 / 3, math.Sqrt(5.0 / 3)}},
+		{"series_stats_dynamic", []any{bJ(`[1,2,3,4]`)},
 			map[string]any{"min": 1.0, "min_idx": int64(0), "max": 4.0, "max_idx": int64(3), "avg": 2.5, "variance": 5.0 / 3, "stdev": math.Sqrt(5.0 / 3)}},
 		{"series_stats_dynamic", []any{bJ(`[5,null,"x",5]`)},
 			map[string]any{"min": 5.0, "min_idx": int64(0), "max": 5.0, "max_idx": int64(0), "avg": 5.0, "variance": 0.0, "stdev": 0.0}},
 		{"series_stats", []any{bJ(`[]`)},
-			map[string]any{"min": nil, "min_idx": nil, "max": nil, "max_idx": nil, "avg": nil, "variance": nil, "stdev": nil}},
+			[]any{nil, nil, nil, nil, nil, nil, nil}},
 		{"series_stats", []any{[]any{1.0, math.Inf(1), 3.0}, true},
-			map[string]any{"min": 1.0, "min_idx": int64(0), "max": 3.0, "max_idx": int64(2), "avg": 2.0, "variance": 2.0, "stdev": math.Sqrt2}},
+			[]any{1.0, int64(0), 3.0, int64(2), 2.0, 2.0, math.Sqrt2}},
 	})
 }
 

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/aplite/aplite/vector"
@@ -18,7 +19,7 @@ func init() {
 	Register(&Func{Name: "extract_all", Family: famString, MinArgs: 2, MaxArgs: 3,
 		Result: Sig("extract_all", vector.Dynamic, KString, KAny, KString),
 		Eval:   evalExtractAll,
-		Doc:    "extract_all(regex, [groups,] text): array of all matches' capture groups (arrays when several groups)."})
+		Doc:    "extract_all(regex, [groups,] text): array of all matches' capture groups (arrays when several groups); groups are numbers or (?P<name>...) names (Axiom's page shows numbers only; follows Kusto)."})
 	for _, name := range []string{"replace", "replace_regex"} {
 		Register(&Func{Name: name, Family: famString, MinArgs: 3, MaxArgs: 3,
 			Result: Sig(name, vector.String, KString, KString, KString),
@@ -69,7 +70,7 @@ func evalExtractAll(_ *Context, args []*vector.Vector, n int) (*vector.Vector, e
 		if !ok {
 			return nil, false
 		}
-		groups, ok := extractGroups(args, i, r.NumSubexp())
+		groups, ok := extractGroups(args, i, r)
 		if !ok {
 			return nil, false
 		}
@@ -87,13 +88,23 @@ func evalExtractAll(_ *Context, args []*vector.Vector, n int) (*vector.Vector, e
 
 // extractGroups returns the capture groups extract_all reports: the ones
 // listed in the optional groups argument, else every group, else (a
-// pattern without groups) the whole match.
-func extractGroups(args []*vector.Vector, i, numSub int) ([]int, bool) {
+// pattern without groups) the whole match. A listed group is a number or,
+// as in Kusto's example dynamic(['first', 2, 'last']), the name of a
+// (?P<name>...) group; Axiom's page shows numbers only. An unknown group
+// makes the row null.
+func extractGroups(args []*vector.Vector, i int, r *regexp.Regexp) ([]int, bool) {
+	numSub := r.NumSubexp()
 	if len(args) == 3 {
 		d, _ := ToDynamic(args[1], i)
 		if arr, ok := d.([]any); ok && len(arr) > 0 {
 			gs := make([]int, len(arr))
 			for k, x := range arr {
+				if name, isName := x.(string); isName {
+					if gs[k] = r.SubexpIndex(name); gs[k] < 0 {
+						return nil, false
+					}
+					continue
+				}
 				g, ok := DynInt(x)
 				if !ok || g < 0 || g > int64(numSub) {
 					return nil, false

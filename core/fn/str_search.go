@@ -22,7 +22,7 @@ func init() {
 	Register(&Func{Name: "indexof", Family: famString, MinArgs: 2, MaxArgs: 5,
 		Result: Sig("indexof", vector.Int, KString, KString, KInt, KInt, KInt),
 		Eval:   evalIndexof,
-		Doc:    "indexof(source, lookup[, start[, length[, occurrence]]]): zero-based character index of lookup, or -1."})
+		Doc:    "indexof(source, lookup[, start[, length[, occurrence]]]): zero-based character index of the occurrence-th lookup, or -1; start < 0 counts from the end, length -1 is to the end (Kusto's semantics; Axiom's page lists the arguments only)."})
 	Register(&Func{Name: "indexof_regex", Family: famString, MinArgs: 2, MaxArgs: 5,
 		Result: Sig("indexof_regex", vector.Int, KString, KString, KInt, KInt, KInt),
 		Eval:   evalIndexofRegex,
@@ -99,39 +99,45 @@ func byteOffset(s string, from int, n int64) int {
 	return b
 }
 
+// evalIndexof follows Kusto's indexof: a negative start counts from the
+// end of the text, length -1 searches to the end, and occurrence picks the
+// n-th match. Each occurrence's search examines length characters from
+// where it starts (start, then one past the previous match), which is how
+// Kusto's example indexof("abcdefgabcdefg", "cde", 1, 10, 2) finds 9: the
+// second match ends past start+length. A fixed window [start,
+// start+length) gave -1 there.
 func evalIndexof(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
 	return strRows(vector.Int, args, 0, n, func(s string, i int) (int64, bool) {
 		sub, ok1 := ToString(args[1], i)
 		start, ok2 := optInt(args, 2, i, 0)
 		length, ok3 := optInt(args, 3, i, -1)
 		occ, ok4 := optInt(args, 4, i, 1)
-		if !ok1 || !ok2 || !ok3 || !ok4 {
+		if !ok1 || !ok2 || !ok3 || !ok4 || occ < 1 || length < -1 {
 			return 0, false
 		}
+		chars := int64(utf8.RuneCountInString(s))
 		if start < 0 {
-			// A negative start counts from the end of the text (KQL).
-			start = max(start+int64(utf8.RuneCountInString(s)), 0)
+			start = max(start+chars, 0)
 		}
-		lo, hi, ok := searchWindow(s, start, length, occ)
-		if !ok {
-			return 0, false
-		}
-		if start > int64(utf8.RuneCountInString(s)) {
+		if start > chars {
 			return -1, true
 		}
-		w := s[lo:hi]
-		pos := 0
+		lo := byteOffset(s, 0, start)
 		for {
-			k := strings.Index(w[pos:], sub)
+			hi := len(s)
+			if length >= 0 {
+				hi = byteOffset(s, lo, length)
+			}
+			k := strings.Index(s[lo:hi], sub)
 			if k < 0 {
 				return -1, true
 			}
 			if occ--; occ == 0 {
-				return int64(utf8.RuneCountInString(s[:lo+pos+k])), true
+				return int64(utf8.RuneCountInString(s[:lo+k])), true
 			}
-			_, step := utf8.DecodeRuneInString(w[pos+k:])
-			pos += k + max(step, 1)
-			if pos > len(w) {
+			_, step := utf8.DecodeRuneInString(s[lo+k:])
+			lo += k + max(step, 1)
+			if lo > len(s) {
 				return -1, true
 			}
 		}

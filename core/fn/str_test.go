@@ -91,6 +91,23 @@ func TestStringFunctions(t *testing.T) {
 		{"indexof", []any{"abc", "x"}, int64(-1)},
 		{"indexof", []any{"abc", "b", -1}, int64(-1)}, // a negative start counts from the end (KQL), so only "c" is searched
 		{"indexof", []any{"abc def ab", "ab", -2}, int64(8)},
+		// Kusto's examples idx1..idx9 (idx6 with the casts written out).
+		{"indexof", []any{"abcdefg", "cde"}, int64(2)},
+		{"indexof", []any{"abcdefg", "cde", 1, 4}, int64(2)},
+		{"indexof", []any{"abcdefg", "cde", 1, 2}, int64(-1)},
+		{"indexof", []any{"abcdefg", "cde", 3, 4}, int64(-1)},
+		{"indexof", []any{"abcdefg", "cde", -5}, int64(2)},
+		{"indexof", []any{"1234567", "5", 1, 4}, int64(4)},
+		{"indexof", []any{"abcdefg", "cde", 2, -1}, int64(2)},
+		{"indexof", []any{"abcdefgabcdefg", "cde", 1, 10, 2}, int64(9)}, // was -1
+		{"indexof", []any{"abcdefgabcdefg", "cde", 1, -1, 3}, int64(-1)},
+		{"indexof", []any{"abcdefg", "cde", 1, -2}, nil},
+		{"indexof", []any{"abcdefg", "cde", 0, -1, 0}, nil},
+		{"indexof", []any{"abc", "c", 5}, int64(-1)},
+		{"indexof", []any{"abc", "c", -10}, int64(2)},
+		{"indexof", []any{"aaa", "", 0, -1, 4}, int64(3)},
+		{"indexof", []any{"aaa", "", 0, -1, 5}, int64(-1)},
+		{"indexof", []any{"é-é-é", "é", 1, 2, 2}, int64(4)},
 		{"indexof_regex", []any{"/api/user-12345/settings", "user-[0-9]+"}, int64(5)},
 		{"indexof_regex", []any{"abc", "b", 0, 0}, nil},
 		{"isascii", []any{"abc"}, true},
@@ -102,6 +119,16 @@ func TestStringFunctions(t *testing.T) {
 		{"extract_all", []any{`(\w)(\w+)(\w)`, []any{int64(1), int64(3)}, "The price of PINEAPPLE ice cream is 20"},
 			[]any{[]any{"T", "e"}, []any{"p", "e"}, []any{"P", "E"}, []any{"i", "e"}, []any{"c", "m"}}},
 		{"extract_all", []any{`(\d+)`, "a1b22"}, []any{"1", "22"}},
+		// Kusto's examples: several groups give an array per match, and
+		// captureGroups may name (?P<name>...) groups (those gave null).
+		{"extract_all", []any{`(\w)(\w+)(\w)`, "82b8be2d-dfa7-4bd1-8f63-24ad26d31449"},
+			bJ(`[["8","2b8be2","d"],["d","fa","7"],["4","bd","1"],["8","f6","3"],["2","4ad26d3144","9"]]`)},
+		{"extract_all", []any{`(?P<first>\w)(?P<middle>\w+)(?P<last>\w)`, bJ(`["first",2,"last"]`), "82b8be2d-dfa7-4bd1-8f63-24ad26d31449"},
+			bJ(`[["8","2b8be2","d"],["d","fa","7"],["4","bd","1"],["8","f6","3"],["2","4ad26d3144","9"]]`)},
+		{"extract_all", []any{`(?P<first>\w)(\w+)(?<last>\w)`, bJ(`["last"]`), "abc-cde"}, bJ(`["c","e"]`)},
+		{"extract_all", []any{`(?P<x>\d+)-(\d+)`, bJ(`["x","nosuch"]`), "1-2"}, nil},
+		{"extract_all", []any{`(\d+)-(\d+)`, bJ(`[1,2]`), "a 1-2 b 3-4"}, bJ(`[["1","2"],["3","4"]]`)},
+		{"extract_all", []any{`(\d+)-(\d+)`, "none"}, nil},
 		{"parse_url", []any{"https://user:pw@www.example.com:8080/path/to/page?query=example#frag"}, map[string]any{
 			"scheme": "https", "host": "www.example.com", "port": "8080", "path": "/path/to/page",
 			"username": "user", "password": "pw", "query": map[string]any{"query": "example"}, "fragment": "frag"}},

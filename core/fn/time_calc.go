@@ -38,7 +38,7 @@ func init() {
 	Register(&Func{Name: "datetime_diff", Family: famTime, MinArgs: 3, MaxArgs: 3,
 		Result: Sig("datetime_diff", vector.Int, KString, KTime, KTime),
 		Eval:   evalDatetimeDiff,
-		Doc:    "datetime_diff(period, a, b): number of periods in a - b; calendar years, quarters and months, whole weeks and smaller units."})
+		Doc:    "datetime_diff(period, a, b): number of period boundaries between b and a: calendar years, quarters and months, weeks starting on Sunday (Axiom's page is silent on weeks; follows Kusto), days and smaller units."})
 	units := []struct {
 		name  string
 		scale float64
@@ -136,10 +136,12 @@ func evalDatetimeDiff(_ *Context, args []*vector.Vector, n int) (*vector.Vector,
 			return 0, false
 		}
 		if p.months == 0 {
-			if p.fixed >= 7*nsPerDay {
-				// Whole weeks, as Axiom's examples show (260 weeks over
-				// five years, 52 over one).
-				return (a - b) / p.fixed, true
+			if p.fixed == 7*nsPerDay {
+				// Weeks count Sunday-started week boundaries, as Kusto
+				// does and as 'day' counts midnights (Axiom's page gives no
+				// week example): Sat 23:59 to the next Sun 00:00 is 1.
+				// 1970-01-01 was a Thursday, so day d is in week (d+4)/7.
+				return floorDiv(floorDiv(a, nsPerDay)+4, 7) - floorDiv(floorDiv(b, nsPerDay)+4, 7), true
 			}
 			// Days and smaller units count the boundaries crossed, as KQL
 			// does: datetime_diff('day', Oct 30 00:00, Oct 29 23:59) is 1.

@@ -20,8 +20,16 @@ func TestDatetimeFunctions(t *testing.T) {
 		// Examples from Axiom's pages.
 		{"datetime_add", []any{"month", 1, d("2016-10-06")}, d("2016-11-06")},
 		{"datetime_part", []any{"Day", d("2016-06-26T08:20:03.123456Z")}, int64(26)},
-		{"datetime_diff", []any{"week", d("2019-06-26T08:20:03.123456Z"), d("2014-06-26T08:19:03.123456Z")}, int64(260)},
-		{"datetime_diff", []any{"week", d("2015-11-08"), d("2014-11-08")}, int64(52)},
+		// Weeks count Sunday week boundaries, like 'day' counts midnights
+		// (Kusto's example: Sat Sep 30 23:59 to Sun Oct 29 is 5, where
+		// 7-day periods gave 4). Axiom's page has no week example.
+		{"datetime_diff", []any{"week", d("2017-10-29T00:00:00Z"), d("2017-09-30T23:59:00Z")}, int64(5)},
+		{"datetime_diff", []any{"week", d("2017-10-01T00:00:00Z"), d("2017-09-30T23:59:00Z")}, int64(1)},
+		{"datetime_diff", []any{"week", d("2017-09-30T23:59:00Z"), d("2017-09-24T00:00:00Z")}, int64(0)},
+		{"datetime_diff", []any{"week", d("2017-09-24T00:00:00Z"), d("2017-10-01T00:00:00Z")}, int64(-1)},
+		{"datetime_diff", []any{"week", d("1969-12-27T00:00:00Z"), d("1969-12-28T00:00:00Z")}, int64(-1)},
+		{"datetime_diff", []any{"week", d("2019-06-26T08:20:03.123456Z"), d("2014-06-26T08:19:03.123456Z")}, int64(261)},
+		{"datetime_diff", []any{"week", d("2015-11-08"), d("2014-11-08")}, int64(53)},
 		{"dayofmonth", []any{d("2017-11-30")}, int64(30)},
 		{"dayofweek", []any{d("2019-05-18")}, int64(6)},
 		{"dayofyear", []any{d("2020-07-20")}, int64(202)},

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -52,4 +53,19 @@ func FormatFromContentType(ct string) (Format, error) {
 		return 0, fmt.Errorf("missing content type: use application/json, application/x-ndjson or text/csv")
 	}
 	return 0, fmt.Errorf("unsupported content type %q: use application/json, application/x-ndjson or text/csv", ct)
+}
+
+// Sniff picks the format of a body that came without a useful content
+// type or file name: a JSON array is JSON, text starting with an object is
+// NDJSON (one object alone is one line of it), anything else is CSV.
+// Leading white space and a UTF-8 byte-order mark are skipped.
+func Sniff(body []byte) Format {
+	t := bytes.TrimLeft(body, " \t\r\n\xef\xbb\xbf")
+	switch {
+	case len(t) == 0, t[0] == '[':
+		return JSON
+	case t[0] == '{':
+		return NDJSON
+	}
+	return CSV
 }

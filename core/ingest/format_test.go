@@ -146,3 +146,19 @@ func TestParseCSVDelimiter(t *testing.T) {
 		}
 	}
 }
+
+func TestSniff(t *testing.T) {
+	for body, want := range map[string]Format{
+		`[{"a":1}]`:              JSON,
+		"\ufeff [ ]":             JSON,
+		"":                       JSON,
+		`{"a":1}`:                NDJSON,
+		"\n\t{\"a\":1}\n{}":      NDJSON,
+		"a,b\n1,2\n":             CSV,
+		"\xef\xbb\xbfname,age\n": CSV,
+	} {
+		if got := Sniff([]byte(body)); got != want {
+			t.Errorf("Sniff(%q) = %v, want %v", body, got, want)
+		}
+	}
+}

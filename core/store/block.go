@@ -11,7 +11,7 @@ import (
 // Block file framing (FORMAT.md, "Block file").
 const (
 	blockMagic    = "APLBLK"
-	blockVersion  = 2 // 2 adds term filters; 1 is still read
+	blockVersion  = 3 // 2 adds term filters, 3 one per granule; 1 and 2 are still read
 	trailerMagic  = "APLB"
 	headerLen     = 8
 	trailerLen    = 20
@@ -43,7 +43,8 @@ type colEntry struct {
 	nullCount int
 	min, max  any
 	dict      []string
-	terms     []byte // Bloom filter bits over the column's terms; nil: none
+	terms     []byte      // the terms field as stored (FORMAT.md); nil: none
+	filter    *TermFilter // terms, parsed
 }
 
 // blockIndex is a parsed block index.
@@ -277,14 +278,18 @@ func readColEntry(r *reader, limit, rows, version int) colEntry {
 	}
 	if version >= 2 {
 		nt := r.count(1, "term filter byte")
-		if nt > maxTermFilter {
+		if nt > maxTermsField || (version == 2 && nt > maxTermFilter) {
 			r.fail("term filter too large")
 		}
 		if t := r.take(nt); nt > 0 && t != nil {
 			if c.key.Type != vector.String {
 				r.fail("term filter on a column that is not a string")
 			}
-			c.terms = t
+			f, err := parseTermFilter(t, version, rows)
+			if err != nil {
+				r.fail(err.Error())
+			}
+			c.terms, c.filter = t, f
 		}
 	}
 	return c

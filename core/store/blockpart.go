@@ -81,9 +81,7 @@ func indexedPart(id uint64, file string, idx *blockIndex, data []byte, src range
 		}
 		p.byKey[c.key] = i
 		m := ColumnMeta{Key: c.key, NullCount: c.nullCount, Min: c.min, Max: c.max, Dict: c.dict}
-		if c.terms != nil {
-			m.Terms = &TermFilter{bits: c.terms}
-		}
+		m.Terms = c.filter
 		p.meta = append(p.meta, m)
 	}
 	p.refs.Store(1)

@@ -78,11 +78,16 @@ func OpenMemory(opts Options) *DB {
 	return &DB{opts: opts.withDefaults(), sets: make(map[string]*Dataset)}
 }
 
-// ValidateName checks a dataset name: 1 to 80 characters of [a-zA-Z0-9._-]
-// that neither start nor end with '.', '_' or '-'.
+// MaxNameLen is the longest dataset name the store keeps. The API allows
+// 80 characters; the rest is room for the server's prefix that keeps the
+// datasets of other organizations apart (server/storage_org.go).
+const MaxNameLen = 128
+
+// ValidateName checks a dataset name: 1 to MaxNameLen characters of
+// [a-zA-Z0-9._-] that neither start nor end with '.', '_' or '-'.
 func ValidateName(name string) error {
-	if name == "" || len(name) > 80 {
-		return fmt.Errorf("invalid dataset name %q: must be 1 to 80 characters long", name)
+	if name == "" || len(name) > MaxNameLen {
+		return fmt.Errorf("invalid dataset name %q: must be 1 to %d characters long", name, MaxNameLen)
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"errors"
 	"unicode"
 	"unicode/utf8"
 
@@ -9,19 +10,31 @@ import (
 	"github.com/cespare/xxhash/v2"
 )
 
-// Term filters (FORMAT.md, block version 2): a Bloom filter per string
-// column of a block over the lower-cased terms of its values, so
-// `has`, `search` and `where * has` skip blocks that cannot hold a rare
-// word without reading them. A term is a maximal run of Unicode letters
+// Term filters (FORMAT.md, block versions 2 and 3): Bloom filters over the
+// lower-cased terms of a string column's values, one per granule of 8192
+// rows since version 3 (one per block in version 2), so `has`, `search`
+// and `where * has` skip the blocks, and the stretches of a block, that
+// cannot hold a rare word without reading them. A term is a maximal run of Unicode letters
 // and digits, as APL's `has` defines it; a value that has a needle holds
 // every term of the needle as a whole term, so a block whose filter lacks
 // one of them cannot match.
 
 const (
-	termHashes     = 7       // bits set per term: ~1% false positives at 10 bits a term
-	termBitsPer    = 10      // filter bits per distinct term
-	maxTermFilter  = 1 << 20 // bytes; columns with more distinct terms get no filter
+	termHashes  = 7 // bits set per term: ~2% false positives at 8 bits a term
+	termBitsPer = 8 // filter bits per distinct term: 10 would halve the false positives for a quarter more bytes
+	// termBitsIdent sizes the filter of a granule with a new term on
+	// nearly every row (request ids, trace ids): at 8 bits such a column
+	// costs a byte per event; at 6 (~7% false positives) a lookup of one
+	// id still reads a few granules of a hundred.
+	termBitsIdent  = 6
+	maxTermFilter  = 1 << 20 // bytes; granules with more distinct terms get no filter
 	maxFilterTerms = maxTermFilter * 8 / termBitsPer
+	// termGranule is the rows per filter a writer uses: small enough that
+	// a word in one request of ten thousand leaves most of a block
+	// unread, large enough that a filter costs about a byte per event.
+	termGranule = 8192
+	// maxTermsField bounds the whole terms field of a column (version 3).
+	maxTermsField = 64 << 20
 )
 
 // Terms splits s into its lower-cased terms, as `has` matches them.
@@ -51,88 +64,201 @@ func forTerms(s string, buf []byte, f func([]byte)) []byte {
 	return buf
 }
 
-// TermFilter answers "may this block's column hold the term?" with no
-// false negatives.
+// TermFilter answers "may these rows of a block's column hold the term?"
+// with no false negatives, per granule of rows.
 type TermFilter struct {
-	bits []byte
+	// granuleRows is the rows per granule; the last may be shorter. A
+	// version 2 filter is one granule over the whole block.
+	granuleRows int
+	// granules are the Bloom bits per granule; nil may hold anything.
+	granules [][]byte
 }
 
-// MayHave reports whether term (lower-case, as Terms returns) may occur.
+// MayHave reports whether term (lower-case, as Terms returns) may occur
+// anywhere in the column.
 func (f *TermFilter) MayHave(term string) bool {
 	h := xxhash.Sum64String(term)
-	return f.test(h)
+	for _, g := range f.granules {
+		if g == nil || bloomTest(g, h) {
+			return true
+		}
+	}
+	return false
 }
 
-func (f *TermFilter) test(h uint64) bool {
-	m := uint64(len(f.bits)) * 8
+// Granules reports, per granule of granuleRows rows, whether the granule
+// may hold every one of terms.
+func (f *TermFilter) Granules(terms []string) (granuleRows int, may []bool) {
+	hs := make([]uint64, len(terms))
+	for i, t := range terms {
+		hs[i] = xxhash.Sum64String(t)
+	}
+	may = make([]bool, len(f.granules))
+	for g, bits := range f.granules {
+		may[g] = true
+		for _, h := range hs {
+			if bits != nil && !bloomTest(bits, h) {
+				may[g] = false
+				break
+			}
+		}
+	}
+	return f.granuleRows, may
+}
+
+func bloomTest(bits []byte, h uint64) bool {
+	m := uint64(len(bits)) * 8
 	h1, h2 := h, h>>32|1
 	for i := uint64(0); i < termHashes; i++ {
 		b := (h1 + i*h2) % m
-		if f.bits[b/8]&(1<<(b%8)) == 0 {
+		if bits[b/8]&(1<<(b%8)) == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-func (f *TermFilter) set(h uint64) {
-	m := uint64(len(f.bits)) * 8
+func bloomSet(bits []byte, h uint64) {
+	m := uint64(len(bits)) * 8
 	h1, h2 := h, h>>32|1
 	for i := uint64(0); i < termHashes; i++ {
 		b := (h1 + i*h2) % m
-		f.bits[b/8] |= 1 << (b % 8)
+		bits[b/8] |= 1 << (b % 8)
 	}
 }
 
-// buildTermFilter hashes the terms of a string column's values; nil when
-// the column has no terms or too many distinct ones for a useful filter.
+// buildTermFilter returns the version 3 terms field of a string column:
+// one filter per granule of termGranule rows over the terms of its
+// values; nil when no granule has a term.
 func buildTermFilter(v *vector.Vector, n int) []byte {
-	if v == nil || v.Type != vector.String {
+	if v == nil || v.Type != vector.String || n == 0 {
 		return nil
 	}
+	ng := (n + termGranule - 1) / termGranule
+	out := binary.AppendUvarint(nil, termGranule)
+	out = binary.AppendUvarint(out, uint64(ng))
 	hashes := map[uint64]struct{}{}
 	var buf []byte
+	any := false
+	for g := range ng {
+		clear(hashes)
+		lo, hi := g*termGranule, min((g+1)*termGranule, n)
+		var st termStats
+		buf, st = granuleTerms(v, lo, hi, hashes, buf)
+		if len(hashes) == 0 || len(hashes) > maxFilterTerms {
+			out = binary.AppendUvarint(out, 0)
+			continue
+		}
+		per := termBitsPer
+		if st.terms*2 <= st.values*3 && len(hashes)*10 >= (hi-lo)*9 {
+			per = termBitsIdent
+		}
+		bits := make([]byte, max(8, (len(hashes)*per+7)/8))
+		for h := range hashes {
+			bloomSet(bits, h)
+		}
+		out = binary.AppendUvarint(out, uint64(len(bits)))
+		out = append(out, bits...)
+		any = true
+	}
+	if !any || len(out) > maxTermsField {
+		return nil
+	}
+	return out
+}
+
+// termStats counts what granuleTerms read: values and the terms in them.
+type termStats struct{ values, terms int }
+
+// granuleTerms adds the term hashes of rows [lo, hi) to hashes, each
+// distinct value once, and stops adding past maxFilterTerms (the granule
+// then gets no filter).
+func granuleTerms(v *vector.Vector, lo, hi int, hashes map[uint64]struct{}, buf []byte) ([]byte, termStats) {
+	var st termStats
 	add := func(s string) bool {
-		buf = forTerms(s, buf, func(t []byte) { hashes[xxhash.Sum64(t)] = struct{}{} })
+		st.values++
+		buf = forTerms(s, buf, func(t []byte) {
+			st.terms++
+			hashes[xxhash.Sum64(t)] = struct{}{}
+		})
 		return len(hashes) <= maxFilterTerms
 	}
-	if v.Codes != nil { // dictionary: each distinct value once
-		for _, s := range v.Dict {
-			if !add(s) {
-				return nil
-			}
-		}
-	} else {
-		seen := map[string]struct{}{}
-		for i := 0; i < n; i++ {
+	if v.Codes != nil { // dictionary: each distinct code of the granule once
+		seen := make(map[uint32]struct{}, 256)
+		for i := lo; i < hi; i++ {
 			if v.IsNull(i) {
 				continue
 			}
-			s := v.Str(i)
-			if _, dup := seen[s]; dup {
+			c := v.Codes[i]
+			if _, dup := seen[c]; dup {
 				continue
 			}
-			if len(seen) < 1<<16 {
-				seen[s] = struct{}{}
+			seen[c] = struct{}{}
+			if !add(v.Dict[c]) {
+				return buf, st
 			}
+		}
+		return buf, st
+	}
+	prev := ""
+	for i := lo; i < hi; i++ {
+		if v.IsNull(i) {
+			continue
+		}
+		if s := v.Str(i); s != prev || i == lo {
+			prev = s
 			if !add(s) {
-				return nil
+				return buf, st
 			}
 		}
 	}
-	if len(hashes) == 0 {
-		return nil
-	}
-	size := max(8, (len(hashes)*termBitsPer+7)/8)
-	f := &TermFilter{bits: make([]byte, size)}
-	for h := range hashes {
-		f.set(h)
-	}
-	return f.bits
+	return buf, st
 }
 
-// putTermFilter appends a column's filter (empty for none).
-func putTermFilter(b, bits []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(bits)))
-	return append(b, bits...)
+// parseTermFilter reads a column's terms field as the block's version
+// wrote it; rows is the block's row count.
+func parseTermFilter(field []byte, version, rows int) (*TermFilter, error) {
+	if version == 2 {
+		return &TermFilter{granuleRows: max(rows, 1), granules: [][]byte{field}}, nil
+	}
+	gr, n := binary.Uvarint(field)
+	if n <= 0 || gr == 0 || gr > 1<<31 {
+		return nil, errors.New("bad term granule size")
+	}
+	field = field[n:]
+	ng, n := binary.Uvarint(field)
+	if n <= 0 || ng != (uint64(rows)+gr-1)/gr {
+		return nil, errors.New("term granule count does not match the rows")
+	}
+	field = field[n:]
+	f := &TermFilter{granuleRows: int(gr), granules: make([][]byte, ng)}
+	for g := range f.granules {
+		l, n := binary.Uvarint(field)
+		if n <= 0 || l > uint64(len(field)-n) || l > maxTermFilter {
+			return nil, errors.New("term filter length out of bounds")
+		}
+		if l > 0 {
+			f.granules[g] = field[n : n+int(l)]
+		}
+		field = field[n+int(l):]
+	}
+	if len(field) != 0 {
+		return nil, errors.New("bytes after the term filters")
+	}
+	return f, nil
+}
+
+// putTermFilter appends a column's terms field (empty for none).
+func putTermFilter(b, field []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(field)))
+	return append(b, field...)
+}
+
+// Bytes is the size of the filters, as stored.
+func (f *TermFilter) Bytes() int {
+	n := 0
+	for _, g := range f.granules {
+		n += len(g)
+	}
+	return n
 }

@@ -24,7 +24,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/aplite/aplite/bench/gen"
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server"
 	"github.com/aplite/aplite/server/console"
 	"github.com/aplite/aplite/wasm/session"
@@ -126,7 +126,7 @@ func consoleHandler(t *testing.T) fasthttp.RequestHandler {
 func startServer(t *testing.T, ui fasthttp.RequestHandler) string {
 	t.Helper()
 	s, err := server.New(server.Config{DataDir: t.TempDir(), Token: testToken, Log: io.Discard,
-		Storage: server.NewStoreStorage(store.OpenMemory(store.Options{}))})
+		DB: db.OpenMemory(db.Options{Isolated: true})})
 	if err != nil {
 		t.Fatal(err)
 	}

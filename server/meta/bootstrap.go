@@ -8,8 +8,8 @@ import (
 // Owner is the user created on first start, who owns the default org.
 var ownerKey = "owner"
 
-// Bootstrap makes sure the org orgID and its owner user exist and returns
-// the owner. It is idempotent: later starts find and return the same owner.
+// Bootstrap makes sure the org orgID and its owner user exist, the owner
+// being a member of it, and returns the owner. It is idempotent: later starts find and return the same owner.
 func (s *Store) Bootstrap(orgID string, now time.Time) (*User, error) {
 	now = now.UTC()
 	var owner User
@@ -19,25 +19,45 @@ func (s *Store) Bootstrap(orgID string, now time.Time) (*User, error) {
 				return err
 			}
 		}
-		var ownerID string
-		if err := tx.Get(KindSettings, "", ownerKey, &ownerID); err == nil {
-			if err := tx.Get(KindUser, "", ownerID, &owner); err == nil {
-				return nil
+		if err := tx.ensureOwner(&owner); err != nil {
+			return err
+		}
+		if _, ok := tx.Member(orgID, owner.ID); !ok {
+			if err := tx.PutMember(orgID, owner.ID, "owner", now); err != nil {
+				return err
 			}
-		} else if !errors.Is(err, ErrNotFound) {
-			return err
 		}
-		owner = User{ID: NewID(), Name: "aplite admin", Email: "admin@localhost",
-			Role: Role{ID: "owner", Name: "owner"}}
-		if err := tx.Put(KindUser, "", owner.ID, owner); err != nil {
-			return err
-		}
-		return tx.Put(KindSettings, "", ownerKey, owner.ID)
+		return tx.adoptUsers(orgID, now)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &owner, nil
+}
+
+// ensureOwner reads the owner user, creating it on the first start.
+func (t *Tx) ensureOwner(owner *User) error {
+	var ownerID string
+	if err := t.Get(KindSettings, "", ownerKey, &ownerID); err == nil {
+		if err := t.Get(KindUser, "", ownerID, owner); err == nil {
+			return nil
+		}
+	} else if !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	*owner = User{ID: NewID(), Name: "aplite admin", Email: "admin@localhost",
+		Role: Role{ID: "owner", Name: "owner"}}
+	if err := t.Put(KindUser, "", owner.ID, *owner); err != nil {
+		return err
+	}
+	return t.Put(KindSettings, "", ownerKey, owner.ID)
+}
+
+// OwnerID returns the id of the user created on the first start.
+func (s *Store) OwnerID() string {
+	var id string
+	s.Get(KindSettings, "", ownerKey, &id)
+	return id
 }
 
 // EnsurePAT makes secret a personal access token of user in org. A secret

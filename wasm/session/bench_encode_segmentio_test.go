@@ -8,13 +8,15 @@ import (
 	"io"
 	"testing"
 
-	"github.com/aplite/aplite/core"
 	segjson "github.com/segmentio/encoding/json"
+
+	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 )
 
 // tabularFixture is a `query -format json` body shaped like a log search:
 // a timestamp, a status, a latency that is sometimes whole, free text.
-func tabularFixture(rows int) *core.TabularResult {
+func tabularFixture(rows int) *render.TabularResult {
 	cols := make([][]any, 4)
 	for i := range cols {
 		cols[i] = make([]any, rows)
@@ -29,7 +31,7 @@ func tabularFixture(rows int) *core.TabularResult {
 		}
 		cols[3][r] = fmt.Sprintf("GET /api/v1/items/%d took a while for user-%d \"quoted\"", r, r%97)
 	}
-	return &core.TabularResult{Format: "tabular", Tables: []core.TabularTable{{Name: "0", Columns: cols}}}
+	return &render.TabularResult{Format: "tabular", Tables: []render.TabularTable{{Name: "0", Columns: cols}}}
 }
 
 func benchEncode(b *testing.B, marshal func(any) ([]byte, error)) {

@@ -29,10 +29,10 @@ type Field struct {
 
 // Datasets lists the loaded datasets by name.
 func (s *Session) Datasets() []Dataset {
-	list := s.db.List()
+	list := s.db.Datasets()
 	out := make([]Dataset, 0, len(list))
-	for _, d := range list {
-		out = append(out, describe(d.Info()))
+	for _, info := range list {
+		out = append(out, describe(info))
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // Format names accepted by Load. Auto detects the format from the text.
@@ -57,25 +58,31 @@ func (s *Session) Load(name string, data []byte, o LoadOptions) (LoadResult, err
 		o.Now = s.now()
 	}
 	now := o.Now.UnixNano()
-	b := store.NewRowsBuilder()
 	res := LoadResult{Dataset: name, Format: format, Failures: []ingest.Failure{}}
+	var rows *store.Rows
 	switch format {
 	case Tabular:
+		b := store.NewRowsBuilder()
 		n, err := tabularRows(data, now, b)
 		if err != nil {
 			return res, err
 		}
-		res.Ingested = n
+		res.Ingested, rows = n, b.Finish(now)
 	case NDJSON, JSON, CSV:
-		r, err := ingest.Decode(data, ingest.Options{Format: ingestFormat(format), Now: now, MaxFailures: maxFailures}, b)
+		var r db.IngestResult
+		var err error
+		rows, r, err = db.Decode(data, ingest.Options{Format: ingestFormat(format), Now: now, MaxFailures: maxFailures})
 		if err != nil {
 			return res, fmt.Errorf("cannot read the %s: %w", format, err)
 		}
-		res.Ingested, res.Failed, res.Failures = r.Ingested, r.Failed, r.Failures
+		res.Ingested, res.Failed = r.Ingested, r.Failed
+		if r.Failures != nil {
+			res.Failures = r.Failures
+		}
 	default:
 		return res, fmt.Errorf("unknown format %q: use ndjson, json, csv or tabular", format)
 	}
-	return res, s.replace(name, b.Finish(now))
+	return res, s.replace(name, rows)
 }
 
 func ingestFormat(f string) ingest.Format {
@@ -91,11 +98,10 @@ func ingestFormat(f string) ingest.Format {
 // replace swaps the dataset called name for one holding rows.
 func (s *Session) replace(name string, rows *store.Rows) error {
 	_ = s.db.Delete(name) // absent is fine: this is a first load
-	ds, err := s.db.Create(name)
-	if err != nil {
+	if _, err := s.db.Create(name); err != nil {
 		return err
 	}
-	_, err = ds.Append(rows)
+	_, err := s.db.Append(name, rows)
 	return err
 }
 

@@ -6,23 +6,23 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // Session holds the datasets of one browser tab and the engine that
 // queries them. It is safe for concurrent use, though the browser calls
 // it from one thread.
 type Session struct {
-	db  *store.DB
-	eng *core.Engine
+	db *db.DB
 	// now is the clock for ingest times and now(); tests fix it.
 	now func() time.Time
 }
 
 // New returns an empty session.
 func New() *Session {
-	db := store.OpenMemory(store.Options{NoSync: true})
-	return &Session{db: db, eng: core.NewEngine(core.StoreCatalog(db)), now: time.Now}
+	return &Session{db: db.OpenMemory(db.Options{Store: store.Options{NoSync: true}}), now: time.Now}
 }
 
 // QueryOptions are the per-query settings the console passes along with
@@ -33,7 +33,7 @@ type QueryOptions struct {
 
 // Query runs apl over the session's datasets. Errors in the query text
 // are *core.QueryError, which carries the line and column to mark.
-func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*core.TabularResult, error) {
+func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*render.TabularResult, error) {
 	if !o.Start.IsZero() && !o.End.IsZero() && o.End.Before(o.Start) {
 		return nil, errors.New("the end of the time range is before its start")
 	}
@@ -44,11 +44,11 @@ func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*core.
 	// One worker: the browser runs Go on one thread, so fanning a scan out
 	// to goroutines only adds scheduling.
 	req := &core.Request{APL: apl, Start: o.Start, End: o.End, Now: now, Workers: 1}
-	res, err := s.eng.Query(ctx, req)
+	res, err := s.db.Query(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	return res.Tabular(), nil
+	return render.Tabular(res), nil
 }
 
 // Drop removes a dataset. Dropping one that does not exist is an error

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -36,7 +37,7 @@ func mustLoad(t *testing.T, s *Session, name, data, format string) LoadResult {
 	return r
 }
 
-func mustQuery(t *testing.T, s *Session, apl string, o QueryOptions) *core.TabularTable {
+func mustQuery(t *testing.T, s *Session, apl string, o QueryOptions) *render.TabularTable {
 	t.Helper()
 	r, err := s.Query(context.Background(), apl, o)
 	if err != nil {
@@ -47,7 +48,7 @@ func mustQuery(t *testing.T, s *Session, apl string, o QueryOptions) *core.Tabul
 
 // column returns the named column of a table as JSON, for comparisons
 // that do not care about Go number types.
-func column(t *testing.T, tab *core.TabularTable, name string) string {
+func column(t *testing.T, tab *render.TabularTable, name string) string {
 	t.Helper()
 	for i, f := range tab.Fields {
 		if f.Name == name {

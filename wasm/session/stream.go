@@ -8,6 +8,7 @@ import (
 
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // Streamed loads (issue 16): the console reads a dropped file a slice at
@@ -19,7 +20,8 @@ import (
 
 // Loader streams one file into a dataset.
 type Loader struct {
-	ds     *store.Dataset
+	db     *db.DB
+	name   string
 	opts   ingest.Options
 	csv    bool
 	header bool // CSV: the header line has been read
@@ -39,11 +41,10 @@ func (s *Session) BeginLoad(name, format string, now time.Time) (*Loader, error)
 		now = s.now()
 	}
 	_ = s.db.Delete(name)
-	ds, err := s.db.Create(name)
-	if err != nil {
+	if _, err := s.db.Create(name); err != nil {
 		return nil, err
 	}
-	return &Loader{ds: ds, csv: format == CSV,
+	return &Loader{db: s.db, name: name, csv: format == CSV,
 		opts: ingest.Options{Format: ingestFormat(format), Now: now.UnixNano(), MaxFailures: maxFailures},
 		res:  LoadResult{Dataset: name, Format: format, Failures: []ingest.Failure{}}}, nil
 }
@@ -63,8 +64,7 @@ func (l *Loader) Chunk(data []byte) (LoadResult, error) {
 		l.opts.CSVFields, l.header = fields, true
 		data = data[min(len(line)+1, len(data)):]
 	}
-	b := store.NewRowsBuilder()
-	r, err := ingest.Decode(data, l.opts, b)
+	r, err := l.db.Ingest(l.name, data, l.opts)
 	if err != nil {
 		return l.res, fmt.Errorf("cannot read the %s: %w", l.res.Format, err)
 	}
@@ -75,11 +75,14 @@ func (l *Loader) Chunk(data []byte) (LoadResult, error) {
 			l.res.Failures = append(l.res.Failures, f)
 		}
 	}
-	_, err = l.ds.Append(b.Finish(l.opts.Now))
-	return l.res, err
+	return l.res, nil
 }
 
 // End finishes the load: buffered rows become compressed blocks.
 func (l *Loader) End() (LoadResult, error) {
-	return l.res, l.ds.Flush()
+	ds, err := l.db.Dataset(l.name)
+	if err != nil {
+		return l.res, err
+	}
+	return l.res, ds.Flush()
 }

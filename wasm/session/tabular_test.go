@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 )
 
 // A result saved from a query and loaded back answers the same query
@@ -38,7 +38,7 @@ func TestSavedResultLoadsBack(t *testing.T) {
 
 // sortedByTime returns a table's rows keyed by _time (the first column),
 // so the comparison does not depend on the scan order of two datasets.
-func sortedByTime(tab *core.TabularTable) map[string][]any {
+func sortedByTime(tab *render.TabularTable) map[string][]any {
 	out := map[string][]any{}
 	for i := range tab.Columns[0] {
 		row := make([]any, len(tab.Columns))

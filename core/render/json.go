@@ -1,4 +1,6 @@
-package core
+package render
+
+import "github.com/aplite/aplite/core/output"
 
 // This file holds the JSON shapes of query results, exactly as the
 // official clients decode them (see shared/spec/clients.md §4). Field sets
@@ -15,28 +17,20 @@ type TabularResult struct {
 
 // Status is the query statistics block shared by both formats.
 type Status struct {
-	ElapsedTime    int64     `json:"elapsedTime"` // µs
-	MinCursor      string    `json:"minCursor"`
-	MaxCursor      string    `json:"maxCursor"`
-	BlocksExamined int64     `json:"blocksExamined"`
-	BlocksCached   int64     `json:"blocksCached"`
-	BlocksMatched  int64     `json:"blocksMatched"`
-	RowsExamined   int64     `json:"rowsExamined"`
-	RowsMatched    int64     `json:"rowsMatched"`
-	NumGroups      int64     `json:"numGroups"`
-	IsPartial      bool      `json:"isPartial"`
-	CacheStatus    int       `json:"cacheStatus"`
-	MinBlockTime   string    `json:"minBlockTime"`
-	MaxBlockTime   string    `json:"maxBlockTime"`
-	Messages       []Message `json:"messages,omitempty"`
-}
-
-// Message is a warning or note attached to a result.
-type Message struct {
-	Priority string `json:"priority"`
-	Count    int    `json:"count"`
-	Code     string `json:"code"`
-	Msg      string `json:"msg"`
+	ElapsedTime    int64            `json:"elapsedTime"` // µs
+	MinCursor      string           `json:"minCursor"`
+	MaxCursor      string           `json:"maxCursor"`
+	BlocksExamined int64            `json:"blocksExamined"`
+	BlocksCached   int64            `json:"blocksCached"`
+	BlocksMatched  int64            `json:"blocksMatched"`
+	RowsExamined   int64            `json:"rowsExamined"`
+	RowsMatched    int64            `json:"rowsMatched"`
+	NumGroups      int64            `json:"numGroups"`
+	IsPartial      bool             `json:"isPartial"`
+	CacheStatus    int              `json:"cacheStatus"`
+	MinBlockTime   string           `json:"minBlockTime"`
+	MaxBlockTime   string           `json:"maxBlockTime"`
+	Messages       []output.Message `json:"messages,omitempty"`
 }
 
 // TabularTable is one table of a tabular result; Columns is column-major.

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// Field declarations for `aplite query -in`. A server dataset has settings
+// a file lacks: map fields (server/mapfields.go: objects kept as one
+// dynamic value instead of being flattened into dotted fields) and, for
+// OTLP traces, typed fields such as a timespan duration. Without them a
+// trace query written for the server (['attributes.custom']['http.route'],
+// avg(duration)) fails or answers differently over an exported file, so
+// the command line can declare both, per dataset, in the -in NAME's terms:
+//
+//	-map-field NAME=FIELD        FIELD's objects stay one dynamic value
+//	-type NAME=FIELD:TYPE        FIELD is stored as TYPE (timespan, long, ...)
+//
+// NAME=... mirrors -in NAME=PATH; FIELD:TYPE is APL's own column
+// declaration (datatable(duration:timespan)).
+
+// fieldDecl is what one dataset declares.
+type fieldDecl struct {
+	mapFields map[string]bool
+	types     map[string]vector.Type
+	order     []string // typed fields in flag order, for stable output
+}
+
+// parseFieldDecls reads the -map-field and -type flags into declarations
+// per dataset; every dataset they name must be loaded with -in.
+func parseFieldDecls(mapFlags, typeFlags, inputs []string) (map[string]*fieldDecl, error) {
+	loaded := map[string]bool{}
+	for _, in := range inputs {
+		name, _, _ := strings.Cut(in, "=")
+		loaded[name] = true
+	}
+	decls := map[string]*fieldDecl{}
+	get := func(flag, arg string) (*fieldDecl, string, error) {
+		name, field, ok := strings.Cut(arg, "=")
+		if !ok || name == "" || field == "" {
+			return nil, "", fmt.Errorf("-%s %q: want NAME=FIELD%s", flag, arg, map[bool]string{true: ":TYPE"}[flag == "type"])
+		}
+		if !loaded[name] {
+			return nil, "", fmt.Errorf("-%s %q: no -in %s=PATH loads dataset %s", flag, arg, name, name)
+		}
+		if decls[name] == nil {
+			decls[name] = &fieldDecl{mapFields: map[string]bool{}, types: map[string]vector.Type{}}
+		}
+		return decls[name], field, nil
+	}
+	for _, arg := range mapFlags {
+		d, field, err := get("map-field", arg)
+		if err != nil {
+			return nil, err
+		}
+		d.mapFields[field] = true
+	}
+	for _, arg := range typeFlags {
+		d, spec, err := get("type", arg)
+		if err != nil {
+			return nil, err
+		}
+		field, tname, ok := strings.Cut(spec, ":")
+		t, known := vector.ParseType(strings.TrimSpace(tname))
+		if !ok || field == "" || !known || t == vector.Null {
+			return nil, fmt.Errorf("-type %q: want NAME=FIELD:TYPE with TYPE one of bool, long, real, string, datetime, timespan, dynamic", arg)
+		}
+		if _, dup := d.types[field]; !dup {
+			d.order = append(d.order, field)
+		}
+		d.types[field] = t
+	}
+	return decls, nil
+}
+
+// retype stores each typed field of r as one column of its type, reading
+// every value as the matching to*() function does (totimespan: numbers
+// are nanoseconds, strings "250ms" or "00:00:00.25"). A field that arrived
+// with several types (200 and "200") becomes one column. Values that do
+// not convert become null; the count is reported on standard error.
+func (d *fieldDecl) retype(r *store.Rows, path string) {
+	if d == nil {
+		return
+	}
+	for _, field := range d.order {
+		t := d.types[field]
+		if lost := retypeField(r, field, t); lost > 0 {
+			fmt.Fprintf(os.Stderr, "aplite query: %s: %d value(s) of %s could not be read as %s and are null\n", path, lost, field, t)
+		}
+	}
+}
+
+func retypeField(r *store.Rows, field string, t vector.Type) (lost int) {
+	var at []int
+	for i, k := range r.Keys {
+		if k.Name == field {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 || (len(at) == 1 && r.Keys[at[0]].Type == t) {
+		return 0
+	}
+	out := vector.New(t, r.N)
+	for row := 0; row < r.N; row++ {
+		src := -1
+		for _, i := range at {
+			if !r.Cols[i].IsNull(row) {
+				src = i
+				break
+			}
+		}
+		if src < 0 {
+			out.AppendNull()
+			continue
+		}
+		if !convertInto(out, r.Cols[src], row) {
+			out.AppendNull()
+			lost++
+		}
+	}
+	// The typed column takes the place of the first one it replaces.
+	r.Keys[at[0]], r.Cols[at[0]] = store.ColKey{Name: field, Type: t}, out
+	for j := len(at) - 1; j > 0; j-- {
+		i := at[j]
+		r.Keys = append(r.Keys[:i], r.Keys[i+1:]...)
+		r.Cols = append(r.Cols[:i], r.Cols[i+1:]...)
+	}
+	return lost
+}
+
+// convertInto appends row of v to out as out's type; false when the value
+// does not convert.
+func convertInto(out, v *vector.Vector, row int) bool {
+	switch out.Type {
+	case vector.TimeSpan:
+		return appendInt(out, fn.ToDuration, v, row)
+	case vector.DateTime:
+		return appendInt(out, fn.ToTime, v, row)
+	case vector.Int:
+		return appendInt(out, fn.ToInt, v, row)
+	case vector.Float:
+		x, ok := fn.ToFloat(v, row)
+		if ok {
+			out.AppendFloat(x)
+		}
+		return ok
+	case vector.Bool:
+		x, ok := fn.ToBool(v, row)
+		if ok {
+			out.AppendBool(x)
+		}
+		return ok
+	case vector.String:
+		x, ok := fn.ToString(v, row)
+		if ok {
+			out.AppendStr(x)
+		}
+		return ok
+	}
+	x, ok := fn.ToDynamic(v, row)
+	if ok {
+		out.AppendDyn(x)
+	}
+	return ok
+}
+
+func appendInt(out *vector.Vector, conv func(*vector.Vector, int) (int64, bool), v *vector.Vector, row int) bool {
+	x, ok := conv(v, row)
+	if ok {
+		out.AppendInt(x)
+	}
+	return ok
+}

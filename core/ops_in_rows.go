@@ -1,0 +1,46 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// rowInEval tests x against a list that reads columns, row by row: each
+// row's list is its items' values (arrays flattened), matched as the
+// constant list would be. A null x matches nothing, so !in keeps it, as
+// for constant lists.
+func rowInEval(op string, x *expr, list []*expr) func(*execCtx, *batch) (*vector.Vector, error) {
+	neg := strings.HasPrefix(op, "!")
+	fold := strings.HasSuffix(op, "~")
+	return func(xc *execCtx, b *batch) (*vector.Vector, error) {
+		xv, err := x.run(xc, b)
+		if err != nil {
+			return nil, err
+		}
+		cols := make([]*vector.Vector, len(list))
+		for i, l := range list {
+			if cols[i], err = l.run(xc, b); err != nil {
+				return nil, err
+			}
+		}
+		out := &vector.Vector{Type: vector.Bool, Len: b.n, Bools: make([]bool, b.n)}
+		var items []any
+		for r := 0; r < b.n; r++ {
+			items = items[:0]
+			for _, c := range cols {
+				items = flattenInto(items, c.Value(r))
+			}
+			v := xv.Value(r)
+			switch {
+			case isHasOp(op):
+				out.Bools[r] = v != nil && hasPred(op, items)(valueString(v))
+			case v == nil:
+				out.Bools[r] = neg
+			default:
+				out.Bools[r] = newValueSet(items, x.typ, fold).contains(v) != neg
+			}
+		}
+		return out, nil
+	}
+}

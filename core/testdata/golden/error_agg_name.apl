@@ -1,0 +1,1 @@
+logs | summarize maxif(is_tls, status == 200)

@@ -1,0 +1,1 @@
+logs | extend x = ensure_field(method, typeof(string))

@@ -1,0 +1,1 @@
+logs | where method in (nosuch, "GET")

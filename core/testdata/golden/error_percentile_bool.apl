@@ -1,0 +1,1 @@
+logs | summarize percentile(is_tls, 50)

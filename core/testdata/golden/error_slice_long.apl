@@ -1,0 +1,1 @@
+logs | extend x = resp_body_size_bytes[1:]

@@ -1,0 +1,226 @@
+package db
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+)
+
+// Sniff asks Ingest to pick the body's format from its first bytes
+// (ingest.Sniff); set it as ingest.Options.Format.
+const Sniff ingest.Format = -1
+
+// IngestResult is what one Ingest or IngestStream did.
+type IngestResult struct {
+	// Decode counts the events read and failed, with the first failures.
+	ingest.Result
+	// Format is the format the body was read in (after sniffing).
+	Format ingest.Format
+	// Append is the storage's answer for the last batch appended.
+	Append store.AppendResult
+}
+
+// Ingest decodes body (already decompressed) into the dataset name and
+// appends the events durably before returning. opts.Format may be Sniff;
+// opts.Now, when zero, is the clock. Events that fail to decode are
+// counted and listed in the result, not fatal; a body that cannot be
+// read at all is an error (*ingest.SyntaxError for a position in it) and
+// stores nothing.
+func (d *DB) Ingest(name string, body []byte, opts ingest.Options) (IngestResult, error) {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return IngestResult{}, err
+	}
+	return decodeAppend(ds, body, opts, nil)
+}
+
+// Decode reads body into rows without storing them, for callers that
+// replace a dataset only once its new contents parsed (the console's
+// dropped files). opts.Format may be Sniff; opts.Now, when zero, is the
+// clock.
+func Decode(body []byte, opts ingest.Options) (*store.Rows, IngestResult, error) {
+	if opts.Format == Sniff {
+		opts.Format = ingest.Sniff(body)
+	}
+	if opts.Now == 0 {
+		opts.Now = time.Now().UnixNano()
+	}
+	b := store.NewRowsBuilder()
+	res, err := ingest.Decode(body, opts, b)
+	out := IngestResult{Result: res, Format: opts.Format}
+	if err != nil {
+		return nil, out, err
+	}
+	return b.Finish(opts.Now), out, nil
+}
+
+// decodeAppend is the one "decode, finish, append" of every ingest path;
+// prepare, when set, sees the rows before they are stored.
+func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, prepare func(*store.Rows)) (IngestResult, error) {
+	rows, res, err := Decode(body, opts)
+	if err != nil || rows.N == 0 {
+		return res, err
+	}
+	if prepare != nil {
+		prepare(rows)
+	}
+	if res.Append, err = ds.Append(rows); err != nil {
+		return res, &AppendError{Err: err}
+	}
+	return res, nil
+}
+
+// AppendError is returned when a body was read but its events could not
+// be stored (a full disk, a closed or read-only database): the caller's
+// request was fine, unlike a decode error.
+type AppendError struct{ Err error }
+
+func (e *AppendError) Error() string { return "storing the events: " + e.Err.Error() }
+
+// Unwrap returns the storage's error.
+func (e *AppendError) Unwrap() error { return e.Err }
+
+// Append stores rows that a caller built itself (OTLP, saved results)
+// durably in the dataset name.
+func (d *DB) Append(name string, rows *store.Rows) (store.AppendResult, error) {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return store.AppendResult{}, err
+	}
+	return ds.Append(rows)
+}
+
+// StreamChunk is the size of the pieces IngestStream cuts NDJSON into.
+const StreamChunk = 8 << 20
+
+// StreamProgress, when given to IngestStream, counts the events appended
+// so far; a caller may read it while the stream runs.
+type StreamProgress struct{ Rows atomic.Int64 }
+
+// StreamOptions tune IngestStream.
+type StreamOptions struct {
+	ingest.Options
+	// Prepare, when set, sees each decoded batch before it is stored (the
+	// command line's declared field types); it may be called from several
+	// goroutines at once.
+	Prepare func(*store.Rows)
+	// Progress, when set, counts the events stored so far.
+	Progress *StreamProgress
+}
+
+// IngestStream reads r to its end into the dataset name without holding
+// it whole: NDJSON is cut into chunks of whole lines that are decoded on
+// one worker per core (memory stays proportional to the chunk size and the
+// workers); other formats are one document and are decoded whole. The
+// dataset is flushed to blocks at the end. Failed events are counted like
+// Ingest's; the first chunk that cannot be read at all stops the stream.
+func (d *DB) IngestStream(name string, r io.Reader, opts StreamOptions) (IngestResult, error) {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return IngestResult{}, err
+	}
+	if opts.Now == 0 {
+		opts.Now = time.Now().UnixNano()
+	}
+	if opts.Progress == nil {
+		opts.Progress = &StreamProgress{}
+	}
+	if opts.Format != ingest.NDJSON {
+		body, err := io.ReadAll(r)
+		if err != nil {
+			return IngestResult{}, err
+		}
+		res, err := decodeAppend(ds, body, opts.Options, opts.Prepare)
+		opts.Progress.Rows.Add(int64(res.Ingested))
+		if err != nil {
+			return res, err
+		}
+		return res, ds.Flush()
+	}
+	return streamNDJSON(ds, r, opts)
+}
+
+// streamNDJSON decodes chunks of lines on one worker per core and sums
+// what they did.
+func streamNDJSON(ds *store.Dataset, r io.Reader, opts StreamOptions) (IngestResult, error) {
+	chunks := make(chan []byte, 2)
+	total := IngestResult{Format: ingest.NDJSON}
+	var mu sync.Mutex
+	var first error
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for c := range chunks {
+				res, err := decodeAppend(ds, c, opts.Options, opts.Prepare)
+				opts.Progress.Rows.Add(int64(res.Ingested))
+				mu.Lock()
+				total.add(res)
+				if err != nil && first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	readErr := cutLines(r, StreamChunk, func(c []byte) { chunks <- c })
+	close(chunks)
+	wg.Wait()
+	switch {
+	case readErr != nil:
+		return total, readErr
+	case first != nil:
+		return total, first
+	}
+	return total, ds.Flush()
+}
+
+// add sums another chunk's counts into r, keeping the first failures.
+func (r *IngestResult) add(o IngestResult) {
+	r.Ingested += o.Ingested
+	r.Failed += o.Failed
+	r.ProcessedBytes += o.ProcessedBytes
+	if len(r.Failures) < maxStreamFailures {
+		r.Failures = append(r.Failures, o.Failures[:min(len(o.Failures), maxStreamFailures-len(r.Failures))]...)
+	}
+	r.Append = o.Append
+}
+
+// maxStreamFailures caps the failures a stream lists: the first few tell
+// what is wrong; the count says how often.
+const maxStreamFailures = 10
+
+// cutLines reads r in chunks of about size bytes that end at a newline (a
+// line longer than size makes a longer chunk) and hands each to emit.
+func cutLines(r io.Reader, size int, emit func([]byte)) error {
+	var carry []byte
+	for {
+		buf := make([]byte, len(carry), size+len(carry))
+		copy(buf, carry)
+		n, err := io.ReadFull(r, buf[len(carry):cap(buf)])
+		buf = buf[:len(carry)+n]
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			return fmt.Errorf("reading the stream: %w", err)
+		}
+		if eof {
+			if len(buf) > 0 {
+				emit(buf)
+			}
+			return nil
+		}
+		cut := bytes.LastIndexByte(buf, '\n') + 1
+		if cut == 0 { // one line longer than the chunk: keep reading
+			carry = buf
+			continue
+		}
+		carry = append([]byte(nil), buf[cut:]...)
+		emit(buf[:cut])
+	}
+}

@@ -1,0 +1,139 @@
+package server
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// provision creates org gamma with carol and a full API token through a,
+// and returns carol's personal token and the API token.
+func provision(t *testing.T, a Admin) (pat, api string) {
+	t.Helper()
+	o, err := a.CreateOrg("gamma", "Gamma Ltd")
+	if err != nil || o.ID != "gamma" || o.Name != "Gamma Ltd" {
+		t.Fatalf("create org: %+v, %v", o, err)
+	}
+	u, pat, err := a.AddUser("carol@example.com", "", "gamma", "admin")
+	if err != nil || !strings.HasPrefix(pat, "xapt-") || u.Name != "carol" {
+		t.Fatalf("add user: %+v, token %q, %v", u, pat, err)
+	}
+	if api, err = a.IssueAPIToken("gamma", ""); err != nil || !strings.HasPrefix(api, "xaat-") {
+		t.Fatalf("api token %q, %v", api, err)
+	}
+	// Failures say what is wrong.
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{second(a.CreateOrg("gamma", "")), "already exists"},
+		{second(a.CreateOrg("has.dot", "")), "may only hold"},
+		{third(a.AddUser("dave@example.com", "", "nope", "user")), "not found"},
+		{third(a.AddUser("dave@example.com", "", "gamma", "boss")), "role"},
+		{third(a.AddUser("not-an-email", "", "gamma", "user")), "email"},
+		{second(a.IssueAPIToken("nope", "")), "not found"},
+		{second(a.IssuePAT("nobody@example.com")), "not found"},
+		{a.RemoveUser("admin@localhost", "gamma"), "cannot be removed"},
+		{second(a.Users("nope")), "not found"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("got error %v, want one saying %q", c.err, c.want)
+		}
+	}
+	// Adding carol again changes her role and issues no second token.
+	if _, again, err := a.AddUser("carol@example.com", "", "gamma", "user"); err != nil || again != "" {
+		t.Fatalf("re-adding carol: token %q, %v", again, err)
+	}
+	rows, err := a.Users("gamma")
+	if err != nil || len(rows) != 1 || rows[0].User.Email != "carol@example.com" || rows[0].Role != "user" {
+		t.Fatalf("gamma users %+v, %v", rows, err)
+	}
+	orgs, err := a.Orgs()
+	if err != nil || len(orgs) != 2 || orgs[1].ID != "gamma" {
+		t.Fatalf("orgs %+v, %v", orgs, err)
+	}
+	return pat, api
+}
+
+func second[T any](_ T, err error) error        { return err }
+func third[T, U any](_ T, _ U, err error) error { return err }
+
+// useGamma checks that carol's token and gamma's API token act in gamma.
+func useGamma(ts *testServer, pat, api string) {
+	ts.t.Helper()
+	ts.must(req{method: "POST", path: "/v2/datasets", token: pat, org: "gamma", body: map[string]any{"name": "g"}}, 200)
+	ts.mustErr(req{method: "GET", path: "/v2/datasets", token: pat, org: ts.org}, 403, "not accessible")
+	got := (&twoOrgs{testServer: ts}).names(api, "")
+	if !slices.Equal(got, []string{"g"}) {
+		ts.t.Fatalf("gamma's API token sees %v", got)
+	}
+}
+
+func TestAdminOnStoppedDataDir(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := OpenAdmin(dir); !errors.Is(err, ErrNoData) {
+		t.Fatalf("admin on an empty directory: %v", err)
+	}
+	ts := newTestServerConfig(t, Config{DataDir: dir})
+	token := ts.token
+	ts.must(req{method: "GET", path: "/v2/orgs"}, 200)
+	if err := ts.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A socket file left by a crash does not fool it.
+	if err := os.WriteFile(filepath.Join(dir, AdminSocketName), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenAdmin(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, direct := a.(*adminStore); !direct {
+		t.Fatalf("stopped directory administered through %T", a)
+	}
+	pat, api := provision(t, a)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ts2 := newTestServerConfig(t, Config{DataDir: dir, Token: token})
+	useGamma(ts2, pat, api)
+}
+
+func TestAdminOnRunningServer(t *testing.T) {
+	dir := t.TempDir()
+	ts := newTestServerConfig(t, Config{DataDir: dir})
+	// Seen before the org exists: the server must not remember that.
+	ts.mustErr(req{method: "GET", path: "/v2/datasets", org: "gamma"}, 403, "not accessible")
+	a, err := OpenAdmin(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, remote := a.(*adminClient); !remote {
+		t.Fatalf("running server administered through %T", a)
+	}
+	pat, api := provision(t, a)
+	useGamma(ts, pat, api)
+	// The owner joins gamma; a second personal token for carol works too.
+	if _, _, err := a.AddUser("admin@localhost", "", "gamma", "owner"); err != nil {
+		t.Fatal(err)
+	}
+	ts.must(req{method: "GET", path: "/v2/datasets/g", org: "gamma"}, 200)
+	pat2, err := a.IssuePAT("carol@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.must(req{method: "GET", path: "/v2/datasets/g", token: pat2, org: "gamma"}, 200)
+	// Removed from her only org, carol's tokens stop at once.
+	if err := a.RemoveUser("carol@example.com", "gamma"); err != nil {
+		t.Fatal(err)
+	}
+	ts.mustErr(req{method: "GET", path: "/v2/datasets", token: pat, org: "gamma"}, 403, "invalid token")
+	rows, err := a.Users("")
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("all memberships %+v, %v", rows, err)
+	}
+}

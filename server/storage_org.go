@@ -1,0 +1,136 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/server/meta"
+)
+
+// The datasets of every org share one storage. The org that owned the
+// data directory before there were several (the "storage org", kept in
+// the metadata on first start) keeps plain dataset names, so existing
+// directories work unchanged and restarting with another -org never
+// hands them to another org. Any other org's dataset NAME is stored as
+// "axiom-org.ORG.NAME": the API refuses dataset names that start with
+// "axiom-" (validDatasetName) and org ids hold no '.', so no name a user
+// chooses, in any org, can collide with it. Only this file knows the
+// scheme; handlers, queries and the metadata keys of dataset settings all
+// go through an orgDatasets view.
+
+// orgStoragePrefix starts the stored name of other orgs' datasets.
+const orgStoragePrefix = "axiom-org."
+
+// storageOrgKey is the settings record naming the storage org.
+const storageOrgKey = "storageOrg"
+
+// orgDatasets is one org's view of the storage: the Storage methods over
+// the org's own names, and the core.Catalog its queries read.
+type orgDatasets struct {
+	db     *db.DB
+	prefix string // "" for the storage org
+}
+
+// datasets returns org's view of the storage.
+func (s *Server) datasets(org string) orgDatasets {
+	if org == s.storageOrg {
+		return orgDatasets{db: s.db}
+	}
+	return orgDatasets{db: s.db, prefix: orgStoragePrefix + org + "."}
+}
+
+// datasets returns the caller's org's view of the storage.
+func (c *call) datasets() orgDatasets { return c.s.datasets(c.p.org) }
+
+// key returns the stored name of dataset name, false for a name the org
+// cannot have (another org's stored name seen from the storage org).
+func (v orgDatasets) key(name string) (string, bool) {
+	if v.prefix == "" {
+		return name, !strings.HasPrefix(name, orgStoragePrefix)
+	}
+	return v.prefix + name, true
+}
+
+func errNoDataset(name string) error { return fmt.Errorf("%w: %s", store.ErrNotFound, name) }
+
+// Create makes an empty dataset in the org.
+func (v orgDatasets) Create(name string) (*store.Dataset, error) {
+	k, ok := v.key(name)
+	if !ok {
+		return nil, fmt.Errorf("invalid dataset name %q: the prefix %q is reserved", name, orgStoragePrefix)
+	}
+	return v.db.Create(k)
+}
+
+// Get returns one of the org's datasets.
+func (v orgDatasets) Get(name string) (*store.Dataset, error) {
+	k, ok := v.key(name)
+	if !ok {
+		return nil, errNoDataset(name)
+	}
+	return v.db.Dataset(k)
+}
+
+// Delete removes one of the org's datasets.
+func (v orgDatasets) Delete(name string) error {
+	k, ok := v.key(name)
+	if !ok {
+		return errNoDataset(name)
+	}
+	return v.db.Delete(k)
+}
+
+// Ingest decodes body into one of the org's datasets and stores its
+// events (db.DB.Ingest).
+func (v orgDatasets) Ingest(name string, body []byte, opts ingest.Options) (db.IngestResult, error) {
+	k, ok := v.key(name)
+	if !ok {
+		return db.IngestResult{}, errNoDataset(name)
+	}
+	return v.db.Ingest(k, body, opts)
+}
+
+// Names lists the org's datasets, sorted, by the names the org uses.
+func (v orgDatasets) Names() []string {
+	var out []string
+	for _, n := range v.db.Names() {
+		switch {
+		case v.prefix == "" && !strings.HasPrefix(n, orgStoragePrefix):
+			out = append(out, n)
+		case v.prefix != "" && strings.HasPrefix(n, v.prefix):
+			out = append(out, n[len(v.prefix):])
+		}
+	}
+	return out
+}
+
+// Snapshot implements core.Catalog. The snapshot carries the name the
+// org uses, which is what union's withsource column and damage messages
+// show.
+func (v orgDatasets) Snapshot(name string) (*store.Snapshot, error) {
+	d, err := v.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	snap := d.Snapshot()
+	snap.Dataset = name
+	return snap, nil
+}
+
+// loadStorageOrg reads the storage org, recording org as that one on the
+// first start (and the first start after upgrading to several orgs,
+// whose data all belonged to the one org there was).
+func loadStorageOrg(ms *meta.Store, org string) (string, error) {
+	var got string
+	err := ms.Update(func(tx *meta.Tx) error {
+		if err := tx.Get(meta.KindSettings, "", storageOrgKey, &got); err == nil {
+			return nil
+		}
+		got = org
+		return tx.Put(meta.KindSettings, "", storageOrgKey, org)
+	})
+	return got, err
+}
