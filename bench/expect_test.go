@@ -311,11 +311,20 @@ func TestExpectedReadsEvents(t *testing.T) {
 		if strings.Contains(strings.ToLower(uri), "api") {
 			want.api++
 		}
+		if msg, ok := ev["message"].(string); ok {
+			terms := store.Terms(msg)
+			if slices.Contains(terms, gen.RareWord) {
+				want.rare++
+			}
+			if slices.Contains(terms, gen.CommonWord) {
+				want.common++
+			}
+		}
 	}
 	if !reflect.DeepEqual(e, want) {
 		t.Fatalf("reading the NDJSON bytes gives other answers than the events:\n%+v\n%+v", e.byStatus, want.byStatus)
 	}
-	if e.n != n || e.api == 0 || len(e.byMinute) < 500 {
+	if e.n != n || e.api == 0 || len(e.byMinute) < 500 || benchShape != gen.Tidy && e.common == 0 {
 		t.Fatalf("implausible expectations: %d events, %d api, %d minutes", e.n, e.api, len(e.byMinute))
 	}
 }
