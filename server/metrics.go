@@ -67,10 +67,12 @@ type metrics struct {
 	ingestBytes    atomic.Int64
 	ingestLatency  *histogram
 
-	queries       atomic.Int64
-	queryErrors   atomic.Int64
-	queryLatency  *histogram
-	queryRowsRead atomic.Int64
+	queries     atomic.Int64
+	queryErrors atomic.Int64
+	// queriesAbandoned counts queries stopped because their client hung up.
+	queriesAbandoned atomic.Int64
+	queryLatency     *histogram
+	queryRowsRead    atomic.Int64
 }
 
 func newMetrics() *metrics {
@@ -151,6 +153,7 @@ func (s *Server) handleMetrics(ctx *fasthttp.RequestCtx) {
 	}
 	counter("aplite_queries_total", "APL and legacy queries run.", m.queries.Load())
 	counter("aplite_query_errors_total", "Queries that failed.", m.queryErrors.Load())
+	counter("aplite_queries_abandoned_total", "Queries stopped because their client closed the connection.", m.queriesAbandoned.Load())
 	counter("aplite_query_rows_examined_total", "Rows examined by queries.", m.queryRowsRead.Load())
 	m.queryLatency.write(&b, "aplite_query_duration_seconds", "Query latency.")
 	fmt.Fprintf(&b, "# HELP aplite_uptime_seconds Seconds since the server started.\n# TYPE aplite_uptime_seconds gauge\naplite_uptime_seconds %d\n",

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -122,6 +123,8 @@ func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
 	}
 	ctx, cancel := s.queryContext()
 	defer cancel()
+	ctx, stopWatch := watchClient(ctx, c.Conn())
+	defer stopWatch()
 	leave, err := s.gate.enter(ctx)
 	if err != nil {
 		return nil, err
@@ -140,6 +143,10 @@ func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
 		var ce *store.CorruptionError
 		if errors.As(err, &ce) {
 			fmt.Fprintf(s.cfg.Log, "aplite: query hit damaged data: %v\n", err)
+		}
+		if context.Cause(ctx) == errClientGone {
+			m.queriesAbandoned.Add(1)
+			return nil, errorf(499, "query cancelled: %v", errClientGone) // nobody reads it
 		}
 		if te := s.queryTimeoutError(err); te != nil {
 			return nil, te
