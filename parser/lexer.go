@@ -232,13 +232,18 @@ func (s *scanner) word() {
 }
 
 // rawCall measures `word ( ... )` for datetime/timespan/time literals. The
-// body may hold quotes; it ends at the first `)` outside quotes.
+// body may hold quotes; it ends at the first `)` outside quotes. An empty
+// body is no literal: `time()` is a call like `time(\n)`, so the canonical
+// text of either parses back the same (fuzzing found the difference).
 func (s *scanner) rawCall(n int) (int, bool) {
 	i := s.off + n
 	for i < len(s.src) && (s.src[i] == ' ' || s.src[i] == '\t') {
 		i++
 	}
 	if i >= len(s.src) || s.src[i] != '(' {
+		return 0, false
+	}
+	if j := strings.IndexByte(s.src[i:], ')'); j >= 0 && strings.TrimSpace(s.src[i+1:i+j]) == "" {
 		return 0, false
 	}
 	var quote byte
