@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -58,59 +59,56 @@ var searchQueries = []benchQuery{
 	{"s2", `where message has "timeout" | count`},
 }
 
-// BenchmarkSearch times searchQueries like BenchmarkTopRows, and a full
-// scan of the same predicate (no term filters: has applied to every
-// message) for the ratio the issue asks for.
+// BenchmarkSearch times searchQueries in process, and a full scan of the
+// same predicate (no term filters: has applied to every message) for the
+// ratio the issue asks for.
 func BenchmarkSearch(b *testing.B) {
-	workers := runtime.GOMAXPROCS(0)
-	for _, n := range querySizes() {
-		b.Run(sizeName(n), func(b *testing.B) {
-			for _, q := range searchQueries {
-				b.Run("inproc-colcache/"+q.id, func(b *testing.B) {
-					benchInProcess(b, dataset(b, n), q, core.Request{APL: q.apl(), Workers: workers})
-				})
-				// "or false" leaves the answer and the has kernel as they
-				// are, but the term filters cannot decide an or with a
-				// test they do not know: a full scan of every message.
-				full := benchQuery{q.id, strings.Replace(q.pipe, " | count", " or false | count", 1)}
-				b.Run("fullscan/"+q.id, func(b *testing.B) {
-					benchInProcess(b, dataset(b, n), full, core.Request{APL: full.apl(), Workers: workers})
-				})
-			}
-		})
+	// "or false" leaves the answer and the has kernel as they are, but the
+	// term filters cannot decide an or with a test they do not know: a
+	// full scan of every message.
+	full := func(q benchQuery) benchQuery {
+		return benchQuery{q.id, strings.Replace(q.pipe, " | count", " or false | count", 1)}
 	}
+	benchModes(b, searchQueries, map[string]func(*testing.B, *fixture, benchQuery){
+		"inproc-colcache": inProcess,
+		"fullscan":        func(b *testing.B, f *fixture, q benchQuery) { inProcess(b, f, full(q)) },
+	})
 }
 
-// BenchmarkTimeWindow times windowQueries like BenchmarkTopRows.
+// BenchmarkTimeWindow times windowQueries in process.
 func BenchmarkTimeWindow(b *testing.B) {
-	workers := runtime.GOMAXPROCS(0)
-	for _, n := range querySizes() {
-		b.Run(sizeName(n), func(b *testing.B) {
-			for _, q := range windowQueries {
-				b.Run("inproc-colcache/"+q.id, func(b *testing.B) {
-					benchInProcess(b, dataset(b, n), q, core.Request{APL: q.apl(), Workers: workers})
-				})
-			}
-		})
-	}
+	benchModes(b, windowQueries, map[string]func(*testing.B, *fixture, benchQuery){"inproc-colcache": inProcess})
 }
 
 // BenchmarkTopRows times topQueries like BenchmarkQuery's inproc-colcache
 // and http modes.
 func BenchmarkTopRows(b *testing.B) {
-	workers := runtime.GOMAXPROCS(0)
+	benchModes(b, topQueries, map[string]func(*testing.B, *fixture, benchQuery){
+		"inproc-colcache": inProcess,
+		"http": func(b *testing.B, f *fixture, q benchQuery) {
+			benchHTTP(b, f, q, "/v1/datasets/_apl?format=tabular&nocache=true")
+		},
+	})
+}
+
+// benchModes runs every query in every mode (sorted by name) on each of
+// querySizes' fixtures: SIZE/MODE/QUERY.
+func benchModes(b *testing.B, qs []benchQuery, modes map[string]func(*testing.B, *fixture, benchQuery)) {
+	names := slices.Sorted(maps.Keys(modes))
 	for _, n := range querySizes() {
 		b.Run(sizeName(n), func(b *testing.B) {
-			for _, q := range topQueries {
-				b.Run("inproc-colcache/"+q.id, func(b *testing.B) {
-					benchInProcess(b, dataset(b, n), q, core.Request{APL: q.apl(), Workers: workers})
-				})
-				b.Run("http/"+q.id, func(b *testing.B) {
-					benchHTTP(b, dataset(b, n), q, "/v1/datasets/_apl?format=tabular&nocache=true")
-				})
+			for _, q := range qs {
+				for _, m := range names {
+					b.Run(m+"/"+q.id, func(b *testing.B) { modes[m](b, dataset(b, n), q) })
+				}
 			}
 		})
 	}
+}
+
+// inProcess times q on the engine alone with warm columns and every core.
+func inProcess(b *testing.B, f *fixture, q benchQuery) {
+	benchInProcess(b, f, q, core.Request{APL: q.apl(), Workers: runtime.GOMAXPROCS(0)})
 }
 
 // querySizes are the dataset sizes benchmarked: 1M always, 10M when

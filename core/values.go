@@ -94,42 +94,7 @@ func convertValue(v any, t vector.Type) any {
 }
 
 // valueString renders a boxed value as APL's tostring() does.
-func valueString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return formatFloat(x)
-	case time.Time:
-		return x.UTC().Format(time.RFC3339Nano)
-	case time.Duration:
-		return output.FormatTimespan(x)
-	}
-	b, _ := json.Marshal(output.JSONValue(v))
-	return string(b)
-}
-
-// formatFloat renders a real the way results show it: shortest exact form.
-func formatFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
+func valueString(v any) string { return output.Text(v) }
 
 // parseDateTime parses the datetime text forms APL accepts (naive times
 // are UTC), with the same layouts as todatetime(), so an implicit cast and

@@ -80,11 +80,8 @@ func (s *avgState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 		avgInts(s.hi, s.lo, s.counts, v, sel, groups)
 	case vector.Dynamic:
 		for k, g := range groups {
-			r := physRow(sel, k)
-			if v.Const {
-				r = 0
-			}
-			if !validAt(v.Valid, r) {
+			r, ok := liveRow(v, sel, k)
+			if !ok {
 				continue
 			}
 			if x, ok := dynFloat(v.Dyns[r]); ok {

@@ -78,11 +78,8 @@ func (a dynBest) value() any {
 // dynExtremes folds a dynamic vector into the per-group best values.
 func dynExtremes(best []dynBest, has []bool, v *vector.Vector, sel []int32, groups []uint32, isMax bool) {
 	for k, g := range groups {
-		r := physRow(sel, k)
-		if v.Const {
-			r = 0
-		}
-		if !validAt(v.Valid, r) {
+		r, ok := liveRow(v, sel, k)
+		if !ok {
 			continue
 		}
 		if x, ok := dynKey(v.Dyns[r]); ok && (!has[g] || x.beats(best[g], isMax)) {

@@ -39,6 +39,16 @@ func physRow(sel []int32, k int) int {
 	return int(sel[k])
 }
 
+// liveRow maps update row k to the physical row of v (row 0 of a
+// constant) and reports whether that row holds a value, not a null.
+func liveRow(v *vector.Vector, sel []int32, k int) (int, bool) {
+	r := physRow(sel, k)
+	if v.Const {
+		r = 0
+	}
+	return r, validAt(v.Valid, r)
+}
+
 // growInt64 and friends extend a per-group slice to n entries, keeping
 // amortised doubling so Grow called once per batch stays cheap.
 func growInt64(s []int64, n int) []int64 {

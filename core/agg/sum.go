@@ -84,11 +84,8 @@ func (s *sumState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 		sumInto(s.floats, s.has, v, v.Floats, sel, groups)
 	case vector.Dynamic:
 		for k, g := range groups {
-			r := physRow(sel, k)
-			if v.Const {
-				r = 0
-			}
-			if !validAt(v.Valid, r) {
+			r, ok := liveRow(v, sel, k)
+			if !ok {
 				continue
 			}
 			if x, ok := dynFloat(v.Dyns[r]); ok {

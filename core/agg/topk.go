@@ -86,11 +86,8 @@ func (s *topkState[K]) Update(args []*vector.Vector, sel []int32, groups []uint3
 		return
 	}
 	for k, g := range groups {
-		r := physRow(sel, k)
-		if v.Const {
-			r = 0
-		}
-		if !validAt(v.Valid, r) {
+		r, ok := liveRow(v, sel, k)
+		if !ok {
 			continue
 		}
 		key, ok := rowKey[K](v, r)

@@ -1,7 +1,9 @@
 package output
 
 import (
+	"encoding/json"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/aplite/aplite/vector"
@@ -74,4 +76,36 @@ func JSONValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// Text renders a boxed or JSON-ready value as APL's tostring() does:
+// numbers in their shortest exact form, datetimes as RFC 3339 UTC,
+// timespans as Go durations, arrays and bags as JSON.
+func Text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return "NaN"
+		case math.IsInf(x, 1):
+			return "Infinity"
+		case math.IsInf(x, -1):
+			return "-Infinity"
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case time.Duration:
+		return FormatTimespan(x)
+	}
+	b, _ := json.Marshal(JSONValue(v))
+	return string(b)
 }

@@ -1,7 +1,9 @@
 package output
 
 import (
+	"math"
 	"testing"
+	"time"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -32,5 +34,24 @@ func TestAccessors(t *testing.T) {
 	}
 	if o.RowsExamined() != 9 || o.Table.Index("n") != 0 || o.Table.Index("m") != -1 {
 		t.Error("RowsExamined or Index wrong")
+	}
+}
+
+// Text is tostring(): the same text whether a value is boxed (a
+// time.Time) or JSON-ready (its RFC 3339 string).
+func TestText(t *testing.T) {
+	ts := time.Date(2026, 1, 2, 3, 4, 5, 600, time.UTC)
+	for _, c := range []struct {
+		in   any
+		want string
+	}{
+		{nil, ""}, {"a b", "a b"}, {true, "true"}, {int64(-42), "-42"}, {2.5, "2.5"}, {1e21, "1e+21"},
+		{math.NaN(), "NaN"}, {math.Inf(-1), "-Infinity"}, {ts, "2026-01-02T03:04:05.0000006Z"},
+		{90 * time.Second, "1m30s"}, {[]any{int64(1), "x", ts}, `[1,"x","2026-01-02T03:04:05.0000006Z"]`},
+		{map[string]any{"d": time.Second}, `{"d":"1s"}`},
+	} {
+		if got := Text(c.in); got != c.want {
+			t.Errorf("Text(%#v) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

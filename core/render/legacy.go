@@ -1,10 +1,8 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/aplite/aplite/core/output"
@@ -138,31 +136,12 @@ func groupID(g map[string]any) uint64 {
 	sort.Strings(keys)
 	h := uint64(14695981039346656037)
 	for _, k := range keys {
-		for _, c := range []byte(k + "=" + cellString(g[k]) + ";") {
+		for _, c := range []byte(k + "=" + output.Text(g[k]) + ";") {
 			h ^= uint64(c)
 			h *= 1099511628211
 		}
 	}
 	return h
-}
-
-// cellString renders a JSON-ready cell (see output.Cell) as text, as
-// APL's tostring() would.
-func cellString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // series splits a time-bucketed result into one interval per bucket.
