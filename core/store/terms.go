@@ -45,13 +45,26 @@ func Terms(s string) []string {
 }
 
 // forTerms calls f with each lower-cased term of s; buf is scratch space.
+// ASCII, most of what logs hold, takes a byte at a time through a table;
+// other runes go through unicode, so both agree on every input.
 func forTerms(s string, buf []byte, f func([]byte)) []byte {
 	buf = buf[:0]
-	for _, r := range s {
-		r = unicode.ToLower(r)
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			buf = utf8.AppendRune(buf, r)
-			continue
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if l := asciiTerm[c]; l != 0 {
+				buf = append(buf, l)
+				continue
+			}
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			r = unicode.ToLower(r)
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				buf = utf8.AppendRune(buf, r)
+				continue
+			}
 		}
 		if len(buf) > 0 {
 			f(buf)
@@ -63,6 +76,18 @@ func forTerms(s string, buf []byte, f func([]byte)) []byte {
 	}
 	return buf
 }
+
+// asciiTerm maps an ASCII byte that belongs to a term to its lower case,
+// and every other byte to 0.
+var asciiTerm = func() (t [utf8.RuneSelf]byte) {
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = c
+	}
+	for c := byte('a'); c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = c, c
+	}
+	return t
+}()
 
 // TermFilter answers "may these rows of a block's column hold the term?"
 // with no false negatives, per granule of rows.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/aplite/aplite/vector"
 	"github.com/cespare/xxhash/v2"
@@ -197,4 +199,43 @@ func countTrue(bs []bool) int {
 		}
 	}
 	return n
+}
+
+// The ASCII fast path of forTerms splits and lower-cases exactly as the
+// rune-by-rune definition does, on any text.
+func FuzzTerms(f *testing.F) {
+	for _, s := range []string{"GET /api/v1/Users?id=42 — Ünïcode_x.y 日本", "", "ABC\xffdef", "İstanbul KELVIN\u212a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []string
+		var buf []byte
+		for _, r := range s {
+			r = unicode.ToLower(r)
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				buf = utf8.AppendRune(buf, r)
+				continue
+			}
+			if len(buf) > 0 {
+				want = append(want, string(buf))
+				buf = buf[:0]
+			}
+		}
+		if len(buf) > 0 {
+			want = append(want, string(buf))
+		}
+		if got := Terms(s); !slices.Equal(got, want) {
+			t.Fatalf("Terms(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+func BenchmarkTerms(b *testing.B) {
+	msg := "GET /api/v1/users/12345 status=200 served request in 12ms cache miss req_id=9f86d081884c7d65"
+	b.SetBytes(int64(len(msg)))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		forTerms(msg, nil, func(t []byte) { n += len(t) })
+	}
 }
