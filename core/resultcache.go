@@ -116,13 +116,16 @@ func cacheKey(req *Request, pl *pipeline) string {
 		return ""
 	}
 	vars, _ := json.Marshal(req.Variables)
+	// Virtual fields change what a query computes over the same blocks:
+	// a redefined field must not be answered from the old definition.
+	vfields, _ := json.Marshal(req.VirtualFields)
 	allowed := "all"
 	if req.Allowed != nil {
 		// Permission checks ran while planning; the key need not vary.
 		allowed = "checked"
 	}
 	return strings.Join([]string{req.APL, req.Start.Format(time.RFC3339Nano), req.End.Format(time.RFC3339Nano),
-		string(vars), allowed, itoa(req.DefaultLimit), strings.Join(parts, ",")}, "\x00")
+		string(vars), string(vfields), allowed, itoa(req.DefaultLimit), strings.Join(parts, ",")}, "\x00")
 }
 
 func itoa(n int) string {

@@ -86,3 +86,23 @@ func TestResultCacheBytes(t *testing.T) {
 		t.Error("a cache of 0 bytes kept an answer")
 	}
 }
+
+// Redefining a virtual field changes the answer over the same blocks, so
+// the result cache must not serve the old one.
+func TestResultCacheVirtualFields(t *testing.T) {
+	db := fixtureDB(t, 2, true)
+	e := NewEngine(StoreCatalog(db))
+	q := "logs | summarize max(v)"
+	run := func(expr string) any {
+		r, err := e.Query(context.Background(), &Request{APL: q,
+			VirtualFields: map[string][]VirtualField{"logs": {{Name: "v", Expression: expr}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Value(0, 0)
+	}
+	one, two := run("1"), run("2")
+	if one == two {
+		t.Errorf("v = 1 and v = 2 both answered %v: the second came from the cache", one)
+	}
+}
