@@ -78,7 +78,7 @@ func cmdQuery(args []string) int {
 		return 2
 	}
 	began := time.Now()
-	d, err := openQueryData(*data, inputs, decls, queryFields(apl), req.Start, req.End)
+	d, err := openQueryData(*data, inputs, decls, queryFields(apl), req)
 	loaded := time.Now()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
@@ -151,7 +151,9 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 // openQueryData opens the data directory, or an in-memory store holding
 // the -in files (only the fields keep accepts; nil keeps all) with their
 // declared map fields and types.
-func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, keep func(string) bool, lo, hi time.Time) (*db.DB, error) {
+// A query that takes N rows of its only file stops reading it once it has
+// them (takeEnough).
+func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, keep func(string) bool, req *core.Request) (*db.DB, error) {
 	if dir != "" && len(inputs) > 0 {
 		return nil, errors.New("use either -data or -in, not both")
 	}
@@ -165,7 +167,11 @@ func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, kee
 			d.Close()
 			return nil, fmt.Errorf("-in %q: want NAME=PATH", in)
 		}
-		if err := loadStream(d, name, path, decls[name], keep, lo, hi, newLoadProgress()); err != nil {
+		var enough func() bool
+		if len(inputs) == 1 {
+			enough = takeEnough(req.APL, name, d, *req)
+		}
+		if err := loadStream(d, name, path, decls[name], keep, enough, req.Start, req.End, newLoadProgress()); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("-in %s: %w", in, err)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
@@ -101,7 +103,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // keep accepts (nil: all), with the dataset's declared map fields and
 // types. NDJSON streams in chunks decoded on every core (db.IngestStream);
 // failed events are reported, not fatal, as the server's ingest does.
-func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) bool, lo, hi time.Time, progress *loadProgress) error {
+func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) bool, enough func() bool, lo, hi time.Time, progress *loadProgress) error {
 	if strings.HasSuffix(strings.ToLower(path), ".parquet") {
 		return loadParquet(d, name, path, decl, keep, lo, hi, progress)
 	}
@@ -119,7 +121,7 @@ func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) 
 	if _, err := d.Create(name); err != nil {
 		return err
 	}
-	opts := db.StreamOptions{Options: ingest.Options{Format: format, Keep: keep}, Progress: &progress.stream}
+	opts := db.StreamOptions{Options: ingest.Options{Format: format, Keep: keep}, Progress: &progress.stream, Enough: enough}
 	if decl != nil {
 		opts.MapFields = decl.mapFields
 		opts.Prepare = func(rows *store.Rows) { decl.retype(rows, path) }
@@ -132,6 +134,45 @@ func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) 
 		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, res.Failed, res.Failures[0].Error)
 	}
 	return nil
+}
+
+// takeEnough returns, for a query that only filters and reshapes the rows
+// of dataset name and then takes N of them (`name | where ... | take N`),
+// a test that the rows loaded so far already give N answers: any N rows
+// are a right answer to take, so the rest of the file need not be read.
+// It returns nil for every other query.
+func takeEnough(apl, name string, d *db.DB, req core.Request) func() bool {
+	q, err := parser.Parse(apl)
+	if err != nil || q.Body == nil || len(q.Stmts) > 0 || len(q.Body.Ops) == 0 {
+		return nil
+	}
+	if src, ok := q.Body.Source.(*parser.TableRef); !ok || src.Pattern || src.Name != name {
+		return nil
+	}
+	ops := q.Body.Ops
+	take, ok := ops[len(ops)-1].(*parser.TakeOp)
+	if !ok {
+		return nil
+	}
+	lit, ok := take.N.(*parser.Literal)
+	if !ok || lit.Kind != parser.LitInt {
+		return nil
+	}
+	for _, op := range ops[:len(ops)-1] {
+		switch op.(type) {
+		case *parser.WhereOp, *parser.ExtendOp, *parser.ProjectOp, *parser.ProjectAwayOp,
+			*parser.ProjectKeepOp, *parser.ProjectRenameOp, *parser.ParseOp:
+		default:
+			return nil
+		}
+	}
+	n := int(lit.Value.(int64))
+	return func() bool {
+		r := req
+		r.DisableCache = true
+		res, err := d.Query(context.Background(), &r)
+		return err == nil && res.NumRows() >= n
+	}
 }
 
 // queryFields returns the fields a query can read, as a Keep function for

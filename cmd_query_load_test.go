@@ -143,3 +143,37 @@ func TestQueryTiming(t *testing.T) {
 		t.Errorf("timing printed without -timing: %q", errOut)
 	}
 }
+
+// `T | where ... | take N` over a file stops reading it once the rows
+// loaded so far give N answers (rows examined shows what was loaded); any
+// other query reads the whole file.
+func TestQueryTakeStopsEarly(t *testing.T) {
+	path := t.TempDir() + "/big.ndjson"
+	var b strings.Builder
+	const n = 60000 // about 3 chunks of NDJSON
+	pad := strings.Repeat("x", 400)
+	for i := range n {
+		fmt.Fprintf(&b, "{\"i\":%d,\"even\":%t,\"pad\":%q}\n", i, i%2 == 0, pad)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	examined := func(errOut string) int {
+		var rows int
+		if i := strings.Index(errOut, "("); i >= 0 {
+			fmt.Sscanf(errOut[i+1:], "%d rows examined", &rows)
+		}
+		return rows
+	}
+	out, errOut, code := aplite(t, "", "query", "-timing", "-format", "ndjson", "-in", "big="+path, "big | where even | project i | take 5")
+	if code != 0 || strings.Count(out, "\n") != 5 {
+		t.Fatalf("take 5: %d %q %q", code, out, errOut)
+	}
+	if r := examined(errOut); r == 0 || r >= n {
+		t.Errorf("take 5 loaded %d of %d events; want the first chunk or two (%q)", r, n, errOut)
+	}
+	_, errOut, code = aplite(t, "", "query", "-timing", "-in", "big="+path, "big | where even | count")
+	if r := examined(errOut); code != 0 || r != n {
+		t.Errorf("count loaded %d of %d events (%q)", r, n, errOut)
+	}
+}

@@ -113,6 +113,10 @@ type StreamOptions struct {
 	Prepare func(*store.Rows)
 	// Progress, when set, counts the events stored so far.
 	Progress *StreamProgress
+	// Enough, when set, is asked before each further chunk of NDJSON is
+	// read; true ends the stream there, with what is stored so far (the
+	// command line stops reading a file once `take N` has its rows).
+	Enough func() bool
 }
 
 // IngestStream reads r to its end into the dataset name without holding
@@ -169,7 +173,13 @@ func streamNDJSON(ds *store.Dataset, r io.Reader, opts StreamOptions) (IngestRes
 			}
 		})
 	}
-	readErr := cutLines(r, StreamChunk, func(c []byte) { chunks <- c })
+	readErr := cutLines(r, StreamChunk, func(c []byte) bool {
+		if opts.Enough != nil && opts.Enough() {
+			return false
+		}
+		chunks <- c
+		return true
+	})
 	close(chunks)
 	wg.Wait()
 	switch {
@@ -197,8 +207,9 @@ func (r *IngestResult) add(o IngestResult) {
 const maxStreamFailures = 10
 
 // cutLines reads r in chunks of about size bytes that end at a newline (a
-// line longer than size makes a longer chunk) and hands each to emit.
-func cutLines(r io.Reader, size int, emit func([]byte)) error {
+// line longer than size makes a longer chunk) and hands each to emit,
+// until emit returns false.
+func cutLines(r io.Reader, size int, emit func([]byte) bool) error {
 	var carry []byte
 	for {
 		buf := make([]byte, len(carry), size+len(carry))
@@ -221,6 +232,8 @@ func cutLines(r io.Reader, size int, emit func([]byte)) error {
 			continue
 		}
 		carry = append([]byte(nil), buf[cut:]...)
-		emit(buf[:cut])
+		if !emit(buf[:cut]) {
+			return nil
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -112,11 +113,12 @@ func TestCutLines(t *testing.T) {
 	in.WriteString(`{"last":true}`)
 	for _, size := range []int{1, 7, 100, 1000, 1 << 20} {
 		var got bytes.Buffer
-		err := cutLines(iotest.HalfReader(strings.NewReader(in.String())), size, func(c []byte) {
+		err := cutLines(iotest.HalfReader(strings.NewReader(in.String())), size, func(c []byte) bool {
 			if len(c) > 0 && c[len(c)-1] != '\n' && !bytes.HasSuffix(c, []byte(`{"last":true}`)) {
 				t.Fatalf("size %d: a chunk ends mid-line: %q", size, c[max(0, len(c)-20):])
 			}
 			got.Write(c)
+			return true
 		})
 		if err != nil || got.String() != in.String() {
 			t.Fatalf("size %d: %v; the chunks do not add up to the input", size, err)
@@ -147,4 +149,39 @@ func TestIngestAppendError(t *testing.T) {
 	if !errors.As(err, &ae) {
 		t.Fatalf("append after close: %v, want an *AppendError", err)
 	}
+}
+
+// Enough ends a stream early: what was read is stored whole (no event cut
+// in two), and the rest of the input is never read.
+func TestIngestStreamEnough(t *testing.T) {
+	d := newDB(t, "logs")
+	line := "{\"a\":1,\"pad\":\"" + strings.Repeat("x", 1000) + "\"}\n"
+	n := 3 * StreamChunk / len(line) // three chunks' worth
+	r := &countReader{r: strings.NewReader(strings.Repeat(line, n))}
+	asked := 0
+	res, err := d.IngestStream("logs", r, StreamOptions{Options: ingest.Options{Format: ingest.NDJSON},
+		Enough: func() bool { asked++; return asked > 1 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ingested == 0 || res.Ingested >= n || res.Failed != 0 {
+		t.Errorf("%d of %d events stored (%d failed); want the first chunk's, whole", res.Ingested, n, res.Failed)
+	}
+	if got := count(t, d, "logs"); got != int64(res.Ingested) {
+		t.Errorf("count %d, ingested %d", got, res.Ingested)
+	}
+	if r.n >= int64(n*len(line)) {
+		t.Errorf("read all %d bytes of the input", r.n)
+	}
+}
+
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
