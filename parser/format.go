@@ -81,7 +81,10 @@ func (p *printer) pattern(pat string) {
 		if part == "" {
 			continue
 		}
-		if isDottedName(part) {
+		// After a wildcard a part may start with its dot: *.A.
+		last := i == len(parts)-1
+		bare := isDottedName(part) || i > 0 && part[0] == '.' && (part == "." || isDottedName(part[1:]))
+		if bare && !(last && strings.HasSuffix(part, ".")) { // a trailing dot needs a wildcard after it
 			p.ws(part)
 		} else {
 			p.ws("['", escapeQuoted(part, '\''), "']")

@@ -158,7 +158,20 @@ func (p *printer) postfixExpr(e Expr) {
 		p.ws("]")
 	case *CallExpr:
 		p.ws(e.Name, "(")
-		p.exprList(e.Args)
+		if rawCallWords[e.Name] {
+			// time(0) would read back as a timespan literal; an argument
+			// in brackets keeps it a call (fuzzing found time((0))).
+			for i, a := range e.Args {
+				if i > 0 {
+					p.ws(", ")
+				}
+				p.ws("(")
+				p.expr(a)
+				p.ws(")")
+			}
+		} else {
+			p.exprList(e.Args)
+		}
 		p.ws(")")
 	case *NamedArg:
 		p.ws(e.Name, " = ")

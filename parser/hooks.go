@@ -27,6 +27,7 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 	var b strings.Builder
 	next := t.Pos.Offset
 	prevIdent := false
+	var dot *lexer.Token // a '.' not yet followed by a name or a wildcard
 	for t := lex.Peek(); t.Pos.Offset == next && !t.EOF(); t = lex.Peek() {
 		isIdent := t.Type == tIdent
 		switch {
@@ -34,6 +35,10 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 			b.WriteString(t.Value)
 			lex.Next()
 			g.Sp.End = tokEnd(t)
+			dot = nil
+			if isOp(t, ".") {
+				dot = t
+			}
 		case isOp(t, "["):
 			name, end, err := quotedPatternPart(lex)
 			if err != nil {
@@ -42,19 +47,26 @@ func (g *gPattern) Parse(lex *lexer.PeekingLexer) error {
 			b.WriteString(name)
 			g.Quoted = true
 			g.Sp.End = end
+			dot = nil
 		default:
-			return g.finish(&b)
+			return g.finish(&b, dot)
 		}
 		next = g.Sp.End.Offset
 		prevIdent = isIdent
 	}
-	return g.finish(&b)
+	return g.finish(&b, dot)
 }
 
-func (g *gPattern) finish(b *strings.Builder) error {
+// finish ends the name; dot is a trailing '.' (geo. is only a pattern's
+// start, as in geo.*, never a name: it printed back as ['geo.'], another
+// tree, which fuzzing found).
+func (g *gPattern) finish(b *strings.Builder, dot *lexer.Token) error {
 	g.Text = b.String()
 	if g.Text == "" {
 		return &Error{Pos: g.Sp.Start, Msg: "empty column name"}
+	}
+	if dot != nil {
+		return &Error{Pos: posOf(dot.Pos), Msg: "a name cannot end with \".\": write name.* for the fields under it, or ['name.'] for a name with a dot at its end"}
 	}
 	return nil
 }
