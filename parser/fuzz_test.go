@@ -1,12 +1,12 @@
 package parser
 
 import (
-	"strings"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
