@@ -214,9 +214,17 @@ type gUnion struct {
 }
 
 type gUnionOpt struct {
-	Kind       string `parser:"  'kind' '=' @Ident"`
-	WithSource gName  `parser:"| 'withsource' '=' @@"`
-	IsFuzzy    gExpr  `parser:"| 'isfuzzy' '=' @@"`
+	Kind       string  `parser:"  'kind' '=' @Ident"`
+	WithSource gName   `parser:"| 'withsource' '=' @@"`
+	IsFuzzy    *gFuzzy `parser:"| 'isfuzzy' '=' @@"`
+}
+
+// gFuzzy is union's isfuzzy value: true, false, 1 or 0. It is no full
+// expression: one would read a bracketed table after it as an index
+// (isfuzzy=0 ['A.A']), which fuzzing found.
+type gFuzzy struct {
+	Pos   lexer.Position
+	Value string `parser:"@(Ident | Int)"`
 }
 
 type gUnionTable struct {

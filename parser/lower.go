@@ -356,8 +356,12 @@ func lowerUnion(g *gUnion) (*UnionOp, error) {
 			op.Kind = o.Kind
 		case len(o.WithSource.Tokens) > 0:
 			op.WithSource, _, _ = lowerName(&o.WithSource)
-		default:
-			op.IsFuzzy = o.IsFuzzy.E
+		case o.IsFuzzy != nil:
+			lit, err := o.IsFuzzy.literal()
+			if err != nil {
+				return nil, err
+			}
+			op.IsFuzzy = lit
 		}
 	}
 	for i := range g.Tables {
@@ -455,4 +459,22 @@ func lowerExternal(g *gExternal) (Source, error) {
 		src.Options = nil
 	}
 	return src, nil
+}
+
+// literal reads isfuzzy's value as a bool literal.
+func (f *gFuzzy) literal() (*Literal, error) {
+	start := posOf(f.Pos)
+	end := start
+	end.Offset += len(f.Value)
+	end.Col += len(f.Value)
+	lit := &Literal{Sp: Span{start, end}, Kind: LitBool, Type: boolType, Raw: f.Value}
+	switch strings.ToLower(f.Value) {
+	case "true", "1":
+		lit.Value = true
+	case "false", "0":
+		lit.Value = false
+	default:
+		return nil, &Error{Pos: start, Msg: "isfuzzy takes true or false, got " + quoteText(f.Value)}
+	}
+	return lit, nil
 }
