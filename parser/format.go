@@ -432,7 +432,35 @@ func (p *printer) search(o *SearchOp) {
 		p.ws(")")
 	}
 	p.ws(" ")
+	if searchClauseWord(o.Pred) {
+		// search in(x) would read as the in clause (fuzzing found it).
+		p.ws("(")
+		p.expr(o.Pred)
+		p.ws(")")
+		return
+	}
 	p.expr(o.Pred)
+}
+
+// searchClauseWord reports whether a search predicate starts with a word
+// the search operator reads as one of its clauses (in, kind).
+func searchClauseWord(e Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *CallExpr:
+			return x.Name == "in" || x.Name == "kind"
+		case *Ident:
+			return !x.Quoted && (x.Name == "in" || x.Name == "kind")
+		case *BinaryExpr:
+			e = x.L
+		case *IndexExpr:
+			e = x.X
+		case *MemberExpr:
+			e = x.X
+		default:
+			return false
+		}
+	}
 }
 
 func (p *printer) makeSeries(o *MakeSeriesOp) {
