@@ -9,9 +9,15 @@ import (
 )
 
 // colCache keeps decoded columns of immutable parts so repeated queries
-// over hot blocks skip decoding: the dominant cost of a scan. It is an LRU
-// bounded by the payload bytes it holds. Decoded vectors are immutable,
-// so sharing them between concurrent queries is safe.
+// over hot blocks skip decoding: the dominant cost of a scan. It is bounded
+// by the payload bytes it holds. Decoded vectors are immutable, so sharing
+// them between concurrent queries is safe.
+//
+// It is a segmented LRU: a column enters on probation and is protected on
+// its second use. A query that sweeps more columns than the cache holds
+// (a full-text search over ten million messages) then cycles through the
+// probation segment and cannot push out the small columns every other
+// query reads; with one LRU it evicted all of them.
 //
 // (The issue suggests fastcache; it stores byte slices and copies on Get,
 // which for an 8 MB int column costs more than the scan it saves. A map of
@@ -21,9 +27,16 @@ type colCache struct {
 	mu    sync.Mutex
 	limit int64
 	used  int64
-	lru   *list.List
-	items map[colCacheKey]*list.Element
+	// probation holds columns seen once, protected those used again; the
+	// protected segment holds at most protectedShare of the limit.
+	probation, protected *list.List
+	protectedBytes       int64
+	items                map[colCacheKey]*list.Element
 }
+
+// protectedShare is the part of the cache (in tenths) that columns used
+// more than once may hold.
+const protectedShare = 8
 
 type colCacheKey struct {
 	part string
@@ -35,13 +48,14 @@ type colCacheKey struct {
 }
 
 type colCacheEntry struct {
-	key colCacheKey
-	v   *vector.Vector
-	n   int64
+	key       colCacheKey
+	v         *vector.Vector
+	n         int64
+	protected bool
 }
 
 func newColCache(limit int64) *colCache {
-	return &colCache{limit: limit, lru: list.New(), items: map[colCacheKey]*list.Element{}}
+	return &colCache{limit: limit, probation: list.New(), protected: list.New(), items: map[colCacheKey]*list.Element{}}
 }
 
 func (c *colCache) get(k colCacheKey) *vector.Vector {
@@ -50,11 +64,30 @@ func (c *colCache) get(k colCacheKey) *vector.Vector {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.items[k]; ok {
-		c.lru.MoveToFront(e)
-		return e.Value.(*colCacheEntry).v
+	e, ok := c.items[k]
+	if !ok {
+		return nil
 	}
-	return nil
+	ent := e.Value.(*colCacheEntry)
+	if ent.protected {
+		c.protected.MoveToFront(e)
+		return ent.v
+	}
+	// Second use: promote, demoting the protected segment's oldest to
+	// probation while it is over its share.
+	c.probation.Remove(e)
+	ent.protected = true
+	c.items[k] = c.protected.PushFront(ent)
+	c.protectedBytes += ent.n
+	for c.protectedBytes > c.limit*protectedShare/10 && c.protected.Len() > 1 {
+		back := c.protected.Back()
+		old := back.Value.(*colCacheEntry)
+		c.protected.Remove(back)
+		old.protected = false
+		c.protectedBytes -= old.n
+		c.items[old.key] = c.probation.PushFront(old)
+	}
+	return ent.v
 }
 
 func (c *colCache) put(k colCacheKey, v *vector.Vector) {
@@ -70,14 +103,21 @@ func (c *colCache) put(k colCacheKey, v *vector.Vector) {
 	if _, ok := c.items[k]; ok {
 		return
 	}
-	c.items[k] = c.lru.PushFront(&colCacheEntry{key: k, v: v, n: n})
+	c.items[k] = c.probation.PushFront(&colCacheEntry{key: k, v: v, n: n})
 	c.used += n
 	for c.used > c.limit {
-		back := c.lru.Back()
+		l := c.probation
+		if l.Len() == 0 {
+			l = c.protected
+		}
+		back := l.Back()
 		ent := back.Value.(*colCacheEntry)
-		c.lru.Remove(back)
+		l.Remove(back)
 		delete(c.items, ent.key)
 		c.used -= ent.n
+		if ent.protected {
+			c.protectedBytes -= ent.n
+		}
 	}
 }
 
