@@ -219,15 +219,6 @@ func dynFloat(x any) (float64, bool) {
 	return 0, false
 }
 
-// wantNumeric is the Result rule of aggregations over numbers only.
-func wantNumeric(t vector.Type) error {
-	switch t {
-	case vector.Int, vector.Float, vector.Dynamic, vector.Null:
-		return nil
-	}
-	return fmt.Errorf("argument 1 must be numeric, got %s", t)
-}
-
 // wantBool is the check every -if variant applies to its predicate.
 func wantBool(pos int, t vector.Type) error {
 	switch t {
