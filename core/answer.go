@@ -102,9 +102,11 @@ func outStats(st *scanStats, sch schema, b *batch) output.Stats {
 			continue
 		}
 		t := tv.Int(i)
-		lo, hi = min(lo, t), max(hi, t)
-		if !seen {
-			lo, hi = t, t
+		if !seen || t < lo {
+			lo = t
+		}
+		if !seen || t > hi {
+			hi = t
 		}
 		seen = true
 	}

@@ -99,18 +99,6 @@ type TermFilter struct {
 	granules [][]byte
 }
 
-// MayHave reports whether term (lower-case, as Terms returns) may occur
-// anywhere in the column.
-func (f *TermFilter) MayHave(term string) bool {
-	h := xxhash.Sum64String(term)
-	for _, g := range f.granules {
-		if g == nil || bloomTest(g, h) {
-			return true
-		}
-	}
-	return false
-}
-
 // Granules reports, per granule of granuleRows rows, whether the granule
 // may hold every one of terms.
 func (f *TermFilter) Granules(terms []string) (granuleRows int, may []bool) {
@@ -277,13 +265,4 @@ func parseTermFilter(field []byte, version, rows int) (*TermFilter, error) {
 func putTermFilter(b, field []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(field)))
 	return append(b, field...)
-}
-
-// Bytes is the size of the filters, as stored.
-func (f *TermFilter) Bytes() int {
-	n := 0
-	for _, g := range f.granules {
-		n += len(g)
-	}
-	return n
 }
