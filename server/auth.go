@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,8 +58,17 @@ const (
 	actDelete = "delete"
 )
 
-// roleReadOnly is the role whose personal tokens may only read.
-const roleReadOnly = "read-only"
+// readOnlyRole reports whether a member with role may only read. Only
+// owner, admin and user may write: read-only, an RBAC role id (whose
+// permissions aplite does not model) or a misspelt role grants the least,
+// never full control.
+func readOnlyRole(role string) bool {
+	switch strings.ToLower(strings.TrimSpace(role)) {
+	case "owner", "admin", "user":
+		return false
+	}
+	return true
+}
 
 // canOrg reports whether p may take action on an org-wide resource.
 func (p *principal) canOrg(c orgCap, action string) bool {
@@ -174,13 +184,13 @@ func (s *Server) authenticate(ctx *fasthttp.RequestCtx, needOrg bool) (*principa
 		if !member || !s.orgExists(org) {
 			return nil, forbidden("organization %q not found or not accessible", org)
 		}
-		p.org, p.readOnly = org, m.Role == roleReadOnly
+		p.org, p.readOnly = org, readOnlyRole(m.Role)
 	case needOrg:
 		return nil, forbidden("missing X-Axiom-Org-Id header: personal access tokens must name the organization")
 	default:
 		p.org = rec.OrgID
 		m, _ := s.meta.Member(p.org, rec.UserID)
-		p.readOnly = m.Role == roleReadOnly
+		p.readOnly = readOnlyRole(m.Role)
 	}
 	return p, nil
 }

@@ -39,10 +39,11 @@ func (s *Server) handleIngest(c *call) error {
 	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
 		return err
 	}
-	if _, err := c.datasets().Get(name); err != nil {
+	sets := c.datasets()
+	if _, err := sets.Get(name); err != nil { // 404 before the body is read
 		return notFound("dataset %q not found", name)
 	}
-	settings, err := s.settings(c.datasets(), name)
+	settings, err := s.settings(sets, name)
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func (s *Server) handleIngest(c *call) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.datasets().Ingest(name, body, opts)
+	res, err := sets.Ingest(name, body, opts)
 	if err != nil {
 		var se *ingest.SyntaxError
 		var ae *db.AppendError

@@ -59,7 +59,7 @@ func (c *call) mayUpdateOrg(id string) error {
 	if !c.p.personal() {
 		return c.p.requireOrg(capBilling, actUpdate, "the organization")
 	}
-	if m, _ := c.s.meta.Member(id, c.p.userID); m.Role == roleReadOnly {
+	if m, _ := c.s.meta.Member(id, c.p.userID); readOnlyRole(m.Role) {
 		return forbidden("token is not allowed to update the organization")
 	}
 	return nil

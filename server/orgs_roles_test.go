@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
@@ -94,4 +95,12 @@ func TestOrgsReadOnlyRole(t *testing.T) {
 	// A role changed through the API applies to the next request.
 	ts.must(req{method: "PUT", path: "/v2/users/" + rita.ID + "/role", org: ts.org, body: map[string]any{"role": "read-only"}}, 200)
 	ts.mustErr(req{method: "POST", path: "/v2/datasets", token: tok, org: ts.org, body: map[string]any{"name": "rita2"}}, 403, "not allowed")
+	// A role aplite does not know (a misspelling, an RBAC role id) grants
+	// the least: reading, never full control.
+	for i, role := range []string{"readonly", "Read-Only", "rol_80f1e2", "super-user"} {
+		ts.must(req{method: "PUT", path: "/v2/users/" + rita.ID + "/role", org: ts.org, body: map[string]any{"role": role}}, 200)
+		ts.mustErr(req{method: "POST", path: "/v2/datasets", token: tok, org: ts.org, body: map[string]any{"name": fmt.Sprint("r", i)}}, 403, "not allowed")
+	}
+	ts.must(req{method: "PUT", path: "/v2/users/" + rita.ID + "/role", org: ts.org, body: map[string]any{"role": "Admin"}}, 200)
+	ts.must(req{method: "POST", path: "/v2/datasets", token: tok, org: ts.org, body: map[string]any{"name": "rita3"}}, 200)
 }
