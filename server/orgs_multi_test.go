@@ -1,9 +1,9 @@
 package server
 
 import (
-	"strings"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )

@@ -1,8 +1,8 @@
 package server
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
