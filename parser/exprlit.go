@@ -217,11 +217,21 @@ func (p *exprParser) typedValue(lit *Literal, name string, typ vector.Type) erro
 			return err
 		}
 		if v.expr != nil {
-			return &dynExprErr{v.expr}
+			return &dynExprErr{asDynamic(v.expr)}
 		}
 		lit.Kind, lit.Value = LitDynamic, v.val
 	}
 	return nil
+}
+
+// asDynamic keeps dynamic(x) dynamic when its body is one computed value
+// (dynamic(a) of a long column is a dynamic column, not a long one);
+// arrays and bags are built dynamic already.
+func asDynamic(e Expr) Expr {
+	if c, ok := e.(*CallExpr); ok && (c.Name == "pack_array" || c.Name == "bag_pack") {
+		return e
+	}
+	return &CallExpr{Sp: e.Span(), Name: "todynamic", Args: []Expr{e}}
 }
 
 // dynExprErr carries a dynamic(...) body that computes its value out of

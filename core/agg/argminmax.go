@@ -80,7 +80,8 @@ func (s *argState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 		if v.Const {
 			kr = 0
 		}
-		if noKey || !validAt(v.Valid, kr) || (v.Type == vector.Float && v.Floats[kr] != v.Floats[kr]) {
+		if noKey || !validAt(v.Valid, kr) || (v.Type == vector.Float && v.Floats[kr] != v.Floats[kr]) ||
+			(v.Type == vector.Dynamic && !dynOrderable(v.Dyns[kr])) {
 			// A null key never wins, but the group's first row is kept
 			// until one does, for groups where none ever does.
 			if s.filled[g] || s.key.has[g] {
@@ -102,6 +103,13 @@ func (s *argState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 }
 
 // better stores row r's key as group g's best when it beats it.
+// dynOrderable reports whether a dynamic key can be compared (a number or
+// a string); an array, a bag or "nan" counts as a null key.
+func dynOrderable(x any) bool {
+	_, ok := dynKey(x)
+	return ok
+}
+
 func (s *argState) better(v *vector.Vector, r int, g uint32) bool {
 	ks := &s.key
 	first := !ks.has[g]

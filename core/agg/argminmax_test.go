@@ -70,6 +70,12 @@ func TestArgMaxAllNullKey(t *testing.T) {
 		expect(t, name+" color", res[1], "Red", "Yellow", map[string]string{"arg_max": "Green", "arg_min": "Brown"}[name])
 	}
 
+	// A dynamic key that cannot be ordered (an array, a bag) counts as
+	// null: the group keeps its first row, and a number later wins.
+	dyn := col(vector.Dynamic, []any{int64(1)}, map[string]any{"a": int64(1)}, int64(5))
+	res0 := run(t, "arg_min", 2, []uint32{0, 0, 1}, dyn, col(vector.String, "first", "second", "third"))
+	expect(t, "unorderable key row", res0[1], "first", "third")
+
 	// A NaN key counts as null; an all-null (untyped) key column too.
 	res := run(t, "arg_max", 1, []uint32{0, 0}, col(vector.Float, math.NaN(), nil), col(vector.String, "nan", "null"))
 	expect(t, "nan", res[1], "nan")
