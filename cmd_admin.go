@@ -17,7 +17,7 @@ const adminUsage = `usage: aplite admin SUBJECT VERB [flags] [ARG]   (flags may 
 
 Manages what the API cannot create: organizations, their members, first
 tokens. Works on a stopped server's data directory, and on a running one
-(through the socket DATA/admin.sock).
+(through the socket DATA/.admin/admin.sock).
 
   org create [-name NAME] ID          create an organization; prints ID
   org list                            list organizations: ID, NAME

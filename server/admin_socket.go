@@ -17,12 +17,12 @@ import (
 	"github.com/aplite/aplite/server/meta"
 )
 
-// AdminSocketName is the unix socket in the data directory on which a
-// running server takes `aplite admin` commands. It asks no token: the
-// socket is the owner's alone (0600, and created under the default umask,
-// which already denies others the write access connecting needs), the
-// same trust as editing meta.db of a stopped server.
-const AdminSocketName = "admin.sock"
+// AdminSocketName is the unix socket, under the data directory, on which
+// a running server takes `aplite admin` commands. It asks no token: the
+// socket is the owner's alone, the same trust as editing meta.db of a
+// stopped server. It lives in a directory of its own made 0700 before the
+// socket exists, so no umask leaves a moment in which others may connect.
+const AdminSocketName = ".admin/admin.sock"
 
 // adminRequest carries the arguments of every admin operation; the path
 // names the operation.
@@ -77,6 +77,15 @@ func (r *adminRequest) run(a Admin, op string) (out adminResponse, err error) {
 // stopped.
 func (s *Server) startAdminSocket() {
 	path := filepath.Join(s.cfg.DataDir, AdminSocketName)
+	dir := filepath.Dir(path)
+	err := os.MkdirAll(dir, 0o700)
+	if err == nil {
+		err = os.Chmod(dir, 0o700) // in case it was made with other bits
+	}
+	if err != nil {
+		fmt.Fprintf(s.cfg.Log, "aplite: no admin socket (%v): `aplite admin` will need the server stopped\n", err)
+		return
+	}
 	os.Remove(path) // a crashed server's: this process holds the directory's lock
 	ln, err := net.Listen("unix", path)
 	if err != nil {
@@ -89,18 +98,20 @@ func (s *Server) startAdminSocket() {
 		return
 	}
 	s.adminLn = ln
-	srv := &fasthttp.Server{Handler: s.handleAdmin, Name: "aplite-admin", ReadTimeout: time.Minute,
+	s.adminSrv = &fasthttp.Server{Handler: s.handleAdmin, Name: "aplite-admin", ReadTimeout: time.Minute,
 		WriteTimeout: time.Minute}
-	go srv.Serve(ln)
+	go s.adminSrv.Serve(ln)
 }
 
-// stopAdminSocket closes the socket (which ends its Serve; a command in
-// flight finishes first, since closing the metadata waits for it) and
-// removes the file.
+// stopAdminSocket shuts the admin server down: a command in flight
+// finishes, and open connections are closed, before the metadata they
+// write to is; closing the listener removes the socket file.
 func (s *Server) stopAdminSocket() {
-	if s.adminLn != nil {
+	if s.adminSrv != nil {
+		s.adminSrv.Shutdown()
+		// Shutdown knows only a listener Serve has taken; one it has not
+		// yet must not start serving after the metadata is closed.
 		s.adminLn.Close()
-		os.Remove(filepath.Join(s.cfg.DataDir, AdminSocketName))
 	}
 }
 

@@ -115,6 +115,11 @@ func TestAdminOnRunningServer(t *testing.T) {
 	if _, remote := a.(*adminClient); !remote {
 		t.Fatalf("running server administered through %T", a)
 	}
+	// The socket asks no token, so only the owner may reach it: its
+	// directory is 0700 from before the socket exists.
+	if st, err := os.Stat(filepath.Dir(filepath.Join(dir, AdminSocketName))); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("admin socket directory: %v %v, want mode 0700", st.Mode(), err)
+	}
 	pat, api := provision(t, a)
 	useGamma(ts, pat, api)
 	// The owner joins gamma; a second personal token for carol works too.

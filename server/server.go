@@ -173,12 +173,13 @@ type Server struct {
 	// storageOrg is the org whose datasets keep plain stored names
 	// (storage_org.go).
 	storageOrg string
-	// adminLn is the data directory's socket serving `aplite admin`.
-	adminLn net.Listener
-	limits  limiter
-	orgs    orgCache
-	tokens  tokenCache
-	dsets   settingsCache
+	// adminSrv serves `aplite admin` on the data directory's socket adminLn.
+	adminSrv *fasthttp.Server
+	adminLn  net.Listener
+	limits   limiter
+	orgs     orgCache
+	tokens   tokenCache
+	dsets    settingsCache
 
 	closeOnce sync.Once
 	closeErr  error
