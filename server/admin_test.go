@@ -117,8 +117,12 @@ func TestAdminOnRunningServer(t *testing.T) {
 	}
 	// The socket asks no token, so only the owner may reach it: its
 	// directory is 0700 from before the socket exists.
-	if st, err := os.Stat(filepath.Dir(filepath.Join(dir, AdminSocketName))); err != nil || st.Mode().Perm() != 0o700 {
-		t.Fatalf("admin socket directory: %v %v, want mode 0700", st.Mode(), err)
+	st, err := os.Stat(filepath.Dir(filepath.Join(dir, AdminSocketName)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o700 {
+		t.Fatalf("admin socket directory mode %v, want 0700", st.Mode().Perm())
 	}
 	pat, api := provision(t, a)
 	useGamma(ts, pat, api)
