@@ -173,7 +173,21 @@ func streamNDJSON(ds *store.Dataset, r io.Reader, opts StreamOptions) (IngestRes
 			}
 		})
 	}
+	probe := opts.Enough != nil
 	readErr := cutLines(r, StreamChunk, func(c []byte) bool {
+		if probe {
+			// The first chunk is decoded before any other is read: on a
+			// fast reader every chunk would otherwise be queued before
+			// the first is stored, and Enough would never see rows.
+			probe = false
+			res, err := decodeAppend(ds, c, opts.Options, opts.Prepare)
+			opts.Progress.Rows.Add(int64(res.Ingested))
+			mu.Lock()
+			total.add(res)
+			first = err
+			mu.Unlock()
+			return true
+		}
 		if opts.Enough != nil && opts.Enough() {
 			return false
 		}

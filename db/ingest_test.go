@@ -158,14 +158,19 @@ func TestIngestStreamEnough(t *testing.T) {
 	line := "{\"a\":1,\"pad\":\"" + strings.Repeat("x", 1000) + "\"}\n"
 	n := 3 * StreamChunk / len(line) // three chunks' worth
 	r := &countReader{r: strings.NewReader(strings.Repeat(line, n))}
-	asked := 0
+	// Enough first asks with the first chunk stored, however fast the
+	// input reads: it says yes once it sees rows.
+	var seen int64
 	res, err := d.IngestStream("logs", r, StreamOptions{Options: ingest.Options{Format: ingest.NDJSON},
-		Enough: func() bool { asked++; return asked > 1 }})
+		Enough: func() bool { seen = count(t, d, "logs"); return seen > 0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Ingested == 0 || res.Ingested >= n || res.Failed != 0 {
 		t.Errorf("%d of %d events stored (%d failed); want the first chunk's, whole", res.Ingested, n, res.Failed)
+	}
+	if seen == 0 {
+		t.Error("Enough was never asked with rows stored")
 	}
 	if got := count(t, d, "logs"); got != int64(res.Ingested) {
 		t.Errorf("count %d, ingested %d", got, res.Ingested)
