@@ -51,10 +51,15 @@ func (t *Tx) Member(org, userID string) (Membership, bool) {
 
 // Member returns user's membership of org.
 func (s *Store) Member(org, userID string) (Membership, bool) {
-	var m Membership
-	var ok bool
-	s.View(func(tx *Tx) error { m, ok = tx.Member(org, userID); return nil })
-	return m, ok
+	key := memberKey(org, userID)
+	a, hit, gen := s.members.get(key)
+	if hit {
+		return a.m, a.ok
+	}
+	if err := s.View(func(tx *Tx) error { a.m, a.ok = tx.Member(org, userID); return nil }); err == nil {
+		s.members.put(key, a, gen)
+	}
+	return a.m, a.ok
 }
 
 // PutMember adds user to org with role, or changes the role of a member.

@@ -64,5 +64,6 @@ func (s *Store) Replace(snapshot []byte) error {
 		return fmt.Errorf("meta: reopening %s: %w", s.path, err)
 	}
 	s.db = db
+	s.members.clear()
 	return nil
 }

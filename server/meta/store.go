@@ -70,6 +70,8 @@ type Store struct {
 	readOnly bool
 	// onCommit, when set, runs after every successful write.
 	onCommit func()
+	// members caches Member's answers (membercache.go).
+	members memberCache
 }
 
 // ErrReadOnly is returned by writes to a store set read-only.
@@ -123,6 +125,9 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 		return ErrReadOnly
 	}
 	err := s.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+	if err == nil {
+		s.members.clear()
+	}
 	hook := s.onCommit
 	s.mu.RUnlock()
 	if err == nil && hook != nil {
