@@ -125,6 +125,11 @@ func (v orgDatasets) Snapshot(name string) (*store.Snapshot, error) {
 // whose data all belonged to the one org there was).
 func loadStorageOrg(ms *meta.Store, org string) (string, error) {
 	var got string
+	// A read first: only the first start writes (a write on every start
+	// would also republish the metadata of a cluster's ingest node).
+	if ms.Get(meta.KindSettings, "", storageOrgKey, &got) == nil {
+		return got, nil
+	}
 	err := ms.Update(func(tx *meta.Tx) error {
 		if err := tx.Get(meta.KindSettings, "", storageOrgKey, &got); err == nil {
 			return nil

@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,22 +42,17 @@ type MemberRow struct {
 func (s *Store) Members(org string) ([]MemberRow, error) {
 	var out []MemberRow
 	err := s.View(func(tx *Tx) error {
-		users, err := ListTx[User](tx, KindUser, "")
-		if err != nil {
-			return err
-		}
-		for _, u := range users {
-			orgs, err := tx.UserOrgs(u.ID)
-			if err != nil {
+		return tx.EachMember(org, func(o, userID string, m Membership) error {
+			var u User
+			if err := tx.Get(KindUser, "", userID, &u); err != nil {
+				if errors.Is(err, ErrNotFound) {
+					return nil // a membership outliving its user lists nobody
+				}
 				return err
 			}
-			for id, m := range orgs {
-				if org == "" || id == org {
-					out = append(out, MemberRow{User: u, Org: id, Role: m.Role})
-				}
-			}
-		}
-		return nil
+			out = append(out, MemberRow{User: u, Org: o, Role: m.Role})
+			return nil
+		})
 	})
 	slices.SortFunc(out, func(a, b MemberRow) int {
 		if c := strings.Compare(a.Org, b.Org); c != 0 {

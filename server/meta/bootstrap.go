@@ -13,7 +13,19 @@ var ownerKey = "owner"
 func (s *Store) Bootstrap(orgID string, now time.Time) (*User, error) {
 	now = now.UTC()
 	var owner User
-	err := s.Update(func(tx *Tx) error {
+	// Every start after the first finds everything in place: a read
+	// says so without a write transaction (and, on a cluster's ingest
+	// node, without republishing the metadata).
+	var settled bool
+	err := s.View(func(tx *Tx) error {
+		var err error
+		settled, err = tx.bootstrapped(orgID, &owner)
+		return err
+	})
+	if err != nil || settled {
+		return &owner, err
+	}
+	err = s.Update(func(tx *Tx) error {
 		if !tx.Has(KindOrg, "", orgID) {
 			if err := tx.Put(KindOrg, "", orgID, DefaultOrg(orgID, now)); err != nil {
 				return err
@@ -33,6 +45,22 @@ func (s *Store) Bootstrap(orgID string, now time.Time) (*User, error) {
 		return nil, err
 	}
 	return &owner, nil
+}
+
+// bootstrapped reports whether Bootstrap has nothing to write: the org,
+// its owner (read into owner) and the owner's membership exist, and no
+// user is left without an org.
+func (t *Tx) bootstrapped(orgID string, owner *User) (bool, error) {
+	var ownerID string
+	if !t.Has(KindOrg, "", orgID) || t.Get(KindSettings, "", ownerKey, &ownerID) != nil ||
+		t.Get(KindUser, "", ownerID, owner) != nil {
+		return false, nil
+	}
+	if _, ok := t.Member(orgID, ownerID); !ok {
+		return false, nil
+	}
+	orphans, err := t.orphanUsers()
+	return len(orphans) == 0, err
 }
 
 // ensureOwner reads the owner user, creating it on the first start.

@@ -1,6 +1,8 @@
 package meta
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -105,19 +107,62 @@ func (t *Tx) UserByEmail(email string) (User, bool, error) {
 // with the role the user record carries: the users of a data directory
 // from before there were several orgs all belonged to its one org.
 func (t *Tx) adoptUsers(org string, now time.Time) error {
-	users, err := ListTx[User](t, KindUser, "")
+	orphans, err := t.orphanUsers()
 	if err != nil {
 		return err
 	}
-	for _, u := range users {
-		orgs, err := t.UserOrgs(u.ID)
-		if err != nil {
+	for _, u := range orphans {
+		if err := t.PutMember(org, u.ID, u.Role.Name, now); err != nil {
 			return err
 		}
-		if len(orgs) == 0 {
-			if err := t.PutMember(org, u.ID, u.Role.Name, now); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// orphanUsers lists the users that belong to no org, from one scan of
+// the memberships.
+func (t *Tx) orphanUsers() ([]User, error) {
+	members := map[string]bool{}
+	err := t.EachMember("", func(_, userID string, _ Membership) error {
+		members[userID] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	users, err := ListTx[User](t, KindUser, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []User
+	for _, u := range users {
+		if !members[u.ID] {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+// EachMember calls fn for each membership of org ("" for every org), in
+// key order: one cursor over the memberships, not a lookup per user and
+// org.
+func (t *Tx) EachMember(org string, fn func(org, userID string, m Membership) error) error {
+	var prefix []byte
+	if org != "" {
+		prefix = key(org, "")
+	}
+	c := t.bucket(KindMember).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		o, user, ok := bytes.Cut(k, []byte{0})
+		if !ok {
+			return fmt.Errorf("meta: membership key %q has no org", k)
+		}
+		var m Membership
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("meta: decode membership %q: %w", k, err)
+		}
+		if err := fn(string(o), string(user), m); err != nil {
+			return err
 		}
 	}
 	return nil
