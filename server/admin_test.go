@@ -36,7 +36,8 @@ func provision(t *testing.T, a Admin) (pat, api string) {
 		{third(a.AddUser("not-an-email", "", "gamma", "user")), "email"},
 		{second(a.IssueAPIToken("nope", "")), "not found"},
 		{second(a.IssuePAT("nobody@example.com")), "not found"},
-		{a.RemoveUser("admin@localhost", "gamma"), "cannot be removed"},
+		{a.RemoveUser("admin@localhost", "default"), "cannot leave"},
+		{a.RemoveUser("admin@localhost", "gamma"), "not found"},
 		{second(a.Users("nope")), "not found"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
@@ -145,4 +146,11 @@ func TestAdminOnRunningServer(t *testing.T) {
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("all memberships %+v, %v", rows, err)
 	}
+	// The owner may leave gamma (its admin token acts in the default org),
+	// and keeps the default org.
+	if err := a.RemoveUser("admin@localhost", "gamma"); err != nil {
+		t.Fatal(err)
+	}
+	ts.mustErr(req{method: "GET", path: "/v2/datasets", org: "gamma"}, 403, "not accessible")
+	ts.must(req{method: "GET", path: "/v2/datasets"}, 200)
 }

@@ -274,3 +274,26 @@ func TestOrgsResourcesArePerOrg(t *testing.T) {
 		t.Fatalf("default org sees beta's annotations: %v", anns)
 	}
 }
+
+// A user's name is theirs in every org: beta's admin renames bob while he
+// belongs to beta alone, not once he also belongs to the default org;
+// bob still renames himself.
+func TestOrgsRenameStaysInOrg(t *testing.T) {
+	ts := newTwoOrgs(t)
+	path := "/v2/users/" + ts.bobID
+	ts.must(req{method: "PUT", path: path, token: ts.betaAPI, org: "beta", body: map[string]any{"name": "Bobby"}}, 200)
+	if _, _, err := ts.s.meta.AddUser("bob@example.com", "", ts.org, "user", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ts.mustErr(req{method: "PUT", path: path, token: ts.betaAPI, org: "beta", body: map[string]any{"name": "Robert"}}, 403, "other organizations")
+	// A role is per org: beta may still change bob's role there.
+	ts.must(req{method: "PUT", path: path + "/role", token: ts.betaAPI, org: "beta", body: map[string]any{"role": "read-only"}}, 200)
+	ts.must(req{method: "PUT", path: path, token: ts.bob, org: ts.org, body: map[string]any{"name": "Robert"}}, 200)
+	var u struct {
+		Name string `json:"name"`
+	}
+	ts.must(req{method: "GET", path: path, token: ts.adminAPI}, 200).json(t, &u)
+	if u.Name != "Robert" {
+		t.Fatalf("name %q after bob renamed himself", u.Name)
+	}
+}

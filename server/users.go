@@ -67,13 +67,17 @@ func (s *Server) handleListUsers(c *call) error {
 	}
 	out := []meta.User{}
 	err := s.meta.View(func(tx *meta.Tx) error {
-		users, err := meta.ListTx[meta.User](tx, meta.KindUser, "")
-		for _, u := range users {
-			if m, ok := tx.Member(c.p.org, u.ID); ok {
-				out = append(out, withRole(u, m))
+		return tx.EachMember(c.p.org, func(_, id string, m meta.Membership) error {
+			var u meta.User
+			if err := tx.Get(meta.KindUser, "", id, &u); err != nil {
+				if errors.Is(err, meta.ErrNotFound) {
+					return nil
+				}
+				return err
 			}
-		}
-		return err
+			out = append(out, withRole(u, m))
+			return nil
+		})
 	})
 	if err != nil {
 		return err
@@ -190,6 +194,16 @@ func (s *Server) updateUser(c *call, change func(u *meta.User)) error {
 		if err := tx.Get(meta.KindUser, "", id, &rec); err != nil {
 			return err
 		}
+		if rec.Name == u.Name {
+			return nil
+		}
+		// A name is the user's in every org: an admin of one org renames
+		// only a user who belongs to no other.
+		if orgs, err := tx.UserOrgs(id); err != nil {
+			return err
+		} else if len(orgs) > 1 && c.p.userID != id {
+			return forbidden("user %q also belongs to other organizations: only they can change their name", id)
+		}
 		rec.Name = u.Name
 		return tx.Put(meta.KindUser, "", id, rec)
 	})
@@ -234,12 +248,12 @@ func (s *Server) handleDeleteUser(c *call) error {
 		return err
 	}
 	id := c.param("id")
-	if id == s.meta.OwnerID() {
-		return conflict("user %q owns the organization and cannot be deleted", id)
-	}
 	err := s.meta.Update(func(tx *meta.Tx) error { return tx.RemoveMember(c.p.org, id) })
 	if errors.Is(err, meta.ErrNotFound) {
 		return notFound("user %q not found", id)
+	}
+	if errors.Is(err, meta.ErrOwnerHome) {
+		return conflict("user %q owns the server and cannot leave this organization, where its admin token acts", id)
 	}
 	if err != nil {
 		return err

@@ -64,7 +64,7 @@ func TestUsersCRUD(t *testing.T) {
 	ts.mustErr(req{method: "DELETE", path: "/v2/users/" + u.ID}, 404, "not found")
 	var me userView
 	ts.must(req{method: "GET", path: "/v2/user", noOrg: true}, 200).json(t, &me)
-	ts.mustErr(req{method: "DELETE", path: "/v2/users/" + me.ID}, 409, "owns the organization")
+	ts.mustErr(req{method: "DELETE", path: "/v2/users/" + me.ID}, 409, "owns the server")
 }
 
 func TestOrgs(t *testing.T) {

@@ -113,16 +113,26 @@ func newPAT(userID, org string, now time.Time) *TokenRecord {
 
 // RemoveMember takes user out of org. A user left in no org is deleted
 // with its personal tokens, so nothing of it can act any more.
+// The server's owner cannot leave an org their personal tokens act in
+// (the admin token among them): ErrOwnerHome.
 func (t *Tx) RemoveMember(org, userID string) error {
+	toks, err := ListTx[TokenRecord](t, KindToken, "")
+	if err != nil {
+		return err
+	}
+	var owner string
+	if t.Get(KindSettings, "", ownerKey, &owner) == nil && owner == userID {
+		for _, tok := range toks {
+			if tok.Kind == TokenPersonal && tok.UserID == userID && tok.OrgID == org {
+				return fmt.Errorf("%w: %q", ErrOwnerHome, org)
+			}
+		}
+	}
 	if err := t.Delete(KindMember, org, userID); err != nil {
 		return err
 	}
 	left, err := t.UserOrgs(userID)
 	if err != nil || len(left) > 0 {
-		return err
-	}
-	toks, err := ListTx[TokenRecord](t, KindToken, "")
-	if err != nil {
 		return err
 	}
 	for _, tok := range toks {
@@ -196,11 +206,9 @@ func (s *Store) RemoveUser(email, org string) error {
 		if !found {
 			return fmt.Errorf("user %q: %w", email, ErrNotFound)
 		}
-		var owner string
-		if tx.Get(KindSettings, "", ownerKey, &owner) == nil && owner == u.ID {
-			return fmt.Errorf("%w: %s owns the server (its admin token is theirs) and cannot be removed", ErrInvalid, email)
-		}
-		if err := tx.RemoveMember(org, u.ID); err != nil {
+		if err := tx.RemoveMember(org, u.ID); errors.Is(err, ErrOwnerHome) {
+			return fmt.Errorf("%w: %s owns the server and cannot leave organization %q, where its admin token acts", ErrInvalid, email, org)
+		} else if err != nil {
 			return fmt.Errorf("user %q in organization %q: %w", email, org, err)
 		}
 		return nil

@@ -27,6 +27,9 @@ import (
 var (
 	ErrNotFound = errors.New("not found")
 	ErrExists   = errors.New("already exists")
+	// ErrOwnerHome refuses to take the server's owner out of an org its
+	// personal tokens (the admin token) act in.
+	ErrOwnerHome = errors.New("the server's owner cannot leave the organization its admin token acts in")
 )
 
 // Kind names a family of records (one bbolt bucket).
