@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -157,8 +158,14 @@ func dialAdmin(dir string) (*adminClient, error) {
 	if err != nil {
 		return nil, err // no server (or a crashed one's socket file)
 	}
-	conn.Close()
+	// The connection that proved a server listens carries the first
+	// request: dialing again would leave the server an empty connection.
+	var first atomic.Pointer[net.Conn]
+	first.Store(&conn)
 	dial := func(ctx context.Context, _, _ string) (net.Conn, error) {
+		if c := first.Swap(nil); c != nil {
+			return *c, nil
+		}
 		var d net.Dialer
 		return d.DialContext(ctx, "unix", path)
 	}

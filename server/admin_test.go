@@ -2,10 +2,13 @@ package server
 
 import (
 	"errors"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -153,4 +156,44 @@ func TestAdminOnRunningServer(t *testing.T) {
 	}
 	ts.mustErr(req{method: "GET", path: "/v2/datasets", org: "gamma"}, 403, "not accessible")
 	ts.must(req{method: "GET", path: "/v2/datasets"}, 200)
+}
+
+// `aplite admin` connects once: the connection that finds the server
+// carries the first request.
+func TestAdminDialsOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, AdminSocketName)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var accepts atomic.Int32
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"orgs":[{"id":"x"}]}`))
+		}),
+		ConnState: func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				accepts.Add(1)
+			}
+		},
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	a, err := OpenAdmin(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for range 2 {
+		if orgs, err := a.Orgs(); err != nil || len(orgs) != 1 {
+			t.Fatalf("orgs %+v, %v", orgs, err)
+		}
+	}
+	if n := accepts.Load(); n != 1 {
+		t.Fatalf("%d connections for two requests, want 1", n)
+	}
 }
