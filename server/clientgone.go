@@ -15,6 +15,13 @@ import (
 // (peekClosed): an orderly close or a reset cancels the query's context
 // with errClientGone. A pipelined next request is left in the socket for
 // fasthttp to read.
+//
+// A client that half-closes (shuts down its sending side after the
+// request, still reading) looks the same as one that hung up: a FIN is a
+// FIN, and telling them apart would take a write. Like Go's net/http,
+// which cancels a request's context when it reads EOF from the client,
+// the query is stopped; such clients are rare for a query API, and a
+// query running for nobody costs every other client.
 
 // clientPoll is how often a running query's connection is checked.
 const clientPoll = 200 * time.Millisecond
