@@ -98,11 +98,7 @@ func sliceRange(n int, lo, hi sliceBound) (int, int) {
 		if !b.set {
 			return def
 		}
-		k := b.n
-		if k < 0 {
-			k += int64(n)
-		}
-		return int(min(max(k, 0), int64(n)))
+		return fn.ClampIndex(b.n, n)
 	}
 	i, j := at(lo, 0), at(hi, n)
 	return i, max(i, j)

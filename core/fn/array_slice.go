@@ -55,7 +55,7 @@ func evalArraySlice(_ *Context, args []*vector.Vector, n int) (*vector.Vector, e
 				return nil, false
 			}
 		}
-		s, e := arrClamp(start, len(arr)), arrClamp(end, len(arr))
+		s, e := ClampIndex(start, len(arr)), ClampIndex(end, len(arr))
 		if s >= e {
 			return []any{}, true
 		}
@@ -96,7 +96,7 @@ func arrSplitAt(arr []any, idx []any) []any {
 		if !ok {
 			continue
 		}
-		cut := arrClamp(k, len(arr))
+		cut := ClampIndex(k, len(arr))
 		if cut < prev {
 			cut = prev
 		}

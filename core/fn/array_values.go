@@ -179,8 +179,9 @@ func arrIndex(i int64, n int) int64 {
 	return i
 }
 
-// arrClamp resolves a possibly negative index and clamps it to [0, n].
-func arrClamp(i int64, n int) int {
+// ClampIndex resolves a possibly negative index (counting from the end)
+// and clamps it to [0, n]: the bounds of array_slice and of x[lo:hi].
+func ClampIndex(i int64, n int) int {
 	i = arrIndex(i, n)
 	if i < 0 {
 		return 0
