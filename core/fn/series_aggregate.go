@@ -217,21 +217,23 @@ func evalSeriesStats(asArray bool) func(*Context, []*vector.Vector, int) (*vecto
 			if len(args) > 1 && !args[1].IsNull(i) {
 				skipNonFinite, _ = ToBool(args[1], i)
 			}
-			bag := serStats(arr, skipNonFinite)
+			st := serStats(arr, skipNonFinite)
 			if !asArray {
+				bag := make(map[string]any, len(serStatsOrder))
+				for j, k := range serStatsOrder {
+					bag[k] = st[j]
+				}
 				return bag, true
 			}
-			out := make([]any, len(serStatsOrder))
-			for j, k := range serStatsOrder {
-				out[j] = bag[k]
-			}
-			return out, true
+			return st[:], true
 		}), nil
 	}
 }
 
-func serStats(arr []any, skipNonFinite bool) map[string]any {
-	out := map[string]any{"min": nil, "min_idx": nil, "max": nil, "max_idx": nil, "avg": nil, "stdev": nil, "variance": nil}
+// serStats returns the statistics of arr in serStatsOrder; all null when
+// arr holds no number.
+func serStats(arr []any, skipNonFinite bool) [len(serStatsOrder)]any {
+	var out [len(serStatsOrder)]any
 	var vals []float64
 	var minV, maxV float64
 	var minIdx, maxIdx int
@@ -259,8 +261,5 @@ func serStats(arr []any, skipNonFinite bool) map[string]any {
 	if len(vals) > 1 {
 		variance /= float64(len(vals) - 1)
 	}
-	out["min"], out["min_idx"] = minV, int64(minIdx)
-	out["max"], out["max_idx"] = maxV, int64(maxIdx)
-	out["avg"], out["variance"], out["stdev"] = avg, variance, math.Sqrt(variance)
-	return out
+	return [...]any{minV, int64(minIdx), maxV, int64(maxIdx), avg, variance, math.Sqrt(variance)}
 }
