@@ -105,11 +105,21 @@ type valueSet struct {
 }
 
 func newValueSet(items []any, t vector.Type, fold bool) *valueSet {
-	s := &valueSet{strs: map[string]bool{}, nums: map[float64]bool{}, any: items, fold: fold}
+	s := &valueSet{strs: map[string]bool{}, nums: map[float64]bool{}, fold: fold}
+	s.fill(items, t)
+	return s
+}
+
+// fill makes s the set of items, emptying it first, so a list that
+// changes from row to row reuses one set's maps.
+func (s *valueSet) fill(items []any, t vector.Type) {
+	clear(s.strs)
+	clear(s.nums)
+	s.any, s.hasNum = items, false
 	for _, it := range items {
 		switch v := it.(type) {
 		case string:
-			if fold {
+			if s.fold {
 				v = strings.ToLower(v)
 			}
 			s.strs[v] = true
@@ -125,7 +135,6 @@ func newValueSet(items []any, t vector.Type, fold bool) *valueSet {
 			s.strs[valueString(v)] = true
 		}
 	}
-	return s
 }
 
 // contains reports whether one boxed value is in the set.

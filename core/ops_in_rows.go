@@ -26,6 +26,7 @@ func rowInEval(op string, x *expr, list []*expr) func(*execCtx, *batch) (*vector
 		}
 		out := &vector.Vector{Type: vector.Bool, Len: b.n, Bools: make([]bool, b.n)}
 		var items []any
+		set := newValueSet(nil, x.typ, fold)
 		for r := 0; r < b.n; r++ {
 			items = items[:0]
 			for _, c := range cols {
@@ -38,7 +39,8 @@ func rowInEval(op string, x *expr, list []*expr) func(*execCtx, *batch) (*vector
 			case v == nil:
 				out.Bools[r] = neg
 			default:
-				out.Bools[r] = newValueSet(items, x.typ, fold).contains(v) != neg
+				set.fill(items, x.typ)
+				out.Bools[r] = set.contains(v) != neg
 			}
 		}
 		return out, nil
