@@ -140,7 +140,7 @@ func readDynBests(r *rd, n int) ([]dynBest, error) {
 // dynToFloats reads a dynamic vector as reals for the aggregations that
 // only take numbers (percentile, histogram): what is not a number, or a
 // string that parses as one, becomes null.
-func dynToFloats(v *vector.Vector) *vector.Vector {
+func dynToFloats(v *vector.Vector, sel []int32) *vector.Vector {
 	if v.Const {
 		var c any
 		if x, ok := dynFloat(v.Dyn(0)); ok && !v.IsNull(0) {
@@ -148,13 +148,23 @@ func dynToFloats(v *vector.Vector) *vector.Vector {
 		}
 		return vector.NewConst(vector.Float, c, v.Len)
 	}
-	out := vector.New(vector.Float, v.Len)
-	for r := 0; r < v.Len; r++ {
+	// Only the selected rows are converted (a narrow where before a
+	// percentile leaves most rows dead); the others stay null.
+	out := &vector.Vector{Type: vector.Float, Len: v.Len, Floats: make([]float64, v.Len), Valid: vector.NewBitmap(v.Len)}
+	conv := func(r int) {
 		if x, ok := dynFloat(v.Dyn(r)); ok && !v.IsNull(r) {
-			out.AppendFloat(x)
-		} else {
-			out.AppendNull()
+			out.Floats[r] = x
+			out.Valid.Set(r)
 		}
+	}
+	if sel == nil {
+		for r := range v.Len {
+			conv(r)
+		}
+		return out
+	}
+	for _, r := range sel {
+		conv(int(r))
 	}
 	return out
 }

@@ -64,3 +64,24 @@ func TestDynamicAvgReadsNumericStrings(t *testing.T) {
 	expect(t, "avg", run(t, "avg", 1, []uint32{0, 0, 0}, mixed)[0], 302.0)
 	expect(t, "sum", run(t, "sum", 1, []uint32{0, 0, 0}, mixed)[0], 604.0)
 }
+
+// dynToFloats converts the selected rows only: a row outside the
+// selection is never read, and reads as null.
+func TestDynToFloatsSelection(t *testing.T) {
+	v := vector.New(vector.Dynamic, 4)
+	for _, x := range []any{int64(1), "2.5", "x", 4.0} {
+		v.AppendValue(x)
+	}
+	got := dynToFloats(v, []int32{1, 2})
+	for r, want := range []any{nil, 2.5, nil, nil} {
+		if g := got.Value(r); g != want {
+			t.Errorf("row %d: %v, want %v", r, g, want)
+		}
+	}
+	all := dynToFloats(v, nil)
+	for r, want := range []any{1.0, 2.5, nil, 4.0} {
+		if g := all.Value(r); g != want {
+			t.Errorf("all rows, row %d: %v, want %v", r, g, want)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func (s *histState[T]) Grow(n int) { s.grow(n) }
 func (s *histState[T]) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	v := args[0]
 	if v.Type == vector.Dynamic {
-		v = dynToFloats(v)
+		v = dynToFloats(v, sel)
 	}
 	if allNull(v) || v.Type != s.t {
 		return

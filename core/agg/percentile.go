@@ -159,7 +159,7 @@ func (s *pctState[T]) Grow(n int) { s.grow(n) }
 func (s *pctState[T]) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	v := args[0]
 	if v.Type == vector.Dynamic {
-		v = dynToFloats(v)
+		v = dynToFloats(v, sel)
 	}
 	if allNull(v) || v.Type != s.t {
 		return
