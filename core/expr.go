@@ -37,7 +37,7 @@ func (e *expr) constValue() any {
 func (e *expr) run(x *execCtx, b *batch) (*vector.Vector, error) {
 	if e.cnst != nil {
 		c := *e.cnst
-		c.Len = b.n
+		c.Len = b.N
 		return &c, nil
 	}
 	// The deadline is checked at every node, not only between batches:
@@ -78,7 +78,7 @@ func fold(x *execCtx, e *expr) (*expr, error) {
 	if e.cnst != nil || e.eval == nil {
 		return e, nil
 	}
-	v, err := e.eval(x, &batch{n: 1})
+	v, err := e.eval(x, &batch{Batch: vector.Batch{N: 1}})
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*expr) (*e
 			}
 			vs[i] = v
 		}
-		out, err := f.Eval(x.fn, vs, b.n)
+		out, err := f.Eval(x.fn, vs, b.N)
 		if err != nil {
 			return nil, wrapCallErr(call.Name, err)
 		}

@@ -70,21 +70,21 @@ func (f *fastFilter) apply(b *batch) (sel []int32, ok bool, err error) {
 	if v.Const || v.Valid != nil {
 		return nil, false, nil
 	}
-	n := b.n
-	if b.sel != nil {
-		n = len(b.sel)
+	n := b.N
+	if b.Sel != nil {
+		n = len(b.Sel)
 	}
 	out := make([]int32, 0, n)
 	if f.isInt {
 		if v.Ints == nil {
 			return nil, false, nil
 		}
-		out, ok = vector.SelConstInt64(f.op, v.Ints[:b.n], f.ki, b.sel, out)
+		out, ok = vector.SelConstInt64(f.op, v.Ints[:b.N], f.ki, b.Sel, out)
 		return out, ok, nil
 	}
 	if v.Floats == nil {
 		return nil, false, nil
 	}
-	out, ok = vector.SelConstFloat64(f.op, v.Floats[:b.n], f.kf, b.sel, out)
+	out, ok = vector.SelConstFloat64(f.op, v.Floats[:b.N], f.kf, b.Sel, out)
 	return out, ok, nil
 }

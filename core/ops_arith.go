@@ -83,7 +83,7 @@ func (c *compiler) arith(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return arithVectors(op, res, dom, lv, rv, bt.n), nil
+		return arithVectors(op, res, dom, lv, rv, bt.N), nil
 	}
 	if l.isConst() && r.isConst() {
 		return fold(c.x, e)

@@ -57,7 +57,7 @@ func (c *compiler) comparison(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return compareVectors(op, dom, lv, rv, bt.n), nil
+		return compareVectors(op, dom, lv, rv, bt.N), nil
 	}
 	if l.isConst() && r.isConst() {
 		return fold(c.x, e)

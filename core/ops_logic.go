@@ -24,7 +24,7 @@ func (c *compiler) logical(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return logicVectors(isAnd, castVector(lv, vector.Bool), castVector(rv, vector.Bool), bt.n), nil
+		return logicVectors(isAnd, castVector(lv, vector.Bool), castVector(rv, vector.Bool), bt.N), nil
 	}
 	if l.isConst() && r.isConst() {
 		return fold(c.x, e)
