@@ -1,7 +1,6 @@
 package core
 
 import (
-
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
