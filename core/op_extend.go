@@ -158,7 +158,7 @@ func castExpr(e *expr, t vector.Type) *expr {
 		if err != nil {
 			return nil, err
 		}
-		return castVector(v, t), nil
+		return castVectorSel(v, t, b.Sel), nil
 	}
 	return out
 }

@@ -1,0 +1,142 @@
+package core
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// selTestRows is the batch the selection tests evaluate over; every
+// other row is live, too dense for extend to narrow the batch, so the
+// expressions themselves must honour the selection.
+const selTestRows = 64
+
+// selTestBatch returns a batch with an int column a (1..64, one null), a
+// real column f and a datetime column d, with every other row live.
+func selTestBatch() (*batch, schema) {
+	a, f, d := vector.New(vector.Int, selTestRows), vector.New(vector.Float, selTestRows), vector.New(vector.DateTime, selTestRows)
+	for i := 0; i < selTestRows; i++ {
+		if i == 10 {
+			a.AppendNull()
+		} else {
+			a.AppendInt(int64(i + 1))
+		}
+		f.AppendFloat(float64(i) + 0.5)
+		d.AppendInt(int64(i+1) * 1e9)
+	}
+	var sel []int32
+	for i := 0; i < selTestRows; i += 2 {
+		sel = append(sel, int32(i))
+	}
+	b := newBatch([]*vector.Vector{a, f, d}, selTestRows)
+	b.Sel = sel
+	return b, schema{{"a", vector.Int}, {"f", vector.Float}, {"d", vector.DateTime}}
+}
+
+// compileSelTest compiles one APL expression over sch.
+func compileSelTest(t *testing.T, sch schema, src string) *expr {
+	t.Helper()
+	pe, err := parser.ParseExpr(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planner{e: NewEngine(nil), req: &Request{}, x: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
+		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	e, err := p.compilerFor(sch).compile(pe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// written counts the rows of v that hold something other than the zero
+// value a fresh vector has: the rows a kernel wrote.
+func written(v *vector.Vector) int {
+	n := 0
+	for i := 0; i < v.Len; i++ {
+		switch {
+		case v.Bools != nil && v.Bools[i], v.Ints != nil && v.Ints[i] != 0, v.Floats != nil && v.Floats[i] != 0:
+			n++
+		}
+	}
+	return n
+}
+
+// An expression over a batch with a selection computes its live rows
+// only (every value below is non-zero where computed, so the rows written
+// count the rows computed), and they equal the expression over every row.
+func TestExprComputesLiveRowsOnly(t *testing.T) {
+	for _, src := range []string{
+		"a * 3 + 7", "a - 100", "f * 2.0 + a", "a / 1", "100 % (a + 1)", "700 / (a - 5)", "f / 0.5",
+		"d + 1h", "d - datetime(1970-01-01)", "(d - datetime(1970-01-01)) * 2",
+		"a * 2 + 1 > 0", "f >= 0.0", "0 < a", "a == a", "a != 0",
+	} {
+		t.Run(src, func(t *testing.T) {
+			b, sch := selTestBatch()
+			e := compileSelTest(t, sch, src)
+			x := &execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}
+			got, err := e.run(x, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := written(got); w > len(b.Sel) {
+				t.Errorf("%d rows computed, want at most the %d live ones", w, len(b.Sel))
+			}
+			dense, _ := selTestBatch()
+			dense.Sel = nil
+			want, err := e.run(x, dense)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if written(want) <= len(b.Sel) {
+				t.Fatalf("the dense run wrote %d rows: the test's values cannot tell live from dead rows", written(want))
+			}
+			for _, i := range b.Sel {
+				if g, w := got.Value(int(i)), want.Value(int(i)); !reflect.DeepEqual(g, w) {
+					t.Errorf("row %d: %v over the selection, %v over every row", i, g, w)
+				}
+			}
+		})
+	}
+}
+
+// A function over a sparse batch runs over its live rows only, and its
+// result stands at their places in the batch.
+func TestFuncSparseBatchLiveRowsOnly(t *testing.T) {
+	b, sch := selTestBatch()
+	b.Sel = []int32{3, 10, 40}
+	rows := 0
+	f := &fn.Func{Name: "count_rows", MinArgs: 1, MaxArgs: 1,
+		Result: func([]vector.Type) (vector.Type, error) { return vector.Int, nil },
+		Eval: func(_ *fn.Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+			rows += n
+			out := vector.New(vector.Int, n)
+			for i := 0; i < n; i++ {
+				out.AppendValue(args[0].Value(i))
+			}
+			return out, nil
+		}}
+	p := &planner{e: NewEngine(nil), req: &Request{}, x: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
+		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	c := p.compilerFor(sch)
+	e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, f, []*expr{colExpr(0, sch[0], parser.Span{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.run(&execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows != len(b.Sel) || got.Len != selTestRows {
+		t.Fatalf("the function ran over %d rows and returned %d, want %d live rows in a %d-row result", rows, got.Len, len(b.Sel), selTestRows)
+	}
+	for _, i := range b.Sel {
+		if g, w := got.Value(int(i)), b.Cols[0].Value(int(i)); g != w {
+			t.Errorf("row %d: %v, want %v", i, g, w)
+		}
+	}
+}
