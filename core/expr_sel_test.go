@@ -16,9 +16,12 @@ import (
 const selTestRows = 64
 
 // selTestBatch returns a batch with an int column a (1..64, one null), a
-// real column f and a datetime column d, with every other row live.
+// real column f, a datetime column d, a string column s and a dictionary
+// encoded one k, with every other row live.
 func selTestBatch() (*batch, schema) {
 	a, f, d := vector.New(vector.Int, selTestRows), vector.New(vector.Float, selTestRows), vector.New(vector.DateTime, selTestRows)
+	s := vector.New(vector.String, selTestRows)
+	k := &vector.Vector{Type: vector.String, Len: selTestRows, Dict: []string{"p", "q", "r"}, Codes: make([]uint32, selTestRows)}
 	for i := 0; i < selTestRows; i++ {
 		if i == 10 {
 			a.AppendNull()
@@ -27,18 +30,20 @@ func selTestBatch() (*batch, schema) {
 		}
 		f.AppendFloat(float64(i) + 0.5)
 		d.AppendInt(int64(i+1) * 1e9)
+		s.AppendStr(string(rune('a' + i%26)))
+		k.Codes[i] = uint32(i % 3)
 	}
 	var sel []int32
 	for i := 0; i < selTestRows; i += 2 {
 		sel = append(sel, int32(i))
 	}
-	b := newBatch([]*vector.Vector{a, f, d}, selTestRows)
+	b := newBatch([]*vector.Vector{a, f, d, s, k}, selTestRows)
 	b.Sel = sel
-	return b, schema{{"a", vector.Int}, {"f", vector.Float}, {"d", vector.DateTime}}
+	return b, schema{{"a", vector.Int}, {"f", vector.Float}, {"d", vector.DateTime}, {"s", vector.String}, {"k", vector.String}}
 }
 
 // compileSelTest compiles one APL expression over sch.
-func compileSelTest(t *testing.T, sch schema, src string) *expr {
+func compileSelTest(t testing.TB, sch schema, src string) *expr {
 	t.Helper()
 	pe, err := parser.ParseExpr(src)
 	if err != nil {
@@ -74,6 +79,7 @@ func TestExprComputesLiveRowsOnly(t *testing.T) {
 		"a * 3 + 7", "a - 100", "f * 2.0 + a", "a / 1", "100 % (a + 1)", "700 / (a - 5)", "f / 0.5",
 		"d + 1h", "d - datetime(1970-01-01)", "(d - datetime(1970-01-01)) * 2",
 		"a * 2 + 1 > 0", "f >= 0.0", "0 < a", "a == a", "a != 0",
+		`s != "zz"`, `"zz" > s`, "s == s", `k != "zz"`, `"zz" >= k`, "k == s or k != s",
 	} {
 		t.Run(src, func(t *testing.T) {
 			b, sch := selTestBatch()

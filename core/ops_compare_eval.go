@@ -37,10 +37,7 @@ func (c *cmpOp) eval(lv, rv *vector.Vector, n int, sel []int32) *vector.Vector {
 	case vector.Float:
 		runCmp(c.floats, lv.Floats, rv.Floats, lv.Const, rv.Const, sel, out.Bools)
 	case vector.String:
-		lv.Decode()
-		rv = rv.Materialize()
-		rv.Decode()
-		runCmp(c.strs, strSlice(lv), strSlice(rv), lv.Const, rv.Const, sel, out.Bools)
+		runCmp(c.strs, plainStrs(lv, sel), plainStrs(rv, sel), lv.Const, rv.Const, sel, out.Bools)
 	case vector.Bool:
 		eq := c.op == "=="
 		forLive(n, sel, func(i int) { out.Bools[i] = (lv.Bool(i) == rv.Bool(i)) == eq })
@@ -105,13 +102,28 @@ func runCmp[T int64 | float64 | string](k vector.CmpKernels[T], l, r []T, lc, rc
 	}
 }
 
-// strSlice returns the plain strings of a decoded string vector (a
-// constant keeps its single slot).
-func strSlice(v *vector.Vector) []string {
-	if v.Codes != nil {
-		v.Decode()
+// plainStrs returns the strings of a string vector slot by slot for the
+// kernels: a constant's one slot, a plain column's own slice, a
+// dictionary column's live rows decoded into a new slice (the column may
+// be shared, so it is not decoded in place).
+func plainStrs(v *vector.Vector, sel []int32) []string {
+	switch {
+	case v.Const:
+		return []string{v.Str(0)}
+	case v.Codes == nil:
+		return v.Strs
 	}
-	return v.Strs
+	out := make([]string, v.Len)
+	if sel == nil {
+		for i, c := range v.Codes[:v.Len] {
+			out[i] = v.Dict[c]
+		}
+		return out
+	}
+	for _, i := range sel {
+		out[i] = v.Dict[v.Codes[i]]
+	}
+	return out
 }
 
 // applyCompareNulls sets the result validity over the live rows:
