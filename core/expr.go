@@ -9,10 +9,11 @@ import (
 )
 
 // expr is a compiled scalar expression: its result type, a default output
-// column name, and an evaluator that computes it over every physical row of
-// a batch. A constant expression carries its value in cnst (a Const
-// vector of length 1) so operators can special-case literals and the
-// planner can fold them.
+// column name, and an evaluator that computes it over the live rows of a
+// batch (its result has a row for every physical row, and those not in
+// the batch's Sel are unspecified, as vector.Batch's contract says). A
+// constant expression carries its value in cnst (a Const vector of length
+// 1) so operators can special-case literals and the planner can fold them.
 type expr struct {
 	typ  vector.Type
 	name string // default column name when the expression is a column reference
