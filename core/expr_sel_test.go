@@ -16,11 +16,11 @@ import (
 const selTestRows = 64
 
 // selTestBatch returns a batch with an int column a (1..64, one null), a
-// real column f, a datetime column d, a string column s and a dictionary
-// encoded one k, with every other row live.
+// real column f, a datetime column d, a string column s, a dictionary
+// encoded one k and a bool column t (all true), with every other row live.
 func selTestBatch() (*batch, schema) {
 	a, f, d := vector.New(vector.Int, selTestRows), vector.New(vector.Float, selTestRows), vector.New(vector.DateTime, selTestRows)
-	s := vector.New(vector.String, selTestRows)
+	s, tr := vector.New(vector.String, selTestRows), vector.NewConst(vector.Bool, true, selTestRows).Materialize()
 	k := &vector.Vector{Type: vector.String, Len: selTestRows, Dict: []string{"p", "q", "r"}, Codes: make([]uint32, selTestRows)}
 	for i := 0; i < selTestRows; i++ {
 		if i == 10 {
@@ -37,9 +37,9 @@ func selTestBatch() (*batch, schema) {
 	for i := 0; i < selTestRows; i += 2 {
 		sel = append(sel, int32(i))
 	}
-	b := newBatch([]*vector.Vector{a, f, d, s, k}, selTestRows)
+	b := newBatch([]*vector.Vector{a, f, d, s, k, tr}, selTestRows)
 	b.Sel = sel
-	return b, schema{{"a", vector.Int}, {"f", vector.Float}, {"d", vector.DateTime}, {"s", vector.String}, {"k", vector.String}}
+	return b, schema{{"a", vector.Int}, {"f", vector.Float}, {"d", vector.DateTime}, {"s", vector.String}, {"k", vector.String}, {"t", vector.Bool}}
 }
 
 // compileSelTest compiles one APL expression over sch.
@@ -79,7 +79,7 @@ func TestExprComputesLiveRowsOnly(t *testing.T) {
 		"a * 3 + 7", "a - 100", "f * 2.0 + a", "a / 1", "100 % (a + 1)", "700 / (a - 5)", "f / 0.5",
 		"d + 1h", "d - datetime(1970-01-01)", "(d - datetime(1970-01-01)) * 2",
 		"a * 2 + 1 > 0", "f >= 0.0", "0 < a", "a == a", "a != 0",
-		`s != "zz"`, `"zz" > s`, "s == s", `k != "zz"`, `"zz" >= k`, "k == s or k != s",
+		`s != "zz"`, `"zz" > s`, "s == s", `k != "zz"`, `"zz" >= k`, "k == s or k != s", "t and t", "t or a > 0", "a > 3 or isnull(a)",
 	} {
 		t.Run(src, func(t *testing.T) {
 			b, sch := selTestBatch()
