@@ -140,7 +140,7 @@ func (w *whereStage) apply(x *execCtx, b *batch) (*batch, error) {
 // filterSel returns the live rows of b where v is true.
 func filterSel(v *vector.Vector, b *batch) []int32 {
 	if v.Type != vector.Bool {
-		v = castVector(v, vector.Bool)
+		v = castVectorSel(v, vector.Bool, b.Sel)
 	}
 	if v.Type == vector.Null || v.Const {
 		if v.Type == vector.Null || v.IsNull(0) || !v.Bool(0) {
