@@ -146,3 +146,38 @@ func TestFuncSparseBatchLiveRowsOnly(t *testing.T) {
 		}
 	}
 }
+
+// An extend after a where that keeps too many rows for extend to narrow
+// the batch computes its columns over the where's live rows only.
+func TestExtendAfterWhereComputesLiveRows(t *testing.T) {
+	pq, err := parser.Parse("T | where a % 2 == 1 | extend y = a * 3 + 7, z = y - f, w = d + 1h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, sch := selTestBatch()
+	b.Sel = nil
+	x := &execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}
+	p := &planner{e: NewEngine(nil), req: &Request{}, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	where, err := p.planWhere(sch, pq.Body.Ops[0].(*parser.WhereOp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := p.planExtend(sch, pq.Body.Ops[1].(*parser.ExtendOp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = where.(*whereStage).apply(x, b); err != nil {
+		t.Fatal(err)
+	}
+	if sparse(b) || len(b.Sel) == 0 {
+		t.Fatalf("the where kept %d of %d rows: the test needs a selection extend does not narrow", len(b.Sel), b.N)
+	}
+	if b, err = ext.(*extendStage).apply(x, b); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range b.Cols[len(sch):] {
+		if w := written(c); w != len(b.Sel) {
+			t.Errorf("%d rows of an extended column computed, want the %d live ones", w, len(b.Sel))
+		}
+	}
+}
