@@ -82,20 +82,24 @@ func cmpRow(e elem, s shape, o op, l, r string) string {
 }
 
 func main() {
-	var buf bytes.Buffer
-	funcs := template.FuncMap{"row": row, "cmpRow": cmpRow, "params": params}
-	t := template.Must(template.New("k").Funcs(funcs).Parse(tmpl))
-	if err := t.Execute(&buf, map[string]any{"Cmp": cmpOps, "Elems": elems, "Shapes": shapes}); err != nil {
-		log.Fatal(err)
-	}
-	src, err := format.Source(buf.Bytes())
+	src, err := render()
 	if err != nil {
-		os.WriteFile("kernels.eg.go.broken", buf.Bytes(), 0o644)
 		log.Fatal(err)
 	}
 	if err := os.WriteFile("kernels.eg.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// render executes the template and formats the result.
+func render() ([]byte, error) {
+	var buf bytes.Buffer
+	funcs := template.FuncMap{"row": row, "cmpRow": cmpRow, "params": params}
+	t := template.Must(template.New("k").Funcs(funcs).Parse(tmpl))
+	if err := t.Execute(&buf, map[string]any{"Cmp": cmpOps, "Elems": elems, "Shapes": shapes}); err != nil {
+		return nil, err
+	}
+	return format.Source(buf.Bytes())
 }
 
 // params renders a shape's parameter list for element type g.
