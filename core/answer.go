@@ -71,9 +71,9 @@ func (p *planner) answer(pl *pipeline, b *batch) *output.Output {
 
 // outTable wraps a compacted batch as an output table.
 func outTable(sch schema, b *batch) output.Table {
-	t := output.Table{Rows: b.n, Columns: make([]output.Column, len(sch))}
+	t := output.Table{Rows: b.N, Columns: make([]output.Column, len(sch))}
 	for j, c := range sch {
-		t.Columns[j] = output.Column{Name: c.Name, Type: c.Type, Vec: b.vecs[j]}
+		t.Columns[j] = output.Column{Name: c.Name, Type: c.Type, Vec: b.Cols[j]}
 	}
 	return t
 }
@@ -95,9 +95,9 @@ func outStats(st *scanStats, sch schema, b *batch) output.Stats {
 	if ti < 0 || sch[ti].Type != vector.DateTime {
 		return s
 	}
-	tv := b.vecs[ti]
+	tv := b.Cols[ti]
 	lo, hi, seen := int64(0), int64(0), false
-	for i := 0; i < b.n; i++ {
+	for i := 0; i < b.N; i++ {
 		if tv.IsNull(i) {
 			continue
 		}

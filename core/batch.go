@@ -23,50 +23,40 @@ func (s schema) index(name string) int {
 	return -1
 }
 
-// batch is the unit that flows between operators: equally long columns,
-// an optional selection vector, and for scans a loader that decodes a
-// column the first time an operator asks for it, so a query decodes only
-// the columns it touches.
+// batch is the unit that flows between operators: a vector.Batch (its
+// contract on Sel and dead rows holds here) plus, for scans, a loader
+// that decodes a column the first time an operator asks for it, so a
+// query decodes only the columns it touches.
 //
-// Ownership: an operator may replace b.sel and append or replace entries
-// of vecs in a batch it received, but must not modify a vector it did not
+// Ownership: an operator may replace Sel and append or replace entries
+// of Cols in a batch it received, but must not modify a vector it did not
 // create; vectors can be shared with the storage layer and its caches.
 type batch struct {
-	vecs []*vector.Vector // nil entries are not loaded yet
-	n    int              // physical rows
-	sel  []int32          // live rows, ascending; nil means all n
-	load func(i int) (*vector.Vector, error)
+	vector.Batch // nil entries of Cols are not loaded yet
+	load         func(i int) (*vector.Vector, error)
 }
 
 // newBatch wraps dense columns.
 func newBatch(vecs []*vector.Vector, n int) *batch {
-	return &batch{vecs: vecs, n: n}
+	return &batch{Batch: vector.Batch{Cols: vecs, N: n}}
 }
 
 // col returns column i, decoding it on first use.
 func (b *batch) col(i int) (*vector.Vector, error) {
-	if v := b.vecs[i]; v != nil {
+	if v := b.Cols[i]; v != nil {
 		return v, nil
 	}
 	v, err := b.load(i)
 	if err != nil {
 		return nil, err
 	}
-	b.vecs[i] = v
+	b.Cols[i] = v
 	return v, nil
-}
-
-// rows returns the number of live rows.
-func (b *batch) rows() int {
-	if b.sel != nil {
-		return len(b.sel)
-	}
-	return b.n
 }
 
 // loadAll decodes every column.
 func (b *batch) loadAll() error {
-	for i := range b.vecs {
+	for i := range b.Cols {
 		if _, err := b.col(i); err != nil {
 			return err
 		}
@@ -79,24 +69,19 @@ func (b *batch) compact() error {
 	if err := b.loadAll(); err != nil {
 		return err
 	}
-	if b.sel == nil {
-		return nil
+	if b.Sel != nil {
+		b.Batch.Compact()
+		b.load = nil
 	}
-	for i, v := range b.vecs {
-		b.vecs[i] = v.Gather(b.sel)
-	}
-	b.n = len(b.sel)
-	b.sel = nil
-	b.load = nil
 	return nil
 }
 
 // liveRows returns the live physical row numbers (allocating when sel is nil).
 func (b *batch) liveRows() []int32 {
-	if b.sel != nil {
-		return b.sel
+	if b.Sel != nil {
+		return b.Sel
 	}
-	s := make([]int32, b.n)
+	s := make([]int32, b.N)
 	for i := range s {
 		s[i] = int32(i)
 	}
@@ -111,7 +96,7 @@ func concat(s schema, parts []*batch) (*batch, error) {
 		if err := p.compact(); err != nil {
 			return nil, err
 		}
-		total += p.n
+		total += p.N
 	}
 	if len(parts) == 1 {
 		return parts[0], nil
@@ -120,7 +105,7 @@ func concat(s schema, parts []*batch) (*batch, error) {
 	for c := range s {
 		v := vector.New(s[c].Type, total)
 		for _, p := range parts {
-			appendVector(v, p.vecs[c])
+			appendVector(v, p.Cols[c])
 		}
 		vecs[c] = v
 	}

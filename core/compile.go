@@ -204,8 +204,8 @@ func cursorExpr(col int, sp parser.Span) *expr {
 		if err != nil {
 			return nil, err
 		}
-		out := vector.New(vector.String, b.n)
-		for i := 0; i < b.n; i++ {
+		out := vector.New(vector.String, b.N)
+		for i := 0; i < b.N; i++ {
 			if t.IsNull(i) {
 				out.AppendNull()
 			} else {

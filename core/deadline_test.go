@@ -30,7 +30,7 @@ func TestExpressionStopsAtDeadline(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		col.AppendInt(int64(i))
 	}
-	b := &batch{vecs: []*vector.Vector{col}, n: 4}
+	b := &batch{Batch: vector.Batch{Cols: []*vector.Vector{col}, N: 4}}
 	if _, err := e.run(&execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}, b); err != nil {
 		t.Fatalf("live context: %v", err)
 	}

@@ -9,10 +9,11 @@ import (
 )
 
 // expr is a compiled scalar expression: its result type, a default output
-// column name, and an evaluator that computes it over every physical row of
-// a batch. A constant expression carries its value in cnst (a Const
-// vector of length 1) so operators can special-case literals and the
-// planner can fold them.
+// column name, and an evaluator that computes it over the live rows of a
+// batch (its result has a row for every physical row, and those not in
+// the batch's Sel are unspecified, as vector.Batch's contract says). A
+// constant expression carries its value in cnst (a Const vector of length
+// 1) so operators can special-case literals and the planner can fold them.
 type expr struct {
 	typ  vector.Type
 	name string // default column name when the expression is a column reference
@@ -37,7 +38,7 @@ func (e *expr) constValue() any {
 func (e *expr) run(x *execCtx, b *batch) (*vector.Vector, error) {
 	if e.cnst != nil {
 		c := *e.cnst
-		c.Len = b.n
+		c.Len = b.N
 		return &c, nil
 	}
 	// The deadline is checked at every node, not only between batches:
@@ -78,7 +79,7 @@ func fold(x *execCtx, e *expr) (*expr, error) {
 	if e.cnst != nil || e.eval == nil {
 		return e, nil
 	}
-	v, err := e.eval(x, &batch{n: 1})
+	v, err := e.eval(x, &batch{Batch: vector.Batch{N: 1}})
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*expr) (*e
 			}
 			vs[i] = v
 		}
-		out, err := f.Eval(x.fn, vs, b.n)
+		out, err := evalLive(x, f, vs, b)
 		if err != nil {
 			return nil, wrapCallErr(call.Name, err)
 		}
@@ -135,6 +136,27 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*expr) (*e
 		return fold(c.x, e)
 	}
 	return e, nil
+}
+
+// evalLive runs a registry function over the live rows of b. Functions
+// take no selection, so over a sparse batch (sparse: under a quarter of
+// its rows live) the arguments are gathered to the live rows, the
+// function runs over those, and the result is scattered back to the
+// batch's rows; over a denser one gathering costs more than the dead
+// rows it would save, and the function runs over every row.
+func evalLive(x *execCtx, f *fn.Func, args []*vector.Vector, b *batch) (*vector.Vector, error) {
+	if !sparse(b) {
+		return f.Eval(x.fn, args, b.N)
+	}
+	live := make([]*vector.Vector, len(args))
+	for i, a := range args {
+		live[i] = a.Gather(b.Sel)
+	}
+	out, err := f.Eval(x.fn, live, len(b.Sel))
+	if err != nil {
+		return nil, err
+	}
+	return out.Scatter(b.Sel, b.N), nil
 }
 
 func arity(min, max int) string {

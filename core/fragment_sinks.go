@@ -34,7 +34,7 @@ func encodeBatches(parts []*batch) ([]byte, error) {
 			return nil, err
 		}
 		var err error
-		if b, err = store.EncodeColumns(b, p.vecs, p.n); err != nil {
+		if b, err = store.EncodeColumns(b, p.Cols, p.N); err != nil {
 			return nil, err
 		}
 	}
@@ -97,7 +97,7 @@ func (s *takeStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
 	}
 	t := &takeSink{st: s, parts: parts}
 	for _, p := range parts {
-		t.rows += int64(p.n)
+		t.rows += int64(p.N)
 	}
 	return t, nil
 }
@@ -127,7 +127,7 @@ func (s *topStage) decodeSink(x *execCtx, b []byte) (sink, error) {
 			}
 			kv[i] = v
 		}
-		for r := 0; r < p.n; r++ {
+		for r := 0; r < p.N; r++ {
 			t.best = append(t.best, topRow{b: p, keys: kv, row: int32(r)})
 		}
 	}
@@ -145,7 +145,7 @@ func (c *collectStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
 	}
 	s := &collectSink{parts: parts}
 	for _, p := range parts {
-		s.rows += p.n
+		s.rows += p.N
 	}
 	return s, nil
 }
@@ -161,7 +161,7 @@ func (s *sortStage) decodeSink(_ *execCtx, b []byte) (sink, error) {
 	}
 	c := &collectSink{parts: parts}
 	for _, p := range parts {
-		c.rows += p.n
+		c.rows += p.N
 	}
 	return c, nil
 }

@@ -56,7 +56,7 @@ func (s *distinctStage) newSink(*execCtx) (sink, error) {
 func (d *distinctSink) full() bool { return false }
 
 func (d *distinctSink) consume(x *execCtx, b *batch) error {
-	rows := b.rows()
+	rows := b.Rows()
 	cols := make([]*vector.Vector, len(d.st.exprs))
 	for i, e := range d.st.exprs {
 		v, err := e.run(x, b)
@@ -69,7 +69,7 @@ func (d *distinctSink) consume(x *execCtx, b *batch) error {
 		d.gbuf = make([]uint32, rows)
 	}
 	before := d.g.n
-	d.g.assign(cols, b.sel, b.n, d.gbuf[:rows])
+	d.g.assign(cols, b.Sel, b.N, d.gbuf[:rows])
 	return x.budget.charge(int64(d.g.n-before) * int64(16*len(cols)+32))
 }
 

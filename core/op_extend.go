@@ -81,16 +81,16 @@ func (s *extendStage) apply(x *execCtx, b *batch) (*batch, error) {
 			if err != nil {
 				return nil, err
 			}
-			v = mergeValid(old, v, nb.n)
-		case nb.vecs[slot] != nil: // a new field assigned twice
-			v = mergeValid(nb.vecs[slot], v, nb.n)
+			v = mergeValid(old, v, nb.N)
+		case nb.Cols[slot] != nil: // a new field assigned twice
+			v = mergeValid(nb.Cols[slot], v, nb.N)
 		default:
 			// A new field has no old value to keep: an invalid value is
 			// null, as Axiom's page shows ("1Paris" extracts "" and gives
 			// NULL), not the "" or 0 itself.
-			v = nullInvalid(v, nb.n)
+			v = nullInvalid(v, nb.N)
 		}
-		nb.vecs[slot] = v
+		nb.Cols[slot] = v
 	}
 	return nb, nil
 }
@@ -158,7 +158,7 @@ func castExpr(e *expr, t vector.Type) *expr {
 		if err != nil {
 			return nil, err
 		}
-		return castVector(v, t), nil
+		return castVectorSel(v, t, b.Sel), nil
 	}
 	return out
 }

@@ -256,7 +256,7 @@ func (j *joinStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 			return nil, err
 		}
 	}
-	m, err := newMatcher(x, j.types, lk, rk, lb.n, rb.n, lb.n < rb.n, int64(len(j.sch))*16+8)
+	m, err := newMatcher(x, j.types, lk, rk, lb.N, rb.N, lb.N < rb.N, int64(len(j.sch))*16+8)
 	if err != nil {
 		return nil, err
 	}
@@ -275,13 +275,13 @@ func (j *joinSpec) assemble(lb, rb *batch, p joinPairs) *batch {
 	}
 	vecs := make([]*vector.Vector, 0, len(j.sch))
 	if j.outL {
-		for _, v := range lb.vecs {
+		for _, v := range lb.Cols {
 			vecs = append(vecs, gatherPad(v, p.l))
 		}
 	}
 	if j.outR {
 		for _, c := range j.rightCols {
-			vecs = append(vecs, gatherPad(rb.vecs[c], p.r))
+			vecs = append(vecs, gatherPad(rb.Cols[c], p.r))
 		}
 	}
 	return newBatch(vecs, n)

@@ -22,7 +22,7 @@ func (s *unusedNullStage) apply(x *execCtx, b *batch) (*batch, error) {
 	nb := withColumns(b)
 	for i, k := range s.keep {
 		if !k {
-			nb.vecs[i] = vector.NewNulls(s.sch[i].Type, b.n)
+			nb.Cols[i] = vector.NewNulls(s.sch[i].Type, b.N)
 		}
 	}
 	return nb, nil

@@ -49,9 +49,9 @@ func (j *probeJoinStage) hashRight(x *execCtx) (*joinBuild, error) {
 		}
 	}
 	t := newKeyTable(j.types)
-	ids := make([]int32, rb.n)
-	t.ids(keys, rb.n, true, ids)
-	if err := x.budget.charge(int64(rb.n) * 32); err != nil {
+	ids := make([]int32, rb.N)
+	t.ids(keys, rb.N, true, ids)
+	if err := x.budget.charge(int64(rb.N) * 32); err != nil {
 		return nil, err
 	}
 	off, rows := csr(ids, t.n)
@@ -70,8 +70,8 @@ func (j *probeJoinStage) apply(x *execCtx, b *batch) (*batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		if b.sel != nil {
-			v = v.Gather(b.sel)
+		if b.Sel != nil {
+			v = v.Gather(b.Sel)
 		}
 		keys[i] = v
 	}
@@ -88,7 +88,7 @@ func (j *probeJoinStage) apply(x *execCtx, b *batch) (*batch, error) {
 		if len(sel) == 0 {
 			return nil, nil
 		}
-		b.sel = sel
+		b.Sel = sel
 		return b, nil
 	}
 	lidx, ridx, err := j.pairs(x, jb, live, ids)
@@ -142,7 +142,7 @@ func (j *probeJoinStage) pairs(x *execCtx, jb *joinBuild, live, ids []int32) (li
 // added; otherwise the left columns are gathered on first use.
 func (j *probeJoinStage) output(jb *joinBuild, b *batch, live, lidx, ridx []int32) *batch {
 	if slices.Equal(lidx, live) {
-		phys := make([]int32, b.n)
+		phys := make([]int32, b.N)
 		for i := range phys {
 			phys[i] = -1
 		}
@@ -151,14 +151,14 @@ func (j *probeJoinStage) output(jb *joinBuild, b *batch, live, lidx, ridx []int3
 		}
 		right := make([]*vector.Vector, len(j.rightCols))
 		for i, c := range j.rightCols {
-			right[i] = gatherPad(jb.rb.vecs[c], phys)
+			right[i] = gatherPad(jb.rb.Cols[c], phys)
 		}
 		return withColumns(b, right...)
 	}
-	nb := &batch{vecs: make([]*vector.Vector, len(j.sch)), n: len(lidx)}
+	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(j.sch)), N: len(lidx)}}
 	nl := len(j.left)
 	for i, c := range j.rightCols {
-		nb.vecs[nl+i] = gatherPad(jb.rb.vecs[c], ridx)
+		nb.Cols[nl+i] = gatherPad(jb.rb.Cols[c], ridx)
 	}
 	nb.load = func(i int) (*vector.Vector, error) {
 		v, err := b.col(i)

@@ -61,7 +61,7 @@ func (sk *seriesSink) consume(x *execCtx, b *batch) error {
 		sk.gbuf = make([]uint32, len(sel))
 	}
 	g := sk.gbuf[:len(sel)]
-	sk.groups.assign(keys, sel, b.n, g)
+	sk.groups.assign(keys, sel, b.N, g)
 	if n := sk.groups.n; n > sk.last {
 		if err := x.budget.charge(int64(n-sk.last) * int64(64+32*len(sk.states))); err != nil {
 			return err
@@ -85,7 +85,7 @@ func (sk *seriesSink) consume(x *execCtx, b *batch) error {
 // [from, to) and returns the bins (a column of b's physical length) and
 // those rows. Without from, bins are counted from the axis origin.
 func (st *makeSeriesStage) binRows(av *vector.Vector, b *batch) (*vector.Vector, []int32) {
-	bins := &vector.Vector{Type: vector.Int, Len: b.n, Ints: make([]int64, b.n)}
+	bins := &vector.Vector{Type: vector.Int, Len: b.N, Ints: make([]int64, b.N)}
 	var sel []int32
 	for _, r := range b.liveRows() {
 		i := int(r)

@@ -209,12 +209,12 @@ func (s *mvExpandStage) apply(x *execCtx, b *batch) (*batch, error) {
 // assemble builds the output batch: expanded columns are set, the others
 // are gathered from b on first use.
 func (s *mvExpandStage) assemble(b *batch, idx []int32, outs []*vector.Vector, item *vector.Vector) *batch {
-	nb := &batch{vecs: make([]*vector.Vector, len(s.sch)), n: len(idx)}
+	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.sch)), N: len(idx)}}
 	for i, c := range s.cols {
-		nb.vecs[c.slot] = outs[i]
+		nb.Cols[c.slot] = outs[i]
 	}
 	if item != nil {
-		nb.vecs[s.idxSlot] = item
+		nb.Cols[s.idxSlot] = item
 	}
 	nb.load = func(i int) (*vector.Vector, error) {
 		v, err := b.col(i)

@@ -196,16 +196,16 @@ func (st *parseStage) apply(x *execCtx, b *batch) (*batch, error) {
 		if c.conv == nil {
 			continue
 		}
-		if outs[i], err = c.conv.Eval(x.fn, []*vector.Vector{caps[i]}, b.n); err != nil {
+		if outs[i], err = c.conv.Eval(x.fn, []*vector.Vector{caps[i]}, b.N); err != nil {
 			return nil, fmt.Errorf("parse %s: %w", c.name, err)
 		}
 		if !st.relaxed {
-			failed = conversionFailures(caps[i], outs[i], b.n, failed)
+			failed = conversionFailures(caps[i], outs[i], b.N, failed)
 		}
 	}
 	if failed != nil {
 		for i := range outs {
-			outs[i] = nullRows(outs[i], failed, b.n)
+			outs[i] = nullRows(outs[i], failed, b.N)
 		}
 		for i, f := range failed {
 			matched[i] = matched[i] && !f
@@ -213,7 +213,7 @@ func (st *parseStage) apply(x *execCtx, b *batch) (*batch, error) {
 	}
 	nb := withColumns(b, make([]*vector.Vector, len(st.sch)-len(st.in))...)
 	for i, c := range st.caps {
-		nb.vecs[c.slot] = outs[i]
+		nb.Cols[c.slot] = outs[i]
 	}
 	if st.where {
 		return keepMatched(nb, matched), nil
@@ -296,6 +296,6 @@ func keepMatched(b *batch, matched []bool) *batch {
 	if len(sel) == 0 {
 		return nil
 	}
-	b.sel = sel
+	b.Sel = sel
 	return b
 }

@@ -105,7 +105,7 @@ func runParseStage(t *testing.T, q string, v *vector.Vector, sel []int32) []stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := st.(*parseStage).apply(x, &batch{vecs: []*vector.Vector{v}, n: v.Len, sel: append([]int32(nil), sel...)})
+	b, err := st.(*parseStage).apply(x, &batch{Batch: vector.Batch{Cols: []*vector.Vector{v}, N: v.Len, Sel: append([]int32(nil), sel...)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func runParseStage(t *testing.T, q string, v *vector.Vector, sel []int32) []stri
 	var out []string
 	for _, r := range b.liveRows() {
 		row := ""
-		for c := range b.vecs {
+		for c := range b.Cols {
 			col, _ := b.col(c)
 			row += valueString(col.Value(int(r))) + "|"
 			if col.IsNull(int(r)) {

@@ -176,11 +176,11 @@ func (st *parseKvStage) apply(x *execCtx, b *batch) (*batch, error) {
 	for i, k := range st.keys {
 		out := cols[i]
 		if k.conv != nil {
-			if out, err = k.conv.Eval(x.fn, []*vector.Vector{out}, b.n); err != nil {
+			if out, err = k.conv.Eval(x.fn, []*vector.Vector{out}, b.N); err != nil {
 				return nil, fmt.Errorf("parse-kv %s: %w", k.name, err)
 			}
 		}
-		nb.vecs[k.slot] = out
+		nb.Cols[k.slot] = out
 	}
 	return nb, nil
 }

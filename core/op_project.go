@@ -43,18 +43,18 @@ func (p *planner) planProject(in schema, op *parser.ProjectOp) (stage, error) {
 func (s *projectStage) out() schema { return s.sch }
 
 func (s *projectStage) apply(x *execCtx, b *batch) (*batch, error) {
-	nb := &batch{vecs: make([]*vector.Vector, len(s.exprs)), n: b.n, sel: b.sel}
+	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.exprs)), N: b.N, Sel: b.Sel}}
 	for i, e := range s.exprs {
 		if e.col >= 0 && e.eval != nil {
 			// A plain column stays lazy: decoded only if someone reads it.
-			nb.vecs[i] = b.vecs[e.col]
+			nb.Cols[i] = b.Cols[e.col]
 			continue
 		}
 		v, err := e.run(x, b)
 		if err != nil {
 			return nil, err
 		}
-		nb.vecs[i] = v
+		nb.Cols[i] = v
 	}
 	nb.load = func(i int) (*vector.Vector, error) { return b.col(s.exprs[i].col) }
 	return nb, nil

@@ -160,7 +160,7 @@ func (st *redactStage) apply(x *execCtx, b *batch) (*batch, error) {
 		cols, _ := textColumns(v, b, 1, func(s string) ([]string, bool) {
 			return []string{st.redact(s)}, true
 		})
-		nb.vecs[ci] = cols[0]
+		nb.Cols[ci] = cols[0]
 	}
 	return nb, nil
 }

@@ -50,6 +50,6 @@ func (s *sampleStage) apply(x *execCtx, b *batch) (*batch, error) {
 	if len(sel) == 0 {
 		return nil, nil
 	}
-	b.sel = sel
+	b.Sel = sel
 	return b, nil
 }

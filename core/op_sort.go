@@ -77,7 +77,7 @@ func sortBatch(x *execCtx, b *batch, keys []sortKey, limit int) (*batch, error) 
 		}
 		kv[i] = v
 	}
-	perm := make([]int32, b.n)
+	perm := make([]int32, b.N)
 	for i := range perm {
 		perm[i] = int32(i)
 	}
@@ -93,8 +93,8 @@ func sortBatch(x *execCtx, b *batch, keys []sortKey, limit int) (*batch, error) 
 	if limit >= 0 && limit < len(perm) {
 		perm = perm[:limit]
 	}
-	vecs := make([]*vector.Vector, len(b.vecs))
-	for i, v := range b.vecs {
+	vecs := make([]*vector.Vector, len(b.Cols))
+	for i, v := range b.Cols {
 		vecs[i] = v.Gather(perm)
 	}
 	return newBatch(vecs, len(perm)), nil

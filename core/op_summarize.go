@@ -269,7 +269,7 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 func (sk *aggSink) full() bool { return false }
 
 func (sk *aggSink) consume(x *execCtx, b *batch) error {
-	rows := b.rows()
+	rows := b.Rows()
 	if rows == 0 {
 		return nil
 	}
@@ -293,7 +293,7 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 		sk.gbuf = make([]uint32, rows)
 	}
 	g := sk.gbuf[:rows]
-	sk.groups.assign(keys, b.sel, b.n, g)
+	sk.groups.assign(keys, b.Sel, b.N, g)
 	if n := sk.groups.n; n > sk.last {
 		if err := x.budget.charge(int64(n-sk.last) * int64(64+32*len(sk.states))); err != nil {
 			return err
@@ -310,7 +310,7 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 			args[j] = v
 		}
 		sk.states[i].Grow(sk.groups.n)
-		sk.states[i].Update(args, b.sel, g)
+		sk.states[i].Update(args, b.Sel, g)
 	}
 	return nil
 }
@@ -400,8 +400,8 @@ func binIndexes(b *batch, col int, w int64) (*vector.Vector, error) {
 	if tv.Const {
 		tv = tv.Materialize()
 	}
-	out := &vector.Vector{Type: vector.Int, Len: b.n, Valid: tv.Valid, Ints: make([]int64, b.n)}
-	for i, t := range tv.Ints[:b.n] {
+	out := &vector.Vector{Type: vector.Int, Len: b.N, Valid: tv.Valid, Ints: make([]int64, b.N)}
+	for i, t := range tv.Ints[:b.N] {
 		out.Ints[i] = floorDiv(t, w)
 	}
 	return out, nil

@@ -15,7 +15,7 @@ type textFunc func(s string) (texts []string, ok bool)
 // succeeded per row. A constant input is evaluated once; a dictionary
 // input once per distinct value, its results sharing v's codes.
 func textColumns(v *vector.Vector, b *batch, ncol int, f textFunc) ([]*vector.Vector, []bool) {
-	n := b.n
+	n := b.N
 	ok := make([]bool, n)
 	cols := make([]*vector.Vector, ncol)
 	switch {
@@ -62,7 +62,7 @@ func textColumns(v *vector.Vector, b *batch, ncol int, f textFunc) ([]*vector.Ve
 
 // textColumnsDict is textColumns over a dictionary-encoded input.
 func textColumnsDict(v *vector.Vector, b *batch, cols []*vector.Vector, ok []bool, f textFunc) {
-	n := b.n
+	n := b.N
 	dictOK := make([]bool, len(v.Dict))
 	dicts := make([][]string, len(cols))
 	null := make([][]bool, len(cols))
@@ -106,11 +106,11 @@ func textColumnsDict(v *vector.Vector, b *batch, cols []*vector.Vector, ok []boo
 // liveMask returns a flag per physical row for a batch with a selection
 // (nil when every row is live).
 func liveMask(b *batch) []bool {
-	if b.sel == nil {
+	if b.Sel == nil {
 		return nil
 	}
-	m := make([]bool, b.n)
-	for _, r := range b.sel {
+	m := make([]bool, b.N)
+	for _, r := range b.Sel {
 		m[r] = true
 	}
 	return m

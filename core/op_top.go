@@ -75,7 +75,7 @@ func (t *topSink) consume(x *execCtx, b *batch) error {
 	if n == 0 {
 		return nil
 	}
-	if b.rows() > 4*n {
+	if b.Rows() > 4*n {
 		// Keep only rows that can still make the top N before sorting.
 		if err := prefilterTop(x, b, t.st.keys[0], n); err != nil {
 			return err
@@ -121,7 +121,7 @@ func (s *topStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 		rows = append(rows, sk.(*topSink).best...)
 	}
 	rows = s.keepBest(rows)
-	out := &batch{vecs: make([]*vector.Vector, len(s.in)), n: len(rows)}
+	out := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.in)), N: len(rows)}}
 	// Columns are gathered from the winners' batches when a later stage
 	// (or the result) reads them.
 	out.load = func(i int) (*vector.Vector, error) {
@@ -190,14 +190,14 @@ func (t *takeSink) consume(x *execCtx, b *batch) error {
 		return nil
 	}
 	need := t.st.n - t.rows
-	if int64(b.rows()) > need {
-		b.sel = b.liveRows()[:need]
+	if int64(b.Rows()) > need {
+		b.Sel = b.liveRows()[:need]
 	}
 	if err := b.compact(); err != nil {
 		return err
 	}
 	t.parts = append(t.parts, b)
-	t.rows += int64(b.n)
+	t.rows += int64(b.N)
 	return nil
 }
 
@@ -209,11 +209,11 @@ func (s *takeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 			if rows >= s.n {
 				break
 			}
-			if rows+int64(b.n) > s.n {
-				b.sel = b.liveRows()[:s.n-rows]
+			if rows+int64(b.N) > s.n {
+				b.Sel = b.liveRows()[:s.n-rows]
 			}
 			parts = append(parts, b)
-			rows += int64(b.rows())
+			rows += int64(b.Rows())
 		}
 	}
 	if len(parts) == 0 {
@@ -292,6 +292,6 @@ func prefilterTop(x *execCtx, b *batch, k sortKey, n int) error {
 			sel = append(sel, i)
 		}
 	}
-	b.sel = sel
+	b.Sel = sel
 	return nil
 }

@@ -33,12 +33,12 @@ func conform(b *batch, from, to schema) (*batch, error) {
 	for i, c := range to {
 		j := from.index(c.Name)
 		if j < 0 {
-			vecs[i] = vector.NewNulls(c.Type, b.n)
+			vecs[i] = vector.NewNulls(c.Type, b.N)
 			continue
 		}
-		vecs[i] = castVector(b.vecs[j], c.Type)
+		vecs[i] = castVector(b.Cols[j], c.Type)
 	}
-	return newBatch(vecs, b.n), nil
+	return newBatch(vecs, b.N), nil
 }
 
 // unionPart is one input of a union: its plan and, for withsource, its name.
@@ -66,13 +66,13 @@ func (u *unionSource) run(x *execCtx, workers int, emit func(int, *batch) error)
 		from := p.pl.out()
 		if u.withSource != "" {
 			from = append(append(schema(nil), from...), colDef{u.withSource, vector.String})
-			b.vecs = append(b.vecs, vector.NewConst(vector.String, p.name, b.n))
+			b.Cols = append(b.Cols, vector.NewConst(vector.String, p.name, b.N))
 		}
 		cb, err := conform(b, from, u.sch)
 		if err != nil {
 			return err
 		}
-		if cb.n > 0 {
+		if cb.N > 0 {
 			if err := emit(0, cb); err != nil {
 				return err
 			}

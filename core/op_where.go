@@ -115,10 +115,10 @@ func (w *whereStage) apply(x *execCtx, b *batch) (*batch, error) {
 			if len(sel) == 0 {
 				return nil, nil
 			}
-			if b.sel == nil && len(sel) == b.n {
+			if b.Sel == nil && len(sel) == b.N {
 				return b, nil
 			}
-			b.sel = sel
+			b.Sel = sel
 			return b, nil
 		}
 	}
@@ -130,17 +130,17 @@ func (w *whereStage) apply(x *execCtx, b *batch) (*batch, error) {
 	if len(sel) == 0 {
 		return nil, nil
 	}
-	if len(sel) == b.n && b.sel == nil {
+	if len(sel) == b.N && b.Sel == nil {
 		return b, nil
 	}
-	b.sel = sel
+	b.Sel = sel
 	return b, nil
 }
 
 // filterSel returns the live rows of b where v is true.
 func filterSel(v *vector.Vector, b *batch) []int32 {
 	if v.Type != vector.Bool {
-		v = castVector(v, vector.Bool)
+		v = castVectorSel(v, vector.Bool, b.Sel)
 	}
 	if v.Type == vector.Null || v.Const {
 		if v.Type == vector.Null || v.IsNull(0) || !v.Bool(0) {
@@ -149,25 +149,25 @@ func filterSel(v *vector.Vector, b *batch) []int32 {
 		return b.liveRows()
 	}
 	bools, valid := v.Bools, v.Valid
-	if b.sel != nil {
-		out := b.sel[:0:0]
-		for _, i := range b.sel {
+	if b.Sel != nil {
+		out := b.Sel[:0:0]
+		for _, i := range b.Sel {
 			if bools[i] && (valid == nil || valid.Get(int(i))) {
 				out = append(out, i)
 			}
 		}
 		return out
 	}
-	out := make([]int32, 0, b.n/4+8)
+	out := make([]int32, 0, b.N/4+8)
 	if valid == nil {
-		for i, t := range bools[:b.n] {
+		for i, t := range bools[:b.N] {
 			if t {
 				out = append(out, int32(i))
 			}
 		}
 		return out
 	}
-	for i, t := range bools[:b.n] {
+	for i, t := range bools[:b.N] {
 		if t && valid.Get(i) {
 			out = append(out, int32(i))
 		}

@@ -11,11 +11,12 @@ import (
 // kernels straight into the selection vector: no intermediate bool column
 // and no allocation beyond the selection itself.
 type fastFilter struct {
-	col   int
-	op    string
-	isInt bool
-	ki    int64
-	kf    float64
+	col int
+	// Exactly one kernel is set, picked for the operator at plan time.
+	selInt   func(col []int64, k int64, sel, out []int32) []int32
+	selFloat func(col []float64, k float64, sel, out []int32) []int32
+	ki       int64
+	kf       float64
 }
 
 // planFastFilter recognises `col op const` (either side) over an int,
@@ -43,17 +44,17 @@ func planFastFilter(c *compiler, in schema, pred parser.Expr) *fastFilter {
 		return nil
 	}
 	ct := in[l.col].Type
-	f := &fastFilter{col: l.col, op: op}
+	f := &fastFilter{col: l.col}
 	switch {
 	case ct.IsInt64Backed() && r.typ == ct:
-		f.isInt, f.ki = true, r.cnst.Int(0)
+		f.selInt, f.ki = vector.SelConstInt64[op], r.cnst.Int(0)
 	case ct == vector.Int && r.typ == vector.Float:
 		// An int column against a real constant compares as reals; keep
 		// it simple and let the general path do it.
 		return nil
 	case ct == vector.Float && (r.typ == vector.Float || r.typ == vector.Int):
 		v, _ := fn.DynFloat(r.constValue())
-		f.kf = v
+		f.selFloat, f.kf = vector.SelConstFloat64[op], v
 	default:
 		return nil
 	}
@@ -70,21 +71,19 @@ func (f *fastFilter) apply(b *batch) (sel []int32, ok bool, err error) {
 	if v.Const || v.Valid != nil {
 		return nil, false, nil
 	}
-	n := b.n
-	if b.sel != nil {
-		n = len(b.sel)
+	n := b.N
+	if b.Sel != nil {
+		n = len(b.Sel)
 	}
 	out := make([]int32, 0, n)
-	if f.isInt {
+	if f.selInt != nil {
 		if v.Ints == nil {
 			return nil, false, nil
 		}
-		out, ok = vector.SelConstInt64(f.op, v.Ints[:b.n], f.ki, b.sel, out)
-		return out, ok, nil
+		return f.selInt(v.Ints[:b.N], f.ki, b.Sel, out), true, nil
 	}
 	if v.Floats == nil {
 		return nil, false, nil
 	}
-	out, ok = vector.SelConstFloat64(f.op, v.Floats[:b.n], f.kf, b.sel, out)
-	return out, ok, nil
+	return f.selFloat(v.Floats[:b.N], f.kf, b.Sel, out), true, nil
 }

@@ -118,8 +118,8 @@ func (c *compiler) dynIndex(n parser.Node, x, key *expr) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := vector.New(vector.Dynamic, b.n)
-		for i := 0; i < b.n; i++ {
+		out := vector.New(vector.Dynamic, b.N)
+		for i := 0; i < b.N; i++ {
 			out.AppendDyn(indexValue(xv.Value(i), kv.Value(i)))
 		}
 		return out, nil

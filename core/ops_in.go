@@ -42,7 +42,7 @@ func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return stringPredVectors(func(t, _ string) bool { return pred(t) }, false, v, vector.NewConst(vector.String, "", b.n), b.n), nil
+			return stringPredVectors(func(t, _ string) bool { return pred(t) }, false, v, vector.NewConst(vector.String, "", b.N), b.N), nil
 		}
 	default:
 		neg := strings.HasPrefix(e.Op, "!")
@@ -52,7 +52,7 @@ func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return set.match(v, b.n, neg), nil
+			return set.match(v, b.N, neg), nil
 		}
 	}
 	if x.isConst() && allConst {
@@ -240,8 +240,8 @@ func (c *compiler) not(sp parser.Span, x *expr) (*expr, error) {
 			return nil, err
 		}
 		v = castVector(v, vector.Bool).Materialize()
-		out := &vector.Vector{Type: vector.Bool, Len: b.n, Bools: make([]bool, b.n), Valid: v.Valid}
-		for i := 0; i < b.n; i++ {
+		out := &vector.Vector{Type: vector.Bool, Len: b.N, Bools: make([]bool, b.N), Valid: v.Valid}
+		for i := 0; i < b.N; i++ {
 			out.Bools[i] = !v.Bools[i]
 		}
 		return out, nil

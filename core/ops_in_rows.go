@@ -24,10 +24,10 @@ func rowInEval(op string, x *expr, list []*expr) func(*execCtx, *batch) (*vector
 				return nil, err
 			}
 		}
-		out := &vector.Vector{Type: vector.Bool, Len: b.n, Bools: make([]bool, b.n)}
+		out := &vector.Vector{Type: vector.Bool, Len: b.N, Bools: make([]bool, b.N)}
 		var items []any
 		set := newValueSet(nil, x.typ, fold)
-		for r := 0; r < b.n; r++ {
+		for r := 0; r < b.N; r++ {
 			items = items[:0]
 			for _, c := range cols {
 				items = flattenInto(items, c.Value(r))

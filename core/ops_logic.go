@@ -24,7 +24,7 @@ func (c *compiler) logical(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return logicVectors(isAnd, castVector(lv, vector.Bool), castVector(rv, vector.Bool), bt.n), nil
+		return logicVectors(isAnd, castVectorSel(lv, vector.Bool, bt.Sel), castVectorSel(rv, vector.Bool, bt.Sel), bt.N, bt.Sel), nil
 	}
 	if l.isConst() && r.isConst() {
 		return fold(c.x, e)
@@ -32,8 +32,9 @@ func (c *compiler) logical(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 	return e, nil
 }
 
-// logicVectors is the and/or kernel.
-func logicVectors(isAnd bool, lv, rv *vector.Vector, n int) *vector.Vector {
+// logicVectors is the and/or kernel over the live rows sel of n (all
+// when nil); the other rows of the result are unspecified.
+func logicVectors(isAnd bool, lv, rv *vector.Vector, n int, sel []int32) *vector.Vector {
 	out := &vector.Vector{Type: vector.Bool, Len: n, Bools: make([]bool, n)}
 	if lv.Type == vector.Null {
 		lv = vector.NewNulls(vector.Bool, n)
@@ -43,11 +44,20 @@ func logicVectors(isAnd bool, lv, rv *vector.Vector, n int) *vector.Vector {
 	}
 	ls, rs := step(lv), step(rv)
 	if !lv.HasNulls() && !rv.HasNulls() {
-		if isAnd {
+		switch {
+		case sel != nil:
+			for _, i := range sel {
+				if isAnd {
+					out.Bools[i] = lv.Bools[int(i)*ls] && rv.Bools[int(i)*rs]
+				} else {
+					out.Bools[i] = lv.Bools[int(i)*ls] || rv.Bools[int(i)*rs]
+				}
+			}
+		case isAnd:
 			for i := range out.Bools {
 				out.Bools[i] = lv.Bools[i*ls] && rv.Bools[i*rs]
 			}
-		} else {
+		default:
 			for i := range out.Bools {
 				out.Bools[i] = lv.Bools[i*ls] || rv.Bools[i*rs]
 			}
@@ -55,7 +65,7 @@ func logicVectors(isAnd bool, lv, rv *vector.Vector, n int) *vector.Vector {
 		return out
 	}
 	out.Valid = vector.NewBitmapSet(n)
-	for i := 0; i < n; i++ {
+	forLive(n, sel, func(i int) {
 		ln, rn := lv.IsNull(i), rv.IsNull(i)
 		lb, rb := !ln && lv.Bools[i*ls], !rn && rv.Bools[i*rs]
 		switch {
@@ -68,7 +78,7 @@ func logicVectors(isAnd bool, lv, rv *vector.Vector, n int) *vector.Vector {
 		default:
 			out.Bools[i] = (isAnd && lb && rb) || (!isAnd && (lb || rb))
 		}
-	}
+	})
 	return out
 }
 

@@ -49,8 +49,8 @@ func (c *compiler) slice(e *parser.SliceExpr) (*expr, error) {
 				}
 			}
 		}
-		res := vector.New(t, b.n)
-		for r := 0; r < b.n; r++ {
+		res := vector.New(t, b.N)
+		for r := 0; r < b.N; r++ {
 			res.AppendValue(sliceValue(xv.Value(r), boundAt(bv[0], r), boundAt(bv[1], r)))
 		}
 		return res, nil

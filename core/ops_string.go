@@ -83,7 +83,7 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return nil, err
 		}
 		if r.isConst() && lv.Codes != nil && !lv.Const && len(lv.Dict) > 0 {
-			return x.preds.apply(lv, memoKey, bt.n, func(dict []string) []bool {
+			return x.preds.apply(lv, memoKey, bt.N, func(dict []string) []bool {
 				needle := valueString(r.constValue())
 				res := make([]bool, len(dict))
 				for i, s := range dict {
@@ -92,7 +92,7 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 				return res
 			}, neg), nil
 		}
-		return stringPredVectors(pred, neg, lv, rv, bt.n), nil
+		return stringPredVectors(pred, neg, lv, rv, bt.N), nil
 	}
 	if l.isConst() && r.isConst() {
 		return fold(c.x, e)
@@ -271,7 +271,7 @@ func (c *compiler) regexPerRow(b *parser.BinaryExpr, l, r *expr, neg bool) *expr
 			}
 			return re != nil && re.MatchString(t)
 		}
-		return stringPredVectors(pred, neg, lv, rv, bt.n), nil
+		return stringPredVectors(pred, neg, lv, rv, bt.N), nil
 	}
 	return e
 }

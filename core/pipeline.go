@@ -122,7 +122,7 @@ func (p *pipeline) scanToSinks(x *execCtx, src source, k int, blk blockStage) ([
 			}
 			b = nb
 		}
-		x.stats.rowsMatched.Add(int64(b.rows()))
+		x.stats.rowsMatched.Add(int64(b.Rows()))
 		if err := sinks[w].consume(x, b); err != nil {
 			return err
 		}
@@ -206,8 +206,8 @@ func (s *collectSink) consume(x *execCtx, b *batch) error {
 		return err
 	}
 	s.parts = append(s.parts, b)
-	s.rows += b.n
-	return x.budget.charge(int64(b.n) * int64(len(b.vecs)) * 16)
+	s.rows += b.N
+	return x.budget.charge(int64(b.N) * int64(len(b.Cols)) * 16)
 }
 
 func (s *collectSink) full() bool { return false }

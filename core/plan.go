@@ -282,7 +282,7 @@ func (p *planner) datatable(d *parser.DatatableSource) (source, error) {
 // print evaluates `print a = expr, ...` into one row.
 func (p *planner) print(ps *parser.PrintSource) (source, error) {
 	cc := p.compilerFor(nil)
-	one := &batch{n: 1}
+	one := &batch{Batch: vector.Batch{N: 1}}
 	var sch schema
 	var vecs []*vector.Vector
 	for i, ne := range ps.Cols {

@@ -327,7 +327,7 @@ func (pl *partLoader) col(i int) (*vector.Vector, error) {
 func (s *scanSource) scanMorsel(x *execCtx, w int, t scanTask, emit func(int, *batch) error) error {
 	pl := t.part
 	n := t.hi - t.lo
-	b := &batch{vecs: make([]*vector.Vector, len(s.sch)), n: n}
+	b := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.sch)), N: n}}
 	b.load = func(i int) (*vector.Vector, error) {
 		v, err := pl.col(i)
 		if err != nil {
@@ -353,7 +353,7 @@ func (s *scanSource) scanMorsel(x *execCtx, w int, t scanTask, emit func(int, *b
 			return nil
 		}
 		if len(sel) < n {
-			b.sel = sel
+			b.Sel = sel
 		}
 	}
 	return emit(w, b)

@@ -26,12 +26,12 @@ func (t *tableSource) run(x *execCtx, workers int, emit func(int, *batch) error)
 		}
 		b = v.(*batch)
 	}
-	if b == nil || b.rows() == 0 {
+	if b == nil || b.Rows() == 0 {
 		return nil
 	}
 	// Hand out a shallow copy: stages may replace sel and column slots.
 	cp := *b
-	cp.vecs = append([]*vector.Vector(nil), b.vecs...)
+	cp.Cols = append([]*vector.Vector(nil), b.Cols...)
 	return emit(0, &cp)
 }
 

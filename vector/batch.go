@@ -6,8 +6,16 @@ package vector
 const BatchSize = 8192
 
 // Batch is a set of equally long columns plus an optional selection
-// vector. When Sel is nil every one of the N rows is live; otherwise only
-// the rows listed in Sel (ascending) are, and the others must be ignored.
+// vector; it is what the engine's operators hand each other.
+//
+// The contract every operator and kernel keeps:
+//   - Sel nil means all N rows are live. Otherwise Sel lists the live
+//     rows in ascending order, each in [0, N).
+//   - A kernel over a batch with Sel computes and writes only the live
+//     rows of its output; the output still has N rows.
+//   - The values (and validity bits) of dead rows are unspecified: no
+//     reader may look at them, and no writer has to clear them.
+//
 // Filters narrow Sel instead of copying columns; operators that need dense
 // columns call Compact.
 type Batch struct {

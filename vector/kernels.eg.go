@@ -2,6 +2,11 @@
 
 package vector
 
+import (
+	"cmp"
+	"math"
+)
+
 // SelEqInt64Const appends to out the rows i of col (all
 // rows when sel is nil, else the rows listed in sel) where
 // col[i] == k, and returns out. It never allocates when out has
@@ -168,6 +173,17 @@ func SelGeInt64Const(col []int64, k int64, sel []int32, out []int32) []int32 {
 		j += b2i(col[i] >= k)
 	}
 	return out[:n+j]
+}
+
+// SelConstInt64 maps each comparison operator to its
+// Sel*Int64Const filter kernel, for planners to pick once.
+var SelConstInt64 = map[string]func(col []int64, k int64, sel, out []int32) []int32{
+	"==": SelEqInt64Const,
+	"!=": SelNeInt64Const,
+	"<":  SelLtInt64Const,
+	"<=": SelLeInt64Const,
+	">":  SelGtInt64Const,
+	">=": SelGeInt64Const,
 }
 
 // SelEqFloat64Const appends to out the rows i of col (all
@@ -338,227 +354,1481 @@ func SelGeFloat64Const(col []float64, k float64, sel []int32, out []int32) []int
 	return out[:n+j]
 }
 
-// SelEqUint32Const appends to out the rows i of col (all
-// rows when sel is nil, else the rows listed in sel) where
-// col[i] == k, and returns out. It never allocates when out has
-// room for every candidate row. The loop is branch-free: it writes every
-// row number and advances only past matches, so mixed outcomes cost no
-// mispredictions.
-func SelEqUint32Const(col []uint32, k uint32, sel []int32, out []int32) []int32 {
-	n := len(out)
-	if sel == nil {
-		out = grow(out, len(col))
-		buf := out[n : n+len(col)]
-		j := 0
-		for i, v := range col {
-			buf[j] = int32(i)
-			j += b2i(v == k)
-		}
-		return out[:n+j]
+// SelConstFloat64 maps each comparison operator to its
+// Sel*Float64Const filter kernel, for planners to pick once.
+var SelConstFloat64 = map[string]func(col []float64, k float64, sel, out []int32) []int32{
+	"==": SelEqFloat64Const,
+	"!=": SelNeFloat64Const,
+	"<":  SelLtFloat64Const,
+	"<=": SelLeFloat64Const,
+	">":  SelGtFloat64Const,
+	">=": SelGeFloat64Const,
+}
+
+// AddInt64VV sets out[i] = l[i] + r[i] for every row of out.
+func AddInt64VV(l, r []int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] + r[i]
 	}
-	out = grow(out, len(sel))
-	buf := out[n : n+len(sel)]
-	j := 0
+	return valid
+}
+
+// AddInt64VVSel is AddInt64VV over the rows in sel only.
+func AddInt64VVSel(l, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
 	for _, i := range sel {
-		buf[j] = i
-		j += b2i(col[i] == k)
+		out[i] = l[i] + r[i]
 	}
-	return out[:n+j]
+	return valid
 }
 
-// SelNeUint32Const appends to out the rows i of col (all
-// rows when sel is nil, else the rows listed in sel) where
-// col[i] != k, and returns out. It never allocates when out has
-// room for every candidate row. The loop is branch-free: it writes every
-// row number and advances only past matches, so mixed outcomes cost no
-// mispredictions.
-func SelNeUint32Const(col []uint32, k uint32, sel []int32, out []int32) []int32 {
-	n := len(out)
-	if sel == nil {
-		out = grow(out, len(col))
-		buf := out[n : n+len(col)]
-		j := 0
-		for i, v := range col {
-			buf[j] = int32(i)
-			j += b2i(v != k)
-		}
-		return out[:n+j]
+// AddInt64VC sets out[i] = l[i] + k for every row of out.
+func AddInt64VC(l []int64, k int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] + k
 	}
-	out = grow(out, len(sel))
-	buf := out[n : n+len(sel)]
-	j := 0
+	return valid
+}
+
+// AddInt64VCSel is AddInt64VC over the rows in sel only.
+func AddInt64VCSel(l []int64, k int64, sel []int32, out []int64, valid Bitmap) Bitmap {
 	for _, i := range sel {
-		buf[j] = i
-		j += b2i(col[i] != k)
+		out[i] = l[i] + k
 	}
-	return out[:n+j]
+	return valid
 }
 
-// SelLtUint32Const appends to out the rows i of col (all
-// rows when sel is nil, else the rows listed in sel) where
-// col[i] < k, and returns out. It never allocates when out has
-// room for every candidate row. The loop is branch-free: it writes every
-// row number and advances only past matches, so mixed outcomes cost no
-// mispredictions.
-func SelLtUint32Const(col []uint32, k uint32, sel []int32, out []int32) []int32 {
-	n := len(out)
-	if sel == nil {
-		out = grow(out, len(col))
-		buf := out[n : n+len(col)]
-		j := 0
-		for i, v := range col {
-			buf[j] = int32(i)
-			j += b2i(v < k)
-		}
-		return out[:n+j]
+// AddInt64CV sets out[i] = k + r[i] for every row of out.
+func AddInt64CV(k int64, r []int64, out []int64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k + r[i]
 	}
-	out = grow(out, len(sel))
-	buf := out[n : n+len(sel)]
-	j := 0
+	return valid
+}
+
+// AddInt64CVSel is AddInt64CV over the rows in sel only.
+func AddInt64CVSel(k int64, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
 	for _, i := range sel {
-		buf[j] = i
-		j += b2i(col[i] < k)
+		out[i] = k + r[i]
 	}
-	return out[:n+j]
+	return valid
 }
 
-// SelLeUint32Const appends to out the rows i of col (all
-// rows when sel is nil, else the rows listed in sel) where
-// col[i] <= k, and returns out. It never allocates when out has
-// room for every candidate row. The loop is branch-free: it writes every
-// row number and advances only past matches, so mixed outcomes cost no
-// mispredictions.
-func SelLeUint32Const(col []uint32, k uint32, sel []int32, out []int32) []int32 {
-	n := len(out)
-	if sel == nil {
-		out = grow(out, len(col))
-		buf := out[n : n+len(col)]
-		j := 0
-		for i, v := range col {
-			buf[j] = int32(i)
-			j += b2i(v <= k)
-		}
-		return out[:n+j]
+// SubInt64VV sets out[i] = l[i] - r[i] for every row of out.
+func SubInt64VV(l, r []int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] - r[i]
 	}
-	out = grow(out, len(sel))
-	buf := out[n : n+len(sel)]
-	j := 0
+	return valid
+}
+
+// SubInt64VVSel is SubInt64VV over the rows in sel only.
+func SubInt64VVSel(l, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
 	for _, i := range sel {
-		buf[j] = i
-		j += b2i(col[i] <= k)
+		out[i] = l[i] - r[i]
 	}
-	return out[:n+j]
+	return valid
 }
 
-// SelGtUint32Const appends to out the rows i of col (all
-// rows when sel is nil, else the rows listed in sel) where
-// col[i] > k, and returns out. It never allocates when out has
-// room for every candidate row. The loop is branch-free: it writes every
-// row number and advances only past matches, so mixed outcomes cost no
-// mispredictions.
-func SelGtUint32Const(col []uint32, k uint32, sel []int32, out []int32) []int32 {
-	n := len(out)
-	if sel == nil {
-		out = grow(out, len(col))
-		buf := out[n : n+len(col)]
-		j := 0
-		for i, v := range col {
-			buf[j] = int32(i)
-			j += b2i(v > k)
-		}
-		return out[:n+j]
+// SubInt64VC sets out[i] = l[i] - k for every row of out.
+func SubInt64VC(l []int64, k int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] - k
 	}
-	out = grow(out, len(sel))
-	buf := out[n : n+len(sel)]
-	j := 0
+	return valid
+}
+
+// SubInt64VCSel is SubInt64VC over the rows in sel only.
+func SubInt64VCSel(l []int64, k int64, sel []int32, out []int64, valid Bitmap) Bitmap {
 	for _, i := range sel {
-		buf[j] = i
-		j += b2i(col[i] > k)
+		out[i] = l[i] - k
 	}
-	return out[:n+j]
+	return valid
 }
 
-// SelGeUint32Const appends to out the rows i of col (all
-// rows when sel is nil, else the rows listed in sel) where
-// col[i] >= k, and returns out. It never allocates when out has
-// room for every candidate row. The loop is branch-free: it writes every
-// row number and advances only past matches, so mixed outcomes cost no
-// mispredictions.
-func SelGeUint32Const(col []uint32, k uint32, sel []int32, out []int32) []int32 {
-	n := len(out)
-	if sel == nil {
-		out = grow(out, len(col))
-		buf := out[n : n+len(col)]
-		j := 0
-		for i, v := range col {
-			buf[j] = int32(i)
-			j += b2i(v >= k)
-		}
-		return out[:n+j]
+// SubInt64CV sets out[i] = k - r[i] for every row of out.
+func SubInt64CV(k int64, r []int64, out []int64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k - r[i]
 	}
-	out = grow(out, len(sel))
-	buf := out[n : n+len(sel)]
-	j := 0
+	return valid
+}
+
+// SubInt64CVSel is SubInt64CV over the rows in sel only.
+func SubInt64CVSel(k int64, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
 	for _, i := range sel {
-		buf[j] = i
-		j += b2i(col[i] >= k)
+		out[i] = k - r[i]
 	}
-	return out[:n+j]
+	return valid
 }
 
-// grow returns out with room for n more elements.
-func grow(out []int32, n int) []int32 {
-	if cap(out)-len(out) >= n {
-		return out[:len(out)+n]
+// MulInt64VV sets out[i] = l[i] * r[i] for every row of out.
+func MulInt64VV(l, r []int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] * r[i]
 	}
-	nb := make([]int32, len(out)+n, 2*len(out)+n)
-	copy(nb, out)
-	return nb
+	return valid
 }
 
-// b2i is 1 for true and 0 for false; the compiler lowers it to a SETcc.
-func b2i(b bool) int {
-	if b {
-		return 1
+// MulInt64VVSel is MulInt64VV over the rows in sel only.
+func MulInt64VVSel(l, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] * r[i]
 	}
-	return 0
+	return valid
 }
 
-// SelConst dispatches to the typed kernel for op ("==", "!=", "<", "<=",
-// ">", ">="); ok is false for an unknown operator.
-func SelConstInt64(op string, col []int64, k int64, sel, out []int32) ([]int32, bool) {
-	switch op {
-	case "==":
-		return SelEqInt64Const(col, k, sel, out), true
-	case "!=":
-		return SelNeInt64Const(col, k, sel, out), true
-	case "<":
-		return SelLtInt64Const(col, k, sel, out), true
-	case "<=":
-		return SelLeInt64Const(col, k, sel, out), true
-	case ">":
-		return SelGtInt64Const(col, k, sel, out), true
-	case ">=":
-		return SelGeInt64Const(col, k, sel, out), true
+// MulInt64VC sets out[i] = l[i] * k for every row of out.
+func MulInt64VC(l []int64, k int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] * k
 	}
-	return out, false
+	return valid
 }
 
-// SelConstFloat64 is SelConstInt64 for float64 columns.
-func SelConstFloat64(op string, col []float64, k float64, sel, out []int32) ([]int32, bool) {
-	switch op {
-	case "==":
-		return SelEqFloat64Const(col, k, sel, out), true
-	case "!=":
-		return SelNeFloat64Const(col, k, sel, out), true
-	case "<":
-		return SelLtFloat64Const(col, k, sel, out), true
-	case "<=":
-		return SelLeFloat64Const(col, k, sel, out), true
-	case ">":
-		return SelGtFloat64Const(col, k, sel, out), true
-	case ">=":
-		return SelGeFloat64Const(col, k, sel, out), true
+// MulInt64VCSel is MulInt64VC over the rows in sel only.
+func MulInt64VCSel(l []int64, k int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] * k
 	}
-	return out, false
+	return valid
+}
+
+// MulInt64CV sets out[i] = k * r[i] for every row of out.
+func MulInt64CV(k int64, r []int64, out []int64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k * r[i]
+	}
+	return valid
+}
+
+// MulInt64CVSel is MulInt64CV over the rows in sel only.
+func MulInt64CVSel(k int64, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = k * r[i]
+	}
+	return valid
+}
+
+// DivInt64VV sets out[i] = l[i] / r[i] for every row of out;
+// a zero divisor leaves out[i] alone and clears bit i of valid instead
+// (allocated all set, len(out) rows, when nil).
+func DivInt64VV(l, r []int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		d := r[i]
+		if d == 0 {
+			valid = nullAt(valid, len(out), i)
+			continue
+		}
+		out[i] = l[i] / d
+	}
+	return valid
+}
+
+// DivInt64VVSel is DivInt64VV over the rows in sel only.
+func DivInt64VVSel(l, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		d := r[i]
+		if d == 0 {
+			valid = nullAt(valid, len(out), int(i))
+			continue
+		}
+		out[i] = l[i] / d
+	}
+	return valid
+}
+
+// DivInt64VC sets out[i] = l[i] / k for every row of out;
+// a zero divisor leaves out[i] alone and clears bit i of valid instead
+// (allocated all set, len(out) rows, when nil).
+func DivInt64VC(l []int64, k int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		d := k
+		if d == 0 {
+			valid = nullAt(valid, len(out), i)
+			continue
+		}
+		out[i] = l[i] / d
+	}
+	return valid
+}
+
+// DivInt64VCSel is DivInt64VC over the rows in sel only.
+func DivInt64VCSel(l []int64, k int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		d := k
+		if d == 0 {
+			valid = nullAt(valid, len(out), int(i))
+			continue
+		}
+		out[i] = l[i] / d
+	}
+	return valid
+}
+
+// DivInt64CV sets out[i] = k / r[i] for every row of out;
+// a zero divisor leaves out[i] alone and clears bit i of valid instead
+// (allocated all set, len(out) rows, when nil).
+func DivInt64CV(k int64, r []int64, out []int64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		d := r[i]
+		if d == 0 {
+			valid = nullAt(valid, len(out), i)
+			continue
+		}
+		out[i] = k / d
+	}
+	return valid
+}
+
+// DivInt64CVSel is DivInt64CV over the rows in sel only.
+func DivInt64CVSel(k int64, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		d := r[i]
+		if d == 0 {
+			valid = nullAt(valid, len(out), int(i))
+			continue
+		}
+		out[i] = k / d
+	}
+	return valid
+}
+
+// ModInt64VV sets out[i] = l[i] % r[i] for every row of out;
+// a zero divisor leaves out[i] alone and clears bit i of valid instead
+// (allocated all set, len(out) rows, when nil).
+func ModInt64VV(l, r []int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		d := r[i]
+		if d == 0 {
+			valid = nullAt(valid, len(out), i)
+			continue
+		}
+		out[i] = l[i] % d
+	}
+	return valid
+}
+
+// ModInt64VVSel is ModInt64VV over the rows in sel only.
+func ModInt64VVSel(l, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		d := r[i]
+		if d == 0 {
+			valid = nullAt(valid, len(out), int(i))
+			continue
+		}
+		out[i] = l[i] % d
+	}
+	return valid
+}
+
+// ModInt64VC sets out[i] = l[i] % k for every row of out;
+// a zero divisor leaves out[i] alone and clears bit i of valid instead
+// (allocated all set, len(out) rows, when nil).
+func ModInt64VC(l []int64, k int64, out []int64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		d := k
+		if d == 0 {
+			valid = nullAt(valid, len(out), i)
+			continue
+		}
+		out[i] = l[i] % d
+	}
+	return valid
+}
+
+// ModInt64VCSel is ModInt64VC over the rows in sel only.
+func ModInt64VCSel(l []int64, k int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		d := k
+		if d == 0 {
+			valid = nullAt(valid, len(out), int(i))
+			continue
+		}
+		out[i] = l[i] % d
+	}
+	return valid
+}
+
+// ModInt64CV sets out[i] = k % r[i] for every row of out;
+// a zero divisor leaves out[i] alone and clears bit i of valid instead
+// (allocated all set, len(out) rows, when nil).
+func ModInt64CV(k int64, r []int64, out []int64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		d := r[i]
+		if d == 0 {
+			valid = nullAt(valid, len(out), i)
+			continue
+		}
+		out[i] = k % d
+	}
+	return valid
+}
+
+// ModInt64CVSel is ModInt64CV over the rows in sel only.
+func ModInt64CVSel(k int64, r []int64, sel []int32, out []int64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		d := r[i]
+		if d == 0 {
+			valid = nullAt(valid, len(out), int(i))
+			continue
+		}
+		out[i] = k % d
+	}
+	return valid
+}
+
+// ArithInt64 maps each arithmetic operator to its int64 kernels.
+var ArithInt64 = map[string]ArithKernels[int64]{
+	"+": {VV: AddInt64VV, VVSel: AddInt64VVSel, VC: AddInt64VC, VCSel: AddInt64VCSel, CV: AddInt64CV, CVSel: AddInt64CVSel},
+	"-": {VV: SubInt64VV, VVSel: SubInt64VVSel, VC: SubInt64VC, VCSel: SubInt64VCSel, CV: SubInt64CV, CVSel: SubInt64CVSel},
+	"*": {VV: MulInt64VV, VVSel: MulInt64VVSel, VC: MulInt64VC, VCSel: MulInt64VCSel, CV: MulInt64CV, CVSel: MulInt64CVSel},
+	"/": {VV: DivInt64VV, VVSel: DivInt64VVSel, VC: DivInt64VC, VCSel: DivInt64VCSel, CV: DivInt64CV, CVSel: DivInt64CVSel},
+	"%": {VV: ModInt64VV, VVSel: ModInt64VVSel, VC: ModInt64VC, VCSel: ModInt64VCSel, CV: ModInt64CV, CVSel: ModInt64CVSel},
+}
+
+// AddFloat64VV sets out[i] = l[i] + r[i] for every row of out.
+func AddFloat64VV(l, r []float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] + r[i]
+	}
+	return valid
+}
+
+// AddFloat64VVSel is AddFloat64VV over the rows in sel only.
+func AddFloat64VVSel(l, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] + r[i]
+	}
+	return valid
+}
+
+// AddFloat64VC sets out[i] = l[i] + k for every row of out.
+func AddFloat64VC(l []float64, k float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] + k
+	}
+	return valid
+}
+
+// AddFloat64VCSel is AddFloat64VC over the rows in sel only.
+func AddFloat64VCSel(l []float64, k float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] + k
+	}
+	return valid
+}
+
+// AddFloat64CV sets out[i] = k + r[i] for every row of out.
+func AddFloat64CV(k float64, r []float64, out []float64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k + r[i]
+	}
+	return valid
+}
+
+// AddFloat64CVSel is AddFloat64CV over the rows in sel only.
+func AddFloat64CVSel(k float64, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = k + r[i]
+	}
+	return valid
+}
+
+// SubFloat64VV sets out[i] = l[i] - r[i] for every row of out.
+func SubFloat64VV(l, r []float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] - r[i]
+	}
+	return valid
+}
+
+// SubFloat64VVSel is SubFloat64VV over the rows in sel only.
+func SubFloat64VVSel(l, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] - r[i]
+	}
+	return valid
+}
+
+// SubFloat64VC sets out[i] = l[i] - k for every row of out.
+func SubFloat64VC(l []float64, k float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] - k
+	}
+	return valid
+}
+
+// SubFloat64VCSel is SubFloat64VC over the rows in sel only.
+func SubFloat64VCSel(l []float64, k float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] - k
+	}
+	return valid
+}
+
+// SubFloat64CV sets out[i] = k - r[i] for every row of out.
+func SubFloat64CV(k float64, r []float64, out []float64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k - r[i]
+	}
+	return valid
+}
+
+// SubFloat64CVSel is SubFloat64CV over the rows in sel only.
+func SubFloat64CVSel(k float64, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = k - r[i]
+	}
+	return valid
+}
+
+// MulFloat64VV sets out[i] = l[i] * r[i] for every row of out.
+func MulFloat64VV(l, r []float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] * r[i]
+	}
+	return valid
+}
+
+// MulFloat64VVSel is MulFloat64VV over the rows in sel only.
+func MulFloat64VVSel(l, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] * r[i]
+	}
+	return valid
+}
+
+// MulFloat64VC sets out[i] = l[i] * k for every row of out.
+func MulFloat64VC(l []float64, k float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] * k
+	}
+	return valid
+}
+
+// MulFloat64VCSel is MulFloat64VC over the rows in sel only.
+func MulFloat64VCSel(l []float64, k float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] * k
+	}
+	return valid
+}
+
+// MulFloat64CV sets out[i] = k * r[i] for every row of out.
+func MulFloat64CV(k float64, r []float64, out []float64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k * r[i]
+	}
+	return valid
+}
+
+// MulFloat64CVSel is MulFloat64CV over the rows in sel only.
+func MulFloat64CVSel(k float64, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = k * r[i]
+	}
+	return valid
+}
+
+// DivFloat64VV sets out[i] = l[i] / r[i] for every row of out.
+func DivFloat64VV(l, r []float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] / r[i]
+	}
+	return valid
+}
+
+// DivFloat64VVSel is DivFloat64VV over the rows in sel only.
+func DivFloat64VVSel(l, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] / r[i]
+	}
+	return valid
+}
+
+// DivFloat64VC sets out[i] = l[i] / k for every row of out.
+func DivFloat64VC(l []float64, k float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] / k
+	}
+	return valid
+}
+
+// DivFloat64VCSel is DivFloat64VC over the rows in sel only.
+func DivFloat64VCSel(l []float64, k float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = l[i] / k
+	}
+	return valid
+}
+
+// DivFloat64CV sets out[i] = k / r[i] for every row of out.
+func DivFloat64CV(k float64, r []float64, out []float64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k / r[i]
+	}
+	return valid
+}
+
+// DivFloat64CVSel is DivFloat64CV over the rows in sel only.
+func DivFloat64CVSel(k float64, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = k / r[i]
+	}
+	return valid
+}
+
+// ModFloat64VV sets out[i] = math.Mod(l[i], r[i]) for every row of out.
+func ModFloat64VV(l, r []float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = math.Mod(l[i], r[i])
+	}
+	return valid
+}
+
+// ModFloat64VVSel is ModFloat64VV over the rows in sel only.
+func ModFloat64VVSel(l, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = math.Mod(l[i], r[i])
+	}
+	return valid
+}
+
+// ModFloat64VC sets out[i] = math.Mod(l[i], k) for every row of out.
+func ModFloat64VC(l []float64, k float64, out []float64, valid Bitmap) Bitmap {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = math.Mod(l[i], k)
+	}
+	return valid
+}
+
+// ModFloat64VCSel is ModFloat64VC over the rows in sel only.
+func ModFloat64VCSel(l []float64, k float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = math.Mod(l[i], k)
+	}
+	return valid
+}
+
+// ModFloat64CV sets out[i] = math.Mod(k, r[i]) for every row of out.
+func ModFloat64CV(k float64, r []float64, out []float64, valid Bitmap) Bitmap {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = math.Mod(k, r[i])
+	}
+	return valid
+}
+
+// ModFloat64CVSel is ModFloat64CV over the rows in sel only.
+func ModFloat64CVSel(k float64, r []float64, sel []int32, out []float64, valid Bitmap) Bitmap {
+	for _, i := range sel {
+		out[i] = math.Mod(k, r[i])
+	}
+	return valid
+}
+
+// ArithFloat64 maps each arithmetic operator to its float64 kernels.
+var ArithFloat64 = map[string]ArithKernels[float64]{
+	"+": {VV: AddFloat64VV, VVSel: AddFloat64VVSel, VC: AddFloat64VC, VCSel: AddFloat64VCSel, CV: AddFloat64CV, CVSel: AddFloat64CVSel},
+	"-": {VV: SubFloat64VV, VVSel: SubFloat64VVSel, VC: SubFloat64VC, VCSel: SubFloat64VCSel, CV: SubFloat64CV, CVSel: SubFloat64CVSel},
+	"*": {VV: MulFloat64VV, VVSel: MulFloat64VVSel, VC: MulFloat64VC, VCSel: MulFloat64VCSel, CV: MulFloat64CV, CVSel: MulFloat64CVSel},
+	"/": {VV: DivFloat64VV, VVSel: DivFloat64VVSel, VC: DivFloat64VC, VCSel: DivFloat64VCSel, CV: DivFloat64CV, CVSel: DivFloat64CVSel},
+	"%": {VV: ModFloat64VV, VVSel: ModFloat64VVSel, VC: ModFloat64VC, VCSel: ModFloat64VCSel, CV: ModFloat64CV, CVSel: ModFloat64CVSel},
+}
+
+// CmpEqInt64VV sets out[i] = l[i] == r[i] for every row of out.
+func CmpEqInt64VV(l, r []int64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] == r[i]
+	}
+}
+
+// CmpEqInt64VVSel is CmpEqInt64VV over the rows in sel only.
+func CmpEqInt64VVSel(l, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] == r[i]
+	}
+}
+
+// CmpEqInt64VC sets out[i] = l[i] == k for every row of out.
+func CmpEqInt64VC(l []int64, k int64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] == k
+	}
+}
+
+// CmpEqInt64VCSel is CmpEqInt64VC over the rows in sel only.
+func CmpEqInt64VCSel(l []int64, k int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] == k
+	}
+}
+
+// CmpEqInt64CV sets out[i] = k == r[i] for every row of out.
+func CmpEqInt64CV(k int64, r []int64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k == r[i]
+	}
+}
+
+// CmpEqInt64CVSel is CmpEqInt64CV over the rows in sel only.
+func CmpEqInt64CVSel(k int64, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k == r[i]
+	}
+}
+
+// CmpNeInt64VV sets out[i] = l[i] != r[i] for every row of out.
+func CmpNeInt64VV(l, r []int64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] != r[i]
+	}
+}
+
+// CmpNeInt64VVSel is CmpNeInt64VV over the rows in sel only.
+func CmpNeInt64VVSel(l, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] != r[i]
+	}
+}
+
+// CmpNeInt64VC sets out[i] = l[i] != k for every row of out.
+func CmpNeInt64VC(l []int64, k int64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] != k
+	}
+}
+
+// CmpNeInt64VCSel is CmpNeInt64VC over the rows in sel only.
+func CmpNeInt64VCSel(l []int64, k int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] != k
+	}
+}
+
+// CmpNeInt64CV sets out[i] = k != r[i] for every row of out.
+func CmpNeInt64CV(k int64, r []int64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k != r[i]
+	}
+}
+
+// CmpNeInt64CVSel is CmpNeInt64CV over the rows in sel only.
+func CmpNeInt64CVSel(k int64, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k != r[i]
+	}
+}
+
+// CmpLtInt64VV sets out[i] = l[i] < r[i] for every row of out.
+func CmpLtInt64VV(l, r []int64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] < r[i]
+	}
+}
+
+// CmpLtInt64VVSel is CmpLtInt64VV over the rows in sel only.
+func CmpLtInt64VVSel(l, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] < r[i]
+	}
+}
+
+// CmpLtInt64VC sets out[i] = l[i] < k for every row of out.
+func CmpLtInt64VC(l []int64, k int64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] < k
+	}
+}
+
+// CmpLtInt64VCSel is CmpLtInt64VC over the rows in sel only.
+func CmpLtInt64VCSel(l []int64, k int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] < k
+	}
+}
+
+// CmpLtInt64CV sets out[i] = k < r[i] for every row of out.
+func CmpLtInt64CV(k int64, r []int64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k < r[i]
+	}
+}
+
+// CmpLtInt64CVSel is CmpLtInt64CV over the rows in sel only.
+func CmpLtInt64CVSel(k int64, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k < r[i]
+	}
+}
+
+// CmpLeInt64VV sets out[i] = l[i] <= r[i] for every row of out.
+func CmpLeInt64VV(l, r []int64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] <= r[i]
+	}
+}
+
+// CmpLeInt64VVSel is CmpLeInt64VV over the rows in sel only.
+func CmpLeInt64VVSel(l, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] <= r[i]
+	}
+}
+
+// CmpLeInt64VC sets out[i] = l[i] <= k for every row of out.
+func CmpLeInt64VC(l []int64, k int64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] <= k
+	}
+}
+
+// CmpLeInt64VCSel is CmpLeInt64VC over the rows in sel only.
+func CmpLeInt64VCSel(l []int64, k int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] <= k
+	}
+}
+
+// CmpLeInt64CV sets out[i] = k <= r[i] for every row of out.
+func CmpLeInt64CV(k int64, r []int64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k <= r[i]
+	}
+}
+
+// CmpLeInt64CVSel is CmpLeInt64CV over the rows in sel only.
+func CmpLeInt64CVSel(k int64, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k <= r[i]
+	}
+}
+
+// CmpGtInt64VV sets out[i] = l[i] > r[i] for every row of out.
+func CmpGtInt64VV(l, r []int64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] > r[i]
+	}
+}
+
+// CmpGtInt64VVSel is CmpGtInt64VV over the rows in sel only.
+func CmpGtInt64VVSel(l, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] > r[i]
+	}
+}
+
+// CmpGtInt64VC sets out[i] = l[i] > k for every row of out.
+func CmpGtInt64VC(l []int64, k int64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] > k
+	}
+}
+
+// CmpGtInt64VCSel is CmpGtInt64VC over the rows in sel only.
+func CmpGtInt64VCSel(l []int64, k int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] > k
+	}
+}
+
+// CmpGtInt64CV sets out[i] = k > r[i] for every row of out.
+func CmpGtInt64CV(k int64, r []int64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k > r[i]
+	}
+}
+
+// CmpGtInt64CVSel is CmpGtInt64CV over the rows in sel only.
+func CmpGtInt64CVSel(k int64, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k > r[i]
+	}
+}
+
+// CmpGeInt64VV sets out[i] = l[i] >= r[i] for every row of out.
+func CmpGeInt64VV(l, r []int64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] >= r[i]
+	}
+}
+
+// CmpGeInt64VVSel is CmpGeInt64VV over the rows in sel only.
+func CmpGeInt64VVSel(l, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] >= r[i]
+	}
+}
+
+// CmpGeInt64VC sets out[i] = l[i] >= k for every row of out.
+func CmpGeInt64VC(l []int64, k int64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] >= k
+	}
+}
+
+// CmpGeInt64VCSel is CmpGeInt64VC over the rows in sel only.
+func CmpGeInt64VCSel(l []int64, k int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] >= k
+	}
+}
+
+// CmpGeInt64CV sets out[i] = k >= r[i] for every row of out.
+func CmpGeInt64CV(k int64, r []int64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k >= r[i]
+	}
+}
+
+// CmpGeInt64CVSel is CmpGeInt64CV over the rows in sel only.
+func CmpGeInt64CVSel(k int64, r []int64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k >= r[i]
+	}
+}
+
+// CmpInt64 maps each comparison operator to its int64 kernels.
+var CmpInt64 = map[string]CmpKernels[int64]{
+	"==": {VV: CmpEqInt64VV, VVSel: CmpEqInt64VVSel, VC: CmpEqInt64VC, VCSel: CmpEqInt64VCSel, CV: CmpEqInt64CV, CVSel: CmpEqInt64CVSel},
+	"!=": {VV: CmpNeInt64VV, VVSel: CmpNeInt64VVSel, VC: CmpNeInt64VC, VCSel: CmpNeInt64VCSel, CV: CmpNeInt64CV, CVSel: CmpNeInt64CVSel},
+	"<":  {VV: CmpLtInt64VV, VVSel: CmpLtInt64VVSel, VC: CmpLtInt64VC, VCSel: CmpLtInt64VCSel, CV: CmpLtInt64CV, CVSel: CmpLtInt64CVSel},
+	"<=": {VV: CmpLeInt64VV, VVSel: CmpLeInt64VVSel, VC: CmpLeInt64VC, VCSel: CmpLeInt64VCSel, CV: CmpLeInt64CV, CVSel: CmpLeInt64CVSel},
+	">":  {VV: CmpGtInt64VV, VVSel: CmpGtInt64VVSel, VC: CmpGtInt64VC, VCSel: CmpGtInt64VCSel, CV: CmpGtInt64CV, CVSel: CmpGtInt64CVSel},
+	">=": {VV: CmpGeInt64VV, VVSel: CmpGeInt64VVSel, VC: CmpGeInt64VC, VCSel: CmpGeInt64VCSel, CV: CmpGeInt64CV, CVSel: CmpGeInt64CVSel},
+}
+
+// CmpEqFloat64VV sets out[i] = cmp.Compare(l[i], r[i]) == 0 for every row of out.
+func CmpEqFloat64VV(l, r []float64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(l[i], r[i]) == 0
+	}
+}
+
+// CmpEqFloat64VVSel is CmpEqFloat64VV over the rows in sel only.
+func CmpEqFloat64VVSel(l, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(l[i], r[i]) == 0
+	}
+}
+
+// CmpEqFloat64VC sets out[i] = l[i] == k for every row of out.
+func CmpEqFloat64VC(l []float64, k float64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] == k
+	}
+}
+
+// CmpEqFloat64VCSel is CmpEqFloat64VC over the rows in sel only.
+func CmpEqFloat64VCSel(l []float64, k float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] == k
+	}
+}
+
+// CmpEqFloat64CV sets out[i] = cmp.Compare(k, r[i]) == 0 for every row of out.
+func CmpEqFloat64CV(k float64, r []float64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(k, r[i]) == 0
+	}
+}
+
+// CmpEqFloat64CVSel is CmpEqFloat64CV over the rows in sel only.
+func CmpEqFloat64CVSel(k float64, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(k, r[i]) == 0
+	}
+}
+
+// CmpNeFloat64VV sets out[i] = cmp.Compare(l[i], r[i]) != 0 for every row of out.
+func CmpNeFloat64VV(l, r []float64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(l[i], r[i]) != 0
+	}
+}
+
+// CmpNeFloat64VVSel is CmpNeFloat64VV over the rows in sel only.
+func CmpNeFloat64VVSel(l, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(l[i], r[i]) != 0
+	}
+}
+
+// CmpNeFloat64VC sets out[i] = l[i] != k for every row of out.
+func CmpNeFloat64VC(l []float64, k float64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] != k
+	}
+}
+
+// CmpNeFloat64VCSel is CmpNeFloat64VC over the rows in sel only.
+func CmpNeFloat64VCSel(l []float64, k float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] != k
+	}
+}
+
+// CmpNeFloat64CV sets out[i] = cmp.Compare(k, r[i]) != 0 for every row of out.
+func CmpNeFloat64CV(k float64, r []float64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(k, r[i]) != 0
+	}
+}
+
+// CmpNeFloat64CVSel is CmpNeFloat64CV over the rows in sel only.
+func CmpNeFloat64CVSel(k float64, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(k, r[i]) != 0
+	}
+}
+
+// CmpLtFloat64VV sets out[i] = cmp.Compare(l[i], r[i]) < 0 for every row of out.
+func CmpLtFloat64VV(l, r []float64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(l[i], r[i]) < 0
+	}
+}
+
+// CmpLtFloat64VVSel is CmpLtFloat64VV over the rows in sel only.
+func CmpLtFloat64VVSel(l, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(l[i], r[i]) < 0
+	}
+}
+
+// CmpLtFloat64VC sets out[i] = l[i] < k for every row of out.
+func CmpLtFloat64VC(l []float64, k float64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] < k
+	}
+}
+
+// CmpLtFloat64VCSel is CmpLtFloat64VC over the rows in sel only.
+func CmpLtFloat64VCSel(l []float64, k float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] < k
+	}
+}
+
+// CmpLtFloat64CV sets out[i] = cmp.Compare(k, r[i]) < 0 for every row of out.
+func CmpLtFloat64CV(k float64, r []float64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(k, r[i]) < 0
+	}
+}
+
+// CmpLtFloat64CVSel is CmpLtFloat64CV over the rows in sel only.
+func CmpLtFloat64CVSel(k float64, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(k, r[i]) < 0
+	}
+}
+
+// CmpLeFloat64VV sets out[i] = cmp.Compare(l[i], r[i]) <= 0 for every row of out.
+func CmpLeFloat64VV(l, r []float64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(l[i], r[i]) <= 0
+	}
+}
+
+// CmpLeFloat64VVSel is CmpLeFloat64VV over the rows in sel only.
+func CmpLeFloat64VVSel(l, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(l[i], r[i]) <= 0
+	}
+}
+
+// CmpLeFloat64VC sets out[i] = l[i] <= k for every row of out.
+func CmpLeFloat64VC(l []float64, k float64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] <= k
+	}
+}
+
+// CmpLeFloat64VCSel is CmpLeFloat64VC over the rows in sel only.
+func CmpLeFloat64VCSel(l []float64, k float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] <= k
+	}
+}
+
+// CmpLeFloat64CV sets out[i] = cmp.Compare(k, r[i]) <= 0 for every row of out.
+func CmpLeFloat64CV(k float64, r []float64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(k, r[i]) <= 0
+	}
+}
+
+// CmpLeFloat64CVSel is CmpLeFloat64CV over the rows in sel only.
+func CmpLeFloat64CVSel(k float64, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(k, r[i]) <= 0
+	}
+}
+
+// CmpGtFloat64VV sets out[i] = cmp.Compare(l[i], r[i]) > 0 for every row of out.
+func CmpGtFloat64VV(l, r []float64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(l[i], r[i]) > 0
+	}
+}
+
+// CmpGtFloat64VVSel is CmpGtFloat64VV over the rows in sel only.
+func CmpGtFloat64VVSel(l, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(l[i], r[i]) > 0
+	}
+}
+
+// CmpGtFloat64VC sets out[i] = l[i] > k for every row of out.
+func CmpGtFloat64VC(l []float64, k float64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] > k
+	}
+}
+
+// CmpGtFloat64VCSel is CmpGtFloat64VC over the rows in sel only.
+func CmpGtFloat64VCSel(l []float64, k float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] > k
+	}
+}
+
+// CmpGtFloat64CV sets out[i] = cmp.Compare(k, r[i]) > 0 for every row of out.
+func CmpGtFloat64CV(k float64, r []float64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(k, r[i]) > 0
+	}
+}
+
+// CmpGtFloat64CVSel is CmpGtFloat64CV over the rows in sel only.
+func CmpGtFloat64CVSel(k float64, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(k, r[i]) > 0
+	}
+}
+
+// CmpGeFloat64VV sets out[i] = cmp.Compare(l[i], r[i]) >= 0 for every row of out.
+func CmpGeFloat64VV(l, r []float64, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(l[i], r[i]) >= 0
+	}
+}
+
+// CmpGeFloat64VVSel is CmpGeFloat64VV over the rows in sel only.
+func CmpGeFloat64VVSel(l, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(l[i], r[i]) >= 0
+	}
+}
+
+// CmpGeFloat64VC sets out[i] = l[i] >= k for every row of out.
+func CmpGeFloat64VC(l []float64, k float64, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] >= k
+	}
+}
+
+// CmpGeFloat64VCSel is CmpGeFloat64VC over the rows in sel only.
+func CmpGeFloat64VCSel(l []float64, k float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] >= k
+	}
+}
+
+// CmpGeFloat64CV sets out[i] = cmp.Compare(k, r[i]) >= 0 for every row of out.
+func CmpGeFloat64CV(k float64, r []float64, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = cmp.Compare(k, r[i]) >= 0
+	}
+}
+
+// CmpGeFloat64CVSel is CmpGeFloat64CV over the rows in sel only.
+func CmpGeFloat64CVSel(k float64, r []float64, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = cmp.Compare(k, r[i]) >= 0
+	}
+}
+
+// CmpFloat64 maps each comparison operator to its float64 kernels.
+var CmpFloat64 = map[string]CmpKernels[float64]{
+	"==": {VV: CmpEqFloat64VV, VVSel: CmpEqFloat64VVSel, VC: CmpEqFloat64VC, VCSel: CmpEqFloat64VCSel, CV: CmpEqFloat64CV, CVSel: CmpEqFloat64CVSel},
+	"!=": {VV: CmpNeFloat64VV, VVSel: CmpNeFloat64VVSel, VC: CmpNeFloat64VC, VCSel: CmpNeFloat64VCSel, CV: CmpNeFloat64CV, CVSel: CmpNeFloat64CVSel},
+	"<":  {VV: CmpLtFloat64VV, VVSel: CmpLtFloat64VVSel, VC: CmpLtFloat64VC, VCSel: CmpLtFloat64VCSel, CV: CmpLtFloat64CV, CVSel: CmpLtFloat64CVSel},
+	"<=": {VV: CmpLeFloat64VV, VVSel: CmpLeFloat64VVSel, VC: CmpLeFloat64VC, VCSel: CmpLeFloat64VCSel, CV: CmpLeFloat64CV, CVSel: CmpLeFloat64CVSel},
+	">":  {VV: CmpGtFloat64VV, VVSel: CmpGtFloat64VVSel, VC: CmpGtFloat64VC, VCSel: CmpGtFloat64VCSel, CV: CmpGtFloat64CV, CVSel: CmpGtFloat64CVSel},
+	">=": {VV: CmpGeFloat64VV, VVSel: CmpGeFloat64VVSel, VC: CmpGeFloat64VC, VCSel: CmpGeFloat64VCSel, CV: CmpGeFloat64CV, CVSel: CmpGeFloat64CVSel},
+}
+
+// CmpEqStringVV sets out[i] = l[i] == r[i] for every row of out.
+func CmpEqStringVV(l, r []string, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] == r[i]
+	}
+}
+
+// CmpEqStringVVSel is CmpEqStringVV over the rows in sel only.
+func CmpEqStringVVSel(l, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] == r[i]
+	}
+}
+
+// CmpEqStringVC sets out[i] = l[i] == k for every row of out.
+func CmpEqStringVC(l []string, k string, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] == k
+	}
+}
+
+// CmpEqStringVCSel is CmpEqStringVC over the rows in sel only.
+func CmpEqStringVCSel(l []string, k string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] == k
+	}
+}
+
+// CmpEqStringCV sets out[i] = k == r[i] for every row of out.
+func CmpEqStringCV(k string, r []string, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k == r[i]
+	}
+}
+
+// CmpEqStringCVSel is CmpEqStringCV over the rows in sel only.
+func CmpEqStringCVSel(k string, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k == r[i]
+	}
+}
+
+// CmpNeStringVV sets out[i] = l[i] != r[i] for every row of out.
+func CmpNeStringVV(l, r []string, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] != r[i]
+	}
+}
+
+// CmpNeStringVVSel is CmpNeStringVV over the rows in sel only.
+func CmpNeStringVVSel(l, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] != r[i]
+	}
+}
+
+// CmpNeStringVC sets out[i] = l[i] != k for every row of out.
+func CmpNeStringVC(l []string, k string, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] != k
+	}
+}
+
+// CmpNeStringVCSel is CmpNeStringVC over the rows in sel only.
+func CmpNeStringVCSel(l []string, k string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] != k
+	}
+}
+
+// CmpNeStringCV sets out[i] = k != r[i] for every row of out.
+func CmpNeStringCV(k string, r []string, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k != r[i]
+	}
+}
+
+// CmpNeStringCVSel is CmpNeStringCV over the rows in sel only.
+func CmpNeStringCVSel(k string, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k != r[i]
+	}
+}
+
+// CmpLtStringVV sets out[i] = l[i] < r[i] for every row of out.
+func CmpLtStringVV(l, r []string, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] < r[i]
+	}
+}
+
+// CmpLtStringVVSel is CmpLtStringVV over the rows in sel only.
+func CmpLtStringVVSel(l, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] < r[i]
+	}
+}
+
+// CmpLtStringVC sets out[i] = l[i] < k for every row of out.
+func CmpLtStringVC(l []string, k string, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] < k
+	}
+}
+
+// CmpLtStringVCSel is CmpLtStringVC over the rows in sel only.
+func CmpLtStringVCSel(l []string, k string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] < k
+	}
+}
+
+// CmpLtStringCV sets out[i] = k < r[i] for every row of out.
+func CmpLtStringCV(k string, r []string, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k < r[i]
+	}
+}
+
+// CmpLtStringCVSel is CmpLtStringCV over the rows in sel only.
+func CmpLtStringCVSel(k string, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k < r[i]
+	}
+}
+
+// CmpLeStringVV sets out[i] = l[i] <= r[i] for every row of out.
+func CmpLeStringVV(l, r []string, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] <= r[i]
+	}
+}
+
+// CmpLeStringVVSel is CmpLeStringVV over the rows in sel only.
+func CmpLeStringVVSel(l, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] <= r[i]
+	}
+}
+
+// CmpLeStringVC sets out[i] = l[i] <= k for every row of out.
+func CmpLeStringVC(l []string, k string, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] <= k
+	}
+}
+
+// CmpLeStringVCSel is CmpLeStringVC over the rows in sel only.
+func CmpLeStringVCSel(l []string, k string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] <= k
+	}
+}
+
+// CmpLeStringCV sets out[i] = k <= r[i] for every row of out.
+func CmpLeStringCV(k string, r []string, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k <= r[i]
+	}
+}
+
+// CmpLeStringCVSel is CmpLeStringCV over the rows in sel only.
+func CmpLeStringCVSel(k string, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k <= r[i]
+	}
+}
+
+// CmpGtStringVV sets out[i] = l[i] > r[i] for every row of out.
+func CmpGtStringVV(l, r []string, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] > r[i]
+	}
+}
+
+// CmpGtStringVVSel is CmpGtStringVV over the rows in sel only.
+func CmpGtStringVVSel(l, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] > r[i]
+	}
+}
+
+// CmpGtStringVC sets out[i] = l[i] > k for every row of out.
+func CmpGtStringVC(l []string, k string, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] > k
+	}
+}
+
+// CmpGtStringVCSel is CmpGtStringVC over the rows in sel only.
+func CmpGtStringVCSel(l []string, k string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] > k
+	}
+}
+
+// CmpGtStringCV sets out[i] = k > r[i] for every row of out.
+func CmpGtStringCV(k string, r []string, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k > r[i]
+	}
+}
+
+// CmpGtStringCVSel is CmpGtStringCV over the rows in sel only.
+func CmpGtStringCVSel(k string, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k > r[i]
+	}
+}
+
+// CmpGeStringVV sets out[i] = l[i] >= r[i] for every row of out.
+func CmpGeStringVV(l, r []string, out []bool) {
+	l = l[:len(out)]
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = l[i] >= r[i]
+	}
+}
+
+// CmpGeStringVVSel is CmpGeStringVV over the rows in sel only.
+func CmpGeStringVVSel(l, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] >= r[i]
+	}
+}
+
+// CmpGeStringVC sets out[i] = l[i] >= k for every row of out.
+func CmpGeStringVC(l []string, k string, out []bool) {
+	l = l[:len(out)]
+	for i := range out {
+		out[i] = l[i] >= k
+	}
+}
+
+// CmpGeStringVCSel is CmpGeStringVC over the rows in sel only.
+func CmpGeStringVCSel(l []string, k string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = l[i] >= k
+	}
+}
+
+// CmpGeStringCV sets out[i] = k >= r[i] for every row of out.
+func CmpGeStringCV(k string, r []string, out []bool) {
+	r = r[:len(out)]
+	for i := range out {
+		out[i] = k >= r[i]
+	}
+}
+
+// CmpGeStringCVSel is CmpGeStringCV over the rows in sel only.
+func CmpGeStringCVSel(k string, r []string, sel []int32, out []bool) {
+	for _, i := range sel {
+		out[i] = k >= r[i]
+	}
+}
+
+// CmpString maps each comparison operator to its string kernels.
+var CmpString = map[string]CmpKernels[string]{
+	"==": {VV: CmpEqStringVV, VVSel: CmpEqStringVVSel, VC: CmpEqStringVC, VCSel: CmpEqStringVCSel, CV: CmpEqStringCV, CVSel: CmpEqStringCVSel},
+	"!=": {VV: CmpNeStringVV, VVSel: CmpNeStringVVSel, VC: CmpNeStringVC, VCSel: CmpNeStringVCSel, CV: CmpNeStringCV, CVSel: CmpNeStringCVSel},
+	"<":  {VV: CmpLtStringVV, VVSel: CmpLtStringVVSel, VC: CmpLtStringVC, VCSel: CmpLtStringVCSel, CV: CmpLtStringCV, CVSel: CmpLtStringCVSel},
+	"<=": {VV: CmpLeStringVV, VVSel: CmpLeStringVVSel, VC: CmpLeStringVC, VCSel: CmpLeStringVCSel, CV: CmpLeStringCV, CVSel: CmpLeStringCVSel},
+	">":  {VV: CmpGtStringVV, VVSel: CmpGtStringVVSel, VC: CmpGtStringVC, VCSel: CmpGtStringVCSel, CV: CmpGtStringCV, CVSel: CmpGtStringCVSel},
+	">=": {VV: CmpGeStringVV, VVSel: CmpGeStringVVSel, VC: CmpGeStringVC, VCSel: CmpGeStringVCSel, CV: CmpGeStringCV, CVSel: CmpGeStringCVSel},
 }

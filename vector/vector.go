@@ -432,3 +432,61 @@ func (v *Vector) Bytes() int64 {
 	}
 	return n
 }
+
+// Scatter is Gather's inverse: it returns an n-row vector whose row
+// sel[j] is row j of v (len(v) == len(sel)). The rows not in sel are
+// null and hold zero values, so a result computed over a batch's
+// compacted live rows can stand in the batch itself. A constant stays
+// constant.
+func (v *Vector) Scatter(sel []int32, n int) *Vector {
+	if v.Const {
+		c := *v
+		c.Len = n
+		return &c
+	}
+	out := &Vector{Type: v.Type, Len: n}
+	switch v.Type {
+	case Bool:
+		out.Bools = make([]bool, n)
+		for j, i := range sel {
+			out.Bools[i] = v.Bools[j]
+		}
+	case Int, DateTime, TimeSpan:
+		out.Ints = make([]int64, n)
+		for j, i := range sel {
+			out.Ints[i] = v.Ints[j]
+		}
+	case Float:
+		out.Floats = make([]float64, n)
+		for j, i := range sel {
+			out.Floats[i] = v.Floats[j]
+		}
+	case String:
+		if v.Codes != nil {
+			out.Dict = v.Dict
+			out.Codes = make([]uint32, n)
+			for j, i := range sel {
+				out.Codes[i] = v.Codes[j]
+			}
+		} else {
+			out.Strs = make([]string, n)
+			for j, i := range sel {
+				out.Strs[i] = v.Strs[j]
+			}
+		}
+	case Dynamic:
+		out.Dyns = make([]any, n)
+		for j, i := range sel {
+			out.Dyns[i] = v.Dyns[j]
+		}
+	case Null:
+		return out
+	}
+	out.Valid = NewBitmap(n)
+	for j, i := range sel {
+		if v.Valid == nil || v.Valid.Get(j) {
+			out.Valid.Set(int(i))
+		}
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package core
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
+)
+
+// selTestRows is the batch the selection tests evaluate over; every
+// other row is live, too dense for extend to narrow the batch, so the
+// expressions themselves must honour the selection.
+const selTestRows = 64
+
+// selTestBatch returns a batch with an int column a (1..64, one null), a
+// real column f, a datetime column d, a string column s, a dictionary
+// encoded one k and a bool column t (all true), with every other row live.
+func selTestBatch() (*batch, schema) {
+	a, f, d := vector.New(vector.Int, selTestRows), vector.New(vector.Float, selTestRows), vector.New(vector.DateTime, selTestRows)
+	s, tr := vector.New(vector.String, selTestRows), vector.NewConst(vector.Bool, true, selTestRows).Materialize()
+	k := &vector.Vector{Type: vector.String, Len: selTestRows, Dict: []string{"p", "q", "r"}, Codes: make([]uint32, selTestRows)}
+	for i := 0; i < selTestRows; i++ {
+		if i == 10 {
+			a.AppendNull()
+		} else {
+			a.AppendInt(int64(i + 1))
+		}
+		f.AppendFloat(float64(i) + 0.5)
+		d.AppendInt(int64(i+1) * 1e9)
+		s.AppendStr(string(rune('a' + i%26)))
+		k.Codes[i] = uint32(i % 3)
+	}
+	var sel []int32
+	for i := 0; i < selTestRows; i += 2 {
+		sel = append(sel, int32(i))
+	}
+	b := newBatch([]*vector.Vector{a, f, d, s, k, tr}, selTestRows)
+	b.Sel = sel
+	return b, schema{{"a", vector.Int}, {"f", vector.Float}, {"d", vector.DateTime}, {"s", vector.String}, {"k", vector.String}, {"t", vector.Bool}}
+}
+
+// compileSelTest compiles one APL expression over sch.
+func compileSelTest(t testing.TB, sch schema, src string) *expr {
+	t.Helper()
+	pe, err := parser.ParseExpr(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planner{e: NewEngine(nil), req: &Request{}, x: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
+		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	e, err := p.compilerFor(sch).compile(pe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// written counts the rows of v that hold something other than the zero
+// value a fresh vector has: the rows a kernel wrote.
+func written(v *vector.Vector) int {
+	n := 0
+	for i := 0; i < v.Len; i++ {
+		switch {
+		case v.Bools != nil && v.Bools[i], v.Ints != nil && v.Ints[i] != 0, v.Floats != nil && v.Floats[i] != 0:
+			n++
+		}
+	}
+	return n
+}
+
+// An expression over a batch with a selection computes its live rows
+// only (every value below is non-zero where computed, so the rows written
+// count the rows computed), and they equal the expression over every row.
+func TestExprComputesLiveRowsOnly(t *testing.T) {
+	for _, src := range []string{
+		"a * 3 + 7", "a - 100", "f * 2.0 + a", "a / 1", "100 % (a + 1)", "700 / (a - 5)", "f / 0.5",
+		"d + 1h", "d - datetime(1970-01-01)", "(d - datetime(1970-01-01)) * 2",
+		"a * 2 + 1 > 0", "f >= 0.0", "0 < a", "a == a", "a != 0",
+		`s != "zz"`, `"zz" > s`, "s == s", `k != "zz"`, `"zz" >= k`, "k == s or k != s", "t and t", "t or a > 0", "a > 3 or isnull(a)",
+	} {
+		t.Run(src, func(t *testing.T) {
+			b, sch := selTestBatch()
+			e := compileSelTest(t, sch, src)
+			x := &execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}
+			got, err := e.run(x, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := written(got); w > len(b.Sel) {
+				t.Errorf("%d rows computed, want at most the %d live ones", w, len(b.Sel))
+			}
+			dense, _ := selTestBatch()
+			dense.Sel = nil
+			want, err := e.run(x, dense)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if written(want) <= len(b.Sel) {
+				t.Fatalf("the dense run wrote %d rows: the test's values cannot tell live from dead rows", written(want))
+			}
+			for _, i := range b.Sel {
+				if g, w := got.Value(int(i)), want.Value(int(i)); !reflect.DeepEqual(g, w) {
+					t.Errorf("row %d: %v over the selection, %v over every row", i, g, w)
+				}
+			}
+		})
+	}
+}
+
+// A function over a sparse batch runs over its live rows only, and its
+// result stands at their places in the batch.
+func TestFuncSparseBatchLiveRowsOnly(t *testing.T) {
+	b, sch := selTestBatch()
+	b.Sel = []int32{3, 10, 40}
+	rows := 0
+	f := &fn.Func{Name: "count_rows", MinArgs: 1, MaxArgs: 1,
+		Result: func([]vector.Type) (vector.Type, error) { return vector.Int, nil },
+		Eval: func(_ *fn.Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+			rows += n
+			out := vector.New(vector.Int, n)
+			for i := 0; i < n; i++ {
+				out.AppendValue(args[0].Value(i))
+			}
+			return out, nil
+		}}
+	p := &planner{e: NewEngine(nil), req: &Request{}, x: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
+		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	c := p.compilerFor(sch)
+	e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, f, []*expr{colExpr(0, sch[0], parser.Span{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.run(&execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows != len(b.Sel) || got.Len != selTestRows {
+		t.Fatalf("the function ran over %d rows and returned %d, want %d live rows in a %d-row result", rows, got.Len, len(b.Sel), selTestRows)
+	}
+	for _, i := range b.Sel {
+		if g, w := got.Value(int(i)), b.Cols[0].Value(int(i)); g != w {
+			t.Errorf("row %d: %v, want %v", i, g, w)
+		}
+	}
+}
+
+// An extend after a where that keeps too many rows for extend to narrow
+// the batch computes its columns over the where's live rows only.
+func TestExtendAfterWhereComputesLiveRows(t *testing.T) {
+	pq, err := parser.Parse("T | where a % 2 == 1 | extend y = a * 3 + 7, z = y - f, w = d + 1h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, sch := selTestBatch()
+	b.Sel = nil
+	x := &execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}
+	p := &planner{e: NewEngine(nil), req: &Request{}, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	where, err := p.planWhere(sch, pq.Body.Ops[0].(*parser.WhereOp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := p.planExtend(sch, pq.Body.Ops[1].(*parser.ExtendOp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = where.(*whereStage).apply(x, b); err != nil {
+		t.Fatal(err)
+	}
+	if sparse(b) || len(b.Sel) == 0 {
+		t.Fatalf("the where kept %d of %d rows: the test needs a selection extend does not narrow", len(b.Sel), b.N)
+	}
+	if b, err = ext.(*extendStage).apply(x, b); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range b.Cols[len(sch):] {
+		if w := written(c); w != len(b.Sel) {
+			t.Errorf("%d rows of an extended column computed, want the %d live ones", w, len(b.Sel))
+		}
+	}
+}
