@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -202,5 +203,29 @@ func TestRanges(t *testing.T) {
 	r.Drop(12)
 	if _, err := r.ReadAt(b[:2], 12); err == nil {
 		t.Error("a dropped range still answered")
+	}
+}
+
+// A field whose type changes between events is a dynamic column: it is
+// written as text (numbers as JSON) rather than crashing the writer.
+func TestWriteDynamic(t *testing.T) {
+	file := toParquet(t, []byte(`{"_time":"2024-01-01T00:00:00Z","v":404}
+{"_time":"2024-01-01T00:00:01Z","v":"timeout"}
+{"_time":"2024-01-01T00:00:02Z","v":[1,"x"]}
+`))
+	f, err := parquet.Open(bytes.NewReader(file), int64(len(file)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := f.ReadRowGroup(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := rows.Column(store.ColKey{Name: "v", Type: vector.String})
+	if v == nil || rows.N != 3 {
+		t.Fatalf("%d rows, columns %v", rows.N, rows.Keys)
+	}
+	if got := []string{v.Str(0), v.Str(1), v.Str(2)}; !reflect.DeepEqual(got, []string{"404", "timeout", `[1,"x"]`}) {
+		t.Errorf("v read back as %q", got)
 	}
 }

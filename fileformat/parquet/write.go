@@ -91,33 +91,45 @@ func node(t string) pq.Node {
 	return pq.String() // strings, timespans (as text), dynamic values (as JSON)
 }
 
+// value converts a result cell to the Parquet type node(t) chose. A
+// string column takes any cell as text: a dynamic column (a field whose
+// type changes from event to event) mixes numbers, strings and objects,
+// and a number handed to a byte-array column crashes the writer.
 func value(v any, t string) pq.Value {
 	if v == nil {
 		return pq.NullValue()
 	}
-	switch x := v.(type) {
-	case string:
-		if t == "datetime" {
+	switch node(t).Type().Kind() {
+	case pq.Int64:
+		switch x := v.(type) {
+		case int64:
+			return pq.ValueOf(x)
+		case int:
+			return pq.ValueOf(int64(x))
+		case float64:
+			return pq.ValueOf(int64(x))
+		case string: // a datetime
 			if tm, err := time.Parse(time.RFC3339Nano, x); err == nil {
 				return pq.ValueOf(tm.UnixNano())
 			}
 		}
-		return pq.ValueOf(x)
-	case int64:
-		if t == "float" || t == "real" {
+	case pq.Double:
+		switch x := v.(type) {
+		case float64:
+			return pq.ValueOf(x)
+		case int64:
 			return pq.ValueOf(float64(x))
 		}
-		return pq.ValueOf(x)
-	case int:
-		return pq.ValueOf(int64(x))
-	case float64:
-		if t == "integer" || t == "long" {
-			return pq.ValueOf(int64(x))
+	case pq.Boolean:
+		if x, ok := v.(bool); ok {
+			return pq.ValueOf(x)
 		}
-		return pq.ValueOf(x)
-	case bool:
-		return pq.ValueOf(x)
+	default:
+		if x, ok := v.(string); ok {
+			return pq.ValueOf(x)
+		}
+		b, _ := json.Marshal(v)
+		return pq.ValueOf(string(b))
 	}
-	b, _ := json.Marshal(v)
-	return pq.ValueOf(string(b))
+	return pq.NullValue() // a cell the column's type cannot hold
 }
