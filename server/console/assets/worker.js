@@ -3,6 +3,8 @@
 // never freezes the page. A dropped NDJSON or CSV file is read a slice at
 // a time (File.slice), cut at line ends and streamed into the engine,
 // which seals rows into compressed blocks: the file is never held whole.
+// A Parquet file is read the same way in the order Parquet needs: its
+// footer from the end, then one row group's byte range at a time.
 // Messages: {id, op, ...} in; {id, ok, result | error} or {id, progress}
 // out.
 
@@ -25,7 +27,7 @@ function start() {
     }
     go.run(instance);
     if (!globalThis.aplite) throw new Error("the WASM engine did not start");
-    return { api: globalThis.aplite, startMs: performance.now() - began };
+    return { api: globalThis.aplite, mem: instance.exports.mem, startMs: performance.now() - began };
   })();
   engine.catch(() => { engine = null; });
   return engine;
@@ -50,8 +52,23 @@ function concat(a, b) {
   return out;
 }
 
+async function read(file, from, to) {
+  return new Uint8Array(await file.slice(from, to).arrayBuffer());
+}
+
+// stopIfCancelled ends a streamed load the page cancelled, dropping
+// what it had loaded.
+function stopIfCancelled(id, api, begin, file) {
+  if (!cancelled.has(id)) return;
+  cancelled.delete(id);
+  api.endLoad(begin.id);
+  api.drop(begin.dataset);
+  throw new Error(`loading ${file.name} was cancelled`);
+}
+
 async function load(id, file) {
   const { api } = await start();
+  if (/\.parquet$/i.test(file.name)) return loadParquet(id, api, file);
   if (!/\.(ndjson|jsonl|csv)$/i.test(file.name)) { // one document: read whole
     const bytes = new Uint8Array(await file.arrayBuffer());
     return answer(api.loadFile(file.name, bytes));
@@ -62,13 +79,8 @@ async function load(id, file) {
   let carry = new Uint8Array(0);
   let totals = { ingested: 0 };
   while (off < file.size) {
-    if (cancelled.has(id)) {
-      cancelled.delete(id);
-      api.endLoad(begin.id);
-      api.drop(begin.dataset);
-      throw new Error(`loading ${file.name} was cancelled`);
-    }
-    const slice = new Uint8Array(await file.slice(off, off + SLICE).arrayBuffer());
+    stopIfCancelled(id, api, begin, file);
+    const slice = await read(file, off, off + SLICE);
     off += slice.length;
     const data = concat(carry, slice);
     const cut = off >= file.size ? data.length : data.lastIndexOf(10) + 1;
@@ -81,6 +93,29 @@ async function load(id, file) {
     postMessage({ id, progress: { bytes: off, total: file.size, rows: totals.ingested, ms: performance.now() - began } });
   }
   if (carry.length) totals = answer(api.loadChunk(begin.id, carry));
+  return answer(api.endLoad(begin.id));
+}
+
+// loadParquet reads the 8-byte trailer, which says how long the footer
+// is, then the footer, then each row group's byte range: a row group
+// (64Ki rows as aplite writes them) is the most the tab holds at once.
+async function loadParquet(id, api, file) {
+  const began = performance.now();
+  const trailer = await read(file, Math.max(0, file.size - 8), file.size);
+  if (trailer.length < 8 || String.fromCharCode(...trailer.subarray(4)) !== "PAR1") {
+    throw new Error(`${file.name} is not a Parquet file: it does not end in PAR1`);
+  }
+  const tail = new DataView(trailer.buffer).getUint32(0, true) + 8;
+  const footer = await read(file, Math.max(0, file.size - tail), file.size);
+  const begin = answer(api.beginParquet(file.name, file.size, footer));
+  let bytes = footer.length;
+  for (const [i, g] of begin.rowGroups.entries()) {
+    stopIfCancelled(id, api, begin, file);
+    const data = await read(file, g.off, g.end);
+    bytes += data.length;
+    const totals = answer(api.loadRowGroup(begin.id, i, data));
+    postMessage({ id, progress: { bytes, total: file.size, rows: totals.ingested, ms: performance.now() - began } });
+  }
   return answer(api.endLoad(begin.id));
 }
 
@@ -107,6 +142,11 @@ self.onmessage = async (e) => {
       case "datasets":
         result = engine ? answer((await start()).api.datasets()) : [];
         break;
+      case "memory": { // the engine's share of the tab: Go's heap lives in the WASM memory
+        const { mem } = await start();
+        result = { wasmBytes: mem.buffer.byteLength, jsHeapBytes: performance.memory ? performance.memory.usedJSHeapSize : null };
+        break;
+      }
       case "functions":
         result = answer((await start()).api.functions());
         break;

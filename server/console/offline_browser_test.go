@@ -1,0 +1,273 @@
+package console_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/aplite/aplite/bench/gen"
+)
+
+// offlineQuery is the query issue 16 times in the browser.
+const offlineQuery = "['events'] | summarize count() by status"
+
+// The console's offline mode over a generated file of realistic events
+// (bench/gen's real shape) and over the Parquet file the CLI makes of
+// it: each is streamed into the engine in its own fresh tab, answers
+// offlineQuery as `aplite query` does over the same file, and the load
+// time, query times and the tab's memory are logged. 70,000 events (two
+// Parquet row groups) always; APLITE_BROWSER_1M=1 runs the million
+// events issue 16 asks about (minutes: outside make test).
+func TestBrowserOfflineFiles(t *testing.T) {
+	n := 70_000
+	if os.Getenv("APLITE_BROWSER_1M") != "" {
+		n = 1_000_000
+	}
+	h := newHarness(t)
+	cli := buildCLI(t)
+	nd := filepath.Join(h.dir, "events.ndjson")
+	writeEvents(t, nd, n)
+	pq := filepath.Join(h.dir, "events.parquet")
+	began := time.Now()
+	runCLI(t, cli, "query", "-format", "parquet", "-o", pq, "-in", "events="+nd, "events")
+	t.Logf("figure: %d events: %s NDJSON, %s Parquet (aplite query -format parquet, %v)",
+		n, mib(t, nd), mib(t, pq), time.Since(began).Round(time.Millisecond))
+
+	var answers [][]string
+	for _, file := range []string{nd, pq} {
+		t.Run(filepath.Ext(file)[1:], func(t *testing.T) {
+			h.t = t
+			want := cliRows(t, cli, file)
+			got := h.offlineFile(file, n)
+			if !reflect.DeepEqual(got, want) || len(want) < 5 {
+				t.Errorf("the browser answers %v, aplite query %v", got, want)
+			}
+			answers = append(answers, got)
+		})
+	}
+	if len(answers) == 2 && !reflect.DeepEqual(answers[0], answers[1]) {
+		t.Errorf("NDJSON answers %v, the Parquet made from it %v", answers[0], answers[1])
+	}
+
+	t.Run("a Parquet load can be cancelled", func(t *testing.T) {
+		h.t = t
+		// Eight small row groups: the cancel reaches the worker while it
+		// reads the second, long before the last.
+		src := filepath.Join(h.dir, "small.ndjson")
+		if err := os.WriteFile(src, []byte(strings.Repeat(`{"status":200}`+"\n", 8<<16)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(h.dir, "cancel.parquet")
+		runCLI(t, cli, "query", "-format", "parquet", "-o", file, "-in", "small="+src, "small")
+		tab, closeTab := chromedp.NewContext(h.browse)
+		defer closeTab()
+		h.ctx = tab
+		h.open()
+		eval[chromedp.Void](h, `new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "loading" && s.dataset.rows > 0) document.getElementById("cancel-load").click(); }).observe(document.getElementById("status"), {attributes: true})`)
+		if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
+			t.Fatal(err)
+		}
+		h.waitFor(`document.getElementById("status").dataset.state === "error"`, 60*time.Second)
+		if e := eval[string](h, `document.getElementById("error").textContent`); !strings.Contains(e, "cancelled") {
+			t.Errorf("cancelled load says %q", e)
+		}
+		if n := eval[int](h, `(async () => (await window.apliteConsole.state.offline.datasets()).filter(d => d.name === "cancel").length)()`); n != 0 {
+			t.Error("a cancelled load left its dataset behind")
+		}
+	})
+}
+
+// offlineFile opens a new tab, loads file into the offline engine and
+// runs offlineQuery three times; it returns the answer's sorted rows.
+func (h *harness) offlineFile(file string, n int) []string {
+	t := h.t
+	tab, closeTab := chromedp.NewContext(h.browse)
+	defer closeTab()
+	h.ctx = tab
+	h.open()
+	eval[chromedp.Void](h, `window.__steps = 0; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "loading" && s.dataset.rows) window.__steps++; }).observe(document.getElementById("status"), {attributes: true})`)
+	if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor(`document.getElementById("status").dataset.state === "loaded"`, 15*time.Minute)
+	loadMS := eval[float64](h, `+document.getElementById("status").dataset.ms`)
+	status := eval[string](h, `document.getElementById("status").textContent`)
+	if !strings.Contains(status, fmt.Sprintf("Loaded %s events", commas(n))) {
+		t.Errorf("after loading: %q", status)
+	}
+	if steps := eval[int](h, `window.__steps`); steps < 2 {
+		t.Errorf("progress shown %d times while loading, want one per slice or row group", steps)
+	}
+	eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
+	var times []string
+	var last run
+	for range 3 {
+		last = h.query(offlineQuery)
+		if last.Error != "" || last.Mode != "offline" {
+			t.Fatalf("%s: %+v", offlineQuery, last)
+		}
+		times = append(times, fmt.Sprintf("%.0f ms", last.MS))
+	}
+	mem := eval[struct {
+		WASM   float64  `json:"wasmBytes"`
+		Worker *float64 `json:"jsHeapBytes"`
+		Page   float64  `json:"page"`
+	}](h, `(async () => ({ ...(await window.apliteConsole.state.offline.memory()), page: performance.memory ? performance.memory.usedJSHeapSize : 0 }))()`)
+	worker := "not reported"
+	if mem.Worker != nil {
+		worker = fmt.Sprintf("%.0f MiB", *mem.Worker/(1<<20))
+	}
+	t.Logf("figure: %s (%s, %d events) loaded in the browser in %.0f ms; %s took %s; memory: engine (WASM) %.0f MiB, worker JS heap %s, page JS heap %.0f MiB; %s",
+		filepath.Base(file), mib(t, file), n, loadMS, offlineQuery, strings.Join(times, ", "),
+		mem.WASM/(1<<20), worker, mem.Page/(1<<20), rendererMemory(h))
+	return rowsOf(t, last.Tables)
+}
+
+// buildCLI builds the aplite command from the sources under test.
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "aplite")
+	if log, err := exec.Command("go", "build", "-o", out, "github.com/aplite/aplite").CombinedOutput(); err != nil {
+		t.Fatalf("build aplite: %v\n%s", err, log)
+	}
+	return out
+}
+
+func runCLI(t *testing.T, cli string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(cli, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("aplite %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+// cliRows is `aplite query`'s answer to offlineQuery over file, as the
+// sorted rows of its tabular result.
+func cliRows(t *testing.T, cli, file string) []string {
+	t.Helper()
+	var res struct {
+		Tables json.RawMessage `json:"tables"`
+	}
+	out := runCLI(t, cli, "query", "-format", "json", "-in", "events="+file, offlineQuery)
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("aplite query -format json: %v\n%.300s", err, out)
+	}
+	return rowsOf(t, res.Tables)
+}
+
+// writeEvents writes n realistic events as NDJSON, as
+// `go run ./bench/peers/ndjson -shape real` does.
+func writeEvents(t *testing.T, path string, n int) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	g := gen.NewWith(1, gen.Options{Shape: gen.Real, EventsPerDay: n})
+	buf := make([]byte, 0, 8<<20)
+	for done := 0; done < n; done += 10_000 {
+		buf = g.AppendNDJSON(buf[:0], min(10_000, n-done))
+		w.Write(buf)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mib(t *testing.T, path string) string {
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(st.Size())/(1<<20))
+}
+
+// commas writes n as the console does (toLocaleString("en")).
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// rendererMemory reads, on Linux, the resident and peak resident memory
+// of the largest of the browser's renderer processes (the tab, its
+// worker and the engine's WASM memory run in it): what the operating
+// system charges for the tab, which performance.memory does not see.
+func rendererMemory(h *harness) string {
+	c := chromedp.FromContext(h.browse)
+	if c == nil || c.Browser == nil || c.Browser.Process() == nil {
+		return "renderer memory not known"
+	}
+	kids := map[int][]int{}
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after ')'.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		f := strings.Fields(s[i+1:])
+		pid, _ := strconv.Atoi(s[:strings.IndexByte(s, ' ')])
+		if len(f) > 1 {
+			ppid, _ := strconv.Atoi(f[1])
+			kids[ppid] = append(kids[ppid], pid)
+		}
+	}
+	best, rss, hwm := 0, 0, 0
+	var walk func(pid int)
+	walk = func(pid int) {
+		for _, k := range kids[pid] {
+			walk(k)
+			cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", k))
+			if !strings.Contains(string(cmd), "--type=renderer") {
+				continue
+			}
+			r, w := statusKB(k, "VmRSS:"), statusKB(k, "VmHWM:")
+			if r > rss {
+				best, rss, hwm = k, r, w
+			}
+		}
+	}
+	walk(c.Browser.Process().Pid)
+	if best == 0 {
+		return "renderer memory not known"
+	}
+	return fmt.Sprintf("renderer process %d MiB resident, %d MiB at its peak", rss>>10, hwm>>10)
+}
+
+// statusKB reads a "Name:   123 kB" line of /proc/pid/status.
+func statusKB(pid int, name string) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, name); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			return n
+		}
+	}
+	return 0
+}
