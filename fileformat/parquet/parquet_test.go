@@ -33,7 +33,7 @@ func events(n int) []byte {
 }
 
 // toParquet stores ndjson and writes every event back out as Parquet.
-func toParquet(t *testing.T, ndjson []byte) []byte {
+func toParquet(t testing.TB, ndjson []byte) []byte {
 	t.Helper()
 	d := db.OpenMemory(db.Options{})
 	if _, err := d.Create("e"); err != nil {

@@ -138,60 +138,31 @@ func (f *File) InWindow(i int, lo, hi time.Time) bool {
 }
 
 // ReadRowGroup decodes the kept columns of row group i into rows; events
-// without a _time take now (ns), as ingested events do.
+// without a _time take now (ns), as ingested events do. A column that is
+// null throughout the row group is left out, as an ingested batch has no
+// column for a field none of its events set.
 func (f *File) ReadRowGroup(i int, now int64) (*store.Rows, error) {
 	rg := f.pf.RowGroups()[i]
 	n := int(rg.NumRows())
 	chunks := rg.ColumnChunks()
-	cols := make([][]pq.Value, len(f.leaves))
-	for j, l := range f.leaves {
-		vals, err := readChunk(chunks[l.col.Index()], n)
-		if err != nil {
+	rows := &store.Rows{N: n, Time: make([]int64, n), SysTime: now}
+	for r := range rows.Time {
+		rows.Time[r] = now
+	}
+	var buf []pq.Value
+	for _, l := range f.leaves {
+		c := newColumn(l, n, rows.Time)
+		var err error
+		if buf, err = c.read(chunks[l.col.Index()], buf); err != nil {
 			return nil, fmt.Errorf("row group %d: column %s: %w", i, l.name, err)
 		}
-		cols[j] = vals
+		if c.rows != n {
+			return nil, fmt.Errorf("row group %d: column %s: %d values for %d rows", i, l.name, c.rows, n)
+		}
+		if c.vec != nil && c.set > 0 {
+			rows.Keys = append(rows.Keys, store.ColKey{Name: l.name, Type: c.vec.Type})
+			rows.Cols = append(rows.Cols, c.vec)
+		}
 	}
-	b := store.NewRowsBuilder()
-	b.Reserve(n)
-	refs := newRefs(len(f.leaves))
-	for r := 0; r < n; r++ {
-		b.Begin()
-		for j, l := range f.leaves {
-			refs.set(b, j, l, cols[j][r])
-		}
-		b.End(now)
-	}
-	return b.Finish(now), nil
-}
-
-// readChunk returns the n values of a column chunk, nulls included.
-func readChunk(cc pq.ColumnChunk, n int) ([]pq.Value, error) {
-	pages := cc.Pages()
-	defer pages.Close()
-	out := make([]pq.Value, 0, n)
-	var buf []pq.Value
-	for {
-		p, err := pages.ReadPage()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		buf = buf[:0]
-		buf = append(buf, make([]pq.Value, p.NumValues())...)
-		k, err := p.Values().ReadValues(buf)
-		if err != nil && err != io.EOF {
-			pq.Release(p)
-			return nil, err
-		}
-		for _, v := range buf[:k] {
-			out = append(out, v.Clone()) // the page's memory goes back to its pool
-		}
-		pq.Release(p)
-	}
-	if len(out) != n {
-		return nil, fmt.Errorf("%d values for %d rows", len(out), n)
-	}
-	return out, nil
+	return rows, nil
 }
