@@ -45,11 +45,13 @@ func (a *api) funcs() map[string]jsFunc {
 		"loadChunk": guard(a.loadChunk),
 		"endLoad":   guard(a.endLoad),
 		// Parquet, read by byte ranges: beginParquet(fileName, size,
-		// footerBytes) -> {id, format, dataset, rowGroups: [{off, end,
-		// rows}]}, loadRowGroup(id, i, bytes) -> totals so far, then
-		// endLoad(id).
+		// footerBytes, fields?) -> {id, format, dataset, rowGroups:
+		// [{ranges: [[off, end]...], rows}]}, loadRowGroup(id, i,
+		// [bytes...]) -> totals so far, then endLoad(id);
+		// parquetNeeds(apl) -> the datasets to load again first.
 		"beginParquet": guard(a.beginParquet),
 		"loadRowGroup": guard(a.loadRowGroup),
+		"parquetNeeds": guard(a.parquetNeeds),
 		"functions":    guard(a.functions),
 	}
 }
@@ -198,15 +200,23 @@ func (a *api) add(l loader) int {
 	return a.nextID
 }
 
-// beginParquet(fileName, size, footer): a Parquet file read a row group
-// at a time into the dataset named after it; footer is the file's last
-// bytes, at least its footer and 8-byte trailer.
+// beginParquet(fileName, size, footer, fields?): a Parquet file read a
+// row group at a time into the dataset named after it; footer is the
+// file's last bytes, at least its footer and 8-byte trailer. fields (an
+// array) reads only those columns and _time; without it, every column.
 func (a *api) beginParquet(args []js.Value) (any, error) {
 	if len(args) < 3 {
 		return nil, errors.New("beginParquet(fileName, size, footer) needs the file name, its size and its last bytes")
 	}
 	name := session.DatasetName(args[0].String())
-	l, err := a.s.BeginParquet(name, int64(args[1].Float()), bytesArg(args[2]), time.Time{})
+	var fields []string // nil: every column
+	if len(args) > 3 && args[3].InstanceOf(js.Global().Get("Array")) {
+		fields = make([]string, args[3].Length())
+		for i := range fields {
+			fields[i] = args[3].Index(i).String()
+		}
+	}
+	l, err := a.s.BeginParquet(name, int64(args[1].Float()), bytesArg(args[2]), fields, time.Time{})
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +233,21 @@ func (a *api) loadRowGroup(args []js.Value) (any, error) {
 	if !ok {
 		return nil, errors.New("loadRowGroup: this load is not of a Parquet file")
 	}
-	return pl.RowGroupData(args[1].Int(), bytesArg(args[2]))
+	parts := make([][]byte, args[2].Length())
+	for i := range parts {
+		parts[i] = bytesArg(args[2].Index(i))
+	}
+	return pl.RowGroupData(args[1].Int(), parts)
+}
+
+// parquetNeeds(apl): the Parquet datasets the query names that miss
+// columns it may read, [{dataset, fields}] (fields null: every column);
+// the worker loads them again with those fields before running it.
+func (a *api) parquetNeeds(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeString {
+		return nil, errors.New("parquetNeeds(apl) needs the APL text")
+	}
+	return a.s.ParquetNeeds(args[0].String()), nil
 }
 
 func (a *api) loader(args []js.Value) (loader, int, error) {

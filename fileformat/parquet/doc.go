@@ -8,7 +8,7 @@
 // *os.File, the browser a Ranges holding only the footer and the row
 // group being decoded, which its Web Worker read with File.slice. Only
 // the leaf columns a caller keeps are decoded, and only their byte
-// ranges are read (Span). Flat schemas and nested groups (read as dotted
+// ranges are read (ChunkRanges). Flat schemas and nested groups (read as dotted
 // field names) are supported; repeated fields (lists, maps) are reported
 // by Skipped and left out.
 //

@@ -30,7 +30,7 @@ type foreign struct {
 }
 
 // A file from another writer reads by byte ranges too: each row group's
-// Span covers its dictionary pages, nested fields get dotted names, and
+// ChunkRanges cover its dictionary pages, nested fields get dotted names, and
 // the list is reported, not read.
 func TestReadForeign(t *testing.T) {
 	const n = 5000
@@ -61,7 +61,7 @@ func TestReadForeign(t *testing.T) {
 	file := buf.Bytes()
 	size := int64(len(file))
 	if !hasDictionary(t, file) {
-		t.Fatal("the file has no dictionary page: the test would not cover Span's dictionary offsets")
+		t.Fatal("the file has no dictionary page: the test would not cover the dictionary offsets of ChunkRanges")
 	}
 	fs, err := parquet.FooterSize(file[size-parquet.TrailerSize:])
 	if err != nil {
@@ -79,10 +79,7 @@ func TestReadForeign(t *testing.T) {
 	got := map[string]int{}
 	notes, total := 0, 0
 	for i := range f.NumRowGroups() {
-		off, end := f.Span(i)
-		r.Add(off, file[off:end])
-		b, err := f.ReadRowGroup(i, 0)
-		r.Drop(off)
+		b, err := readGroup(f, &r, file, i)
 		if err != nil {
 			t.Fatalf("row group %d of %d: %v", i, f.NumRowGroups(), err)
 		}

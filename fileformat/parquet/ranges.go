@@ -9,8 +9,8 @@ import (
 
 // Ranges is an io.ReaderAt over the parts of a file a caller has read:
 // the browser cannot hand Go a file to seek in, only the bytes of
-// File.slice calls, so it reads the footer and then one row group's Span
-// at a time into a Ranges, and drops each row group when it is decoded.
+// File.slice calls, so it reads the footer and then one row group's
+// ChunkRanges at a time into a Ranges, and drops each row group when it is decoded.
 // A read that falls outside the ranges held fails, rather than returning
 // zeros a decoder would take for data.
 type Ranges struct {

@@ -1,9 +1,11 @@
 package parquet
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +46,18 @@ func Open(r io.ReaderAt, size int64, keep func(string) bool) (*File, error) {
 	f := &File{pf: pf}
 	f.walk(pf.Root(), keep)
 	return f, nil
+}
+
+// Select returns f reading only the fields keep keeps (and _time), with
+// the footer f already read.
+func (f *File) Select(keep func(string) bool) *File {
+	out := &File{pf: f.pf, skipped: f.skipped}
+	for _, l := range f.leaves {
+		if l.name == store.TimeField || keep(l.name) {
+			out.leaves = append(out.leaves, l)
+		}
+	}
+	return out
 }
 
 // Skipped lists the repeated fields (lists and maps), which are not read.
@@ -88,24 +102,43 @@ func (f *File) walk(c *pq.Column, keep func(string) bool) {
 	f.leaves = append(f.leaves, l)
 }
 
-// Span returns the byte range [off, end) of the file that holds the
-// kept columns of row group i: what a reader of byte ranges must fetch
-// before ReadRowGroup(i).
-func (f *File) Span(i int) (off, end int64) {
+// ChunkRanges returns the byte ranges [off, end) of the file that hold
+// the kept columns of row group i, in file order, adjacent chunks merged:
+// what a reader of byte ranges must fetch before ReadRowGroup(i), and no
+// more, so a query over two of thirty columns reads two chunks.
+func (f *File) ChunkRanges(i int) [][2]int64 {
 	cols := f.pf.Metadata().RowGroups[i].Columns
-	off = -1
+	var out [][2]int64
 	for _, l := range f.leaves {
 		md := cols[l.col.Index()].MetaData
 		start := md.DataPageOffset
 		if md.DictionaryPageOffset != 0 {
 			start = md.DictionaryPageOffset
 		}
-		if off < 0 || start < off {
-			off = start
-		}
-		end = max(end, start+md.TotalCompressedSize)
+		out = append(out, [2]int64{start, start + md.TotalCompressedSize})
 	}
-	return max(off, 0), end
+	slices.SortFunc(out, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	merged := out[:0]
+	for _, r := range out {
+		if n := len(merged); n > 0 && r[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], r[1])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+// Fields lists the kept columns other than _time with the type each is
+// read as, so a caller can show a file's fields before reading them.
+func (f *File) Fields() []store.ColKey {
+	var out []store.ColKey
+	for _, l := range f.leaves {
+		if l.name != store.TimeField {
+			out = append(out, store.ColKey{Name: l.name, Type: l.vectorType()})
+		}
+	}
+	return out
 }
 
 // InWindow uses the _time column's statistics to tell whether row group

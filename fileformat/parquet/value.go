@@ -36,21 +36,28 @@ func newColumn(l leaf, n int, times []int64) *column {
 		c.time = times
 		return c
 	}
-	typ := vector.String
-	switch k := l.col.Type().Kind(); {
-	case l.unit != 0 || l.date:
-		typ = vector.DateTime
-	case k == pq.Boolean:
-		typ = vector.Bool
-	case k == pq.Int32 || k == pq.Int64:
-		typ = vector.Int
-	case k == pq.Float || k == pq.Double:
-		typ = vector.Float
-	default:
+	typ := l.vectorType()
+	if typ == vector.String {
 		c.strs = map[string]string{}
 	}
 	c.vec = vector.New(typ, n)
 	return c
+}
+
+// vectorType is the type a leaf is read as: fixed by its physical and
+// logical types, so every value of the leaf has it.
+func (l leaf) vectorType() vector.Type {
+	switch k := l.col.Type().Kind(); {
+	case l.unit != 0 || l.date:
+		return vector.DateTime
+	case k == pq.Boolean:
+		return vector.Bool
+	case k == pq.Int32 || k == pq.Int64:
+		return vector.Int
+	case k == pq.Float || k == pq.Double:
+		return vector.Float
+	}
+	return vector.String
 }
 
 // read appends the values of a column chunk, reusing buf between pages

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,8 +19,12 @@ import (
 	"github.com/aplite/aplite/bench/gen"
 )
 
-// offlineQuery is the query issue 16 times in the browser.
-const offlineQuery = "['events'] | summarize count() by status"
+// offlineQuery is the query issue 16 times in the browser; laterQuery
+// reads other columns, which a Parquet dataset loads when asked.
+const (
+	offlineQuery = "['events'] | summarize count() by status"
+	laterQuery   = "['events'] | summarize sum(resp_body_size), dcount(geo.city) by method"
+)
 
 // The console's offline mode over a generated file of realistic events
 // (bench/gen's real shape) and over the Parquet file the CLI makes of
@@ -43,14 +48,15 @@ func TestBrowserOfflineFiles(t *testing.T) {
 	t.Logf("figure: %d events: %s NDJSON, %s Parquet (aplite query -format parquet, %v)",
 		n, mib(t, nd), mib(t, pq), time.Since(began).Round(time.Millisecond))
 
-	var answers [][]string
+	var answers [][][]string
 	for _, file := range []string{nd, pq} {
 		t.Run(filepath.Ext(file)[1:], func(t *testing.T) {
 			h.t = t
-			want := cliRows(t, cli, file)
 			got := h.offlineFile(file, n)
-			if !reflect.DeepEqual(got, want) || len(want) < 5 {
-				t.Errorf("the browser answers %v, aplite query %v", got, want)
+			for i, q := range []string{offlineQuery, laterQuery} {
+				if want := cliRows(t, cli, file, q); !reflect.DeepEqual(got[i], want) || len(want) < 5 {
+					t.Errorf("%s: the browser answers %v, aplite query %v", q, got[i], want)
+				}
 			}
 			answers = append(answers, got)
 		})
@@ -87,15 +93,16 @@ func TestBrowserOfflineFiles(t *testing.T) {
 	})
 }
 
-// offlineFile opens a new tab, loads file into the offline engine and
-// runs offlineQuery three times; it returns the answer's sorted rows.
-func (h *harness) offlineFile(file string, n int) []string {
+// offlineFile opens a new tab, loads file into the offline engine, runs
+// offlineQuery three times and laterQuery once; it returns the answers'
+// sorted rows.
+func (h *harness) offlineFile(file string, n int) [][]string {
 	t := h.t
 	tab, closeTab := chromedp.NewContext(h.browse)
 	defer closeTab()
 	h.ctx = tab
 	h.open()
-	eval[chromedp.Void](h, `window.__steps = 0; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "loading" && s.dataset.rows) window.__steps++; }).observe(document.getElementById("status"), {attributes: true})`)
+	eval[chromedp.Void](h, `window.__steps = 0; window.__bytes = 0; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "loading" && s.dataset.rows) { window.__steps++; window.__bytes = +s.dataset.bytes; } }).observe(document.getElementById("status"), {attributes: true})`)
 	if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
 		t.Fatal(err)
 	}
@@ -108,6 +115,20 @@ func (h *harness) offlineFile(file string, n int) []string {
 	if steps := eval[int](h, `window.__steps`); steps < 2 {
 		t.Errorf("progress shown %d times while loading, want one per slice or row group", steps)
 	}
+	st, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := eval[float64](h, `window.__bytes`)
+	parquet := filepath.Ext(file) == ".parquet"
+	// Dropped, a Parquet file is read for its footer and _time only.
+	if parquet && read > float64(st.Size())/2 || !parquet && read != float64(st.Size()) {
+		t.Errorf("loading read %.0f bytes of %d", read, st.Size())
+	}
+	fields := eval[[]string](h, `(async () => { const o = window.apliteConsole.state.offline; await o.datasets(); return (await o.fields("events")).map(f => f.name); })()`)
+	if !slices.Contains(fields, "status") || !slices.Contains(fields, "geo.city") || !slices.Contains(fields, "message") {
+		t.Errorf("the loaded file lists fields %v", fields)
+	}
 	eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
 	var times []string
 	var last run
@@ -118,6 +139,10 @@ func (h *harness) offlineFile(file string, n int) []string {
 		}
 		times = append(times, fmt.Sprintf("%.0f ms", last.MS))
 	}
+	later := h.query(laterQuery)
+	if later.Error != "" {
+		t.Fatalf("%s: %+v", laterQuery, later)
+	}
 	mem := eval[struct {
 		WASM   float64  `json:"wasmBytes"`
 		Worker *float64 `json:"jsHeapBytes"`
@@ -127,10 +152,10 @@ func (h *harness) offlineFile(file string, n int) []string {
 	if mem.Worker != nil {
 		worker = fmt.Sprintf("%.0f MiB", *mem.Worker/(1<<20))
 	}
-	t.Logf("figure: %s (%s, %d events) loaded in the browser in %.0f ms; %s took %s; memory: engine (WASM) %.0f MiB, worker JS heap %s, page JS heap %.0f MiB; %s",
-		filepath.Base(file), mib(t, file), n, loadMS, offlineQuery, strings.Join(times, ", "),
+	t.Logf("figure: %s (%s, %d events) loaded in the browser in %.0f ms (%.1f MiB read); %s took %s; %s %.0f ms; memory: engine (WASM) %.0f MiB, worker JS heap %s, page JS heap %.0f MiB; %s",
+		filepath.Base(file), mib(t, file), n, loadMS, read/(1<<20), offlineQuery, strings.Join(times, ", "), laterQuery, later.MS,
 		mem.WASM/(1<<20), worker, mem.Page/(1<<20), rendererMemory(h))
-	return rowsOf(t, last.Tables)
+	return [][]string{rowsOf(t, last.Tables), rowsOf(t, later.Tables)}
 }
 
 // buildCLI builds the aplite command from the sources under test.
@@ -155,14 +180,14 @@ func runCLI(t *testing.T, cli string, args ...string) []byte {
 	return out
 }
 
-// cliRows is `aplite query`'s answer to offlineQuery over file, as the
-// sorted rows of its tabular result.
-func cliRows(t *testing.T, cli, file string) []string {
+// cliRows is `aplite query`'s answer to apl over file, as the sorted
+// rows of its tabular result.
+func cliRows(t *testing.T, cli, file, apl string) []string {
 	t.Helper()
 	var res struct {
 		Tables json.RawMessage `json:"tables"`
 	}
-	out := runCLI(t, cli, "query", "-format", "json", "-in", "events="+file, offlineQuery)
+	out := runCLI(t, cli, "query", "-format", "json", "-in", "events="+file, apl)
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("aplite query -format json: %v\n%.300s", err, out)
 	}

@@ -99,6 +99,7 @@ func ingestFormat(f string) ingest.Format {
 
 // replace swaps the dataset called name for one holding rows.
 func (s *Session) replace(name string, rows *store.Rows) error {
+	s.forget(name)
 	_ = s.db.Delete(name) // absent is fine: this is a first load
 	if _, err := s.db.Create(name); err != nil {
 		return err

@@ -44,6 +44,7 @@ func (s *Session) BeginLoad(name, format string, now time.Time) (*Loader, error)
 	if now.IsZero() {
 		now = s.now()
 	}
+	s.forget(name)
 	_ = s.db.Delete(name)
 	if _, err := s.db.Create(name); err != nil {
 		return nil, err

@@ -4,13 +4,18 @@
 // a time (File.slice), cut at line ends and streamed into the engine,
 // which seals rows into compressed blocks: the file is never held whole.
 // A Parquet file is read the same way in the order Parquet needs: its
-// footer from the end, then one row group's byte range at a time.
+// footer from the end, then one row group's column chunks at a time; and
+// only the columns asked for: _time when the file is dropped, then before
+// each query the columns it uses that are not loaded yet.
 // Messages: {id, op, ...} in; {id, ok, result | error} or {id, progress}
 // out.
 
 const SLICE = 4 << 20;
 let engine = null;
 const cancelled = new Set();
+// parquetFiles keeps each Parquet dataset's File, to read more of its
+// columns when a query needs them.
+const parquetFiles = new Map();
 
 function start() {
   engine ??= (async () => {
@@ -68,7 +73,7 @@ function stopIfCancelled(id, api, begin, file) {
 
 async function load(id, file) {
   const { api } = await start();
-  if (/\.parquet$/i.test(file.name)) return loadParquet(id, api, file);
+  if (/\.parquet$/i.test(file.name)) return loadParquet(id, api, file, []); // _time; the rest on demand
   if (!/\.(ndjson|jsonl|csv)$/i.test(file.name)) { // one document: read whole
     const bytes = new Uint8Array(await file.arrayBuffer());
     return answer(api.loadFile(file.name, bytes));
@@ -97,9 +102,10 @@ async function load(id, file) {
 }
 
 // loadParquet reads the 8-byte trailer, which says how long the footer
-// is, then the footer, then each row group's byte range: a row group
-// (64Ki rows as aplite writes them) is the most the tab holds at once.
-async function loadParquet(id, api, file) {
+// is, then the footer, then each row group's chunks of the columns in
+// fields (null: every column): a row group (64Ki rows as aplite writes
+// them) is the most the tab holds at once.
+async function loadParquet(id, api, file, fields) {
   const began = performance.now();
   const trailer = await read(file, Math.max(0, file.size - 8), file.size);
   if (trailer.length < 8 || String.fromCharCode(...trailer.subarray(4)) !== "PAR1") {
@@ -107,16 +113,28 @@ async function loadParquet(id, api, file) {
   }
   const tail = new DataView(trailer.buffer).getUint32(0, true) + 8;
   const footer = await read(file, Math.max(0, file.size - tail), file.size);
-  const begin = answer(api.beginParquet(file.name, file.size, footer));
+  const begin = answer(api.beginParquet(file.name, file.size, footer, fields));
+  parquetFiles.set(begin.dataset, file);
   let bytes = footer.length;
   for (const [i, g] of begin.rowGroups.entries()) {
     stopIfCancelled(id, api, begin, file);
-    const data = await read(file, g.off, g.end);
-    bytes += data.length;
-    const totals = answer(api.loadRowGroup(begin.id, i, data));
+    const parts = await Promise.all(g.ranges.map(([from, to]) => read(file, from, to)));
+    bytes += parts.reduce((n, p) => n + p.length, 0);
+    const totals = answer(api.loadRowGroup(begin.id, i, parts));
     postMessage({ id, progress: { bytes, total: file.size, rows: totals.ingested, ms: performance.now() - began } });
   }
   return answer(api.endLoad(begin.id));
+}
+
+// query first reads the Parquet columns the query uses that are not
+// loaded yet.
+async function query(id, apl, range) {
+  const { api } = await start();
+  for (const need of answer(api.parquetNeeds(apl))) {
+    const file = parquetFiles.get(need.dataset);
+    if (file) await loadParquet(id, api, file, need.fields);
+  }
+  return answer(api.query(apl, range));
 }
 
 self.onmessage = async (e) => {
@@ -134,11 +152,9 @@ self.onmessage = async (e) => {
       case "load":
         result = await load(id, e.data.file);
         break;
-      case "query": {
-        const { api } = await start();
-        result = answer(api.query(e.data.apl, e.data.range));
+      case "query":
+        result = await query(id, e.data.apl, e.data.range);
         break;
-      }
       case "datasets":
         result = engine ? answer((await start()).api.datasets()) : [];
         break;
