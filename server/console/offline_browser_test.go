@@ -28,9 +28,11 @@ const (
 
 // The console's offline mode over a generated file of realistic events
 // (bench/gen's real shape) and over the Parquet file the CLI makes of
-// it: each is streamed into the engine in its own fresh tab, answers
-// offlineQuery as `aplite query` does over the same file, and the load
-// time, query times and the tab's memory are logged. 70,000 events (two
+// it: each is streamed into the engine in its own fresh tab (of the
+// Parquet file, _time at the drop and each query's columns when it
+// runs), answers offlineQuery and laterQuery as `aplite query` does over
+// the same file, and the load time, query times and the tab's memory are
+// logged. 70,000 events (two
 // Parquet row groups) always; APLITE_BROWSER_1M=1 runs the million
 // events issue 16 asks about (minutes: outside make test).
 func TestBrowserOfflineFiles(t *testing.T) {
