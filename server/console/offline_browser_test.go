@@ -67,6 +67,33 @@ func TestBrowserOfflineFiles(t *testing.T) {
 		t.Errorf("NDJSON answers %v, the Parquet made from it %v", answers[0], answers[1])
 	}
 
+	t.Run("a Parquet file gone before a query needs more of it", func(t *testing.T) {
+		h.t = t
+		file := filepath.Join(h.dir, "gone.parquet")
+		if err := os.WriteFile(file, readFile(t, pq), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tab, closeTab := chromedp.NewContext(h.browse)
+		defer closeTab()
+		h.ctx = tab
+		h.open()
+		if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
+			t.Fatal(err)
+		}
+		h.waitFor(`document.getElementById("status").dataset.state === "loaded"`, 60*time.Second)
+		if err := os.Remove(file); err != nil {
+			t.Fatal(err)
+		}
+		eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
+		r := h.query("['gone'] | summarize count() by status")
+		if !strings.Contains(r.Error, "open the file again") {
+			t.Errorf("a query over a file that went away: %+v", r)
+		}
+		if n := eval[int](h, `(async () => (await window.apliteConsole.state.offline.datasets()).filter(d => d.name === "gone").length)()`); n != 0 {
+			t.Error("the half-read dataset was kept")
+		}
+	})
+
 	t.Run("a Parquet load can be cancelled", func(t *testing.T) {
 		h.t = t
 		// Eight small row groups: the cancel reaches the worker while it

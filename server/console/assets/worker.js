@@ -127,12 +127,20 @@ async function loadParquet(id, api, file, fields) {
 }
 
 // query first reads the Parquet columns the query uses that are not
-// loaded yet.
+// loaded yet. A dataset whose reload fails halfway (the file changed or
+// went away) is dropped rather than left with some of its row groups.
 async function query(id, apl, range) {
   const { api } = await start();
   for (const need of answer(api.parquetNeeds(apl))) {
     const file = parquetFiles.get(need.dataset);
-    if (file) await loadParquet(id, api, file, need.fields);
+    if (!file) continue;
+    try {
+      await loadParquet(id, api, file, need.fields);
+    } catch (err) {
+      parquetFiles.delete(need.dataset);
+      api.drop(need.dataset);
+      throw new Error(`cannot read more of ${file.name} (${err.message}): open the file again`);
+    }
   }
   return answer(api.query(apl, range));
 }
