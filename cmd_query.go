@@ -20,6 +20,7 @@ import (
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/fileformat/parquet"
 )
 
 // multiFlag collects a repeatable flag.
@@ -205,7 +206,7 @@ func writeResult(w io.Writer, format string, res *output.Output) error {
 	names, _ := res.Columns()
 	switch format {
 	case "parquet":
-		return writeParquet(w, res)
+		return parquet.Write(w, res)
 	case "json":
 		// segmentio's encoder: 1.2-1.3x encoding/json on a 50k-row log
 		// result, same bytes (README, "Why ingest decodes JSON itself").

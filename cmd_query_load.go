@@ -176,73 +176,13 @@ func takeEnough(apl, name string, d *db.DB, req core.Request) func() bool {
 }
 
 // queryFields returns the fields a query can read, as a Keep function for
-// the decoders, or nil when it may read any field: a `*`, a column
-// pattern, search, getschema, union, join, lookup or pack_all, or a
-// result that keeps the raw events (no summarize, count, project,
-// distinct or make-series). Every identifier and string literal of the
-// query counts as a field name: over-keeping costs only memory.
+// the decoders, or nil when it may read any field (db.QueryReads).
 func queryFields(apl string) func(string) bool {
-	q, err := parser.Parse(apl)
-	if err != nil || q.Body == nil {
+	r, err := db.QueryReads(apl)
+	if err != nil {
 		return nil // the engine reports the error
 	}
-	all := true
-	for _, op := range q.Body.Ops {
-		switch op.(type) {
-		case *parser.SummarizeOp, *parser.CountOp, *parser.ProjectOp, *parser.DistinctOp, *parser.MakeSeriesOp:
-			all = false
-		}
-	}
-	names := map[string]bool{}
-	parser.Walk(q, func(n parser.Node) bool {
-		switch n := n.(type) {
-		case *parser.StarExpr, *parser.ColumnPattern, *parser.SearchOp, *parser.GetSchemaOp,
-			*parser.UnionOp, *parser.JoinOp, *parser.LookupOp:
-			all = true
-		case *parser.CallExpr:
-			if n.Name == "pack_all" {
-				all = true
-			}
-		case *parser.Ident:
-			names[n.Name] = true
-		case *parser.MemberExpr:
-			if name, ok := memberPath(n); ok {
-				names[name] = true
-				return false // not its parts: geo.city keeps geo.city, not all of geo
-			}
-		case *parser.Literal:
-			if s, ok := n.Value.(string); ok {
-				names[s] = true
-			}
-		}
-		return true
-	})
-	if all {
-		return nil
-	}
-	return func(path string) bool {
-		if names[path] {
-			return true
-		}
-		for n := range names { // a parent of a kept path, or a child of one
-			if strings.HasPrefix(n, path+".") || strings.HasPrefix(path, n+".") {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-func memberPath(e parser.Expr) (string, bool) {
-	switch e := e.(type) {
-	case *parser.Ident:
-		return e.Name, true
-	case *parser.MemberExpr:
-		if p, ok := memberPath(e.X); ok {
-			return p + "." + e.Name, true
-		}
-	}
-	return "", false
+	return r.Keep
 }
 
 // loadProgress prints bytes read, rows and elapsed time on stderr while

@@ -17,11 +17,17 @@ import (
 // api binds a session to JavaScript.
 type api struct {
 	s       *session.Session
-	loaders map[int]*session.Loader
+	loaders map[int]loader
 	nextID  int
 }
 
-func newAPI() *api { return &api{s: session.New(), loaders: map[int]*session.Loader{}} }
+// loader is a streamed load in progress: a *session.Loader (NDJSON,
+// CSV) or a *session.ParquetLoader.
+type loader interface {
+	End() (session.LoadResult, error)
+}
+
+func newAPI() *api { return &api{s: session.New(), loaders: map[int]loader{}} }
 
 type jsFunc = func(this js.Value, args []js.Value) any
 
@@ -38,7 +44,15 @@ func (a *api) funcs() map[string]jsFunc {
 		"beginLoad": guard(a.beginLoad),
 		"loadChunk": guard(a.loadChunk),
 		"endLoad":   guard(a.endLoad),
-		"functions": guard(a.functions),
+		// Parquet, read by byte ranges: beginParquet(fileName, size,
+		// footerBytes, fields?) -> {id, format, dataset, rowGroups:
+		// [{ranges: [[off, end]...], rows}]}, loadRowGroup(id, i,
+		// [bytes...]) -> totals so far, then endLoad(id);
+		// parquetNeeds(apl) -> the datasets to load again first.
+		"beginParquet": guard(a.beginParquet),
+		"loadRowGroup": guard(a.loadRowGroup),
+		"parquetNeeds": guard(a.parquetNeeds),
+		"functions":    guard(a.functions),
 	}
 }
 
@@ -176,12 +190,67 @@ func (a *api) beginLoad(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.nextID++
-	a.loaders[a.nextID] = l
-	return map[string]any{"id": a.nextID, "format": format, "dataset": session.DatasetName(file)}, nil
+	id := a.add(l)
+	return map[string]any{"id": id, "format": format, "dataset": session.DatasetName(file)}, nil
 }
 
-func (a *api) loader(args []js.Value) (*session.Loader, int, error) {
+func (a *api) add(l loader) int {
+	a.nextID++
+	a.loaders[a.nextID] = l
+	return a.nextID
+}
+
+// beginParquet(fileName, size, footer, fields?): a Parquet file read a
+// row group at a time into the dataset named after it; footer is the
+// file's last bytes, at least its footer and 8-byte trailer. fields (an
+// array) reads only those columns and _time; without it, every column.
+func (a *api) beginParquet(args []js.Value) (any, error) {
+	if len(args) < 3 {
+		return nil, errors.New("beginParquet(fileName, size, footer) needs the file name, its size and its last bytes")
+	}
+	name := session.DatasetName(args[0].String())
+	var fields []string // nil: every column
+	if len(args) > 3 && args[3].InstanceOf(js.Global().Get("Array")) {
+		fields = make([]string, args[3].Length())
+		for i := range fields {
+			fields[i] = args[3].Index(i).String()
+		}
+	}
+	l, err := a.s.BeginParquet(name, int64(args[1].Float()), bytesArg(args[2]), fields, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	id := a.add(l)
+	return map[string]any{"id": id, "format": session.Parquet, "dataset": name, "rowGroups": l.RowGroups()}, nil
+}
+
+func (a *api) loadRowGroup(args []js.Value) (any, error) {
+	l, _, err := a.loader(args)
+	if err != nil || len(args) < 3 {
+		return nil, errors.Join(err, errors.New("loadRowGroup(id, index, bytes)"))
+	}
+	pl, ok := l.(*session.ParquetLoader)
+	if !ok {
+		return nil, errors.New("loadRowGroup: this load is not of a Parquet file")
+	}
+	parts := make([][]byte, args[2].Length())
+	for i := range parts {
+		parts[i] = bytesArg(args[2].Index(i))
+	}
+	return pl.RowGroupData(args[1].Int(), parts)
+}
+
+// parquetNeeds(apl): the Parquet datasets the query names that miss
+// columns it may read, [{dataset, fields}] (fields null: every column);
+// the worker loads them again with those fields before running it.
+func (a *api) parquetNeeds(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeString {
+		return nil, errors.New("parquetNeeds(apl) needs the APL text")
+	}
+	return a.s.ParquetNeeds(args[0].String()), nil
+}
+
+func (a *api) loader(args []js.Value) (loader, int, error) {
 	if len(args) < 1 {
 		return nil, 0, errors.New("needs the id beginLoad returned")
 	}
@@ -198,7 +267,11 @@ func (a *api) loadChunk(args []js.Value) (any, error) {
 	if err != nil || len(args) < 2 {
 		return nil, errors.Join(err, errors.New("loadChunk(id, bytes)"))
 	}
-	return l.Chunk(bytesArg(args[1]))
+	sl, ok := l.(*session.Loader)
+	if !ok {
+		return nil, errors.New("loadChunk: this load is read by row groups: use loadRowGroup")
+	}
+	return sl.Chunk(bytesArg(args[1]))
 }
 
 func (a *api) endLoad(args []js.Value) (any, error) {

@@ -32,6 +32,9 @@ func (s *Session) Datasets() []Dataset {
 	list := s.db.Datasets()
 	out := make([]Dataset, 0, len(list))
 	for _, info := range list {
+		// A Parquet dataset lists the fields it has not loaded yet too:
+		// they load when a query names them.
+		info.Fields = slices.Concat(info.Fields, s.parquetFields(info.Name))
 		out = append(out, describe(info))
 	}
 	return out

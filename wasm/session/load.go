@@ -36,7 +36,7 @@ const maxFailures = 10
 
 // LoadOptions tune one Load.
 type LoadOptions struct {
-	// Format is NDJSON, JSON, CSV, Tabular or Auto to detect it.
+	// Format is NDJSON, JSON, CSV, Tabular, Parquet or Auto to detect it.
 	Format string
 	// Now is the ingest time: every event's _sysTime, and the _time of
 	// events without one. Zero means the clock.
@@ -79,8 +79,10 @@ func (s *Session) Load(name string, data []byte, o LoadOptions) (LoadResult, err
 		if r.Failures != nil {
 			res.Failures = r.Failures
 		}
+	case Parquet:
+		return s.loadParquet(name, data, o.Now)
 	default:
-		return res, fmt.Errorf("unknown format %q: use ndjson, json, csv or tabular", format)
+		return res, fmt.Errorf("unknown format %q: use ndjson, json, csv, tabular or parquet", format)
 	}
 	return res, s.replace(name, rows)
 }
@@ -97,6 +99,7 @@ func ingestFormat(f string) ingest.Format {
 
 // replace swaps the dataset called name for one holding rows.
 func (s *Session) replace(name string, rows *store.Rows) error {
+	s.forget(name)
 	_ = s.db.Delete(name) // absent is fine: this is a first load
 	if _, err := s.db.Create(name); err != nil {
 		return err
@@ -105,7 +108,8 @@ func (s *Session) replace(name string, rows *store.Rows) error {
 	return err
 }
 
-// Detect guesses the format of data from its first bytes: '[' is a JSON
+// Detect guesses the format of data from its first bytes: "PAR1" is
+// Parquet; '[' is a JSON
 // array; '{' is a saved tabular result when the whole text is one object
 // with "format": "tabular", a JSON object when it is one object of
 // another kind, and NDJSON otherwise; anything else is CSV.
@@ -116,6 +120,8 @@ func Detect(data []byte) string {
 		return NDJSON
 	case t[0] == '[':
 		return JSON
+	case bytes.HasPrefix(data, []byte("PAR1")):
+		return Parquet
 	case t[0] != '{':
 		return CSV
 	}
@@ -143,6 +149,8 @@ func FormatFromFileName(name string) string {
 		return NDJSON
 	case strings.HasSuffix(lower, ".csv"):
 		return CSV
+	case strings.HasSuffix(lower, ".parquet"):
+		return Parquet
 	}
 	return Auto // .json may be an array, one object or a tabular result
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/aplite/aplite/core"
@@ -18,11 +19,15 @@ type Session struct {
 	db *db.DB
 	// now is the clock for ingest times and now(); tests fix it.
 	now func() time.Time
+
+	mu      sync.Mutex
+	sources map[string]*parquetSource // datasets with Parquet columns still to load
 }
 
 // New returns an empty session.
 func New() *Session {
-	return &Session{db: db.OpenMemory(db.Options{Store: store.Options{NoSync: true}}), now: time.Now}
+	return &Session{db: db.OpenMemory(db.Options{Store: store.Options{NoSync: true}}), now: time.Now,
+		sources: map[string]*parquetSource{}}
 }
 
 // QueryOptions are the per-query settings the console passes along with
@@ -53,4 +58,7 @@ func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*rende
 
 // Drop removes a dataset. Dropping one that does not exist is an error
 // wrapping store.ErrNotFound.
-func (s *Session) Drop(name string) error { return s.db.Delete(name) }
+func (s *Session) Drop(name string) error {
+	s.forget(name)
+	return s.db.Delete(name)
+}

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"time"
 
@@ -34,12 +35,16 @@ func (s *Session) BeginLoad(name, format string, now time.Time) (*Loader, error)
 	if err := store.ValidateName(name); err != nil {
 		return nil, err
 	}
+	if format == Parquet {
+		return nil, errors.New("a Parquet file is read by row groups, not lines: use BeginParquet")
+	}
 	if format != NDJSON && format != CSV {
 		return nil, fmt.Errorf("%s cannot be streamed: load the whole file", format)
 	}
 	if now.IsZero() {
 		now = s.now()
 	}
+	s.forget(name)
 	_ = s.db.Delete(name)
 	if _, err := s.db.Create(name); err != nil {
 		return nil, err

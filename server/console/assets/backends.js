@@ -178,6 +178,15 @@ export class OfflineBackend {
     return this.call("functions").done;
   }
 
+  // memory reports the worker's WebAssembly memory (which holds the
+  // loaded datasets and never shrinks, so it is the load's peak) and its
+  // JavaScript heap where the browser tells it; null before the engine
+  // has started.
+  async memory() {
+    if (!this.worker) return null;
+    return this.call("memory").done;
+  }
+
   async query(apl, range) {
     return this.call("query", { apl, range: { start: range.start || "", end: range.end || "" } }).done;
   }

@@ -3,12 +3,19 @@
 // never freezes the page. A dropped NDJSON or CSV file is read a slice at
 // a time (File.slice), cut at line ends and streamed into the engine,
 // which seals rows into compressed blocks: the file is never held whole.
+// A Parquet file is read the same way in the order Parquet needs: its
+// footer from the end, then one row group's column chunks at a time; and
+// only the columns asked for: _time when the file is dropped, then before
+// each query the columns it uses that are not loaded yet.
 // Messages: {id, op, ...} in; {id, ok, result | error} or {id, progress}
 // out.
 
 const SLICE = 4 << 20;
 let engine = null;
 const cancelled = new Set();
+// parquetFiles keeps each Parquet dataset's File, to read more of its
+// columns when a query needs them.
+const parquetFiles = new Map();
 
 function start() {
   engine ??= (async () => {
@@ -25,7 +32,7 @@ function start() {
     }
     go.run(instance);
     if (!globalThis.aplite) throw new Error("the WASM engine did not start");
-    return { api: globalThis.aplite, startMs: performance.now() - began };
+    return { api: globalThis.aplite, mem: instance.exports.mem, startMs: performance.now() - began };
   })();
   engine.catch(() => { engine = null; });
   return engine;
@@ -50,8 +57,23 @@ function concat(a, b) {
   return out;
 }
 
+async function read(file, from, to) {
+  return new Uint8Array(await file.slice(from, to).arrayBuffer());
+}
+
+// stopIfCancelled ends a streamed load the page cancelled, dropping
+// what it had loaded.
+function stopIfCancelled(id, api, begin, file) {
+  if (!cancelled.has(id)) return;
+  cancelled.delete(id);
+  api.endLoad(begin.id);
+  api.drop(begin.dataset);
+  throw new Error(`loading ${file.name} was cancelled`);
+}
+
 async function load(id, file) {
   const { api } = await start();
+  if (/\.parquet$/i.test(file.name)) return loadParquet(id, api, file, []); // _time; the rest on demand
   if (!/\.(ndjson|jsonl|csv)$/i.test(file.name)) { // one document: read whole
     const bytes = new Uint8Array(await file.arrayBuffer());
     return answer(api.loadFile(file.name, bytes));
@@ -62,13 +84,8 @@ async function load(id, file) {
   let carry = new Uint8Array(0);
   let totals = { ingested: 0 };
   while (off < file.size) {
-    if (cancelled.has(id)) {
-      cancelled.delete(id);
-      api.endLoad(begin.id);
-      api.drop(begin.dataset);
-      throw new Error(`loading ${file.name} was cancelled`);
-    }
-    const slice = new Uint8Array(await file.slice(off, off + SLICE).arrayBuffer());
+    stopIfCancelled(id, api, begin, file);
+    const slice = await read(file, off, off + SLICE);
     off += slice.length;
     const data = concat(carry, slice);
     const cut = off >= file.size ? data.length : data.lastIndexOf(10) + 1;
@@ -82,6 +99,50 @@ async function load(id, file) {
   }
   if (carry.length) totals = answer(api.loadChunk(begin.id, carry));
   return answer(api.endLoad(begin.id));
+}
+
+// loadParquet reads the 8-byte trailer, which says how long the footer
+// is, then the footer, then each row group's chunks of the columns in
+// fields (null: every column): a row group (64Ki rows as aplite writes
+// them) is the most the tab holds at once.
+async function loadParquet(id, api, file, fields) {
+  const began = performance.now();
+  const trailer = await read(file, Math.max(0, file.size - 8), file.size);
+  if (trailer.length < 8 || String.fromCharCode(...trailer.subarray(4)) !== "PAR1") {
+    throw new Error(`${file.name} is not a Parquet file: it does not end in PAR1`);
+  }
+  const tail = new DataView(trailer.buffer).getUint32(0, true) + 8;
+  const footer = await read(file, Math.max(0, file.size - tail), file.size);
+  const begin = answer(api.beginParquet(file.name, file.size, footer, fields));
+  parquetFiles.set(begin.dataset, file);
+  let bytes = footer.length;
+  for (const [i, g] of begin.rowGroups.entries()) {
+    stopIfCancelled(id, api, begin, file);
+    const parts = await Promise.all(g.ranges.map(([from, to]) => read(file, from, to)));
+    bytes += parts.reduce((n, p) => n + p.length, 0);
+    const totals = answer(api.loadRowGroup(begin.id, i, parts));
+    postMessage({ id, progress: { bytes, total: file.size, rows: totals.ingested, ms: performance.now() - began } });
+  }
+  return answer(api.endLoad(begin.id));
+}
+
+// query first reads the Parquet columns the query uses that are not
+// loaded yet. A dataset whose reload fails halfway (the file changed or
+// went away) is dropped rather than left with some of its row groups.
+async function query(id, apl, range) {
+  const { api } = await start();
+  for (const need of answer(api.parquetNeeds(apl))) {
+    const file = parquetFiles.get(need.dataset);
+    if (!file) continue;
+    try {
+      await loadParquet(id, api, file, need.fields);
+    } catch (err) {
+      parquetFiles.delete(need.dataset);
+      api.drop(need.dataset);
+      throw new Error(`cannot read more of ${file.name} (${err.message}): open the file again`);
+    }
+  }
+  return answer(api.query(apl, range));
 }
 
 self.onmessage = async (e) => {
@@ -99,14 +160,17 @@ self.onmessage = async (e) => {
       case "load":
         result = await load(id, e.data.file);
         break;
-      case "query": {
-        const { api } = await start();
-        result = answer(api.query(e.data.apl, e.data.range));
+      case "query":
+        result = await query(id, e.data.apl, e.data.range);
         break;
-      }
       case "datasets":
         result = engine ? answer((await start()).api.datasets()) : [];
         break;
+      case "memory": { // the engine's share of the tab: Go's heap lives in the WASM memory
+        const { mem } = await start();
+        result = { wasmBytes: mem.buffer.byteLength, jsHeapBytes: performance.memory ? performance.memory.usedJSHeapSize : null };
+        break;
+      }
       case "functions":
         result = answer((await start()).api.functions());
         break;

@@ -1,0 +1,135 @@
+package parquet
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/aplite/aplite/core/output"
+)
+
+// RowGroupRows is the rows per written row group: small enough that
+// _time statistics let a later query skip most of a long file, and that
+// the browser holds one row group's bytes at a time.
+const RowGroupRows = 64 << 10
+
+// Write writes a result as zstd-compressed Parquet, one row group per
+// RowGroupRows rows.
+func Write(w io.Writer, res *output.Output) error {
+	names, types := res.Columns()
+	group := pq.Group{}
+	for i, n := range names {
+		group[n] = pq.Optional(node(types[i]))
+	}
+	schema := pq.NewSchema("aplite", group)
+	leaf := map[string]int{}
+	for i, path := range schema.Columns() {
+		leaf[strings.Join(path, ".")] = i
+	}
+	// Group keys are leaf paths only when they hold no dot; a dotted name
+	// is one leaf named with the dot, which Columns reports as one element.
+	order := make([]int, len(names))
+	for i, n := range names {
+		idx, ok := leaf[n]
+		if !ok {
+			return fmt.Errorf("parquet: no column for %q", n)
+		}
+		order[i] = idx
+	}
+	pw := pq.NewWriter(w, schema, pq.Compression(&zstd.Codec{}), pq.MaxRowsPerRowGroup(RowGroupRows))
+	rows := make([]pq.Row, 0, 1024)
+	flush := func() error {
+		if _, err := pw.WriteRows(rows); err != nil {
+			return err
+		}
+		rows = rows[:0]
+		return nil
+	}
+	for r := 0; r < res.NumRows(); r++ {
+		row := make(pq.Row, len(names))
+		for j := range names {
+			v := res.Value(r, j)
+			row[order[j]] = value(v, types[j]).Level(0, defLevel(v), order[j])
+		}
+		rows = append(rows, row)
+		if len(rows) == cap(rows) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+func defLevel(v any) int {
+	if v == nil {
+		return 0
+	}
+	return 1
+}
+
+// node maps an APL result type (its API name) to a Parquet type.
+func node(t string) pq.Node {
+	switch t {
+	case "integer", "long", "int":
+		return pq.Int(64)
+	case "float", "real", "double":
+		return pq.Leaf(pq.DoubleType)
+	case "boolean", "bool":
+		return pq.Leaf(pq.BooleanType)
+	case "datetime":
+		return pq.Timestamp(pq.Nanosecond)
+	}
+	return pq.String() // strings, timespans (as text), dynamic values (as JSON)
+}
+
+// value converts a result cell to the Parquet type node(t) chose. A
+// string column takes any cell as text: a dynamic column (a field whose
+// type changes from event to event) mixes numbers, strings and objects,
+// and a number handed to a byte-array column crashes the writer.
+func value(v any, t string) pq.Value {
+	if v == nil {
+		return pq.NullValue()
+	}
+	switch node(t).Type().Kind() {
+	case pq.Int64:
+		switch x := v.(type) {
+		case int64:
+			return pq.ValueOf(x)
+		case int:
+			return pq.ValueOf(int64(x))
+		case float64:
+			return pq.ValueOf(int64(x))
+		case string: // a datetime
+			if tm, err := time.Parse(time.RFC3339Nano, x); err == nil {
+				return pq.ValueOf(tm.UnixNano())
+			}
+		}
+	case pq.Double:
+		switch x := v.(type) {
+		case float64:
+			return pq.ValueOf(x)
+		case int64:
+			return pq.ValueOf(float64(x))
+		}
+	case pq.Boolean:
+		if x, ok := v.(bool); ok {
+			return pq.ValueOf(x)
+		}
+	default:
+		if x, ok := v.(string); ok {
+			return pq.ValueOf(x)
+		}
+		b, _ := json.Marshal(v)
+		return pq.ValueOf(string(b))
+	}
+	return pq.NullValue() // a cell the column's type cannot hold
+}

@@ -1,0 +1,235 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/fileformat/parquet"
+)
+
+// Parquet is the format name of a Parquet file. Parquet needs random
+// access, which the browser gives as byte ranges (File.slice), so a
+// ParquetLoader asks for the footer and then for one row group's column
+// chunks at a time, and never holds the whole file.
+//
+// A Parquet file may also be loaded a few columns at a time: the console
+// loads only _time when the file is dropped, and before each query reads
+// the columns the query uses that are not loaded yet (ParquetNeeds), so
+// `summarize count() by status` over a million events reads two columns
+// of thirty. The session remembers, per dataset, the footer and which
+// columns it holds; the worker keeps the File to read them from.
+const Parquet = "parquet"
+
+// ParquetLoader streams one Parquet file into a dataset: the worker
+// reads the footer (the last parquet.FooterSize bytes), calls
+// BeginParquet, then hands over each row group's ranges in turn.
+type ParquetLoader struct {
+	db     *db.DB
+	name   string
+	file   *parquet.File
+	ranges parquet.Ranges
+	groups []RowGroup
+	now    int64
+	res    LoadResult
+}
+
+// RowGroup is one row group of a Parquet file: the byte ranges [off,
+// end) of the file to read before decoding its Rows rows.
+type RowGroup struct {
+	Ranges [][2]int64 `json:"ranges"`
+	Rows   int64      `json:"rows"`
+}
+
+// parquetSource is a dataset loaded from some of a Parquet file's
+// columns, which a query may ask more of.
+type parquetSource struct {
+	size   int64
+	footer []byte
+	now    time.Time
+	loaded []string       // the fields in the dataset, sorted
+	fields []store.ColKey // every field of the file, for Datasets
+}
+
+// BeginParquet replaces the dataset called name with an empty one that
+// RowGroupData fills. size is the file's length and footer its last
+// bytes, at least the footer and trailer (parquet.FooterSize). fields
+// nil reads every column; otherwise only those fields and _time are
+// read, and ParquetNeeds tells which a query needs that are not.
+func (s *Session) BeginParquet(name string, size int64, footer []byte, fields []string, now time.Time) (*ParquetLoader, error) {
+	if err := store.ValidateName(name); err != nil {
+		return nil, err
+	}
+	if int64(len(footer)) > size {
+		return nil, fmt.Errorf("the footer is %d bytes, the file %d", len(footer), size)
+	}
+	// The file reads through l.ranges, which RowGroupData fills.
+	l := &ParquetLoader{db: s.db, name: name, res: LoadResult{Dataset: name, Format: Parquet, Failures: []ingest.Failure{}}}
+	l.ranges.Add(size-int64(len(footer)), footer)
+	all, err := parquet.Open(&l.ranges, size, nil)
+	if err != nil {
+		return nil, err
+	}
+	f := all
+	if fields != nil {
+		fields = slices.Clone(fields) // not nil when empty: only _time
+		slices.Sort(fields)
+		f = all.Select(func(n string) bool { _, ok := slices.BinarySearch(fields, n); return ok })
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	src := s.sources[name]
+	delete(s.sources, name)
+	if now.IsZero() {
+		now = s.now()
+		if src != nil && src.size == size && bytes.Equal(src.footer, footer) {
+			now = src.now // the same file read again: the same ingest time
+		}
+	}
+	if fields != nil {
+		s.sources[name] = &parquetSource{size: size, footer: footer, now: now,
+			loaded: fields, fields: all.Fields()}
+	}
+	l.file, l.now = f, now.UnixNano()
+	for i := range f.NumRowGroups() {
+		l.groups = append(l.groups, RowGroup{Ranges: f.ChunkRanges(i), Rows: f.NumRows(i)})
+	}
+	if sk := f.Skipped(); len(sk) > 0 {
+		l.res.Failures = append(l.res.Failures, ingest.Failure{
+			Error: "repeated fields not loaded (lists and maps are not supported yet): " + strings.Join(sk, ", ")})
+	}
+	_ = s.db.Delete(name)
+	if _, err := s.db.Create(name); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// RowGroups lists the row groups in file order.
+func (l *ParquetLoader) RowGroups() []RowGroup { return l.groups }
+
+// RowGroupData decodes row group i from parts, the file's bytes in each
+// of RowGroups()[i].Ranges, and appends its rows; it returns the totals
+// so far. The parts are let go of before it returns.
+func (l *ParquetLoader) RowGroupData(i int, parts [][]byte) (LoadResult, error) {
+	if i < 0 || i >= len(l.groups) {
+		return l.res, fmt.Errorf("no row group %d (the file has %d)", i, len(l.groups))
+	}
+	g := l.groups[i]
+	if len(parts) != len(g.Ranges) {
+		return l.res, fmt.Errorf("row group %d: %d byte ranges, want %d", i, len(parts), len(g.Ranges))
+	}
+	for j, r := range g.Ranges {
+		if int64(len(parts[j])) != r[1]-r[0] {
+			return l.res, fmt.Errorf("row group %d: %d bytes for bytes %d to %d", i, len(parts[j]), r[0], r[1])
+		}
+		l.ranges.Add(r[0], parts[j])
+	}
+	defer func() {
+		for _, r := range g.Ranges {
+			l.ranges.Drop(r[0])
+		}
+	}()
+	rows, err := l.file.ReadRowGroup(i, l.now)
+	if err != nil {
+		return l.res, fmt.Errorf("cannot read the Parquet file: %w", err)
+	}
+	if _, err := l.db.Append(l.name, rows); err != nil {
+		return l.res, err
+	}
+	l.res.Ingested += rows.N
+	return l.res, nil
+}
+
+// End finishes the load: buffered rows become compressed blocks.
+func (l *ParquetLoader) End() (LoadResult, error) {
+	ds, err := l.db.Dataset(l.name)
+	if err != nil {
+		return l.res, err
+	}
+	return l.res, ds.Flush()
+}
+
+// Need is a dataset loaded from some of a Parquet file's columns that a
+// query needs more of: load it again with Fields (nil: every column).
+type Need struct {
+	Dataset string   `json:"dataset"`
+	Fields  []string `json:"fields"`
+}
+
+// ParquetNeeds lists the Parquet datasets apl names whose loaded columns
+// miss fields it may read. A query that does not parse needs nothing:
+// running it reports the error.
+func (s *Session) ParquetNeeds(apl string) []Need {
+	r, err := db.QueryReads(apl)
+	if err != nil {
+		return []Need{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []Need{}
+	for name, src := range s.sources {
+		if !r.AnyTable && !slices.Contains(r.Tables, name) {
+			continue
+		}
+		if r.Keep == nil {
+			out = append(out, Need{Dataset: name})
+			continue
+		}
+		want := slices.Clone(src.loaded)
+		for _, k := range src.fields {
+			if r.Keep(k.Name) && !slices.Contains(want, k.Name) {
+				want = append(want, k.Name)
+			}
+		}
+		if len(want) > len(src.loaded) {
+			slices.Sort(want)
+			out = append(out, Need{Dataset: name, Fields: want})
+		}
+	}
+	slices.SortFunc(out, func(a, b Need) int { return strings.Compare(a.Dataset, b.Dataset) })
+	return out
+}
+
+// forget drops what the session knows of a dataset's Parquet file, when
+// the dataset is replaced or dropped.
+func (s *Session) forget(name string) {
+	s.mu.Lock()
+	delete(s.sources, name)
+	s.mu.Unlock()
+}
+
+// parquetFields is every field of the Parquet file behind a dataset,
+// loaded or not.
+func (s *Session) parquetFields(name string) []store.ColKey {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if src := s.sources[name]; src != nil {
+		return src.fields
+	}
+	return nil
+}
+
+// loadParquet loads a Parquet file held whole in data, as the streamed
+// load does with each row group's bytes.
+func (s *Session) loadParquet(name string, data []byte, now time.Time) (LoadResult, error) {
+	l, err := s.BeginParquet(name, int64(len(data)), data, nil, now)
+	if err != nil {
+		return LoadResult{Dataset: name, Format: Parquet}, err
+	}
+	for i, g := range l.RowGroups() {
+		parts := make([][]byte, len(g.Ranges))
+		for j, r := range g.Ranges {
+			parts[j] = data[r[0]:r[1]]
+		}
+		if _, err := l.RowGroupData(i, parts); err != nil {
+			return l.res, err
+		}
+	}
+	return l.End()
+}
