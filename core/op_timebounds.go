@@ -99,4 +99,3 @@ func flipCmp(op string) string {
 	}
 	return op
 }
-
