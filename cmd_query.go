@@ -40,6 +40,7 @@ func cmdQuery(args []string) int {
 	out := fs.String("o", "", "write the result to this file instead of standard output")
 	timing := fs.Bool("timing", false, "print how long loading, the query and writing the result took on standard error")
 	load := fs.Bool("load", false, "load the -in files into memory before querying, instead of reading them in place")
+	chunk := fs.Int("chunk-bytes", db.StreamChunk, "bytes of NDJSON each worker decodes at a time when reading -in files in place")
 	var mapFields, types multiFlag
 	fs.Var(&mapFields, "map-field", "NAME=FIELD: keep FIELD's objects in the -in dataset NAME as one dynamic value, like a server map field (repeatable)")
 	fs.Var(&types, "type", "NAME=FIELD:TYPE: store FIELD of the -in dataset NAME as TYPE, e.g. traces=duration:timespan (repeatable)")
@@ -79,7 +80,7 @@ func cmdQuery(args []string) int {
 		return 2
 	}
 	began := time.Now()
-	res, loaded, err := runQuery(*data, inputs, decls, *load, req)
+	res, loaded, err := runQuery(*data, inputs, decls, *load, *chunk, req)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -102,10 +103,10 @@ func cmdQuery(args []string) int {
 // returns when loading ended (files read in place load nothing). A query
 // that names its fields reads the files in place (cmd_query_stream.go)
 // unless load is set or the streams cannot plan it.
-func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load bool, req *core.Request) (*output.Output, time.Time, error) {
+func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load bool, chunk int, req *core.Request) (*output.Output, time.Time, error) {
 	keep := queryFields(req.APL)
 	if dir == "" && !load {
-		streams, report, err := fileStreams(inputs, decls, keep)
+		streams, report, err := fileStreams(inputs, decls, keep, chunk)
 		if err != nil {
 			return nil, time.Now(), fmt.Errorf("aplite query: %w", err)
 		}

@@ -326,6 +326,15 @@ func parquetValue(v any, t string) parquet.Value {
 	if v == nil {
 		return parquet.NullValue()
 	}
+	if parquetNode(t).Type().Kind() == parquet.ByteArray && t != "datetime" {
+		// A text column (a dynamic one too) takes every value as text: a
+		// number in a byte-array column crashed the writer.
+		if s, ok := v.(string); ok {
+			return parquet.ValueOf(s)
+		}
+		b, _ := json.Marshal(v)
+		return parquet.ValueOf(string(b))
+	}
 	switch x := v.(type) {
 	case string:
 		if t == "datetime" {

@@ -22,7 +22,8 @@ import (
 // core, and stops reading once a take has its rows; nothing is loaded into
 // a store, so memory follows the chunk size, not the file.
 //
-// NDJSON is cut into chunks of whole lines (db.StreamChunk bytes); a JSON
+// NDJSON is cut into chunks of whole lines (-chunk-bytes, db.StreamChunk
+// by default); a JSON
 // array or a CSV file is one chunk (a CSV record may span lines), so its
 // memory is the file's, as when loaded. Parquet chunks are row groups,
 // skipped unread when their statistics rule out the query's filters.
@@ -41,6 +42,8 @@ type fileStream struct {
 	opts   ingest.Options
 	decl   *fieldDecl
 	fails  *failures
+	// chunk is the size of the NDJSON chunks.
+	chunk int
 }
 
 // failures collects the events a stream could not decode, reported once
@@ -112,7 +115,7 @@ func (c *lineChunks) Next() (core.Chunk, error) {
 		return &textChunk{s: c.s, body: body}, nil
 	}
 	for {
-		buf := make([]byte, len(c.carry), db.StreamChunk+len(c.carry))
+		buf := make([]byte, len(c.carry), c.s.chunk+len(c.carry))
 		copy(buf, c.carry)
 		n, err := io.ReadFull(c.r, buf[len(c.carry):cap(buf)])
 		buf = buf[:len(c.carry)+n]
@@ -161,7 +164,7 @@ func (c *textChunk) Decode() (*store.Rows, error) {
 
 // fileStreams opens each -in file as a stream keeping the fields keep
 // accepts, or returns nil when a query should load them instead.
-func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool) (map[string]core.TableStream, func(), error) {
+func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]core.TableStream, func(), error) {
 	if keep == nil {
 		return nil, nil, nil
 	}
@@ -191,7 +194,7 @@ func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string)
 		if _, err := os.Stat(path); err != nil {
 			return nil, nil, fmt.Errorf("-in %s: %w", in, err)
 		}
-		fs := &fileStream{path: path, format: format, comp: comp, decl: decls[name], fails: &failures{},
+		fs := &fileStream{path: path, format: format, comp: comp, decl: decls[name], fails: &failures{}, chunk: max(chunk, 1),
 			opts: ingest.Options{Format: format, Keep: keep, Now: now}}
 		if d := decls[name]; d != nil {
 			fs.opts.MapFields = d.mapFields
