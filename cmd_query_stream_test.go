@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -189,5 +194,56 @@ func TestQueryParquetSkipsRowGroups(t *testing.T) {
 		if m == nil || m[1]+" of "+m[2] != c.read {
 			t.Errorf("%s: %q, want %s chunks read", c.q, errOut, c.read)
 		}
+	}
+}
+
+// peakRSS runs aplite and returns its peak resident memory in bytes.
+func peakRSS(t *testing.T, args ...string) int64 {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %v: %s", args, err, errb.String())
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage on this system")
+	}
+	return ru.Maxrss << 10 // KiB on Linux
+}
+
+// Reading a file in place holds a few chunks at a time: a file four times
+// larger (and many times the chunk size) needs about the same memory.
+func TestQueryInPlaceMemoryIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 48 MB")
+	}
+	dir := t.TempDir()
+	write := func(path string, n int) {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriter(f)
+		for i := range n {
+			fmt.Fprintf(w, "{\"k\":\"group-%d\",\"d\":%d.25,\"pad\":\"%0100d\"}\n", i%300, i%1000, i)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	small, large := filepath.Join(dir, "s.ndjson"), filepath.Join(dir, "l.ndjson")
+	write(small, 60_000)  // ~9.6 MB
+	write(large, 240_000) // ~38 MB
+	q := "logs | summarize count(), avg(d) by k"
+	run := func(path string) int64 {
+		return peakRSS(t, "query", "-chunk-bytes", "262144", "-o", os.DevNull, "-in", "logs="+path, q)
+	}
+	rs, rl := run(small), run(large)
+	t.Logf("peak RSS: %d MiB for 9.6 MB, %d MiB for 38 MB", rs>>20, rl>>20)
+	if rl-rs > 8<<20 {
+		t.Errorf("peak RSS grew by %d MiB for 29 MB more file (%d MiB, then %d MiB)", (rl-rs)>>20, rs>>20, rl>>20)
 	}
 }
