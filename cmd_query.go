@@ -106,17 +106,12 @@ func cmdQuery(args []string) int {
 func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load bool, chunk int, req *core.Request) (*output.Output, time.Time, error) {
 	keep := queryFields(req.APL)
 	if dir == "" && !load {
-		streams, report, err := fileStreams(inputs, decls, keep, chunk)
+		streams, rest, report, err := fileStreams(inputs, decls, keep, chunk)
 		if err != nil {
 			return nil, time.Now(), fmt.Errorf("aplite query: %w", err)
 		}
-		if streams != nil {
-			d := db.OpenMemory(db.Options{Store: store.Options{NoSync: true}})
-			defer d.Close()
-			req.Streams = streams
-			loaded := time.Now()
-			res, err := d.Query(context.Background(), req)
-			req.Streams = nil
+		if len(streams) > 0 {
+			res, loaded, err := queryStreams(streams, rest, decls, keep, req)
 			if err == nil {
 				report()
 				return res, loaded, nil
@@ -132,6 +127,21 @@ func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load boo
 		return nil, loaded, fmt.Errorf("aplite query: %w", err)
 	}
 	defer d.Close()
+	res, err := d.Query(context.Background(), req)
+	return res, loaded, err
+}
+
+// queryStreams answers req over the streams and the rest of the inputs,
+// loaded.
+func queryStreams(streams map[string]core.TableStream, rest []string, decls map[string]*fieldDecl, keep func(string) bool, req *core.Request) (*output.Output, time.Time, error) {
+	d, err := openQueryData("", rest, decls, keep, req)
+	loaded := time.Now()
+	if err != nil {
+		return nil, loaded, fmt.Errorf("aplite query: %w", err)
+	}
+	defer d.Close()
+	req.Streams = streams
+	defer func() { req.Streams = nil }()
 	res, err := d.Query(context.Background(), req)
 	return res, loaded, err
 }

@@ -28,10 +28,12 @@ import (
 // memory is the file's, as when loaded. Parquet chunks are row groups,
 // skipped unread when their statistics rule out the query's filters.
 //
-// Queries that keep the raw events or read every field (take, *, search,
-// union, join, ...: queryFields returns nil) load the files as before, and
-// so does a query the stream cannot plan: a field the query names that the
-// first chunk lacks, or types that keep widening (core.ErrStreamSchema).
+// Parquet files are read in place for every query. Queries that keep the
+// raw events or read every field (take, *, search, union, join, ...:
+// queryFields returns nil) load the other files as before, and a query
+// the streams cannot plan loads every file: a field the query names that
+// the first chunk lacks, a union or search over a file, or types that
+// keep widening (core.ErrStreamSchema).
 
 // fileStream is an NDJSON, JSON or CSV file (gzip and zstd too) read as a
 // stream of chunks.
@@ -162,37 +164,38 @@ func (c *textChunk) Decode() (*store.Rows, error) {
 	return rows, nil
 }
 
-// fileStreams opens each -in file as a stream keeping the fields keep
-// accepts, or returns nil when a query should load them instead.
-func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]core.TableStream, func(), error) {
-	if keep == nil {
-		return nil, nil, nil
-	}
+// fileStreams opens the -in files a query reads in place as streams, and
+// returns the other inputs, to load. Parquet files always stream (their
+// schema is known before any row is read); the other formats only when
+// keep names the fields the query reads (nil: it may read any).
+func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]core.TableStream, []string, func(), error) {
 	now := time.Now().UnixNano()
 	out := map[string]core.TableStream{}
+	var rest []string
 	var reports []func()
 	for _, in := range inputs {
 		name, path, ok := strings.Cut(in, "=")
 		if !ok || name == "" || path == "" {
-			return nil, nil, fmt.Errorf("-in %q: want NAME=PATH", in)
-		}
-		if _, dup := out[name]; dup {
-			return nil, nil, fmt.Errorf("-in %s: dataset %q named twice", in, name)
+			return nil, nil, nil, fmt.Errorf("-in %q: want NAME=PATH", in)
 		}
 		if strings.HasSuffix(strings.ToLower(path), ".parquet") {
 			ps, err := newParquetStream(path, decls[name], keep)
 			if err != nil {
-				return nil, nil, fmt.Errorf("-in %s: %w", in, err)
+				return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
 			}
 			out[name] = ps
 			continue
 		}
 		format, comp, err := fileFormat(path)
 		if err != nil {
-			return nil, nil, fmt.Errorf("-in %s: %w", in, err)
+			return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
+		}
+		if keep == nil {
+			rest = append(rest, in)
+			continue
 		}
 		if _, err := os.Stat(path); err != nil {
-			return nil, nil, fmt.Errorf("-in %s: %w", in, err)
+			return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
 		}
 		fs := &fileStream{path: path, format: format, comp: comp, decl: decls[name], fails: &failures{}, chunk: max(chunk, 1),
 			opts: ingest.Options{Format: format, Keep: keep, Now: now}}
@@ -202,7 +205,7 @@ func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string)
 		out[name] = fs
 		reports = append(reports, func() { fs.fails.report(path) })
 	}
-	return out, func() {
+	return out, rest, func() {
 		for _, r := range reports {
 			r()
 		}

@@ -35,8 +35,8 @@ apl() {
 for run in $(seq "${REPEAT:-1}"); do
 	for q in ${QUERIES:-q1 q2 q3 q4 q5 q6 q7 take10 dc-method}; do
 		for bin in "$@"; do
-			/usr/bin/time -f "$q	$bin	%e	%M" "$bin" query -o /dev/null -in "logs=$file" "$(apl "$q")"
+			/usr/bin/time -f "$q	$bin	%e	%M" "$bin" query -o /dev/null -in "logs=$file" "$(apl "$q")" || echo "$q	$bin	failed"
 		done
-		/usr/bin/time -f "$q	duckdb	%e	%M" node bench/peers/files.mjs "$file" "$q" >/dev/null
+		/usr/bin/time -f "$q	duckdb	%e	%M" node bench/peers/files.mjs "$file" "$q" >/dev/null || echo "$q	duckdb	failed"
 	done
 done
