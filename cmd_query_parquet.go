@@ -145,70 +145,97 @@ func rowGroupInWindow(pf *parquet.File, i int, leaves []parquetLeaf, lo, hi time
 	return true
 }
 
-// readRowGroup reads the leaves of one row group into rows.
+// readRowGroup reads the leaves of one row group into rows, a column at a
+// time and a page at a time: values are converted as each page is read,
+// so only one page of parquet.Values is held, never the row group's. A
+// leaf with no value in the row group adds no column, and events without
+// a _time take now, as when events are decoded one by one.
 func readRowGroup(rg parquet.RowGroup, leaves []parquetLeaf, now int64) (*store.Rows, error) {
 	n := int(rg.NumRows())
-	cols := make([][]parquet.Value, len(leaves))
+	rows := &store.Rows{N: n, SysTime: now, Time: make([]int64, n)}
+	for i := range rows.Time {
+		rows.Time[i] = now
+	}
 	chunks := rg.ColumnChunks()
-	for i, l := range leaves {
-		vals, err := readChunk(chunks[l.col.Index()], n)
-		if err != nil {
+	buf := make([]parquet.Value, 4096)
+	for _, l := range leaves {
+		col := &leafColumn{l: l, rows: rows}
+		if l.name != store.TimeField {
+			col.v = vector.New(leafType(l), n)
+		}
+		if err := readLeaf(chunks[l.col.Index()], buf, col.add); err != nil {
 			return nil, fmt.Errorf("column %s: %w", l.name, err)
 		}
-		cols[i] = vals
-	}
-	b := store.NewRowsBuilder()
-	for r := 0; r < n; r++ {
-		b.Begin()
-		for i, l := range leaves {
-			setParquetValue(b, l, cols[i][r])
+		if col.at != n {
+			return nil, fmt.Errorf("column %s: %d values for %d rows", l.name, col.at, n)
 		}
-		b.End(now)
+		if col.v != nil && col.set > 0 {
+			rows.Keys = append(rows.Keys, store.ColKey{Name: l.name, Type: col.v.Type})
+			rows.Cols = append(rows.Cols, col.v)
+		}
 	}
-	return b.Finish(now), nil
+	return rows, nil
 }
 
-// readChunk returns the n values of a column chunk, nulls included.
-func readChunk(cc parquet.ColumnChunk, n int) ([]parquet.Value, error) {
+// readLeaf hands every value of a column chunk, nulls included, to add.
+func readLeaf(cc parquet.ColumnChunk, buf []parquet.Value, add func(parquet.Value)) error {
 	pages := cc.Pages()
 	defer pages.Close()
-	out := make([]parquet.Value, 0, n)
 	for {
 		p, err := pages.ReadPage()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		buf := make([]parquet.Value, p.NumValues())
-		k, err := p.Values().ReadValues(buf)
-		if err != nil && err != io.EOF {
-			parquet.Release(p)
-			return nil, err
-		}
-		for _, v := range buf[:k] {
-			out = append(out, v.Clone())
+		vals := p.Values()
+		for {
+			k, err := vals.ReadValues(buf)
+			for _, v := range buf[:k] {
+				add(v)
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				parquet.Release(p)
+				return err
+			}
 		}
 		parquet.Release(p)
 	}
-	if len(out) != n {
-		return nil, fmt.Errorf("%d values for %d rows", len(out), n)
-	}
-	return out, nil
 }
 
-func setParquetValue(b *store.RowsBuilder, l parquetLeaf, v parquet.Value) {
+// leafColumn converts one leaf's values into its column (or the rows'
+// times) as they are read.
+type leafColumn struct {
+	l    parquetLeaf
+	rows *store.Rows
+	v    *vector.Vector
+	at   int // rows read
+	set  int // values not null
+}
+
+func (c *leafColumn) add(v parquet.Value) {
+	row := c.at
+	c.at++
+	if row >= c.rows.N {
+		return // too many values: readRowGroup reports it
+	}
 	if v.IsNull() {
+		if c.v != nil {
+			c.v.AppendNull()
+		}
 		return
 	}
+	l := c.l
 	var ns int64
 	isTime := l.unit != 0 || l.date
 	if isTime {
-		switch v.Kind() {
-		case parquet.Int32:
+		if v.Kind() == parquet.Int32 {
 			ns = int64(v.Int32())
-		default:
+		} else {
 			ns = v.Int64()
 		}
 		if l.date {
@@ -217,32 +244,33 @@ func setParquetValue(b *store.RowsBuilder, l parquetLeaf, v parquet.Value) {
 			ns *= int64(l.unit)
 		}
 	}
-	if l.name == store.TimeField {
+	if c.v == nil { // the _time leaf
 		switch {
 		case isTime:
-			b.SetTime(ns)
+			c.rows.Time[row] = ns
 		case v.Kind() == parquet.ByteArray:
 			if t, err := time.Parse(time.RFC3339Nano, string(v.ByteArray())); err == nil {
-				b.SetTime(t.UnixNano())
+				c.rows.Time[row] = t.UnixNano()
 			}
 		}
 		return
 	}
+	c.set++
 	switch {
 	case isTime:
-		b.SetIntAt(b.Ref(store.ColKey{Name: l.name, Type: vector.DateTime}), ns)
+		c.v.AppendInt(ns)
 	case v.Kind() == parquet.Boolean:
-		b.SetBool(l.name, v.Boolean())
+		c.v.AppendBool(v.Boolean())
 	case v.Kind() == parquet.Int32:
-		b.SetInt(l.name, int64(v.Int32()))
+		c.v.AppendInt(int64(v.Int32()))
 	case v.Kind() == parquet.Int64:
-		b.SetInt(l.name, v.Int64())
+		c.v.AppendInt(v.Int64())
 	case v.Kind() == parquet.Float:
-		b.SetFloat(l.name, float64(v.Float()))
+		c.v.AppendFloat(float64(v.Float()))
 	case v.Kind() == parquet.Double:
-		b.SetFloat(l.name, v.Double())
+		c.v.AppendFloat(v.Double())
 	default:
-		b.SetString(l.name, string(v.ByteArray()))
+		c.v.AppendStr(string(v.ByteArray()))
 	}
 }
 

@@ -76,7 +76,7 @@ func openParquet(path string) (*os.File, *parquet.File, error) {
 	return f, pf, nil
 }
 
-// leafType is the column type setParquetValue stores a leaf's values as.
+// leafType is the column type readRowGroup stores a leaf's values as.
 func leafType(l parquetLeaf) vector.Type {
 	if l.unit != 0 || l.date {
 		return vector.DateTime
