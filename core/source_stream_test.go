@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -305,4 +306,42 @@ func TestStreamUnknownFieldIsAnError(t *testing.T) {
 	if !errors.As(err, &qe) {
 		t.Fatalf("got %v, want a QueryError", err)
 	}
+}
+
+// A summarize over a stream keeps copies of its keys, not the decoded
+// chunks they came from: decoders put a chunk's strings in shared
+// buffers, and a group key pointing into one kept the buffer alive, so a
+// query whose every chunk brings a new key held most of the input.
+func TestStreamGroupKeysDoNotPinChunks(t *testing.T) {
+	var chunks []string
+	for c := range 100 {
+		var sb strings.Builder
+		for i := range 2000 {
+			fmt.Fprintf(&sb, "{\"k\":\"common-%02d-%s\"}\n", i%50, strings.Repeat("x", 40))
+		}
+		fmt.Fprintf(&sb, "{\"k\":\"unique-%d\"}\n", c)
+		chunks = append(chunks, sb.String())
+	}
+	e := NewEngine(nil)
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	res := mustQuery(t, e, "logs | summarize count() by k", func(r *Request) {
+		r.Streams = map[string]TableStream{"logs": &memStream{chunks: chunks}}
+	})
+	held := heap()
+	if res.NumRows() != 150 {
+		t.Fatalf("%d groups, want 150", res.NumRows())
+	}
+	if grew := int64(held) - int64(before); grew > 2<<20 {
+		t.Errorf("the result of 150 groups holds %d KiB of heap", grew>>10)
+	}
+	runtime.KeepAlive(res)
+	runtime.KeepAlive(e)
+	runtime.KeepAlive(chunks)
 }
