@@ -40,6 +40,8 @@ func cmdQuery(args []string) int {
 	format := fs.String("format", "table", "output format: table, json, ndjson, csv, parquet")
 	out := fs.String("o", "", "write the result to this file instead of standard output")
 	timing := fs.Bool("timing", false, "print how long loading, the query and writing the result took on standard error")
+	load := fs.Bool("load", false, "load the -in files into memory before querying, instead of reading them in place")
+	chunk := fs.Int("chunk-bytes", db.StreamChunk, "bytes of NDJSON each worker decodes at a time when reading -in files in place")
 	var mapFields, types multiFlag
 	fs.Var(&mapFields, "map-field", "NAME=FIELD: keep FIELD's objects in the -in dataset NAME as one dynamic value, like a server map field (repeatable)")
 	fs.Var(&types, "type", "NAME=FIELD:TYPE: store FIELD of the -in dataset NAME as TYPE, e.g. traces=duration:timespan (repeatable)")
@@ -79,14 +81,7 @@ func cmdQuery(args []string) int {
 		return 2
 	}
 	began := time.Now()
-	d, err := openQueryData(*data, inputs, decls, queryFields(apl), req)
-	loaded := time.Now()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "aplite query:", err)
-		return 1
-	}
-	defer d.Close()
-	res, err := d.Query(context.Background(), req)
+	res, loaded, err := runQuery(*data, inputs, decls, *load, *chunk, req)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -97,11 +92,59 @@ func cmdQuery(args []string) int {
 		return 1
 	}
 	if *timing {
-		fmt.Fprintf(os.Stderr, "timing: load %s, query %s (%d rows examined), output %s, total %s\n",
+		fmt.Fprintf(os.Stderr, "timing: load %s, query %s (%d rows examined, %d of %d chunks read), output %s, total %s\n",
 			loaded.Sub(began).Round(time.Microsecond), queried.Sub(loaded).Round(time.Microsecond), res.RowsExamined(),
+			res.Stats.BlocksMatched, res.Stats.BlocksExamined,
 			time.Since(queried).Round(time.Microsecond), time.Since(began).Round(time.Microsecond))
 	}
 	return 0
+}
+
+// runQuery answers req over the data directory or the -in files, and
+// returns when loading ended (files read in place load nothing). A query
+// that names its fields reads the files in place (cmd_query_stream.go)
+// unless load is set or the streams cannot plan it.
+func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load bool, chunk int, req *core.Request) (*output.Output, time.Time, error) {
+	keep := queryFields(req.APL)
+	if dir == "" && !load {
+		streams, rest, report, err := fileStreams(inputs, decls, keep, chunk)
+		if err != nil {
+			return nil, time.Now(), fmt.Errorf("aplite query: %w", err)
+		}
+		if len(streams) > 0 {
+			res, loaded, err := queryStreams(streams, rest, decls, keep, req)
+			if err == nil {
+				report()
+				return res, loaded, nil
+			}
+			if !streamFallback(err) {
+				return nil, loaded, err
+			}
+		}
+	}
+	d, err := openQueryData(dir, inputs, decls, keep, req)
+	loaded := time.Now()
+	if err != nil {
+		return nil, loaded, fmt.Errorf("aplite query: %w", err)
+	}
+	defer d.Close()
+	res, err := d.Query(context.Background(), req)
+	return res, loaded, err
+}
+
+// queryStreams answers req over the streams and the rest of the inputs,
+// loaded.
+func queryStreams(streams map[string]core.TableStream, rest []string, decls map[string]*fieldDecl, keep func(string) bool, req *core.Request) (*output.Output, time.Time, error) {
+	d, err := openQueryData("", rest, decls, keep, req)
+	loaded := time.Now()
+	if err != nil {
+		return nil, loaded, fmt.Errorf("aplite query: %w", err)
+	}
+	defer d.Close()
+	req.Streams = streams
+	defer func() { req.Streams = nil }()
+	res, err := d.Query(context.Background(), req)
+	return res, loaded, err
 }
 
 // queryText takes the query from the argument, or standard input when it

@@ -78,6 +78,15 @@ func parseFieldDecls(mapFlags, typeFlags, inputs []string) (map[string]*fieldDec
 	return decls, nil
 }
 
+// declared returns the type -type gives field name, vector.Null when
+// none does (or when d is nil: no declarations for the dataset).
+func (d *fieldDecl) declared(name string) vector.Type {
+	if d == nil {
+		return vector.Null
+	}
+	return d.types[name]
+}
+
 // retype stores each typed field of r as one column of its type, reading
 // every value as the matching to*() function does (totimespan: numbers
 // are nanoseconds, strings "250ms" or "00:00:00.25"). A field that arrived

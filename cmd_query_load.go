@@ -23,7 +23,9 @@ import (
 	"github.com/aplite/aplite/parser"
 )
 
-// Loading files for `aplite query -in` (issue 16, first part). A file is
+// Loading files for `aplite query -in` (issue 16, first part), for the
+// queries that do not read the files in place (cmd_query_stream.go) and
+// with -load. A file is
 // read as a stream: NDJSON in chunks of whole lines decoded in parallel
 // (one worker per core), straight into an in-memory dataset that seals
 // every 65,536 rows into compressed blocks, so memory follows the

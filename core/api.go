@@ -69,6 +69,10 @@ type Request struct {
 	// datasets, while the caches stay shared (they are keyed by part ids,
 	// unique in the process, so they never mix tenants' data).
 	Catalog Catalog
+	// Streams are tables read in place, chunk by chunk (TableStream); a
+	// name here hides a dataset of the same name. Queries over streams
+	// are never answered from the result cache.
+	Streams map[string]TableStream
 }
 
 // QueryError is a syntax or semantic error at a position in the APL text.

@@ -6,5 +6,6 @@
 // formats.
 //
 // The engine is pure Go and builds for GOOS=js GOARCH=wasm: it reads data
-// only through the Catalog interface and store.Part.
+// only through the Catalog interface and store.Part, or chunk by chunk
+// through a request's TableStreams (files queried in place).
 package core

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -71,8 +72,26 @@ func NewEngineWith(cat Catalog, o EngineOptions) *Engine {
 // Query parses, plans and runs req. The returned Output is shared with
 // the result cache: callers must not modify it (output.WithMessage copies).
 func (e *Engine) Query(ctx context.Context, req *Request) (*output.Output, error) {
+	if len(req.Streams) == 0 {
+		return e.query(ctx, req, nil)
+	}
+	streams := newStreamTables(req.Streams)
+	defer streams.close()
+	for tries := 0; ; tries++ {
+		o, err := e.query(ctx, req, streams)
+		if !errors.Is(err, errStreamWidened) {
+			return o, err
+		}
+		if tries == maxReplans {
+			return nil, fmt.Errorf("%w after %d restarts", ErrStreamSchema, tries)
+		}
+	}
+}
+
+// query plans and runs req once over the given streams.
+func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) (*output.Output, error) {
 	began := time.Now()
-	p, pl, err := e.prepare(ctx, req, nil, began)
+	p, pl, err := e.prepare(ctx, req, nil, streams, began)
 	if err != nil {
 		return nil, err
 	}
@@ -113,8 +132,9 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*output.Output, error
 
 // prepare parses and plans req; frag, when set, restricts the scan to the
 // blocks of a fragment another node sent (RunFragment). The caller must
-// release the planner.
-func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, began time.Time) (*planner, *pipeline, error) {
+// release the planner. streams are the request's TableStreams (nil when
+// it has none).
+func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, streams streamTables, began time.Time) (*planner, *pipeline, error) {
 	q, err := parser.Parse(req.APL)
 	if err != nil {
 		return nil, nil, syntaxError(err)
@@ -142,7 +162,7 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, bega
 	if x.workers <= 0 {
 		x.workers = runtime.GOMAXPROCS(0)
 	}
-	p := &planner{e: e, req: req, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, frag: frag}
+	p := &planner{e: e, req: req, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, frag: frag, streams: streams}
 	p.bindVariables()
 	pl, err := p.planQuery(q)
 	if err == nil {

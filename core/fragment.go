@@ -119,7 +119,7 @@ func (e *Engine) RunFragmentIn(ctx context.Context, cat Catalog, f *Fragment) ([
 	req := &Request{APL: f.APL, Start: f.Start, End: f.End, Now: f.Now, VirtualFields: f.VirtualFields,
 		DefaultLimit: f.DefaultLimit, MemoryBudget: f.MemoryBudget, NoColumnCache: f.NoColumnCache, DisableCache: true,
 		Catalog: cat}
-	p, pl, err := e.prepare(ctx, req, f, time.Now())
+	p, pl, err := e.prepare(ctx, req, f, nil, time.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -275,7 +275,7 @@ func nearJSON(x, y any) bool {
 
 // travels reports whether the query's first blocking stage can be split.
 func travels(t *testing.T, e *Engine, q string) bool {
-	p, pl, err := e.prepare(context.Background(), &Request{APL: q}, nil, time.Now())
+	p, pl, err := e.prepare(context.Background(), &Request{APL: q}, nil, nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -53,10 +54,19 @@ func newGroupTable(types []vector.Type) *groupTable {
 	return g
 }
 
-// newGroup records the key values of row i as a new group.
+// newGroup records the key values of row i as a new group. String keys
+// are copied: a decoded string may point into a buffer shared by a whole
+// chunk of input (the decoders' arenas), and a group outlives the batch,
+// so keeping the string itself would keep every such buffer that brought
+// a new key alive until the query ends (a stream of chunks then held most
+// of the file).
 func (g *groupTable) newGroup(cols []*vector.Vector, i int) uint32 {
 	for k, c := range cols {
-		g.keys[k].AppendFrom(c, i)
+		v := g.keys[k]
+		v.AppendFrom(c, i)
+		if v.Type == vector.String && len(v.Strs) > 0 && !c.IsNull(i) {
+			v.Strs[len(v.Strs)-1] = strings.Clone(v.Strs[len(v.Strs)-1])
+		}
 	}
 	g.n++
 	return uint32(g.n - 1)
@@ -220,7 +230,7 @@ func (g *groupTable) stringGroup(cols []*vector.Vector, i int, s string) uint32 
 	id, ok := g.strs[s]
 	if !ok {
 		id = g.newGroup(cols, i)
-		g.strs[s] = id
+		g.strs[g.keys[0].Strs[len(g.keys[0].Strs)-1]] = id // the copy newGroup kept
 	}
 	return id
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -26,4 +27,26 @@ func BenchmarkAssignIntsDense(b *testing.B) {
 		g.assign([]*vector.Vector{v}, nil, n, out)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/row")
+}
+
+// BenchmarkAssignStringsNewGroups groups 64Ki rows by a string key with a
+// new group every fourth row into a fresh table: the cost of creating
+// groups, which copy their string keys.
+func BenchmarkAssignStringsNewGroups(b *testing.B) {
+	const n = 1 << 16
+	v := vector.New(vector.String, n)
+	bytes := 0
+	for i := range n {
+		s := fmt.Sprintf("/api/v2/users/%d", i/4)
+		bytes += len(s)
+		v.AppendStr(s)
+	}
+	out := make([]uint32, n)
+	b.SetBytes(int64(bytes))
+	b.ReportAllocs()
+	for b.Loop() {
+		g := newGroupTable([]vector.Type{vector.String})
+		g.assign([]*vector.Vector{v}, nil, n, out)
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -48,6 +49,9 @@ func (in *interner) id(s string) uint32 {
 	in.mu.Lock()
 	id, ok := in.ids[s]
 	if !ok {
+		// A copy: the interner outlives the query, and s may point into a
+		// buffer shared by a whole decoded chunk (newGroup says more).
+		s = strings.Clone(s)
 		id = uint32(len(in.strs))
 		in.ids[s] = id
 		in.strs = append(in.strs, s)

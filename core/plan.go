@@ -27,6 +27,8 @@ type planner struct {
 	// fragErr records a block of it this node cannot find.
 	frag    *Fragment
 	fragErr error
+	// streams are the request's TableStreams, by name.
+	streams streamTables
 }
 
 // release unpins every snapshot the query took.
@@ -150,6 +152,9 @@ func (p *planner) tableRef(t *parser.TableRef) (source, error) {
 	if pl, ok := p.tables[t.Name]; ok && !t.Pattern {
 		return p.subquery(pl)
 	}
+	if st, ok := p.streams[t.Name]; ok && !t.Pattern {
+		return p.streamSource(st)
+	}
 	names := []string{t.Name}
 	if t.Pattern {
 		names = p.matchDatasets(t.Name)
@@ -229,6 +234,12 @@ func (p *planner) newScan(snaps []*store.Snapshot) *scanSource {
 	if p.frag != nil && len(snaps) == 1 && snaps[0].Dataset == p.frag.Dataset {
 		p.fragErr = restrictToFragment(s, p.frag)
 	}
+	p.bound(s)
+	return s
+}
+
+// bound applies the request's time range and cursor to a scan.
+func (p *planner) bound(s *scanSource) {
 	if !p.req.Start.IsZero() {
 		s.timeLo, s.hasLo = p.req.Start.UnixNano(), true
 	}
@@ -236,7 +247,6 @@ func (p *planner) newScan(snaps []*store.Snapshot) *scanSource {
 		s.timeHi, s.hasHi = p.req.End.UnixNano(), true
 	}
 	applyCursor(s, p.req)
-	return s
 }
 
 // datatable builds the literal table of `datatable(...) [...]`.

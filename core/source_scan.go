@@ -67,6 +67,9 @@ type scanSource struct {
 	granules []func(p store.Part) []bool
 	// withSource names a column holding the dataset name (union withsource).
 	withSource string
+	// stream, when set, is the table the scan reads chunk by chunk
+	// instead of parts (source_stream.go).
+	stream *streamScan
 }
 
 func (s *scanSource) schema() schema { return s.sch }
@@ -140,6 +143,9 @@ type scanTask struct {
 }
 
 func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) error {
+	if s.stream != nil {
+		return s.runStream(x, workers, emit)
+	}
 	tasks := s.plan(x)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -176,41 +182,9 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 	var tasks []scanTask
 	var perPart [][]scanTask
 	for _, sp := range s.parts {
-		p := sp.part
-		x.stats.blocksExamined.Add(1)
-		lo, hi := p.TimeRange()
-		if p.Rows() == 0 || (s.hasLo && hi < s.timeLo) || (s.hasHi && lo >= s.timeHi) {
-			continue
+		if ts := s.partTasks(x, sp); len(ts) > 0 {
+			perPart = append(perPart, ts)
 		}
-		pruned := false
-		for _, pr := range s.prune {
-			if pr(p) {
-				pruned = true
-				break
-			}
-		}
-		if pruned {
-			continue
-		}
-		n := p.Rows()
-		pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.sch)),
-			ranges: s.granuleRanges(p)}
-		if len(pl.ranges) == 0 {
-			continue // the term filters rule out every row
-		}
-		x.stats.blocksMatched.Add(1)
-		x.stats.noteBlock(lo, hi)
-		pl.needLo = s.hasLo && lo < s.timeLo
-		pl.needHi = s.hasHi && hi >= s.timeHi
-		if pl.needLo || pl.needHi {
-			s.narrowToTime(x, pl)
-		}
-		rows := 0
-		for _, r := range pl.ranges {
-			rows += r.hi - r.lo
-		}
-		x.stats.rowsExamined.Add(int64(rows))
-		perPart = append(perPart, pl.morsels(nil))
 	}
 	// Interleave the parts' morsels (first morsel of every part, then the
 	// second, ...) so workers start on different parts and decode their
@@ -227,6 +201,51 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 			return tasks
 		}
 	}
+}
+
+// skipPart reports whether p's time range or column statistics rule out
+// every row, without decoding it.
+func (s *scanSource) skipPart(p store.Part) bool {
+	lo, hi := p.TimeRange()
+	if p.Rows() == 0 || (s.hasLo && hi < s.timeLo) || (s.hasHi && lo >= s.timeHi) {
+		return true
+	}
+	for _, pr := range s.prune {
+		if pr(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// partTasks counts one part in the scan's statistics and returns its
+// morsels: none when pruning rules it out.
+func (s *scanSource) partTasks(x *execCtx, sp scanPart) []scanTask {
+	p := sp.part
+	x.stats.blocksExamined.Add(1)
+	if s.skipPart(p) {
+		return nil
+	}
+	lo, hi := p.TimeRange()
+	n := p.Rows()
+	pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.sch)),
+		ranges: s.granuleRanges(p)}
+	if len(pl.ranges) == 0 {
+		return nil // the term filters rule out every row
+	}
+	x.stats.blocksMatched.Add(1)
+	x.stats.noteBlock(lo, hi)
+	pl.needLo = s.hasLo && lo < s.timeLo
+	pl.needHi = s.hasHi && hi >= s.timeHi
+	if pl.needLo || pl.needHi {
+		s.narrowToTime(x, pl)
+	}
+	rows := 0
+	for _, r := range pl.ranges {
+		rows += r.hi - r.lo
+	}
+	x.stats.rowsExamined.Add(int64(rows))
+	return pl.morsels(nil)
 }
 
 // rowRange is a run [lo, hi) of a part's rows to scan.

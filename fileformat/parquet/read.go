@@ -2,7 +2,6 @@ package parquet
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
@@ -147,27 +146,8 @@ func (f *File) InWindow(i int, lo, hi time.Time) bool {
 	if lo.IsZero() && hi.IsZero() {
 		return true
 	}
-	for _, l := range f.leaves {
-		if l.name != store.TimeField || l.unit == 0 {
-			continue
-		}
-		cols := f.pf.Metadata().RowGroups[i].Columns
-		ci := l.col.Index()
-		if ci < 0 || ci >= len(cols) {
-			return true
-		}
-		st := cols[ci].MetaData.Statistics
-		mn, mx := st.MinValue, st.MaxValue
-		if len(mn) != 8 || len(mx) != 8 {
-			return true
-		}
-		minT := int64(binary.LittleEndian.Uint64(mn)) * int64(l.unit)
-		maxT := int64(binary.LittleEndian.Uint64(mx)) * int64(l.unit)
-		if !lo.IsZero() && maxT < lo.UnixNano() || !hi.IsZero() && minT >= hi.UnixNano() {
-			return false
-		}
-	}
-	return true
+	minT, maxT, _ := f.RowGroupStats(i)
+	return (lo.IsZero() || maxT >= lo.UnixNano()) && (hi.IsZero() || minT < hi.UnixNano())
 }
 
 // ReadRowGroup decodes the kept columns of row group i into rows; events

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
+)
+
+// Files queried in place (issue 16): when the query names the fields it
+// reads (queryFields), each -in file is a core.TableStream and the
+// planner scans it chunk by chunk, decoding only those fields, on every
+// core, and stops reading once a take has its rows; nothing is loaded into
+// a store, so memory follows the chunk size, not the file.
+//
+// NDJSON is cut into chunks of whole lines (-chunk-bytes, db.StreamChunk
+// by default); a JSON
+// array or a CSV file is one chunk (a CSV record may span lines), so its
+// memory is the file's, as when loaded. Parquet chunks are row groups,
+// skipped unread when their statistics rule out the query's filters.
+//
+// Parquet files are read in place for every query. Queries that keep the
+// raw events or read every field (take, *, search, union, join, ...:
+// queryFields returns nil) load the other files as before, and a query
+// the streams cannot plan loads every file: a field the query names that
+// the first chunk lacks, a union or search over a file, or types that
+// keep widening (core.ErrStreamSchema).
+
+// fileStream is an NDJSON, JSON or CSV file (gzip and zstd too) read as a
+// stream of chunks.
+type fileStream struct {
+	path   string
+	format ingest.Format
+	comp   string
+	opts   ingest.Options
+	decl   *fieldDecl
+	fails  *failures
+	// chunk is the size of the NDJSON chunks.
+	chunk int
+}
+
+// failures collects the events a stream could not decode, reported once
+// the query ran as the load path reports them.
+type failures struct {
+	mu    sync.Mutex
+	n     int
+	first string
+}
+
+func (f *failures) add(res ingest.Result) {
+	if res.Failed == 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n == 0 && len(res.Failures) > 0 {
+		f.first = res.Failures[0].Error
+	}
+	f.n += res.Failed
+}
+
+func (f *failures) reset() {
+	f.mu.Lock()
+	f.n, f.first = 0, ""
+	f.mu.Unlock()
+}
+
+func (f *failures) report(path string) {
+	if f.n > 0 {
+		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, f.n, f.first)
+	}
+}
+
+func (s *fileStream) Fields() []store.ColKey { return nil }
+
+// Open starts a read; the failures counted are those of the last read
+// (a query restarted after a type widened reads the file again).
+func (s *fileStream) Open() (core.ChunkReader, error) {
+	s.fails.reset()
+	r, closeFile, _, err := openFile(s.path, s.comp)
+	if err != nil {
+		return nil, err
+	}
+	return &lineChunks{s: s, r: r, close: closeFile, whole: s.format != ingest.NDJSON}, nil
+}
+
+// lineChunks cuts a file into chunks of whole lines, or hands out the
+// whole file once when whole is set.
+type lineChunks struct {
+	s     *fileStream
+	r     io.Reader
+	close func()
+	whole bool
+	carry []byte
+	done  bool
+}
+
+func (c *lineChunks) Next() (core.Chunk, error) {
+	if c.done {
+		return nil, io.EOF
+	}
+	if c.whole {
+		c.done = true
+		body, err := io.ReadAll(c.r)
+		if err != nil {
+			return nil, err
+		}
+		return &textChunk{s: c.s, body: body}, nil
+	}
+	for {
+		buf := make([]byte, len(c.carry), c.s.chunk+len(c.carry))
+		copy(buf, c.carry)
+		n, err := io.ReadFull(c.r, buf[len(c.carry):cap(buf)])
+		buf = buf[:len(c.carry)+n]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			c.done = true
+			if len(bytes.TrimSpace(buf)) == 0 {
+				return nil, io.EOF
+			}
+			return &textChunk{s: c.s, body: buf}, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", c.s.path, err)
+		}
+		cut := bytes.LastIndexByte(buf, '\n') + 1
+		if cut == 0 { // one line longer than the chunk: keep reading
+			c.carry = buf
+			continue
+		}
+		c.carry = append(c.carry[:0:0], buf[cut:]...)
+		return &textChunk{s: c.s, body: buf[:cut]}, nil
+	}
+}
+
+func (c *lineChunks) Close() error {
+	c.close()
+	return nil
+}
+
+// textChunk is some lines of an NDJSON file, or a whole JSON or CSV file.
+type textChunk struct {
+	s    *fileStream
+	body []byte
+}
+
+func (c *textChunk) Stats() store.Part { return nil }
+
+func (c *textChunk) Decode() (*store.Rows, error) {
+	rows, res, err := db.Decode(c.body, c.s.opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.s.path, err)
+	}
+	c.s.fails.add(res.Result)
+	c.s.decl.retype(rows, c.s.path)
+	return rows, nil
+}
+
+// fileStreams opens the -in files a query reads in place as streams, and
+// returns the other inputs, to load. Parquet files always stream (their
+// schema is known before any row is read); the other formats only when
+// keep names the fields the query reads (nil: it may read any).
+func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]core.TableStream, []string, func(), error) {
+	now := time.Now().UnixNano()
+	out := map[string]core.TableStream{}
+	var rest []string
+	var reports []func()
+	for _, in := range inputs {
+		name, path, ok := strings.Cut(in, "=")
+		if !ok || name == "" || path == "" {
+			return nil, nil, nil, fmt.Errorf("-in %q: want NAME=PATH", in)
+		}
+		if strings.HasSuffix(strings.ToLower(path), ".parquet") {
+			ps, err := newParquetStream(path, decls[name], keep)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
+			}
+			out[name] = ps
+			continue
+		}
+		format, comp, err := fileFormat(path)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
+		}
+		if keep == nil {
+			rest = append(rest, in)
+			continue
+		}
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
+		}
+		fs := &fileStream{path: path, format: format, comp: comp, decl: decls[name], fails: &failures{}, chunk: max(chunk, 1),
+			opts: ingest.Options{Format: format, Keep: keep, Now: now}}
+		if d := decls[name]; d != nil {
+			fs.opts.MapFields = d.mapFields
+		}
+		out[name] = fs
+		reports = append(reports, func() { fs.fails.report(path) })
+	}
+	return out, rest, func() {
+		for _, r := range reports {
+			r()
+		}
+	}, nil
+}
+
+// streamFallback reports whether a query over streams failed in a way the
+// load path may answer: a field the first chunk lacks, or types that
+// would not settle.
+func streamFallback(err error) bool {
+	var qe *core.QueryError
+	return errors.Is(err, core.ErrStreamSchema) || errors.As(err, &qe) && qe.Kind == "semantic"
+}

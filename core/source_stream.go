@@ -1,0 +1,120 @@
+package core
+
+import (
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// streamScan is what a scanSource needs to read a TableStream: the table
+// and the types the query was planned with. Each decoded chunk becomes a
+// part of its own, so the time bounds, the statistics pruning and the type
+// conversions of the block scan apply to it unchanged.
+type streamScan struct {
+	table   *streamTable
+	planned map[string]vector.Type
+}
+
+// streamChunkSeq numbers the chunks of every stream: a part's ID must be
+// unique in the process (the engine's memos key on it).
+var streamChunkSeq atomic.Int64
+
+// streamSource plans the scan of a stream, learning its types first.
+func (p *planner) streamSource(t *streamTable) (*scanSource, error) {
+	if p.req.Allowed != nil && !p.req.Allowed(t.name) {
+		return nil, &ForbiddenError{Dataset: t.name}
+	}
+	if err := t.learn(); err != nil {
+		return nil, err
+	}
+	p.noteDataset(t.name)
+	sch, types := t.plan()
+	s := &scanSource{sch: sch, datasets: []string{t.name}, stream: &streamScan{table: t, planned: types}}
+	p.bound(s)
+	return s, nil
+}
+
+// runStream pulls the stream's chunks on the workers: each worker takes
+// the next chunk (one at a time), skips it when its statistics rule it
+// out, decodes it and scans it as a part.
+func (s *scanSource) runStream(x *execCtx, workers int, emit func(int, *batch) error) error {
+	rd, first, err := s.stream.table.open()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	var mu sync.Mutex
+	ended := false
+	next := func() (Chunk, *store.Rows, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first != nil {
+			r := first
+			first = nil
+			return nil, r, nil
+		}
+		if ended {
+			return nil, nil, io.EOF
+		}
+		c, err := rd.Next()
+		if err != nil {
+			ended = true
+		}
+		return c, nil, err
+	}
+	var wg sync.WaitGroup
+	var once sync.Once
+	var firstErr error
+	var stop atomic.Bool
+	for w := range max(workers, 1) {
+		wg.Go(func() {
+			for !stop.Load() {
+				c, rows, err := next()
+				if err == io.EOF {
+					return
+				}
+				if err == nil {
+					err = s.scanChunk(x, w, c, rows, emit)
+				}
+				if err != nil {
+					once.Do(func() { firstErr = err })
+					stop.Store(true)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// scanChunk scans one chunk, given undecoded (c) or decoded (rows).
+func (s *scanSource) scanChunk(x *execCtx, w int, c Chunk, rows *store.Rows, emit func(int, *batch) error) error {
+	if err := x.ctx.Err(); err != nil {
+		return err
+	}
+	if rows == nil {
+		if st := c.Stats(); st != nil && s.skipPart(st) {
+			x.stats.blocksExamined.Add(1)
+			return nil
+		}
+		var err error
+		if rows, err = c.Decode(); err != nil {
+			return err
+		}
+	}
+	if err := s.stream.table.check(s.stream.planned, rows); err != nil {
+		return err
+	}
+	id := "stream:" + strconv.FormatInt(streamChunkSeq.Add(1), 10)
+	for _, t := range s.partTasks(x, scanPart{part: store.NewRowsPart(id, rows)}) {
+		if err := s.scanMorsel(x, w, t, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
