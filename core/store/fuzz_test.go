@@ -39,6 +39,16 @@ func FuzzBlock(f *testing.F) {
 			if err == nil && v.Len != p.Rows() {
 				t.Fatalf("column %v decoded %d rows of %d", m.Key, v.Len, p.Rows())
 			}
+			if pr := p.PageRows(m.Key); pr > 0 {
+				last := (p.Rows() - 1) / pr
+				pages, err := p.ReadPages(m.Key, 0, last)
+				if err != nil && !errors.As(err, &ce) {
+					t.Fatalf("pages: error %T: %v", err, err)
+				}
+				if err == nil && len(pages) != last+1 {
+					t.Fatalf("column %v decoded %d pages of %d", m.Key, len(pages), last+1)
+				}
+			}
 		}
 	})
 }
