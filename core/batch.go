@@ -36,6 +36,20 @@ type batch struct {
 	n    int              // physical rows
 	sel  []int32          // live rows, ascending; nil means all n
 	load func(i int) (*vector.Vector, error)
+	// cell, when set, reads one physical row of a column not loaded yet
+	// without loading the column: a vector and the row's index in it. Only
+	// the scan sets it; a batch derived from another leaves it nil.
+	cell func(i, row int) (*vector.Vector, int, error)
+}
+
+// cellOf returns a vector holding physical row row of column i and the
+// row's index in it, reading as little as the batch allows.
+func (b *batch) cellOf(i, row int) (*vector.Vector, int, error) {
+	if b.vecs[i] == nil && b.cell != nil {
+		return b.cell(i, row)
+	}
+	v, err := b.col(i)
+	return v, row, err
 }
 
 // newBatch wraps dense columns.
@@ -88,6 +102,7 @@ func (b *batch) compact() error {
 	b.n = len(b.sel)
 	b.sel = nil
 	b.load = nil
+	b.cell = nil
 	return nil
 }
 
