@@ -99,12 +99,24 @@ func (x *execCtx) readPages(pp store.PagedPart, k store.ColKey, first, last int)
 // column is paged and not loaded whole yet: a top's winners are a few
 // rows of a few parts, and their wide text columns need not be decoded
 // whole for them.
+//
+// Several winners often share a page, so the pages read here are kept
+// for the rest of the query (cells): without the column cache each
+// winner would decode its page again.
 func (pl *partLoader) cellAt(i, row int) (*vector.Vector, int, error) {
 	if !pl.cols[i].loaded.Load() {
 		if _, _, pr, ok := pl.pagedKey(pl.src.sch[i]); ok {
 			lo := row / pr * pr
+			key := [2]int{i, lo}
+			if v, ok := pl.cells.Load(key); ok {
+				return v.(*vector.Vector), row - lo, nil
+			}
 			v, _, err := pl.pagedCol(i, lo, min(lo+pr, pl.n))
-			return v, row - lo, err
+			if err != nil {
+				return nil, 0, err
+			}
+			pl.cells.Store(key, v)
+			return v, row - lo, nil
 		}
 	}
 	v, err := pl.col(i)

@@ -317,6 +317,8 @@ type partLoader struct {
 	// paged is set when ranges leave rows out: paged columns are then
 	// read by the pages under the ranges (scan_pages.go).
 	paged bool
+	// cells holds the pages cellAt read, by schema column and first row.
+	cells sync.Map
 }
 
 type loadOnce struct {
