@@ -70,11 +70,13 @@ func encodePages(t vector.Type, v *vector.Vector, n int) ([]byte, colStats, []pa
 		if !seen {
 			st.enc = ps.enc
 		}
-		if ps.min == nil {
+		switch {
+		case unknown:
+		case ps.min == nil: // a value too long for the index
 			unknown = true
-		} else if !seen {
+		case !seen:
 			st.min, st.max = ps.min, ps.max
-		} else {
+		default:
 			st.min, st.max = min(st.min.(string), ps.min.(string)), max(st.max.(string), ps.max.(string))
 		}
 		seen = true
