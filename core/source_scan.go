@@ -213,7 +213,8 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 			rows += r.hi - r.lo
 		}
 		x.stats.rowsExamined.Add(int64(rows))
-		pl.paged = rows < n
+		_, pageable := p.(store.PagedPart)
+		pl.paged = rows < n && pageable && p.Immutable()
 		perPart = append(perPart, pl.morsels(nil))
 	}
 	// Interleave the parts' morsels (first morsel of every part, then the
