@@ -186,15 +186,32 @@ func (p *blockPart) ReadPages(k ColKey, first, last int) ([]*vector.Vector, erro
 
 // decodePaged decodes a whole paged column from its blob (whose CRC the
 // caller checked) and joins the pages.
+//
+// Plain string pages without nulls, free text's usual case, decode
+// straight into the column's one slice of strings; only pages with nulls
+// or a dictionary are copied into it.
 func (p *blockPart) decodePaged(c colEntry, blob []byte) (*vector.Vector, error) {
+	var all []string
+	if c.key.Type == vector.String {
+		all = make([]string, p.idx.rows)
+	}
 	pages := make([]*vector.Vector, len(c.pages))
+	inPlace := all != nil
 	for j, pg := range c.pages {
 		rlo, rhi := c.pageSpan(j, p.idx.rows)
-		v, err := decodeColumn(p.file, int64(c.off+pg.off), blob[pg.off:pg.off+pg.size], c.key.Type, rhi-rlo)
+		var into []string
+		if all != nil {
+			into = all[rlo:rhi:rhi]
+		}
+		v, err := decodeColumnInto(p.file, int64(c.off+pg.off), blob[pg.off:pg.off+pg.size], c.key.Type, rhi-rlo, into)
 		if err != nil {
 			return nil, err
 		}
 		pages[j] = v
+		inPlace = inPlace && v.Valid == nil && v.Codes == nil && rhi > rlo && &v.Strs[0] == &all[rlo]
+	}
+	if inPlace {
+		return &vector.Vector{Type: vector.String, Len: p.idx.rows, Strs: all}, nil
 	}
 	return JoinPages(c.key.Type, pages), nil
 }

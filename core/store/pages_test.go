@@ -15,7 +15,8 @@ import (
 // pagedRows are rows whose message column is free text large enough to
 // be paged: a few nulls, one value too long for the index's min/max (in
 // the first page, so the pages after it have bounds the whole column
-// does not), and a short status column that stays one page.
+// does not); a path column paged without nulls; and a short status
+// column that stays one page.
 func pagedRows(n int) *Rows {
 	b := NewRowsBuilder()
 	for i := 0; i < n; i++ {
@@ -30,6 +31,7 @@ func pagedRows(n int) *Rows {
 			b.SetString("message", fmt.Sprintf("GET /api/v1/items/%d served in %d ms by worker %x", i*7919%100003, i%977, i*31))
 		}
 		b.SetInt("status", int64(200+i%3*100))
+		b.SetString("path", fmt.Sprintf("/users/%d/orders/%x", i*7919%100003, i*i)) // paged, no nulls
 		b.End(0)
 	}
 	return b.Finish(1)
@@ -63,6 +65,9 @@ func TestPagedColumnRoundTrip(t *testing.T) {
 	}
 	if got := p.PageRows(msgKey); got != pageRows {
 		t.Fatalf("message page rows %d, want %d", got, pageRows)
+	}
+	if got := p.PageRows(ColKey{Name: "path", Type: vector.String}); got != pageRows {
+		t.Fatalf("path page rows %d, want %d", got, pageRows)
 	}
 	if got := p.PageRows(ColKey{Name: "status", Type: vector.Int}); got != 0 {
 		t.Fatalf("small column paged by %d rows", got)
