@@ -94,7 +94,7 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 		var st colStats
 		var pages []pageRef
 		if version >= 4 && pagedColumn(k.Type, v, cs.n) {
-			blob, st, pages, err = encodePages(k.Type, v, cs.n)
+			blob, st, pages, err = encodePages(k.Type, v, cs.n, pageRows)
 		} else {
 			blob, st, err = encodeColumn(nil, k.Type, v, cs.n)
 		}

@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -254,4 +256,51 @@ func withIndex(t *testing.T, data []byte, edit func(*blockIndex)) []byte {
 	out = putU32(out, uint32(len(index)))
 	out = putU32(out, crc(index))
 	return append(out, trailerMagic...)
+}
+
+// BenchmarkColumnPages encodes the realistic free-text message of the
+// benchmarks' generator (256Ki events) whole and in pages of 1, 2 and 8
+// granules, and decodes it: B/row is the size on disk, page-ns is the
+// decode of one page (what a rare word in one granule costs), whole-ns
+// the decode of the whole column from its pages.
+func BenchmarkColumnPages(b *testing.B) {
+	const n = 256 << 10
+	g := gen.NewWith(7, gen.Options{Shape: gen.Real, EventsPerDay: n})
+	v := vector.New(vector.String, n)
+	raw := 0
+	for i := 0; i < n; i++ {
+		s, _ := g.Event()["message"].(string)
+		v.AppendStr(s)
+		raw += len(s)
+	}
+	for _, rows := range []int{pageRows, 2 * pageRows, 8 * pageRows, n} {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			blob, _, pages, err := encodePages(vector.String, v, n, rows)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(raw))
+			b.ReportAllocs()
+			var page, whole time.Duration
+			for b.Loop() {
+				began := time.Now()
+				one := pages[len(pages)/2]
+				if _, err := decodeColumn("b", 0, blob[one.off:one.off+one.size], vector.String, rows); err != nil {
+					b.Fatal(err)
+				}
+				page += time.Since(began)
+				began = time.Now()
+				for _, p := range pages {
+					if _, err := decodeColumn("b", 0, blob[p.off:p.off+p.size], vector.String, rows); err != nil {
+						b.Fatal(err)
+					}
+				}
+				whole += time.Since(began)
+			}
+			b.ReportMetric(float64(len(blob))/n, "B/row")
+			b.ReportMetric(float64(page.Nanoseconds())/float64(b.N), "page-ns")
+			b.ReportMetric(float64(whole.Nanoseconds())/float64(b.N), "whole-ns")
+			b.ReportMetric(float64(n)*float64(b.N)/(page+whole).Seconds(), "rows/s")
+		})
+	}
 }
