@@ -52,20 +52,23 @@ func pagedColumn(t vector.Type, v *vector.Vector, n int) bool {
 // writer's pageRows) and returns the blob, the page table and the stats
 // of the whole column.
 func encodePages(t vector.Type, v *vector.Vector, n, rows int) ([]byte, colStats, []pageRef, error) {
-	blob := make([]byte, 0, 64<<10) // non-nil: encodeColumn appends to it
+	// Each page is encoded on its own and the pages are copied once into
+	// a blob of the exact size: appending them to one growing buffer
+	// copied a large column several times over.
 	var st colStats
 	var pages []pageRef
+	var bodies [][]byte
+	size := 0
 	unknown, seen := false, false
 	for lo := 0; lo < n; lo += rows {
 		hi := min(lo+rows, n)
-		before := len(blob)
-		var ps colStats
-		var err error
-		blob, ps, err = encodeColumn(blob, t, v.Slice(lo, hi), hi-lo)
+		body, ps, err := encodeColumn(nil, t, v.Slice(lo, hi), hi-lo)
 		if err != nil {
 			return nil, st, nil, err
 		}
-		pages = append(pages, pageRef{off: before, size: len(blob) - before, crc: crc(blob[before:])})
+		bodies = append(bodies, body)
+		pages = append(pages, pageRef{off: size, size: len(body), crc: crc(body)})
+		size += len(body)
 		st.nullCount += ps.nullCount
 		if ps.nullCount == hi-lo {
 			continue // all null: no value to bound
@@ -86,6 +89,10 @@ func encodePages(t vector.Type, v *vector.Vector, n, rows int) ([]byte, colStats
 	}
 	if unknown {
 		st.min, st.max = nil, nil
+	}
+	blob := make([]byte, 0, size)
+	for _, body := range bodies {
+		blob = append(blob, body...)
 	}
 	return blob, st, pages, nil
 }
