@@ -35,6 +35,10 @@ type blockMeta struct {
 	// version is the format to write: 0 for blockVersion. Tests write 3
 	// to check that blocks of the previous writer still read.
 	version int
+	// smallPages, for tests, pages every string column of more than
+	// smallPages rows by smallPages, so a block small enough for a fuzz
+	// seed has pages; 0 is the writer's rule (pagedColumn).
+	smallPages int
 }
 
 // colEntry is one column of the block index.
@@ -93,8 +97,13 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 		var blob []byte
 		var st colStats
 		var pages []pageRef
-		if version >= 4 && pagedColumn(k.Type, v, cs.n) {
-			blob, st, pages, err = encodePages(k.Type, v, cs.n, pageRows)
+		rows := pageRows
+		paged := version >= 4 && pagedColumn(k.Type, v, cs.n)
+		if meta.smallPages > 0 {
+			rows, paged = meta.smallPages, version >= 4 && k.Type == vector.String && cs.n > meta.smallPages
+		}
+		if paged {
+			blob, st, pages, err = encodePages(k.Type, v, cs.n, rows)
 		} else {
 			blob, st, err = encodeColumn(nil, k.Type, v, cs.n)
 		}
@@ -112,7 +121,7 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 		ce := colEntry{key: k, enc: st.enc, off: off, size: len(blob), crc: crc(blob),
 			nullCount: st.nullCount, min: st.min, max: st.max, dict: st.dict, terms: terms}
 		if pages != nil {
-			ce.pageRows, ce.pages = pageRows, pages
+			ce.pageRows, ce.pages = rows, pages
 		}
 		idx.cols = append(idx.cols, ce)
 		if k.Name == TimeField && k.Type == vector.DateTime && st.min != nil {

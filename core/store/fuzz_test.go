@@ -18,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite the committed fuzz seeds under 
 // not panic.
 func FuzzBlock(f *testing.F) {
 	f.Add(sampleBlock(f, 20))
+	f.Add(samplePagedBlock(f, 150))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := newBlockPart(1, "fuzz", data, nil)
 		if err != nil {
@@ -138,7 +139,7 @@ func rowsSeeds(t testing.TB) [][]byte {
 // with -update it rewrites it; otherwise it checks the seeds still decode.
 func TestFuzzSeeds(t *testing.T) {
 	seeds := map[string][][]byte{
-		"FuzzBlock":  {sampleBlock(t, 3), sampleBlock(t, 40)},
+		"FuzzBlock":  {sampleBlock(t, 3), sampleBlock(t, 40), samplePagedBlock(t, 150)},
 		"FuzzColumn": columnSeeds(t),
 		"FuzzRows":   rowsSeeds(t),
 		"FuzzWAL":    {func() []byte { s, _ := sampleWAL(t, 1); return s }(), func() []byte { s, _ := sampleWAL(t, 4); return s }()},
