@@ -70,8 +70,9 @@ func BenchmarkSearch(b *testing.B) {
 		return benchQuery{q.id, strings.Replace(q.pipe, " | count", " or false | count", 1)}
 	}
 	benchModes(b, searchQueries, map[string]func(*testing.B, *fixture, benchQuery){
-		"inproc-colcache": inProcess,
-		"fullscan":        func(b *testing.B, f *fixture, q benchQuery) { inProcess(b, f, full(q)) },
+		"inproc-colcache":   inProcess,
+		"inproc-nocolcache": inProcessCold,
+		"fullscan":          func(b *testing.B, f *fixture, q benchQuery) { inProcess(b, f, full(q)) },
 	})
 }
 
@@ -84,7 +85,8 @@ func BenchmarkTimeWindow(b *testing.B) {
 // and http modes.
 func BenchmarkTopRows(b *testing.B) {
 	benchModes(b, topQueries, map[string]func(*testing.B, *fixture, benchQuery){
-		"inproc-colcache": inProcess,
+		"inproc-colcache":   inProcess,
+		"inproc-nocolcache": inProcessCold,
 		"http": func(b *testing.B, f *fixture, q benchQuery) {
 			benchHTTP(b, f, q, "/v1/datasets/_apl?format=tabular&nocache=true")
 		},
@@ -109,6 +111,13 @@ func benchModes(b *testing.B, qs []benchQuery, modes map[string]func(*testing.B,
 // inProcess times q on the engine alone with warm columns and every core.
 func inProcess(b *testing.B, f *fixture, q benchQuery) {
 	benchInProcess(b, f, q, core.Request{APL: q.apl(), Workers: runtime.GOMAXPROCS(0)})
+}
+
+// inProcessCold times q on the engine alone with every core and no
+// decoded-column cache: every query decodes what it reads, as at 10M
+// events, where the messages do not fit the cache.
+func inProcessCold(b *testing.B, f *fixture, q benchQuery) {
+	benchInProcess(b, f, q, core.Request{APL: q.apl(), Workers: runtime.GOMAXPROCS(0), NoColumnCache: true})
 }
 
 // querySizes are the dataset sizes benchmarked: 1M always, 10M when

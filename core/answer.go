@@ -87,6 +87,7 @@ func outStats(st *scanStats, sch schema, b *batch) output.Stats {
 		BlocksCached:   st.blocksCached.Load(),
 		RowsExamined:   st.rowsExamined.Load(),
 		RowsMatched:    st.rowsMatched.Load(),
+		PagesDecoded:   st.pagesDecoded.Load(),
 		HasBlockTime:   st.seen.Load(),
 		MinBlockTime:   st.minBlockTime.Load(),
 		MaxBlockTime:   st.maxBlockTime.Load(),

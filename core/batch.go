@@ -34,6 +34,20 @@ func (s schema) index(name string) int {
 type batch struct {
 	vector.Batch // nil entries of Cols are not loaded yet
 	load         func(i int) (*vector.Vector, error)
+	// cell, when set, reads one physical row of a column not loaded yet
+	// without loading the column: a vector and the row's index in it. Only
+	// the scan sets it; a batch derived from another leaves it nil.
+	cell func(i, row int) (*vector.Vector, int, error)
+}
+
+// cellOf returns a vector holding physical row row of column i and the
+// row's index in it, reading as little as the batch allows.
+func (b *batch) cellOf(i, row int) (*vector.Vector, int, error) {
+	if b.Cols[i] == nil && b.cell != nil {
+		return b.cell(i, row)
+	}
+	v, err := b.col(i)
+	return v, row, err
 }
 
 // newBatch wraps dense columns.
@@ -72,6 +86,7 @@ func (b *batch) compact() error {
 	if b.Sel != nil {
 		b.Batch.Compact()
 		b.load = nil
+		b.cell = nil
 	}
 	return nil
 }

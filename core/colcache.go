@@ -45,6 +45,9 @@ type colCacheKey struct {
 	// from a field's per-type columns (convertedColumn), apart from a
 	// stored column of the same type.
 	converted bool
+	// page is 1 + the page of a paged column held alone (scan_pages.go);
+	// 0 for a whole column.
+	page int
 }
 
 type colCacheEntry struct {
@@ -88,6 +91,21 @@ func (c *colCache) get(k colCacheKey) *vector.Vector {
 		c.items[old.key] = c.probation.PushFront(old)
 	}
 	return ent.v
+}
+
+// peek returns the cached vector of k without counting a use: the paged
+// scan asks whether a whole column is there before reading pages, and
+// that question must not promote it.
+func (c *colCache) peek(k colCacheKey) *vector.Vector {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[k]; ok {
+		return e.Value.(*colCacheEntry).v
+	}
+	return nil
 }
 
 func (c *colCache) put(k colCacheKey, v *vector.Vector) {

@@ -123,18 +123,19 @@ func (s *topStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 	rows = s.keepBest(rows)
 	out := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.in)), N: len(rows)}}
 	// Columns are gathered from the winners' batches when a later stage
-	// (or the result) reads them.
+	// (or the result) reads them: a paged column from the pages under
+	// the winners alone.
 	out.load = func(i int) (*vector.Vector, error) {
 		v := vector.New(s.in[i].Type, len(rows))
 		for _, r := range rows {
-			src, err := r.b.col(i)
+			src, at, err := r.b.cellOf(i, int(r.row))
 			if err != nil {
 				return nil, err
 			}
 			if src.Type == v.Type {
-				v.AppendFrom(src, int(r.row))
+				v.AppendFrom(src, at)
 			} else {
-				v.AppendValue(convertValue(src.Value(int(r.row)), v.Type))
+				v.AppendValue(convertValue(src.Value(at), v.Type))
 			}
 		}
 		return v, nil

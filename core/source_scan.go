@@ -19,6 +19,9 @@ type scanStats struct {
 	minBlockTime   atomic.Int64
 	maxBlockTime   atomic.Int64
 	seen           atomic.Bool
+	// pagesDecoded counts the column pages decoded for parts of which the
+	// scan needs only some rows (scan_pages.go).
+	pagesDecoded atomic.Int64
 }
 
 // noteBlock records a part's time range for minBlockTime/maxBlockTime.
@@ -245,6 +248,8 @@ func (s *scanSource) partTasks(x *execCtx, sp scanPart) []scanTask {
 		rows += r.hi - r.lo
 	}
 	x.stats.rowsExamined.Add(int64(rows))
+	_, pageable := p.(store.PagedPart)
+	pl.paged = rows < n && pageable && p.Immutable()
 	return pl.morsels(nil)
 }
 
@@ -253,10 +258,19 @@ type rowRange struct{ lo, hi int }
 
 // morsels cuts the loader's row ranges into scan tasks of at most
 // morselRows rows, appended to dst.
+//
+// When the scan reads the part in pages, morsels end at granule
+// boundaries, so each one lies in one page of the writer's paged columns
+// and is a slice of it, not a join of several.
 func (pl *partLoader) morsels(dst []scanTask) []scanTask {
 	for _, r := range pl.ranges {
-		for lo := r.lo; lo < r.hi; lo += morselRows {
-			dst = append(dst, scanTask{part: pl, lo: lo, hi: min(lo+morselRows, r.hi)})
+		for lo := r.lo; lo < r.hi; {
+			hi := min(lo+morselRows, r.hi)
+			if pl.paged {
+				hi = min((lo/termGranuleRows+1)*termGranuleRows, r.hi)
+			}
+			dst = append(dst, scanTask{part: pl, lo: lo, hi: hi})
+			lo = hi
 		}
 	}
 	return dst
@@ -320,12 +334,18 @@ type partLoader struct {
 	// term filters (granuleRanges) and a narrow time window
 	// (narrowToTime) leave of it.
 	ranges []rowRange
+	// paged is set when ranges leave rows out: paged columns are then
+	// read by the pages under the ranges (scan_pages.go).
+	paged bool
+	// cells holds the pages cellAt read, by schema column and first row.
+	cells sync.Map
 }
 
 type loadOnce struct {
-	once sync.Once
-	v    *vector.Vector
-	err  error
+	once   sync.Once
+	loaded atomic.Bool // the whole column has been read
+	v      *vector.Vector
+	err    error
 }
 
 // col returns schema column i of the whole part.
@@ -338,8 +358,28 @@ func (pl *partLoader) col(i int) (*vector.Vector, error) {
 			return
 		}
 		lo.v, lo.err = readColumn(pl.x, pl.sp.part, pl.metas, c, pl.n)
+		lo.loaded.Store(true)
 	})
 	return lo.v, lo.err
+}
+
+// morselCol returns schema column i over rows [lo, hi) of the part: from
+// the pages under them when the scan reads the part in pages, else a
+// slice of the whole column.
+func (pl *partLoader) morselCol(i, lo, hi int) (*vector.Vector, error) {
+	if pl.paged {
+		if v, ok, err := pl.pagedCol(i, lo, hi); ok {
+			return v, err
+		}
+	}
+	v, err := pl.col(i)
+	if err != nil {
+		return nil, err
+	}
+	if lo == 0 && hi == pl.n {
+		return v, nil
+	}
+	return v.Slice(lo, hi), nil
 }
 
 // scanMorsel emits rows [t.lo, t.hi) of a part as a lazily loaded batch.
@@ -347,16 +387,8 @@ func (s *scanSource) scanMorsel(x *execCtx, w int, t scanTask, emit func(int, *b
 	pl := t.part
 	n := t.hi - t.lo
 	b := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.sch)), N: n}}
-	b.load = func(i int) (*vector.Vector, error) {
-		v, err := pl.col(i)
-		if err != nil {
-			return nil, err
-		}
-		if t.lo == 0 && t.hi == pl.n {
-			return v, nil
-		}
-		return v.Slice(t.lo, t.hi), nil
-	}
+	b.load = func(i int) (*vector.Vector, error) { return pl.morselCol(i, t.lo, t.hi) }
+	b.cell = func(i, row int) (*vector.Vector, int, error) { return pl.cellAt(i, t.lo+row) }
 	if pl.needLo || pl.needHi {
 		tv, err := b.col(s.sch.index(store.TimeField))
 		if err != nil {

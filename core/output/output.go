@@ -112,6 +112,9 @@ type Field struct {
 type Stats struct {
 	BlocksExamined, BlocksMatched, BlocksCached int64
 	RowsExamined, RowsMatched                   int64
+	// PagesDecoded counts the column pages decoded for blocks of which
+	// the query needed only some rows (whole columns are not counted).
+	PagesDecoded int64
 	// NumGroups is the number of groups of the final aggregation.
 	NumGroups int64
 	// MinBlockTime and MaxBlockTime bound the _time of the blocks read,

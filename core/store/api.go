@@ -101,6 +101,20 @@ type Part interface {
 	Immutable() bool
 }
 
+// PagedPart is a Part whose large columns may be stored in pages of rows
+// (FORMAT.md, block version 4), so a scan that needs some rows of a block
+// decodes only the pages holding them. Block parts implement it.
+type PagedPart interface {
+	Part
+	// PageRows is how many rows each page of column k holds (the last
+	// may hold fewer); 0 when the column is one page or absent.
+	PageRows(k ColKey) int
+	// ReadPages decodes pages [first, last] of column k, one vector per
+	// page, reading only their bytes. Corruption is a *CorruptionError
+	// at the damaged page's offset.
+	ReadPages(k ColKey, first, last int) ([]*vector.Vector, error)
+}
+
 // Snapshot is the set of parts of one dataset at one moment. It pins the
 // block files it lists (they stay readable even if compaction or trim
 // replaces them) until Release; a snapshot never released keeps them

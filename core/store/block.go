@@ -11,7 +11,7 @@ import (
 // Block file framing (FORMAT.md, "Block file").
 const (
 	blockMagic    = "APLBLK"
-	blockVersion  = 3 // 2 adds term filters, 3 one per granule; 1 and 2 are still read
+	blockVersion  = 4 // 2 adds term filters, 3 one per granule, 4 column pages; 1 to 3 are still read
 	trailerMagic  = "APLB"
 	headerLen     = 8
 	trailerLen    = 20
@@ -32,6 +32,13 @@ type blockMeta struct {
 	// filters themselves are). Compaction builds them; the seal on the
 	// ingest path does not, to keep ingest's CPU.
 	terms bool
+	// version is the format to write: 0 for blockVersion. Tests write 3
+	// to check that blocks of the previous writer still read.
+	version int
+	// smallPages, for tests, pages every string column of more than
+	// smallPages rows by smallPages, so a block small enough for a fuzz
+	// seed has pages; 0 is the writer's rule (pagedColumn).
+	smallPages int
 }
 
 // colEntry is one column of the block index.
@@ -45,6 +52,10 @@ type colEntry struct {
 	dict      []string
 	terms     []byte      // the terms field as stored (FORMAT.md); nil: none
 	filter    *TermFilter // terms, parsed
+	// pageRows is the rows per page of a paged column (version 4), 0
+	// when the blob is one page; pages tile the blob.
+	pageRows int
+	pages    []pageRef
 }
 
 // blockIndex is a parsed block index.
@@ -72,6 +83,10 @@ type colSet struct {
 // memory held per buffered event.
 func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 	idx := blockIndex{blockMeta: meta, rows: cs.n}
+	version := meta.version
+	if version == 0 {
+		version = blockVersion
+	}
 	blobs := make([][]byte, len(cs.keys))
 	off := headerLen
 	for i, k := range cs.keys {
@@ -79,7 +94,19 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		blob, st, err := encodeColumn(nil, k.Type, v, cs.n)
+		var blob []byte
+		var st colStats
+		var pages []pageRef
+		rows := pageRows
+		paged := version >= 4 && pagedColumn(k.Type, v, cs.n)
+		if meta.smallPages > 0 {
+			rows, paged = meta.smallPages, version >= 4 && k.Type == vector.String && cs.n > meta.smallPages
+		}
+		if paged {
+			blob, st, pages, err = encodePages(k.Type, v, cs.n, rows)
+		} else {
+			blob, st, err = encodeColumn(nil, k.Type, v, cs.n)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("store: column %q: %w", k.Name, err)
 		}
@@ -91,17 +118,21 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 			cs.done(v)
 		}
 		blobs[i] = blob
-		idx.cols = append(idx.cols, colEntry{key: k, enc: st.enc, off: off, size: len(blob), crc: crc(blob),
-			nullCount: st.nullCount, min: st.min, max: st.max, dict: st.dict, terms: terms})
+		ce := colEntry{key: k, enc: st.enc, off: off, size: len(blob), crc: crc(blob),
+			nullCount: st.nullCount, min: st.min, max: st.max, dict: st.dict, terms: terms}
+		if pages != nil {
+			ce.pageRows, ce.pages = rows, pages
+		}
+		idx.cols = append(idx.cols, ce)
 		if k.Name == TimeField && k.Type == vector.DateTime && st.min != nil {
 			idx.minTime, idx.maxTime = st.min.(int64), st.max.(int64)
 		}
 		off += len(blob)
 	}
-	index := putIndex(nil, &idx)
+	index := putIndex(nil, &idx, version)
 	out := make([]byte, 0, off+len(index)+trailerLen)
 	out = append(out, blockMagic...)
-	out = append(out, blockVersion, 0)
+	out = append(out, byte(version), 0)
 	for _, b := range blobs {
 		out = append(out, b...)
 	}
@@ -113,7 +144,7 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 	return append(out, trailerMagic...), nil
 }
 
-func putIndex(b []byte, x *blockIndex) []byte {
+func putIndex(b []byte, x *blockIndex, version int) []byte {
 	b = putUvarint(b, uint64(x.rows))
 	b = putVarint(b, x.minTime)
 	b = putVarint(b, x.maxTime)
@@ -144,6 +175,9 @@ func putIndex(b []byte, x *blockIndex) []byte {
 			b = putBytes(b, s)
 		}
 		b = putTermFilter(b, c.terms)
+		if version >= 4 {
+			b = putPageTable(b, &c)
+		}
 	}
 	return b
 }
@@ -291,6 +325,9 @@ func readColEntry(r *reader, limit, rows, version int) colEntry {
 			}
 			c.terms, c.filter = t, f
 		}
+	}
+	if version >= 4 {
+		readPageTable(r, &c, rows)
 	}
 	return c
 }

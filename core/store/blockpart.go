@@ -128,28 +128,32 @@ func (p *blockPart) ReadColumn(k ColKey) (*vector.Vector, error) {
 	}
 	defer p.unref() // also keeps p reachable (and mapped) until we return
 	c := p.idx.cols[i]
-	blob, err := p.blob(c)
+	blob, err := p.span(c, 0, c.size)
 	if err != nil {
 		return nil, err
 	}
 	if crc(blob) != c.crc {
 		return nil, &CorruptionError{File: p.file, Offset: int64(c.off), Reason: fmt.Sprintf("column %q checksum mismatch", k.Name)}
 	}
+	if c.pageRows > 0 {
+		return p.decodePaged(c, blob)
+	}
 	return decodeColumn(p.file, int64(c.off), blob, k.Type, p.idx.rows)
 }
 
-// blob returns a column's encoded bytes: a slice of the block in memory,
-// or one ranged read of exactly that column from object storage.
-func (p *blockPart) blob(c colEntry) ([]byte, error) {
+// span returns n bytes of a column's blob from its byte off: a slice of
+// the block in memory, or one ranged read of exactly those bytes from
+// object storage (the whole column when a query needs all of it).
+func (p *blockPart) span(c colEntry, off, n int) ([]byte, error) {
 	if p.data != nil {
-		return p.data[c.off : c.off+c.size], nil // bounds checked by parseBlock
+		return p.data[c.off+off : c.off+off+n], nil // bounds checked by parseBlock
 	}
-	b, err := p.src.readRange(c.off, c.size)
+	b, err := p.src.readRange(c.off+off, n)
 	if err != nil {
 		return nil, fmt.Errorf("store: block %s, column %q: %w", p.file, c.key.Name, err)
 	}
-	if len(b) != c.size {
-		return nil, &CorruptionError{File: p.file, Offset: int64(c.off), Reason: fmt.Sprintf("column %q: read %d bytes of %d", c.key.Name, len(b), c.size)}
+	if len(b) != n {
+		return nil, &CorruptionError{File: p.file, Offset: int64(c.off + off), Reason: fmt.Sprintf("column %q: read %d bytes of %d", c.key.Name, len(b), n)}
 	}
 	return b, nil
 }

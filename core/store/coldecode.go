@@ -7,6 +7,13 @@ import (
 // decodeColumn decodes a column blob of n rows of type t. base is the
 // blob's offset in file, for error reports.
 func decodeColumn(file string, base int64, blob []byte, t vector.Type, n int) (*vector.Vector, error) {
+	return decodeColumnInto(file, base, blob, t, n, nil)
+}
+
+// decodeColumnInto is decodeColumn that decodes plain strings without
+// nulls into strs (n long) when it is given: the pages of a column read
+// whole land in one slice instead of being copied into it.
+func decodeColumnInto(file string, base int64, blob []byte, t vector.Type, n int, strs []string) (*vector.Vector, error) {
 	r := newReader(file, base, blob)
 	body := r
 	switch r.u8() {
@@ -42,7 +49,7 @@ func decodeColumn(file string, base int64, blob []byte, t vector.Type, n int) (*
 	if r.err != nil {
 		return nil, r.err
 	}
-	v := decodeBody(body, t, n)
+	v := decodeBody(body, t, n, strs)
 	if body.err != nil {
 		return nil, body.err
 	}
@@ -54,7 +61,7 @@ func decodeColumn(file string, base int64, blob []byte, t vector.Type, n int) (*
 }
 
 // decodeBody reads the null section and the values.
-func decodeBody(r *reader, t vector.Type, n int) *vector.Vector {
+func decodeBody(r *reader, t vector.Type, n int, strs []string) *vector.Vector {
 	var valid vector.Bitmap
 	m := n // non-null values
 	switch r.u8() {
@@ -91,7 +98,10 @@ func decodeBody(r *reader, t vector.Type, n int) *vector.Vector {
 		r.readFloats(vals)
 		v.Floats = scatter(vals, valid, n)
 	case vector.String:
-		decodeStrs(r, v, m, valid)
+		if valid != nil || len(strs) != m {
+			strs = make([]string, m)
+		}
+		decodeStrs(r, v, strs, valid)
 	case vector.Dynamic:
 		if r.u8() != 0 && r.err == nil {
 			r.pos--
@@ -130,8 +140,10 @@ func readBoolVals(r *reader, m int) []bool {
 	return out
 }
 
-func decodeStrs(r *reader, v *vector.Vector, m int, valid vector.Bitmap) {
-	strs := make([]string, m)
+// decodeStrs decodes len(strs) non-null strings into strs, or as a
+// dictionary and codes.
+func decodeStrs(r *reader, v *vector.Vector, strs []string, valid vector.Bitmap) {
+	m := len(strs)
 	dict, codes := r.readStrs(strs)
 	if r.err != nil {
 		return

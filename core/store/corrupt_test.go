@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/aplite/aplite/vector"
 )
 
 // sampleBlock returns the bytes of a small block holding every type.
@@ -19,6 +21,20 @@ func sampleBlock(t testing.TB, n int) []byte {
 	return data
 }
 
+// samplePagedBlock is sampleBlock with its string columns in pages of 64
+// rows, small enough for a fuzz seed.
+func samplePagedBlock(t testing.TB, n int) []byte {
+	cs, err := mergeParts([]Part{NewRowsPart("m", mixedRows(n, 1e18))}, math.MinInt64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := encodeBlock(cs, blockMeta{walSeqMax: 1, smallPages: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // readAll parses a block and decodes every column, returning the first
 // error. Any error must be a *CorruptionError.
 func readAll(t testing.TB, data []byte) error {
@@ -27,6 +43,11 @@ func readAll(t testing.TB, data []byte) error {
 		for _, m := range p.Columns() {
 			if _, err = p.ReadColumn(m.Key); err != nil {
 				break
+			}
+			if pr := p.PageRows(m.Key); pr > 0 {
+				if _, err = p.ReadPages(m.Key, 0, (p.Rows()-1)/pr); err != nil {
+					break
+				}
 			}
 		}
 	}
@@ -41,7 +62,18 @@ func readAll(t testing.TB, data []byte) error {
 // flip must surface as a *CorruptionError (header, blobs, index and trailer
 // are all covered by a check), never a panic or silently wrong data.
 func TestBlockByteFlipsDetected(t *testing.T) {
-	data := sampleBlock(t, 100)
+	t.Run("one page", func(t *testing.T) { byteFlipsDetected(t, sampleBlock(t, 100)) })
+	t.Run("pages", func(t *testing.T) {
+		data := samplePagedBlock(t, 150)
+		p, err := newBlockPart(1, "blk", data, nil)
+		if err != nil || p.PageRows(ColKey{Name: "msg", Type: vector.String}) != 64 {
+			t.Fatalf("sample is not paged: %v", err)
+		}
+		byteFlipsDetected(t, data)
+	})
+}
+
+func byteFlipsDetected(t *testing.T, data []byte) {
 	if err := readAll(t, data); err != nil {
 		t.Fatalf("intact block: %v", err)
 	}

@@ -18,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite the committed fuzz seeds under 
 // not panic.
 func FuzzBlock(f *testing.F) {
 	f.Add(sampleBlock(f, 20))
+	f.Add(samplePagedBlock(f, 150))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := newBlockPart(1, "fuzz", data, nil)
 		if err != nil {
@@ -38,6 +39,16 @@ func FuzzBlock(f *testing.F) {
 			}
 			if err == nil && v.Len != p.Rows() {
 				t.Fatalf("column %v decoded %d rows of %d", m.Key, v.Len, p.Rows())
+			}
+			if pr := p.PageRows(m.Key); pr > 0 {
+				last := (p.Rows() - 1) / pr
+				pages, err := p.ReadPages(m.Key, 0, last)
+				if err != nil && !errors.As(err, &ce) {
+					t.Fatalf("pages: error %T: %v", err, err)
+				}
+				if err == nil && len(pages) != last+1 {
+					t.Fatalf("column %v decoded %d pages of %d", m.Key, len(pages), last+1)
+				}
 			}
 		}
 	})
@@ -128,7 +139,7 @@ func rowsSeeds(t testing.TB) [][]byte {
 // with -update it rewrites it; otherwise it checks the seeds still decode.
 func TestFuzzSeeds(t *testing.T) {
 	seeds := map[string][][]byte{
-		"FuzzBlock":  {sampleBlock(t, 3), sampleBlock(t, 40)},
+		"FuzzBlock":  {sampleBlock(t, 3), sampleBlock(t, 40), samplePagedBlock(t, 150)},
 		"FuzzColumn": columnSeeds(t),
 		"FuzzRows":   rowsSeeds(t),
 		"FuzzWAL":    {func() []byte { s, _ := sampleWAL(t, 1); return s }(), func() []byte { s, _ := sampleWAL(t, 4); return s }()},
