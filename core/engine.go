@@ -154,6 +154,7 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, bega
 	}
 	pl = p.finalize(pl, true)
 	pl = sortTimeSeries(pl)
+	attachTopPrune(pl)
 	return p, pl, nil
 }
 

@@ -67,6 +67,9 @@ type scanSource struct {
 	granules []func(p store.Part) []bool
 	// withSource names a column holding the dataset name (union withsource).
 	withSource string
+	// top, when set, is a top N directly above the scan whose threshold
+	// lets the scan skip parts by their statistics (op_topprune.go).
+	top *topPrune
 }
 
 func (s *scanSource) schema() schema { return s.sch }
@@ -141,6 +144,10 @@ type scanTask struct {
 
 func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) error {
 	tasks := s.plan(x)
+	var shared *topShared
+	if s.top != nil {
+		shared = s.top.st.shared(x)
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var once sync.Once
@@ -157,6 +164,11 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) {
 					return
+				}
+				if t := tasks[i]; t.part.beaten(shared) {
+					// Counted as examined when planned; it never is.
+					x.stats.rowsExamined.Add(-int64(t.hi - t.lo))
+					continue
 				}
 				if err := s.scanMorsel(x, w, tasks[i], emit); err != nil {
 					once.Do(func() { firstErr = err })
@@ -205,12 +217,18 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 		if pl.needLo || pl.needHi {
 			s.narrowToTime(x, pl)
 		}
+		if s.top != nil {
+			pl.topRank, pl.topNever, pl.topBounded = s.top.partBound(p)
+		}
 		rows := 0
 		for _, r := range pl.ranges {
 			rows += r.hi - r.lo
 		}
 		x.stats.rowsExamined.Add(int64(rows))
 		perPart = append(perPart, pl.morsels(nil))
+	}
+	if s.top != nil {
+		return topOrder(perPart)
 	}
 	// Interleave the parts' morsels (first morsel of every part, then the
 	// second, ...) so workers start on different parts and decode their
@@ -301,6 +319,10 @@ type partLoader struct {
 	// term filters (granuleRanges) and a narrow time window
 	// (narrowToTime) leave of it.
 	ranges []rowRange
+	// topRank is the best rank of the part's rows for the scan's top when
+	// topBounded; topNever says none can reach any threshold.
+	topRank              uint64
+	topNever, topBounded bool
 }
 
 type loadOnce struct {
