@@ -165,9 +165,7 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 				if i >= len(tasks) {
 					return
 				}
-				if t := tasks[i]; t.part.beaten(shared) {
-					// Counted as examined when planned; it never is.
-					x.stats.rowsExamined.Add(-int64(t.hi - t.lo))
+				if tasks[i].part.beaten(shared) {
 					continue
 				}
 				if err := s.scanMorsel(x, w, tasks[i], emit); err != nil {
