@@ -114,7 +114,10 @@ func keepAtLeast(kv *vector.Vector, rows []int32, n int, thr uint64, k sortKey, 
 		}
 		return rankAt(kv, int(i), k.desc) >= thr
 	}
-	if nulls || kv.Type == vector.Float {
+	if !nulls && kv.Type == vector.Float {
+		return keepFloats(kv.Floats, rows, n, thr, k.desc, dst)
+	}
+	if nulls {
 		if rows == nil {
 			for i := range int32(n) {
 				if keep(i) {
@@ -162,6 +165,66 @@ func keepAtLeast(kv *vector.Vector, rows []int32, n int, thr uint64, k sortKey, 
 				dst = append(dst, i)
 			}
 		}
+	}
+	return dst
+}
+
+// keepFloats is keepAtLeast for reals without nulls: a value ranks at or
+// above thr exactly when it is on the good side of thr's value, NaN being
+// the worst descending and the best ascending.
+func keepFloats(fs []float64, rows []int32, n int, thr uint64, desc bool, dst []int32) []int32 {
+	u := thr
+	if !desc {
+		u = ^thr
+	}
+	if u == 0 && desc { // thr is NaN, the worst value: all stay
+		return appendAll(dst, rows, n)
+	}
+	bits := ^u
+	if u>>63 != 0 {
+		bits = u &^ (1 << 63)
+	}
+	// Ascending, a NaN threshold keeps NaN alone: t = NaN fails v <= t.
+	t := math.Float64frombits(bits)
+	if u == 0 {
+		t = math.NaN()
+	}
+	switch {
+	case rows == nil && desc:
+		for i, v := range fs[:n] {
+			if v >= t {
+				dst = append(dst, int32(i))
+			}
+		}
+	case rows == nil:
+		for i, v := range fs[:n] {
+			if v <= t || v != v {
+				dst = append(dst, int32(i))
+			}
+		}
+	case desc:
+		for _, i := range rows {
+			if fs[i] >= t {
+				dst = append(dst, i)
+			}
+		}
+	default:
+		for _, i := range rows {
+			if v := fs[i]; v <= t || v != v {
+				dst = append(dst, i)
+			}
+		}
+	}
+	return dst
+}
+
+// appendAll appends rows, or 0..n-1 when rows is nil.
+func appendAll(dst, rows []int32, n int) []int32 {
+	if rows != nil {
+		return append(dst, rows...)
+	}
+	for i := range int32(n) {
+		dst = append(dst, i)
 	}
 	return dst
 }
