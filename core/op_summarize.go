@@ -19,6 +19,9 @@ type aggCall struct {
 	names  []string
 	ctx    *agg.Context
 	call   *parser.CallExpr
+	// conds holds, per bool argument, the kernel that evaluates it as a
+	// filter (op_summarize_cond.go); nil entries have none.
+	conds []*condFilter
 }
 
 // summarizeStage is hash aggregation: each scan worker groups its rows
@@ -170,6 +173,11 @@ func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *ag
 		}
 		ac.args = append(ac.args, e)
 		ac.types = append(ac.types, e.typ)
+		var cf *condFilter
+		if e.typ == vector.Bool && !e.isConst() {
+			cf = planCondFilter(c, in, a)
+		}
+		ac.conds = append(ac.conds, cf)
 		ac.consts = append(ac.consts, e.constValue())
 	}
 	for _, i := range spec.ConstArgs {
@@ -242,6 +250,8 @@ type aggSink struct {
 	gbuf   []uint32
 	x      *execCtx
 	last   int
+	// conds are the fused conditional runs, per aggregation (nil: none).
+	conds []*condRun
 }
 
 func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
@@ -262,6 +272,7 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 			return nil, callErr(a.call, a.call.Name, err)
 		}
 		sk.states = append(sk.states, state)
+		sk.conds = append(sk.conds, newCondRun(a, state))
 	}
 	return sk, nil
 }
@@ -301,6 +312,16 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 		sk.last = n
 	}
 	for i, a := range sk.st.aggs {
+		sk.states[i].Grow(sk.groups.n)
+		if cr := sk.conds[i]; cr != nil {
+			done, err := cr.update(x, b, a, g)
+			if err != nil {
+				return err
+			}
+			if done {
+				continue
+			}
+		}
 		args := make([]*vector.Vector, len(a.args))
 		for j, e := range a.args {
 			v, err := e.run(x, b)
@@ -309,7 +330,6 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 			}
 			args[j] = v
 		}
-		sk.states[i].Grow(sk.groups.n)
 		sk.states[i].Update(args, b.sel, g)
 	}
 	return nil

@@ -45,6 +45,10 @@ func topDB(t *testing.T, seed uint64, parts, rows int) *store.DB {
 			if rng.IntN(8) != 0 {
 				fmt.Fprintf(&body, `,"f":%g`, float64(off+rng.IntN(25))/4)
 			}
+			if rng.IntN(6) != 0 {
+				fmt.Fprintf(&body, `,"b":%v`, rng.IntN(3) == 0)
+			}
+			fmt.Fprintf(&body, `,"i":%d,"s":"%c"`, rng.IntN(9)-4, 'a'+rng.IntN(4))
 			body.WriteString("}\n")
 			id++
 		}
