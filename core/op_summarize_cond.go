@@ -143,18 +143,17 @@ func (f *condFilter) selectTrue(v *vector.Vector, sel []int32, groups []uint32, 
 	outSel, outGrp = growTo(outSel, base+m), growU32(outGrp, base+m)
 	os, og := outSel[base:base+m], outGrp[base:base+m]
 	var n int
-	switch f.kind {
-	case vector.Int:
+	switch {
+	case f.kind == vector.Int && sel == nil:
+		n = selIntRange(v.Ints[:m], f.lo, uint64(f.hi-f.lo), f.neg, groups, os, og)
+	case f.kind == vector.Int:
 		lo, span, neg, ints := f.lo, uint64(f.hi-f.lo), f.neg, v.Ints
 		for k, g := range groups {
-			r := k
-			if sel != nil {
-				r = int(sel[k])
-			}
-			os[n], og[n] = int32(r), g
+			r := sel[k]
+			os[n], og[n] = r, g
 			n += b2i((uint64(ints[r]-lo) <= span) != neg)
 		}
-	case vector.Float:
+	case f.kind == vector.Float:
 		lo, hi, neg, fs := f.flo, f.fhi, f.neg, v.Floats
 		for k, g := range groups {
 			r := k
@@ -165,14 +164,13 @@ func (f *condFilter) selectTrue(v *vector.Vector, sel []int32, groups []uint32, 
 			os[n], og[n] = int32(r), g
 			n += b2i(lo <= x)&b2i(x <= hi) ^ b2i(neg)
 		}
+	case sel == nil:
+		n = selBoolEq(v.Bools[:m], f.want, groups, os, og)
 	default:
 		want, bs := f.want, v.Bools
 		for k, g := range groups {
-			r := k
-			if sel != nil {
-				r = int(sel[k])
-			}
-			os[n], og[n] = int32(r), g
+			r := sel[k]
+			os[n], og[n] = r, g
 			n += b2i(bs[r] == want)
 		}
 	}
@@ -188,6 +186,35 @@ func (f *condFilter) selectTrue(v *vector.Vector, sel []int32, groups []uint32, 
 		n = w
 	}
 	return outSel[:base+n], outGrp[:base+n], true
+}
+
+// selIntRange is selectTrue's loop over dense longs: position k passes
+// when vals[k] is in [lo, lo+span] (outside when neg). Every position is
+// written and the count advances only on a pass, so no branch depends on
+// the data.
+func selIntRange(vals []int64, lo int64, span uint64, neg bool, groups []uint32, os []int32, og []uint32) int {
+	n := 0
+	groups = groups[:len(vals)]
+	os, og = os[:len(vals)], og[:len(vals)]
+	for k, v := range vals {
+		os[n] = int32(k)
+		og[n] = groups[k]
+		n += b2i((uint64(v-lo) <= span) != neg)
+	}
+	return n
+}
+
+// selBoolEq is selectTrue's loop over dense bools equal to want.
+func selBoolEq(vals []bool, want bool, groups []uint32, os []int32, og []uint32) int {
+	n := 0
+	groups = groups[:len(vals)]
+	os, og = os[:len(vals)], og[:len(vals)]
+	for k, v := range vals {
+		os[n] = int32(k)
+		og[n] = groups[k]
+		n += b2i(v == want)
+	}
+	return n
 }
 
 func b2i(b bool) int {
