@@ -252,6 +252,8 @@ type aggSink struct {
 	last   int
 	// conds are the fused conditional runs, per aggregation (nil: none).
 	conds []*condRun
+	// dense counts count()-only summaries by a long key (group_count.go).
+	dense *denseCounter
 }
 
 func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
@@ -300,16 +302,16 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 		}
 		keys[i] = v
 	}
+	if len(keys) == 1 && sk.denseCount(b, keys[0]) {
+		return sk.chargeGroups(x)
+	}
 	if cap(sk.gbuf) < rows {
 		sk.gbuf = make([]uint32, rows)
 	}
 	g := sk.gbuf[:rows]
 	sk.groups.assign(keys, b.sel, b.n, g)
-	if n := sk.groups.n; n > sk.last {
-		if err := x.budget.charge(int64(n-sk.last) * int64(64+32*len(sk.states))); err != nil {
-			return err
-		}
-		sk.last = n
+	if err := sk.chargeGroups(x); err != nil {
+		return err
 	}
 	for i, a := range sk.st.aggs {
 		sk.states[i].Grow(sk.groups.n)
@@ -331,6 +333,17 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 			args[j] = v
 		}
 		sk.states[i].Update(args, b.sel, g)
+	}
+	return nil
+}
+
+// chargeGroups charges the query's memory budget for new groups.
+func (sk *aggSink) chargeGroups(x *execCtx) error {
+	if n := sk.groups.n; n > sk.last {
+		if err := x.budget.charge(int64(n-sk.last) * int64(64+32*len(sk.states))); err != nil {
+			return err
+		}
+		sk.last = n
 	}
 	return nil
 }
