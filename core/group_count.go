@@ -1,6 +1,8 @@
 package core
 
 import (
+	"sync"
+
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/vector"
 )
@@ -66,7 +68,7 @@ func (sk *aggSink) denseCount(b *batch, kv *vector.Vector) bool {
 		if adders == nil {
 			return false
 		}
-		sk.dense = &denseCounter{counts: make([]uint32, smallKeyLimit*denseLanes), adders: adders}
+		sk.dense = &denseCounter{counts: getLanes(), adders: adders}
 	}
 	d := sk.dense
 	if d.off {
@@ -181,4 +183,23 @@ func (sk *aggSink) foldDense(cols []*vector.Vector) {
 func (d *denseCounter) one() []uint32 {
 	d.gbuf = growU32(d.gbuf, 1)
 	return d.gbuf[:1]
+}
+
+// lanePool keeps lane arrays between queries: a megabyte zeroed per worker
+// per query costs more than the counting of a small table. Arrays go back
+// zeroed, as foldDense leaves them.
+var lanePool = sync.Pool{New: func() any {
+	s := make([]uint32, smallKeyLimit*denseLanes)
+	return &s
+}}
+
+func getLanes() []uint32 { return *lanePool.Get().(*[]uint32) }
+
+// release returns the sink's lane array, once its counts are folded.
+func (d *denseCounter) release() {
+	if d != nil && d.counts != nil {
+		s := d.counts
+		lanePool.Put(&s)
+		d.counts = nil
+	}
 }

@@ -349,6 +349,9 @@ func (sk *aggSink) chargeGroups(x *execCtx) error {
 }
 
 func (s *summarizeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
+	for _, sk := range sinks {
+		sk.(*aggSink).dense.release()
+	}
 	base := sinks[0].(*aggSink)
 	for _, o := range sinks[1:] {
 		other := o.(*aggSink)
