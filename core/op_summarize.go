@@ -316,7 +316,7 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 	for i, a := range sk.st.aggs {
 		sk.states[i].Grow(sk.groups.n)
 		if cr := sk.conds[i]; cr != nil {
-			done, err := cr.update(x, b, a, g)
+			done, err := cr.update(x, b, a, g, sk.groups.n)
 			if err != nil {
 				return err
 			}

@@ -247,6 +247,9 @@ type condRun struct {
 	rest  []*vector.Vector
 	sel   []int32
 	grp   []uint32
+	// counter, for countif, takes whole counts from lanes (countLanes).
+	counter agg.CountAdder
+	lanes   []uint32
 }
 
 // newCondRun returns the fused run of aggregation a with state st, or nil
@@ -260,15 +263,18 @@ func newCondRun(a *aggCall, st agg.State) *condRun {
 	if p < 0 || p >= len(a.conds) || a.conds[p] == nil {
 		return nil
 	}
-	return &condRun{state: c, f: a.conds[p], pred: p}
+	return &condRun{state: c, f: a.conds[p], pred: p, counter: c.Counter()}
 }
 
-// update folds batch b (groups g) into the state; done is false when the
+// update folds batch b (groups g, ids below groups) into the state; done is false when the
 // predicate column is not in the kernel's representation.
-func (cr *condRun) update(x *execCtx, b *batch, a *aggCall, g []uint32) (done bool, err error) {
+func (cr *condRun) update(x *execCtx, b *batch, a *aggCall, g []uint32, groups int) (done bool, err error) {
 	v, err := b.col(cr.f.col)
 	if err != nil {
 		return false, err
+	}
+	if cr.counter != nil && cr.countLanes(v, b.sel, g, groups) {
+		return true, nil
 	}
 	var ok bool
 	cr.sel, cr.grp, ok = cr.f.selectTrue(v, b.sel, g, cr.sel[:0], cr.grp[:0])

@@ -22,9 +22,10 @@ func TestFusedCondEqualsExpression(t *testing.T) {
 		"g > 1", "g != 1", "g < 1", "g == 1",
 		"_time >= datetime(2024-03-01T00:02:00Z)",
 		"b", "not(b)", "b == true", "b == false", "b != true", "false != b",
-		"2 < i", "1.5 >= f",
+		"2 < i", "1.5 >= f", "h > 0.5", "h != 1", "h <= -1", "h == 1.5",
+		"nb", "not(nb)", "nb == false", "nb != false",
 	}
-	const src = `t | extend g = iff(f > 3, todouble("nan"), f)`
+	const src = `t | extend g = iff(f > 3, todouble("nan"), f), h = todouble(i) / 2, nb = i > 0`
 	for _, where := range []string{"", "| where id % 3 != 1 "} {
 		for _, p := range preds {
 			for _, aggs := range []string{

@@ -149,9 +149,19 @@ type Conditional interface {
 	// UpdateTrue is Update over rows whose predicate is known to be true;
 	// args are the arguments without the predicate, and sel is not nil.
 	UpdateTrue(args []*vector.Vector, sel []int32, groups []uint32)
+	// Counter is the state that counts the rows, for countif; nil when the
+	// rows are aggregated otherwise.
+	Counter() CountAdder
 }
 
 func (s *ifState) PredicateArg() int { return s.pred }
+
+// Counter returns the inner state when the variant only counts rows
+// (countif), so a caller may hand over whole counts; nil otherwise.
+func (s *ifState) Counter() CountAdder {
+	c, _ := s.inner.(CountAdder)
+	return c
+}
 
 func (s *ifState) UpdateTrue(args []*vector.Vector, sel []int32, groups []uint32) {
 	if len(groups) > 0 {
