@@ -62,7 +62,7 @@ func (cr *condRun) countLanes(v *vector.Vector, sel []int32, g []uint32, groups 
 			lanes[int(id)*denseLanes+k&(denseLanes-1)] += uint32(b2i(bs[r] == want))
 		}
 	}
-	cr.counter.Grow(groups)
+	// The summarize has grown the state to groups.
 	for id := range groups {
 		l := lanes[id*denseLanes : (id+1)*denseLanes]
 		if n := int64(l[0]) + int64(l[1]) + int64(l[2]) + int64(l[3]); n > 0 {
