@@ -423,11 +423,12 @@ func (pl *partLoader) beaten(sh *topShared) bool {
 	return ok && (pl.topNever || pl.topRank < thr)
 }
 
-// topOrder lays out the parts' morsels part by part, the parts that may
-// hold the best rows first, so the threshold is tight before the parts
-// that can be skipped are reached. Parts the statistics cannot bound go
-// first: they must be read anyway.
-func topOrder(perPart [][]scanTask) []scanTask {
+// topOrder lays out the parts' morsels best bound first, so the threshold
+// is tight before the parts that can be skipped are reached: parts the
+// statistics cannot bound (they must be read anyway), then the others by
+// their bound. Parts are taken workers at a time, interleaved within each
+// group, so the workers still decode different parts at once.
+func topOrder(perPart [][]scanTask, workers int) []scanTask {
 	slices.SortStableFunc(perPart, func(a, b []scanTask) int {
 		pa, pb := a[0].part, b[0].part
 		switch {
@@ -445,8 +446,10 @@ func topOrder(perPart [][]scanTask) []scanTask {
 		return cmp.Compare(pb.topRank, pa.topRank)
 	})
 	var tasks []scanTask
-	for _, ts := range perPart {
-		tasks = append(tasks, ts...)
+	for len(perPart) > 0 {
+		n := min(workers, len(perPart))
+		tasks = append(tasks, interleave(perPart[:n])...)
+		perPart = perPart[n:]
 	}
 	return tasks
 }

@@ -183,7 +183,6 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 // plan prunes parts by time range and statistics and cuts the rest into
 // morsels.
 func (s *scanSource) plan(x *execCtx) []scanTask {
-	var tasks []scanTask
 	var perPart [][]scanTask
 	for _, sp := range s.parts {
 		p := sp.part
@@ -223,14 +222,22 @@ func (s *scanSource) plan(x *execCtx) []scanTask {
 			rows += r.hi - r.lo
 		}
 		x.stats.rowsExamined.Add(int64(rows))
-		perPart = append(perPart, pl.morsels(nil))
+		if ts := pl.morsels(nil); len(ts) > 0 {
+			perPart = append(perPart, ts)
+		}
 	}
 	if s.top != nil {
-		return topOrder(perPart)
+		return topOrder(perPart, max(x.workers, 1))
 	}
-	// Interleave the parts' morsels (first morsel of every part, then the
-	// second, ...) so workers start on different parts and decode their
-	// columns in parallel instead of waiting on the same part's decode.
+	return interleave(perPart)
+}
+
+// interleave lays out the parts' morsels: the first morsel of every part,
+// then the second, ...
+func interleave(perPart [][]scanTask) []scanTask {
+	// Workers start on different parts and decode their columns in
+	// parallel instead of waiting on the same part's decode.
+	var tasks []scanTask
 	for m := 0; ; m++ {
 		added := false
 		for _, ts := range perPart {
