@@ -34,6 +34,7 @@ type denseCounter struct {
 	gbuf    []uint32 // group ids of the rows counted the usual way
 	adders  []agg.CountAdder
 	off     bool // a batch spilled: count the usual way from now on
+	key     [1]*vector.Vector
 }
 
 type denseTouch struct {
@@ -74,7 +75,9 @@ func (sk *aggSink) denseCount(b *batch, kv *vector.Vector) bool {
 	if d.off {
 		return false
 	}
-	cols := []*vector.Vector{kv}
+	d.key[0] = kv
+	defer func() { d.key[0] = nil }() // do not pin the batch's column
+	cols := d.key[:]
 	ints := kv.Ints
 	if !g.smallSet {
 		// Let the table place its window around the first value.
