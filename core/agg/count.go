@@ -58,6 +58,7 @@ type CountAdder interface {
 	AddCount(g uint32, n int64)
 }
 
+// AddCount implements CountAdder.
 func (s *countState) AddCount(g uint32, n int64) { s.counts[g] += n }
 
 func (s *countState) Merge(other State, into []uint32) {

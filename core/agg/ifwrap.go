@@ -154,6 +154,7 @@ type Conditional interface {
 	Counter() CountAdder
 }
 
+// PredicateArg implements Conditional.
 func (s *ifState) PredicateArg() int { return s.pred }
 
 // Counter returns the inner state when the variant only counts rows
@@ -163,6 +164,7 @@ func (s *ifState) Counter() CountAdder {
 	return c
 }
 
+// UpdateTrue implements Conditional.
 func (s *ifState) UpdateTrue(args []*vector.Vector, sel []int32, groups []uint32) {
 	if len(groups) > 0 {
 		s.inner.Update(args, sel, groups)
