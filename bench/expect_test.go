@@ -32,11 +32,15 @@ type expected struct {
 	// rare and common count the messages that have gen.RareWord and
 	// gen.CommonWord as a term (`has`).
 	rare, common int
+	// byDC and durByGroup answer gapQueries' countif and multi-agg.
+	byDC       map[string]dcStats
+	durByGroup map[[2]string]*durStats
 }
 
 func newExpected() *expected {
 	return &expected{byStatus: map[int64]int{}, durSum: map[string]float64{}, durCnt: map[string]int{},
-		byMinute: map[int64]int{}, byURI: map[string]int{}, durByDC: map[string][]float64{}}
+		byMinute: map[int64]int{}, byURI: map[string]int{}, durByDC: map[string][]float64{},
+		byDC: map[string]dcStats{}, durByGroup: map[[2]string]*durStats{}}
 }
 
 // addNDJSON accounts for every line of body. It reads the generator's
@@ -82,6 +86,7 @@ func (e *expected) addLine(l []byte) error {
 	if status >= 500 {
 		e.durErr = append(e.durErr, dur)
 	}
+	e.addGap(method, dc, status, string(jsonField(l, "is_tls")) == "false", dur)
 	if strings.Contains(strings.ToLower(uri), "api") {
 		e.api++
 	}
@@ -132,6 +137,8 @@ func (t *table) col(name string) int { return slices.Index(t.names, name) }
 // check returns nil when t is the true answer of query q.
 func (e *expected) check(q benchQuery, t *table) error {
 	switch q.id {
+	case "sort-take", "countif", "multi-agg":
+		return e.checkGap(q, t)
 	case "q1":
 		return e.checkCount(t, e.byStatus[500])
 	case "q2":
@@ -308,6 +315,7 @@ func TestExpectedReadsEvents(t *testing.T) {
 		if ev["status"].(int64) >= 500 {
 			want.durErr = append(want.durErr, number(ev["req_duration_ms"]))
 		}
+		want.addGap(m, dc, ev["status"].(int64), ev["is_tls"] == false, number(ev["req_duration_ms"]))
 		if strings.Contains(strings.ToLower(uri), "api") {
 			want.api++
 		}

@@ -174,6 +174,7 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, stre
 	}
 	pl = p.finalize(pl, true)
 	pl = sortTimeSeries(pl)
+	attachTopPrune(pl)
 	return p, pl, nil
 }
 

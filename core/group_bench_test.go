@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -49,4 +50,46 @@ func BenchmarkAssignStringsNewGroups(b *testing.B) {
 		g.assign([]*vector.Vector{v}, nil, n, out)
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkCountByStatus times `summarize count() by status` over one
+// 64Ki-row batch of BenchmarkAssignIntsDense's codes: "ids" assigns group
+// ids and counts them (the general path), "lanes" counts by value in
+// lanes (group_count.go).
+func BenchmarkCountByStatus(b *testing.B) {
+	codes := []int64{200, 200, 200, 200, 201, 204, 301, 304, 400, 401, 403, 404, 500, 502, 503}
+	r := rand.New(rand.NewPCG(1, 2))
+	const n = 1 << 16
+	v := vector.New(vector.Int, n)
+	for range n {
+		v.AppendInt(codes[r.IntN(len(codes))])
+	}
+	st := &summarizeStage{keys: []*expr{{typ: vector.Int, col: 0}}, aggs: []*aggCall{{spec: agg.Lookup("count"), ctx: &agg.Context{}}},
+		timeKey: -1, binCol: -1}
+	x := &execCtx{budget: &memBudget{}}
+	for _, mode := range []string{"ids", "lanes"} {
+		b.Run(mode, func(b *testing.B) {
+			s, err := st.newSink(x)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sk := s.(*aggSink)
+			bt := newBatch([]*vector.Vector{v}, n)
+			g := make([]uint32, n)
+			b.SetBytes(n * 8)
+			b.ReportAllocs()
+			for b.Loop() {
+				if mode == "lanes" {
+					if !sk.denseCount(bt, v) {
+						b.Fatal("lanes refused the batch")
+					}
+					continue
+				}
+				sk.groups.assign([]*vector.Vector{v}, nil, n, g)
+				sk.states[0].Grow(sk.groups.n)
+				sk.states[0].Update(nil, nil, g)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
 }

@@ -19,6 +19,9 @@ type aggCall struct {
 	names  []string
 	ctx    *agg.Context
 	call   *parser.CallExpr
+	// conds holds, per bool argument, the kernel that evaluates it as a
+	// filter (op_summarize_cond.go); nil entries have none.
+	conds []*condFilter
 }
 
 // summarizeStage is hash aggregation: each scan worker groups its rows
@@ -170,6 +173,11 @@ func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *ag
 		}
 		ac.args = append(ac.args, e)
 		ac.types = append(ac.types, e.typ)
+		var cf *condFilter
+		if e.typ == vector.Bool && !e.isConst() {
+			cf = planCondFilter(c, in, a)
+		}
+		ac.conds = append(ac.conds, cf)
 		ac.consts = append(ac.consts, e.constValue())
 	}
 	for _, i := range spec.ConstArgs {
@@ -242,6 +250,10 @@ type aggSink struct {
 	gbuf   []uint32
 	x      *execCtx
 	last   int
+	// conds are the fused conditional runs, per aggregation (nil: none).
+	conds []*condRun
+	// dense counts count()-only summaries by a long key (group_count.go).
+	dense *denseCounter
 }
 
 func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
@@ -262,6 +274,7 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 			return nil, callErr(a.call, a.call.Name, err)
 		}
 		sk.states = append(sk.states, state)
+		sk.conds = append(sk.conds, newCondRun(a, state))
 	}
 	return sk, nil
 }
@@ -289,18 +302,28 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 		}
 		keys[i] = v
 	}
+	if len(keys) == 1 && sk.denseCount(b, keys[0]) {
+		return sk.chargeGroups(x)
+	}
 	if cap(sk.gbuf) < rows {
 		sk.gbuf = make([]uint32, rows)
 	}
 	g := sk.gbuf[:rows]
 	sk.groups.assign(keys, b.Sel, b.N, g)
-	if n := sk.groups.n; n > sk.last {
-		if err := x.budget.charge(int64(n-sk.last) * int64(64+32*len(sk.states))); err != nil {
-			return err
-		}
-		sk.last = n
+	if err := sk.chargeGroups(x); err != nil {
+		return err
 	}
 	for i, a := range sk.st.aggs {
+		sk.states[i].Grow(sk.groups.n)
+		if cr := sk.conds[i]; cr != nil {
+			done, err := cr.update(x, b, a, g, sk.groups.n)
+			if err != nil {
+				return err
+			}
+			if done {
+				continue
+			}
+		}
 		args := make([]*vector.Vector, len(a.args))
 		for j, e := range a.args {
 			v, err := e.run(x, b)
@@ -309,13 +332,26 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 			}
 			args[j] = v
 		}
-		sk.states[i].Grow(sk.groups.n)
 		sk.states[i].Update(args, b.Sel, g)
 	}
 	return nil
 }
 
+// chargeGroups charges the query's memory budget for new groups.
+func (sk *aggSink) chargeGroups(x *execCtx) error {
+	if n := sk.groups.n; n > sk.last {
+		if err := x.budget.charge(int64(n-sk.last) * int64(64+32*len(sk.states))); err != nil {
+			return err
+		}
+		sk.last = n
+	}
+	return nil
+}
+
 func (s *summarizeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
+	for _, sk := range sinks {
+		sk.(*aggSink).dense.release()
+	}
 	base := sinks[0].(*aggSink)
 	for _, o := range sinks[1:] {
 		other := o.(*aggSink)

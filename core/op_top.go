@@ -56,6 +56,9 @@ func (s *topStage) out() schema { return s.in }
 type topSink struct {
 	st   *topStage
 	best []topRow
+	// shared is the run's threshold, shared with the other workers and
+	// the scan (op_topprune.go).
+	shared *topShared
 }
 
 // topRow is one candidate row: physical row row of batch b, whose sort
@@ -75,14 +78,24 @@ func (t *topSink) consume(x *execCtx, b *batch) error {
 	if n == 0 {
 		return nil
 	}
-	if b.Rows() > 4*n {
-		// Keep only rows that can still make the top N before sorting.
-		if err := prefilterTop(x, b, t.st.keys[0], n); err != nil {
-			return err
-		}
+	if t.shared == nil {
+		t.shared = t.st.shared(x)
+	}
+	// Keep only rows that can still make the top N before the other keys
+	// are evaluated and sorted.
+	first, err := prefilterTop(x, b, t.st.keys[0], n, t.shared)
+	if err != nil {
+		return err
+	}
+	if b.Rows() == 0 {
+		return nil
 	}
 	kv := make([]*vector.Vector, len(t.st.keys))
+	kv[0] = first
 	for i, k := range t.st.keys {
+		if kv[i] != nil {
+			continue
+		}
 		v, err := k.e.run(x, b)
 		if err != nil {
 			return err
@@ -93,6 +106,7 @@ func (t *topSink) consume(x *execCtx, b *batch) error {
 		t.best = append(t.best, topRow{b: b, keys: kv, row: r})
 	}
 	t.best = t.st.keepBest(t.best)
+	t.st.publishBest(t.shared, t.best)
 	return nil
 }
 
@@ -221,78 +235,4 @@ func (s *takeStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 		return emptyBatch(s.in), nil
 	}
 	return concat(s.in, parts)
-}
-
-// prefilterTop narrows b's selection to the rows whose first sort key is
-// at least as good as the N-th best value, found with a bounded heap over
-// the key alone. Ties at the threshold are kept, so later keys still
-// decide among them.
-func prefilterTop(x *execCtx, b *batch, k sortKey, n int) error {
-	kv, err := k.e.run(x, b)
-	if err != nil {
-		return err
-	}
-	if kv.Const || kv.HasNulls() || (kv.Type != vector.Int && kv.Type != vector.Float && kv.Type != vector.DateTime && kv.Type != vector.TimeSpan) {
-		return nil
-	}
-	rows := b.liveRows()
-	val := func(i int32) float64 {
-		if kv.Type == vector.Float {
-			return kv.Floats[i]
-		}
-		return float64(kv.Ints[i])
-	}
-	better := func(a, c float64) bool {
-		if k.desc {
-			return a > c
-		}
-		return a < c
-	}
-	// h is a heap whose root is the worst of the best n seen.
-	h := make([]float64, 0, n)
-	for _, i := range rows {
-		v := val(i)
-		if len(h) < n {
-			h = append(h, v)
-			for j := len(h) - 1; j > 0; {
-				p := (j - 1) / 2
-				if !better(h[p], h[j]) {
-					break
-				}
-				h[p], h[j] = h[j], h[p]
-				j = p
-			}
-			continue
-		}
-		if !better(v, h[0]) {
-			continue
-		}
-		h[0] = v
-		for j := 0; ; {
-			l, r, w := 2*j+1, 2*j+2, j
-			if l < n && better(h[w], h[l]) {
-				w = l
-			}
-			if r < n && better(h[w], h[r]) {
-				w = r
-			}
-			if w == j {
-				break
-			}
-			h[j], h[w] = h[w], h[j]
-			j = w
-		}
-	}
-	if len(h) < n {
-		return nil
-	}
-	thr := h[0]
-	sel := make([]int32, 0, 2*n)
-	for _, i := range rows {
-		if v := val(i); v == thr || better(v, thr) {
-			sel = append(sel, i)
-		}
-	}
-	b.Sel = sel
-	return nil
 }

@@ -17,6 +17,11 @@ type fastFilter struct {
 	selFloat func(col []float64, k float64, sel, out []int32) []int32
 	ki       int64
 	kf       float64
+	// op is the comparison with the column on the left, and isInt tells
+	// which kernel is set: the fused conditional aggregations
+	// (op_summarize_cond.go) run the predicate as a range of their own.
+	op    string
+	isInt bool
 }
 
 // planFastFilter recognises `col op const` (either side) over an int,
@@ -44,10 +49,10 @@ func planFastFilter(c *compiler, in schema, pred parser.Expr) *fastFilter {
 		return nil
 	}
 	ct := in[l.col].Type
-	f := &fastFilter{col: l.col}
+	f := &fastFilter{col: l.col, op: op}
 	switch {
 	case ct.IsInt64Backed() && r.typ == ct:
-		f.selInt, f.ki = vector.SelConstInt64[op], r.cnst.Int(0)
+		f.selInt, f.ki, f.isInt = vector.SelConstInt64[op], r.cnst.Int(0), true
 	case ct == vector.Int && r.typ == vector.Float:
 		// An int column against a real constant compares as reals; keep
 		// it simple and let the general path do it.

@@ -144,6 +144,7 @@ func (p *planner) subquery(pl *parser.Pipeline) (source, error) {
 		return nil, err
 	}
 	sub = p.finalize(sub, false)
+	attachTopPrune(sub)
 	return &tableSource{sch: sub.out(), eval: func(x *execCtx) (*batch, error) { return sub.execute(x) }}, nil
 }
 

@@ -73,6 +73,9 @@ type scanSource struct {
 	// stream, when set, is the table the scan reads chunk by chunk
 	// instead of parts (source_stream.go).
 	stream *streamScan
+	// top, when set, is a top N directly above the scan whose threshold
+	// lets the scan skip parts by their statistics (op_topprune.go).
+	top *topPrune
 }
 
 func (s *scanSource) schema() schema { return s.sch }
@@ -150,6 +153,10 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 		return s.runStream(x, workers, emit)
 	}
 	tasks := s.plan(x)
+	var shared *topShared
+	if s.top != nil {
+		shared = s.top.st.shared(x)
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var once sync.Once
@@ -167,6 +174,9 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 				if i >= len(tasks) {
 					return
 				}
+				if tasks[i].part.beaten(shared) {
+					continue
+				}
 				if err := s.scanMorsel(x, w, tasks[i], emit); err != nil {
 					once.Do(func() { firstErr = err })
 					stop.Store(true)
@@ -182,16 +192,24 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 // plan prunes parts by time range and statistics and cuts the rest into
 // morsels.
 func (s *scanSource) plan(x *execCtx) []scanTask {
-	var tasks []scanTask
 	var perPart [][]scanTask
 	for _, sp := range s.parts {
 		if ts := s.partTasks(x, sp); len(ts) > 0 {
 			perPart = append(perPart, ts)
 		}
 	}
-	// Interleave the parts' morsels (first morsel of every part, then the
-	// second, ...) so workers start on different parts and decode their
-	// columns in parallel instead of waiting on the same part's decode.
+	if s.top != nil {
+		return topOrder(perPart, max(x.workers, 1))
+	}
+	return interleave(perPart)
+}
+
+// interleave lays out the parts' morsels: the first morsel of every part,
+// then the second, ...
+func interleave(perPart [][]scanTask) []scanTask {
+	// Workers start on different parts and decode their columns in
+	// parallel instead of waiting on the same part's decode.
+	var tasks []scanTask
 	for m := 0; ; m++ {
 		added := false
 		for _, ts := range perPart {
@@ -242,6 +260,9 @@ func (s *scanSource) partTasks(x *execCtx, sp scanPart) []scanTask {
 	pl.needHi = s.hasHi && hi >= s.timeHi
 	if pl.needLo || pl.needHi {
 		s.narrowToTime(x, pl)
+	}
+	if s.top != nil {
+		pl.topRank, pl.topNever, pl.topBounded = s.top.partBound(p)
 	}
 	rows := 0
 	for _, r := range pl.ranges {
@@ -339,6 +360,10 @@ type partLoader struct {
 	paged bool
 	// cells holds the pages cellAt read, by schema column and first row.
 	cells sync.Map
+	// topRank is the best rank of the part's rows for the scan's top when
+	// topBounded; topNever says none can reach any threshold.
+	topRank              uint64
+	topNever, topBounded bool
 }
 
 type loadOnce struct {

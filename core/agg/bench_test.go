@@ -93,3 +93,7 @@ func BenchmarkPercentile(b *testing.B) {
 }
 
 func BenchmarkDcount(b *testing.B) { benchAgg(b, "dcount", nil, stringsArg) }
+
+func BenchmarkMaxFloat(b *testing.B) { benchAgg(b, "max", nil, floatsArg) }
+
+func BenchmarkStdev(b *testing.B) { benchAgg(b, "stdev", nil, floatsArg) }

@@ -50,6 +50,17 @@ func (s *countState) Update(_ []*vector.Vector, _ []int32, groups []uint32) {
 	}
 }
 
+// CountAdder is a count() state that takes a group's count whole, from a
+// caller that counted the rows itself (summarize's dense counting).
+type CountAdder interface {
+	State
+	// AddCount adds n rows to group g, which Grow has made exist.
+	AddCount(g uint32, n int64)
+}
+
+// AddCount implements CountAdder.
+func (s *countState) AddCount(g uint32, n int64) { s.counts[g] += n }
+
 func (s *countState) Merge(other State, into []uint32) {
 	o := other.(*countState)
 	for g, dst := range into {

@@ -138,6 +138,39 @@ func filterTrue(pred *vector.Vector, sel []int32, groups []uint32, outSel []int3
 	return outSel, outGrp
 }
 
+// Conditional is the state of a conditional variant (countif, sumif, ...):
+// a caller that evaluates the predicate itself, with a filter kernel
+// straight into a selection, hands over only the rows where it holds, and
+// no bool column is built.
+type Conditional interface {
+	State
+	// PredicateArg is the position of the predicate among the arguments.
+	PredicateArg() int
+	// UpdateTrue is Update over rows whose predicate is known to be true;
+	// args are the arguments without the predicate, and sel is not nil.
+	UpdateTrue(args []*vector.Vector, sel []int32, groups []uint32)
+	// Counter is the state that counts the rows, for countif; nil when the
+	// rows are aggregated otherwise.
+	Counter() CountAdder
+}
+
+// PredicateArg implements Conditional.
+func (s *ifState) PredicateArg() int { return s.pred }
+
+// Counter returns the inner state when the variant only counts rows
+// (countif), so a caller may hand over whole counts; nil otherwise.
+func (s *ifState) Counter() CountAdder {
+	c, _ := s.inner.(CountAdder)
+	return c
+}
+
+// UpdateTrue implements Conditional.
+func (s *ifState) UpdateTrue(args []*vector.Vector, sel []int32, groups []uint32) {
+	if len(groups) > 0 {
+		s.inner.Update(args, sel, groups)
+	}
+}
+
 func (s *ifState) Merge(other State, into []uint32) {
 	s.inner.Merge(other.(*ifState).inner, into)
 }

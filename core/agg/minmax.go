@@ -145,22 +145,49 @@ func extremeInto[T cmp.Ordered](best []T, has []bool, v *vector.Vector, vals []T
 	}
 }
 
-// extremeFloats is extremeInto for reals, skipping NaN.
+// extremeFloats is extremeInto for reals, skipping NaN (and noting it).
+// The common batch, non-constant without nulls, runs a loop per direction
+// whose only test for most rows is one compare with the group's best.
 func extremeFloats(best []float64, has, nan []bool, v *vector.Vector, sel []int32, groups []uint32, isMax bool) {
 	valid := v.Valid
+	if v.Const || valid != nil || sel != nil {
+		for k, g := range groups {
+			r := physRow(sel, k)
+			if v.Const {
+				r = 0
+			}
+			if !validAt(valid, r) {
+				continue
+			}
+			x := v.Floats[r]
+			switch {
+			case x != x:
+				nan[g] = true
+			case !has[g] || (isMax && x > best[g]) || (!isMax && x < best[g]):
+				best[g], has[g] = x, true
+			}
+		}
+		return
+	}
+	fs := v.Floats[:len(groups)]
+	if isMax {
+		for k, g := range groups {
+			if x := fs[k]; x > best[g] || !has[g] {
+				if x != x {
+					nan[g] = true
+					continue
+				}
+				best[g], has[g] = x, true
+			}
+		}
+		return
+	}
 	for k, g := range groups {
-		r := physRow(sel, k)
-		if v.Const {
-			r = 0
-		}
-		if !validAt(valid, r) {
-			continue
-		}
-		x := v.Floats[r]
-		switch {
-		case x != x:
-			nan[g] = true
-		case !has[g] || (isMax && x > best[g]) || (!isMax && x < best[g]):
+		if x := fs[k]; x < best[g] || !has[g] {
+			if x != x {
+				nan[g] = true
+				continue
+			}
 			best[g], has[g] = x, true
 		}
 	}

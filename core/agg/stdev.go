@@ -76,6 +76,8 @@ type varState struct {
 	n    []int64
 	mean []float64
 	m2   []float64
+	// batch is the scratch of shiftedMoments, kept across batches.
+	batch momentScratch
 }
 
 func (s *varState) Grow(n int) {
@@ -91,6 +93,10 @@ func (s *varState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	}
 	switch v.Type {
 	case vector.Float:
+		if !v.Const && v.Valid == nil && sel == nil && len(groups) >= shiftedMinRows && len(s.n)*shiftedRowsPerGroup <= len(groups) {
+			s.shiftedMoments(v.Floats[:len(groups)], groups)
+			return
+		}
 		welford(s, v, v.Floats, sel, groups)
 	case vector.Int, vector.TimeSpan:
 		welford(s, v, v.Ints, sel, groups)

@@ -1,0 +1,253 @@
+package core
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// topDB builds dataset "t" of parts blocks of rows events each: id is
+// unique; x is a long with many ties, sometimes missing (null) and in some
+// blocks a real; f is a real with ties and nulls. Block ranges overlap
+// (each block's values are drawn around an offset of its own), and one
+// block lacks x altogether.
+func topDB(t *testing.T, seed uint64, parts, rows int) *store.DB {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	db := store.OpenMemory(store.Options{NoSync: true})
+	t.Cleanup(func() { db.Close() })
+	ds, err := db.Create("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := 0
+	for p := range parts {
+		off := rng.IntN(40) - 20
+		var body strings.Builder
+		for r := range rows {
+			fmt.Fprintf(&body, `{"_time":"2024-03-01T00:%02d:%02d.%06dZ","id":%d`, p%60, r%60, id, id)
+			switch {
+			case p == 2: // no x in this block
+			case rng.IntN(10) == 0: // null x
+			case p == 3:
+				fmt.Fprintf(&body, `,"x":%d.5`, off+rng.IntN(30))
+			default:
+				fmt.Fprintf(&body, `,"x":%d`, off+rng.IntN(30))
+			}
+			if rng.IntN(8) != 0 {
+				fmt.Fprintf(&body, `,"f":%g`, float64(off+rng.IntN(25))/4)
+			}
+			if rng.IntN(6) != 0 {
+				fmt.Fprintf(&body, `,"b":%v`, rng.IntN(3) == 0)
+			}
+			fmt.Fprintf(&body, `,"i":%d,"s":"%c"`, rng.IntN(9)-4, 'a'+rng.IntN(4))
+			body.WriteString("}\n")
+			id++
+		}
+		b := store.NewRowsBuilder()
+		res, err := ingest.Decode([]byte(body.String()), ingest.Options{Format: ingest.NDJSON, Now: fixtureNow.UnixNano()}, b)
+		if err != nil || res.Failed > 0 {
+			t.Fatalf("ingest: %v %+v", err, res.Failures)
+		}
+		if _, err := ds.Append(b.Finish(fixtureNow.UnixNano())); err != nil {
+			t.Fatal(err)
+		}
+		if err := ds.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestTopPruningEqualsFullSort: top N and sort | take N, pruned by the
+// shared threshold and by block statistics, give the first N rows of the
+// full sort, over blocks with ties, nulls, NaN, a missing column, a block
+// of another type and overlapping ranges, with one worker and several.
+func TestTopPruningEqualsFullSort(t *testing.T) {
+	keys := []string{
+		"x desc", "x asc", "x desc nulls first", "x asc nulls last",
+		"f desc", "f asc", "f asc nulls last", "f desc nulls first",
+		"g desc", "g asc", "g asc nulls last", "h asc", "h desc", "_time desc", "_time asc",
+	}
+	for seed := range uint64(4) {
+		e := NewEngine(StoreCatalog(topDB(t, seed, 9, 700)))
+		// g puts NaN where f is large, h on every 7th row and has no
+		// nulls: not stored columns, so only the row filter prunes them.
+		const src = `t | extend g = iff(f > 3, todouble("nan"), f), h = iff(id % 7 == 0, todouble("nan"), todouble(id % 13))`
+		for _, k := range keys {
+			// id breaks ties, so the full sort has one answer.
+			full := rows(mustQuery(t, e, fmt.Sprintf("%s | sort by %s, id asc | project id, x, f, g, _time, h", src, k),
+				func(r *Request) { r.Workers = 1 }))
+			for _, n := range []int{1, 5, 37, 300} {
+				want := fmt.Sprint(full[:n])
+				for _, w := range []int{1, 4} {
+					q := fmt.Sprintf("%s | sort by %s, id asc | take %d | project id, x, f, g, _time, h", src, k, n)
+					got := fmt.Sprint(rows(mustQuery(t, e, q, func(r *Request) { r.Workers = w })))
+					if got != want {
+						t.Fatalf("seed %d, %d workers: %s\n got %s\nwant %s", seed, w, q, got, want)
+					}
+					// With one key, ties may be broken either way: the
+					// keys must match, and each row must be a real one.
+					k1 := strings.Fields(k)[0]
+					q = fmt.Sprintf("%s | top %d by %s | project id, %s", src, n, k, k1)
+					checkTopKeys(t, q, rows(mustQuery(t, e, q, func(r *Request) { r.Workers = w })), full[:n], k1)
+				}
+			}
+		}
+	}
+}
+
+// checkTopKeys compares the key column of a single-key top with the full
+// sort's and checks that every returned (id, key) row exists.
+func checkTopKeys(t *testing.T, q string, got, full [][]any, key string) {
+	t.Helper()
+	col := map[string]int{"x": 1, "f": 2, "g": 3, "_time": 4, "h": 5}[key]
+	if len(got) != len(full) {
+		t.Fatalf("%s: %d rows, want %d", q, len(got), len(full))
+	}
+	byID := map[string]string{}
+	for _, r := range full {
+		byID[fmt.Sprint(r[0])] = fmt.Sprint(r[col])
+	}
+	for i, r := range got {
+		if fmt.Sprint(r[1]) != fmt.Sprint(full[i][col]) {
+			t.Fatalf("%s: row %d key %v, want %v", q, i, r[1], full[i][col])
+		}
+		if v, ok := byID[fmt.Sprint(r[0])]; ok && v != fmt.Sprint(r[1]) {
+			t.Fatalf("%s: row %d (id %v) has key %v, but that row's key is %v", q, i, r[0], r[1], v)
+		}
+	}
+}
+
+// TestTopSkipsBlocks: once N rows are held, blocks whose statistics cannot
+// beat them are not scanned, which the rows examined show; and a where
+// before the top keeps the pruning.
+func TestTopSkipsBlocks(t *testing.T) {
+	db := store.OpenMemory(store.Options{NoSync: true})
+	t.Cleanup(func() { db.Close() })
+	ds, err := db.Create("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const parts, per = 8, 1000
+	for p := range parts {
+		var body strings.Builder
+		for r := range per {
+			// Disjoint ranges: block p holds x in [p*per, (p+1)*per).
+			fmt.Fprintf(&body, `{"_time":"2024-03-01T00:00:%02dZ","x":%d}`+"\n", r%60, p*per+r)
+		}
+		b := store.NewRowsBuilder()
+		if _, err := ingest.Decode([]byte(body.String()), ingest.Options{Format: ingest.NDJSON, Now: fixtureNow.UnixNano()}, b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ds.Append(b.Finish(fixtureNow.UnixNano())); err != nil {
+			t.Fatal(err)
+		}
+		if err := ds.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat := &countingCatalog{Catalog: StoreCatalog(db)}
+	e := NewEngine(cat)
+	for _, c := range []struct {
+		q    string
+		want string
+	}{
+		{"t | sort by x desc | take 3 | project x", "[[7999] [7998] [7997]]"},
+		{"t | top 2 by x asc | project x", "[[0] [1]]"},
+		{"t | where x % 2 == 0 | top 2 by x desc | project x", "[[7998] [7996]]"},
+	} {
+		for _, w := range []int{1, 2} {
+			cat.reads.Store(0)
+			r := mustQuery(t, e, c.q, func(r *Request) { r.Workers = w; r.NoColumnCache = true })
+			if got := fmt.Sprint(rows(r)); got != c.want {
+				t.Fatalf("%s: %s, want %s", c.q, got, c.want)
+			}
+			// Each worker may start a block before the threshold exists;
+			// a block read costs x, and for the where no more.
+			if n := cat.reads.Load(); n > int64(w) {
+				t.Errorf("%s with %d workers decoded x of %d blocks; the best block holds the answer", c.q, w, n)
+			}
+		}
+	}
+}
+
+// countingCatalog counts the columns its parts decode.
+type countingCatalog struct {
+	Catalog
+	reads atomic.Int64
+}
+
+func (c *countingCatalog) Snapshot(name string) (*store.Snapshot, error) {
+	s, err := c.Catalog.Snapshot(name)
+	if err != nil {
+		return nil, err
+	}
+	cp := *s
+	cp.Parts = make([]store.Part, len(s.Parts))
+	for i, p := range s.Parts {
+		cp.Parts[i] = countingPart{p, &c.reads}
+	}
+	return &cp, nil
+}
+
+type countingPart struct {
+	store.Part
+	reads *atomic.Int64
+}
+
+func (p countingPart) ReadColumn(k store.ColKey) (*vector.Vector, error) {
+	if k.Name != store.TimeField && k.Name != store.SysTimeField {
+		p.reads.Add(1)
+	}
+	return p.Part.ReadColumn(k)
+}
+
+// TestRanksOrderAsCompareKeys: ranks order values exactly as the sort
+// does (a better rank sorts first), NaN, ±0, ±Inf and extreme longs
+// included, and the threshold kernels keep exactly the rows ranked at or
+// above the threshold.
+func TestRanksOrderAsCompareKeys(t *testing.T) {
+	floats := []float64{math.NaN(), math.Inf(-1), -1e300, -2.5, -0.0, 0, 1e-300, 2.5, math.MaxFloat64, math.Inf(1)}
+	ints := []int64{math.MinInt64, -3, -1, 0, 1, 7, math.MaxInt64}
+	fv := &vector.Vector{Type: vector.Float, Len: len(floats), Floats: floats}
+	iv := &vector.Vector{Type: vector.Int, Len: len(ints), Ints: ints}
+	for _, v := range []*vector.Vector{fv, iv} {
+		for _, desc := range []bool{false, true} {
+			k := sortKey{desc: desc, nullsLast: desc}
+			for a := range v.Len {
+				for c := range v.Len {
+					ra, rc := rankAt(v, a, desc), rankAt(v, c, desc)
+					if want, got := compareKeys(v, a, v, c, desc, k.nullsLast), -cmp.Compare(ra, rc); want != got {
+						t.Errorf("%v desc=%v: %v vs %v: ranks say %d, compareKeys %d", v.Type, desc, v.Value(a), v.Value(c), got, want)
+					}
+				}
+				thr := rankAt(v, a, desc)
+				var want []int32
+				for c := range v.Len {
+					if rankAt(v, c, desc) >= thr {
+						want = append(want, int32(c))
+					}
+				}
+				if got := keepAtLeast(v, nil, v.Len, thr, k, nil); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%v desc=%v threshold %v: kept %v, want %v", v.Type, desc, v.Value(a), got, want)
+				}
+				all := make([]int32, v.Len)
+				for i := range all {
+					all[i] = int32(i)
+				}
+				if got := keepAtLeast(v, all, v.Len, thr, k, nil); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%v desc=%v threshold %v over a selection: kept %v, want %v", v.Type, desc, v.Value(a), got, want)
+				}
+			}
+		}
+	}
+}
