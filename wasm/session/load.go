@@ -109,24 +109,27 @@ func (s *Session) replace(name string, rows *store.Rows) error {
 }
 
 // Detect guesses the format of data from its first bytes: "PAR1" is
-// Parquet; '[' is a JSON
-// array; '{' is a saved tabular result when the whole text is one object
-// with "format": "tabular", a JSON object when it is one object of
-// another kind, and NDJSON otherwise; anything else is CSV.
+// Parquet; otherwise as ingest.Sniff reads a body ('[' or nothing a JSON
+// array, '{' NDJSON, anything else CSV), except that '{' is a saved
+// tabular result when the whole text is one object with "format":
+// "tabular", and a JSON object when it is one object of another kind.
 func Detect(data []byte) string {
-	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
-	switch {
-	case len(t) == 0:
-		return NDJSON
-	case t[0] == '[':
-		return JSON
-	case bytes.HasPrefix(data, []byte("PAR1")):
+	if bytes.HasPrefix(data, []byte("PAR1")) {
 		return Parquet
-	case t[0] != '{':
-		return CSV
 	}
+	// The server's sniffing decides among the text formats, so a file
+	// and the same bytes POSTed to /ingest are read alike; only a lone
+	// JSON object is looked at further.
+	switch ingest.Sniff(data) {
+	case ingest.CSV:
+		return CSV
+	case ingest.JSON:
+		return JSON
+	}
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	// json.Valid stops at the second line of NDJSON, so this scans one
-	// event, not the whole file.
+	// event, not the whole file. A lone object (pretty-printed, perhaps,
+	// which NDJSON is not) is JSON, or a saved tabular result.
 	if !json.Valid(t) {
 		return NDJSON
 	}

@@ -2,9 +2,13 @@ package session
 
 import "testing"
 
+// Detect reads text as the server's ingest.Sniff does (an empty body is
+// JSON there: no events either way), and looks further only at Parquet
+// and at a lone JSON object.
 func TestDetect(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
-		{"", NDJSON},
+		{"", JSON},
+		{"PAR1\x15\x04", Parquet},
 		{"[{\"a\":1}]", JSON},
 		{"  \n[]", JSON},
 		{"\ufeff{\"a\":1}\n{\"a\":2}\n", NDJSON},
