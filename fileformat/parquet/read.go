@@ -17,6 +17,7 @@ import (
 // File is an open Parquet file: its footer, read when it was opened,
 // and the leaf columns a caller asked for.
 type File struct {
+	r       io.ReaderAt
 	pf      *pq.File
 	leaves  []leaf
 	skipped []string
@@ -38,19 +39,34 @@ type leaf struct {
 // a row group is decoded whole. Each would be one more byte range a
 // browser must fetch before the first row, for nothing.
 func Open(r io.ReaderAt, size int64, keep func(string) bool) (*File, error) {
-	pf, err := pq.OpenFile(r, size, pq.SkipMagicBytes(true), pq.SkipPageIndex(true), pq.SkipBloomFilters(true))
+	var f *File
+	err := contain("footer", func() error {
+		pf, err := pq.OpenFile(r, size, pq.SkipMagicBytes(true), pq.SkipPageIndex(true), pq.SkipBloomFilters(true))
+		if err != nil {
+			return fmt.Errorf("not a Parquet file: %w", err)
+		}
+		f = &File{r: r, pf: pf}
+		f.walk(pf.Root(), keep)
+		for i, rg := range pf.RowGroups() {
+			if n := rg.NumRows(); n < 0 || n > maxRowGroupRows {
+				return fmt.Errorf("%w: row group %d claims %d rows", ErrDamaged, i, n)
+			}
+		}
+		for _, l := range f.leaves {
+			l.vectorType() // panics on a leaf whose type parquet-go cannot name
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("not a Parquet file: %w", err)
+		return nil, err
 	}
-	f := &File{pf: pf}
-	f.walk(pf.Root(), keep)
 	return f, nil
 }
 
 // Select returns f reading only the fields keep keeps (and _time), with
 // the footer f already read.
 func (f *File) Select(keep func(string) bool) *File {
-	out := &File{pf: f.pf, skipped: f.skipped}
+	out := &File{r: f.r, pf: f.pf, skipped: f.skipped}
 	for _, l := range f.leaves {
 		if l.name == store.TimeField || keep(l.name) {
 			out.leaves = append(out.leaves, l)
@@ -107,6 +123,7 @@ func (f *File) walk(c *pq.Column, keep func(string) bool) {
 // more, so a query over two of thirty columns reads two chunks.
 func (f *File) ChunkRanges(i int) [][2]int64 {
 	cols := f.pf.Metadata().RowGroups[i].Columns
+	size := f.pf.Size()
 	var out [][2]int64
 	for _, l := range f.leaves {
 		md := cols[l.col.Index()].MetaData
@@ -114,7 +131,10 @@ func (f *File) ChunkRanges(i int) [][2]int64 {
 		if md.DictionaryPageOffset != 0 {
 			start = md.DictionaryPageOffset
 		}
-		out = append(out, [2]int64{start, start + md.TotalCompressedSize})
+		// A damaged footer may point past the file: clamp, and let the
+		// decode of the row group report it.
+		start = min(max(start, 0), size)
+		out = append(out, [2]int64{start, min(start+max(md.TotalCompressedSize, 0), size)})
 	}
 	slices.SortFunc(out, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
 	merged := out[:0]
@@ -154,7 +174,15 @@ func (f *File) InWindow(i int, lo, hi time.Time) bool {
 // without a _time take now (ns), as ingested events do. A column that is
 // null throughout the row group is left out, as an ingested batch has no
 // column for a field none of its events set.
-func (f *File) ReadRowGroup(i int, now int64) (*store.Rows, error) {
+func (f *File) ReadRowGroup(i int, now int64) (rows *store.Rows, err error) {
+	err = contain(fmt.Sprintf("row group %d", i), func() error {
+		rows, err = f.readRowGroup(i, now)
+		return err
+	})
+	return rows, err
+}
+
+func (f *File) readRowGroup(i int, now int64) (*store.Rows, error) {
 	rg := f.pf.RowGroups()[i]
 	n := int(rg.NumRows())
 	chunks := rg.ColumnChunks()
@@ -163,7 +191,16 @@ func (f *File) ReadRowGroup(i int, now int64) (*store.Rows, error) {
 		rows.Time[r] = now
 	}
 	var buf []pq.Value
+	meta := f.pf.Metadata().RowGroups[i].Columns
 	for _, l := range f.leaves {
+		md := meta[l.col.Index()].MetaData
+		start := md.DataPageOffset
+		if md.DictionaryPageOffset != 0 {
+			start = md.DictionaryPageOffset
+		}
+		if err := checkPages(f.r, md.Codec, start, start+md.TotalCompressedSize); err != nil {
+			return nil, fmt.Errorf("row group %d: column %s: %w", i, l.name, err)
+		}
 		c := newColumn(l, n, rows.Time)
 		var err error
 		if buf, err = c.read(chunks[l.col.Index()], buf); err != nil {

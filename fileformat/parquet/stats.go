@@ -19,6 +19,17 @@ import (
 // times in ns, float64, string). A leaf with only nulls is left out, as
 // a stored part has no column for a field none of its events set.
 func (f *File) RowGroupStats(i int) (lo, hi int64, cols []store.ColumnMeta) {
+	err := contain("statistics", func() error {
+		lo, hi, cols = f.rowGroupStats(i)
+		return nil
+	})
+	if err != nil { // statistics that do not read rule nothing out
+		return math.MinInt64, math.MaxInt64, nil
+	}
+	return lo, hi, cols
+}
+
+func (f *File) rowGroupStats(i int) (lo, hi int64, cols []store.ColumnMeta) {
 	md := f.pf.Metadata().RowGroups[i]
 	lo, hi = math.MinInt64, math.MaxInt64
 	for _, l := range f.leaves {
