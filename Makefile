@@ -57,7 +57,7 @@ cluster:
 
 # fuzz: every fuzz target for FUZZTIME each (default 10m; outside make
 # test): the decoders, gzip/zstd bodies, OTLP, the APL parser, the block,
-# catalog, WAL and partial-result readers. Prints a table.
+# catalog, WAL and partial-result readers, Parquet files. Prints a table.
 fuzz:
 	FUZZTIME=$${FUZZTIME:-10m} scripts/fuzz
 
