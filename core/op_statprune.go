@@ -173,21 +173,9 @@ func isOrdered(v any) bool {
 	return false
 }
 
-// cmpHolds evaluates `d op want` for a dictionary entry.
+// cmpHolds evaluates `d op want` for a dictionary entry; a pair that
+// does not compare may hold (the part is kept).
 func cmpHolds(op string, d string, want any) bool {
 	c, ok := compareAny(d, want)
-	if !ok {
-		return true
-	}
-	switch op {
-	case "==":
-		return c == 0
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	}
-	return c >= 0
+	return !ok || cmpResult(op, c)
 }
