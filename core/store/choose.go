@@ -30,14 +30,14 @@ type candidate struct {
 	blob    []byte // nil while only estimated
 }
 
-// Close calls: an estimate within closeMargin (in quarters: 5/4) of the
-// smallest size known is not trusted to rank, so up to maxFullTries
+// Close calls: an estimate within closeMargin percent of the smallest
+// size known is not trusted to rank, so up to maxFullTries
 // estimated candidates are compressed in full before choosing. Sample
 // estimates of large bodies are off by up to about a third (zstd finds
 // matches across the whole body that a sample lacks), which decided
 // between zstd and Huffman, or against compressing at all, by noise.
 const (
-	closeMargin  = 5
+	closeMargin  = 115
 	maxFullTries = 2
 )
 
@@ -97,7 +97,7 @@ func settleClose(cands []candidate, variants []variant, rawLen int) {
 		if c.blob != nil {
 			continue
 		}
-		if tries == maxFullTries || c.size*4 > lead*closeMargin {
+		if tries == maxFullTries || c.size*100 > lead*closeMargin {
 			break
 		}
 		c.blob = compressBody(c.comp, variants[c.variant].body)
@@ -115,7 +115,7 @@ func settleClose(cands []candidate, variants []variant, rawLen int) {
 const (
 	fullTryLen   = 64 << 10
 	minPiece     = 8 << 10
-	maxPiece     = 64 << 10
+	maxPiece     = 32 << 10
 	samplePieces = 8
 )
 
