@@ -379,9 +379,12 @@ func mix(h uint64) uint64 {
 	return h ^ h>>33
 }
 
+// encodeFragmentStats appends the scan statistics a fragment sends back:
+// the counters as varints, then whether any block time was seen.
 func encodeFragmentStats(b []byte, s *scanStats) []byte {
 	for _, v := range []int64{s.blocksExamined.Load(), s.blocksMatched.Load(), s.blocksCached.Load(),
-		s.rowsExamined.Load(), s.rowsMatched.Load(), s.minBlockTime.Load(), s.maxBlockTime.Load()} {
+		s.rowsExamined.Load(), s.rowsMatched.Load(), s.minBlockTime.Load(), s.maxBlockTime.Load(),
+		s.pagesDecoded.Load()} {
 		b = binary.AppendVarint(b, v)
 	}
 	if s.seen.Load() {
@@ -390,8 +393,10 @@ func encodeFragmentStats(b []byte, s *scanStats) []byte {
 	return append(b, 0)
 }
 
+// decodeFragmentStats adds the statistics encodeFragmentStats wrote to s
+// and returns the bytes after them.
 func decodeFragmentStats(b []byte, s *scanStats) ([]byte, error) {
-	var v [7]int64
+	var v [8]int64
 	for i := range v {
 		x, k := binary.Varint(b)
 		if k <= 0 {
@@ -407,6 +412,7 @@ func decodeFragmentStats(b []byte, s *scanStats) ([]byte, error) {
 	s.blocksCached.Add(v[2])
 	s.rowsExamined.Add(v[3])
 	s.rowsMatched.Add(v[4])
+	s.pagesDecoded.Add(v[7])
 	if b[0] == 1 {
 		s.noteBlock(v[5], v[6])
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
@@ -282,4 +283,118 @@ func travels(t *testing.T, e *Engine, q string) bool {
 	defer p.release()
 	_, blk := pl.firstBlocking()
 	return canTravel(p.x, blk)
+}
+
+// TestFragmentStatsRoundTrip: every scan counter a fragment sends back
+// arrives, pages decoded included, and the bytes after the statistics
+// are left for the sinks.
+func TestFragmentStatsRoundTrip(t *testing.T) {
+	var s scanStats
+	for i, c := range []*atomic.Int64{&s.blocksExamined, &s.blocksMatched, &s.blocksCached,
+		&s.rowsExamined, &s.rowsMatched, &s.pagesDecoded} {
+		c.Store(int64(i+1) * 1000)
+	}
+	s.noteBlock(-5, 1<<40)
+	b := append(encodeFragmentStats(nil, &s), "sinks"...)
+	var got scanStats
+	rest, err := decodeFragmentStats(b, &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(rest) != "sinks" {
+		t.Fatalf("left %q after the statistics, want the sinks", rest)
+	}
+	want, have := statsOf(&s), statsOf(&got)
+	if want != have {
+		t.Fatalf("round trip gives %+v, want %+v", have, want)
+	}
+	if _, err := decodeFragmentStats(b[:len(b)-len("sinks")-1], &got); err == nil {
+		t.Fatal("truncated statistics decoded")
+	}
+}
+
+// statsOf copies the counters of s for comparison.
+func statsOf(s *scanStats) [9]int64 {
+	seen := int64(0)
+	if s.seen.Load() {
+		seen = 1
+	}
+	return [9]int64{s.blocksExamined.Load(), s.blocksMatched.Load(), s.blocksCached.Load(),
+		s.rowsExamined.Load(), s.rowsMatched.Load(), s.minBlockTime.Load(), s.maxBlockTime.Load(),
+		s.pagesDecoded.Load(), seen}
+}
+
+// TestDistributedPagesDecoded runs a rare-word query over one paged block
+// that another node owns: the status the first node renders reports the
+// pages the other decoded, as a local run of the query does.
+func TestDistributedPagesDecoded(t *testing.T) {
+	g := termGranuleRows
+	n := 3*g + 500
+	objs := store.NewMemObjects()
+	opts := pagedOptions(n)
+	opts.Objects, opts.FlushInterval, opts.CompactInterval = objs, time.Hour, time.Hour
+	ing, err := store.Open(t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ing.Create("logs")
+	if err == nil {
+		err = fillPaged(ds, n, g+10)
+	}
+	if cerr := ing.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var engines [2]*Engine
+	for i := range engines {
+		db, err := store.OpenRemote(store.Options{Objects: objs, Refresh: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		engines[i] = NewEngine(StoreCatalog(db))
+	}
+	var key string
+	for _, k := range objs.Keys() {
+		if strings.HasSuffix(k, ".blk") {
+			key = k
+		}
+	}
+	other := "b"
+	for i := 0; rendezvous([]string{"a", other}, key)[0] != other; i++ {
+		other = fmt.Sprintf("b%d", i)
+	}
+	var ran atomic.Int64
+	dist := &Distribution{Nodes: []string{"a", other}, Self: "a",
+		Run: func(ctx context.Context, node string, f *Fragment) ([]byte, error) {
+			js, err := json.Marshal(f)
+			if err != nil {
+				return nil, err
+			}
+			var got Fragment
+			if err := json.Unmarshal(js, &got); err != nil {
+				return nil, err
+			}
+			ran.Add(1)
+			return engines[1].RunFragment(ctx, &got)
+		}}
+	q := "['logs'] | where message has '" + gen.RareWord + "' | project _time, message"
+	local := mustQuery(t, engines[0], q, noColumnCache)
+	remote := mustQuery(t, engines[0], q, noColumnCache, func(r *Request) { r.Distribute = dist })
+	if ran.Load() == 0 {
+		t.Fatal("no fragment ran on the other node")
+	}
+	if p := local.Stats.PagesDecoded; p < 1 {
+		t.Fatalf("the local query decoded %d pages, want the rare word's", p)
+	}
+	js, err := json.Marshal(render.Tabular(remote).Status)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`"pagesDecoded":%d`, local.Stats.PagesDecoded)
+	if !strings.Contains(string(js), want) {
+		t.Fatalf("distributed status %s, want %s as the local query", js, want)
+	}
 }

@@ -16,11 +16,27 @@ import (
 // benchmarks' generator, with its free-text message), the rare word put
 // into the messages of the given rows.
 func realisticPagedDB(n int, rare ...int) (*Engine, error) {
-	db := store.OpenMemory(store.Options{NoSync: true, SealTermFilters: true, SealRows: n, FlushRows: n})
+	db := store.OpenMemory(pagedOptions(n))
 	ds, err := db.Create("logs")
 	if err != nil {
 		return nil, err
 	}
+	if err := fillPaged(ds, n, rare...); err != nil {
+		return nil, err
+	}
+	return NewEngine(StoreCatalog(db)), nil
+}
+
+// pagedOptions make the n events appended at once one block with paged
+// free-text columns and term filters.
+func pagedOptions(n int) store.Options {
+	return store.Options{NoSync: true, SealTermFilters: true, SealRows: n, FlushRows: n}
+}
+
+// fillPaged appends n realistic events to ds as one block, the rare word
+// in the messages of the given rows, and checks that the message column
+// is paged by granule.
+func fillPaged(ds *store.Dataset, n int, rare ...int) error {
 	at := map[int]bool{}
 	for _, r := range rare {
 		at[r] = true
@@ -34,26 +50,26 @@ func realisticPagedDB(n int, rare ...int) (*Engine, error) {
 		}
 		b.Begin()
 		if err := setEvent(b, e); err != nil {
-			return nil, err
+			return err
 		}
 		b.End(0)
 	}
 	if _, err := ds.Append(b.Finish(0)); err != nil {
-		return nil, err
+		return err
 	}
 	if err := ds.Flush(); err != nil {
-		return nil, err
+		return err
 	}
 	snap := ds.Snapshot()
 	defer snap.Release()
 	if len(snap.Parts) != 1 {
-		return nil, fmt.Errorf("%d parts, want one block", len(snap.Parts))
+		return fmt.Errorf("%d parts, want one block", len(snap.Parts))
 	}
 	pp, ok := snap.Parts[0].(store.PagedPart)
 	if !ok || pp.PageRows(store.ColKey{Name: "message", Type: vector.String}) != termGranuleRows {
-		return nil, fmt.Errorf("the message column is not paged by granule")
+		return fmt.Errorf("the message column is not paged by granule")
 	}
-	return NewEngine(StoreCatalog(db)), nil
+	return nil
 }
 
 // setEvent adds one generated event's fields to the builder.

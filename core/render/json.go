@@ -17,20 +17,24 @@ type TabularResult struct {
 
 // Status is the query statistics block shared by both formats.
 type Status struct {
-	ElapsedTime    int64            `json:"elapsedTime"` // µs
-	MinCursor      string           `json:"minCursor"`
-	MaxCursor      string           `json:"maxCursor"`
-	BlocksExamined int64            `json:"blocksExamined"`
-	BlocksCached   int64            `json:"blocksCached"`
-	BlocksMatched  int64            `json:"blocksMatched"`
-	RowsExamined   int64            `json:"rowsExamined"`
-	RowsMatched    int64            `json:"rowsMatched"`
-	NumGroups      int64            `json:"numGroups"`
-	IsPartial      bool             `json:"isPartial"`
-	CacheStatus    int              `json:"cacheStatus"`
-	MinBlockTime   string           `json:"minBlockTime"`
-	MaxBlockTime   string           `json:"maxBlockTime"`
-	Messages       []output.Message `json:"messages,omitempty"`
+	ElapsedTime    int64  `json:"elapsedTime"` // µs
+	MinCursor      string `json:"minCursor"`
+	MaxCursor      string `json:"maxCursor"`
+	BlocksExamined int64  `json:"blocksExamined"`
+	BlocksCached   int64  `json:"blocksCached"`
+	BlocksMatched  int64  `json:"blocksMatched"`
+	RowsExamined   int64  `json:"rowsExamined"`
+	RowsMatched    int64  `json:"rowsMatched"`
+	// PagesDecoded is aplite's own counter, beyond the spec's fields (the
+	// clients decode status leniently): the column pages a scan decoded,
+	// which tells how much of a paged column a term filter skipped.
+	PagesDecoded int64            `json:"pagesDecoded"`
+	NumGroups    int64            `json:"numGroups"`
+	IsPartial    bool             `json:"isPartial"`
+	CacheStatus  int              `json:"cacheStatus"`
+	MinBlockTime string           `json:"minBlockTime"`
+	MaxBlockTime string           `json:"maxBlockTime"`
+	Messages     []output.Message `json:"messages,omitempty"`
 }
 
 // TabularTable is one table of a tabular result; Columns is column-major.

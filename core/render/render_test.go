@@ -51,7 +51,7 @@ func rawEvents() *output.Output {
 		Fields:   map[string][]output.Field{"logs": {{Name: "_time", Type: vector.DateTime}, {Name: "status", Type: vector.Int}}},
 		Start:    time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
 		End:      time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
-		Stats: output.Stats{BlocksExamined: 3, RowsExamined: 10, RowsMatched: 12, HasBlockTime: true,
+		Stats: output.Stats{BlocksExamined: 3, RowsExamined: 10, RowsMatched: 12, PagesDecoded: 7, HasBlockTime: true,
 			MinBlockTime: ts("2026-11-01T09:00:00Z"), MaxBlockTime: ts("2026-11-01T11:00:00Z"),
 			MinCursor: "c1", MaxCursor: "c2"},
 		CacheStatus: output.Computed,

@@ -144,6 +144,7 @@ func status(o *output.Output) Status {
 		BlocksCached:   st.BlocksCached,
 		RowsExamined:   st.RowsExamined,
 		RowsMatched:    min(st.RowsMatched, st.RowsExamined),
+		PagesDecoded:   st.PagesDecoded,
 		NumGroups:      st.NumGroups,
 		CacheStatus:    o.CacheStatus,
 		MinBlockTime:   output.FormatTime(0),
