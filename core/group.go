@@ -379,6 +379,10 @@ func (g *groupTable) assignInterned(cols []*vector.Vector, c *vector.Vector, row
 			return
 		}
 	}
+	var memo *strMemo
+	if ids == nil {
+		memo = new(strMemo)
+	}
 	for k := range out {
 		i := row(rows, k)
 		if c.IsNull(i) {
@@ -389,7 +393,7 @@ func (g *groupTable) assignInterned(cols []*vector.Vector, c *vector.Vector, row
 		if ids != nil {
 			id = ids[c.Codes[i]]
 		} else {
-			id = g.intern.id(c.Str(i))
+			id = memo.id(g.intern, c.Str(i))
 		}
 		out[k] = g.internedGroup(cols, i, id)
 	}

@@ -63,7 +63,7 @@ func (d *decoder) object(parent int32, depth int) (empty bool, err error) {
 // at depth.
 func (d *decoder) member(id int32, depth int) error {
 	if d.f.nodes[id].skip {
-		return d.skip()
+		return d.skipMember()
 	}
 	switch c := d.peek(); c {
 	case '"':
@@ -273,7 +273,7 @@ func (d *decoder) skip() error {
 			}
 			continue
 		case '"':
-			if _, err := d.str(); err != nil {
+			if err := d.skipStr(); err != nil {
 				return err
 			}
 		case 't':
@@ -326,7 +326,7 @@ func (d *decoder) key() error {
 	if d.peek() != '"' {
 		return d.errAt(d.pos, "invalid "+describe(d.buf, d.pos)+" looking for beginning of object key string")
 	}
-	if _, err := d.str(); err != nil {
+	if err := d.skipStr(); err != nil {
 		return err
 	}
 	return d.expect(':', "after object key")
