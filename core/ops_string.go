@@ -45,6 +45,7 @@ func lookupStringOp(op string) (strPred, bool, bool) {
 // stringOp compiles the string operators, including `matches regex`.
 func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 	var pred strPred
+	var ft *foldTerm
 	neg := false
 	if b.Op == "matches regex" || b.Op == "!matches regex" {
 		neg = b.Op[0] == '!'
@@ -63,8 +64,8 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		}
 		pred, neg = p, n
 		if r.isConst() {
-			if fast := foldTermPred(b.Op, valueString(r.constValue())); fast != nil {
-				pred = fast
+			if ft = foldTermPred(b.Op, valueString(r.constValue())); ft != nil {
+				pred = func(t, _ string) bool { return ft.match(t) }
 			}
 		}
 	}
@@ -91,6 +92,9 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 				}
 				return res
 			}, neg), nil
+		}
+		if ft != nil && lv.Type == vector.String && lv.Strs != nil && !lv.Const {
+			return ft.vector(lv, bt, neg), nil
 		}
 		return stringPredVectors(pred, neg, lv, rv, bt.N), nil
 	}
