@@ -58,8 +58,9 @@ func (f *foldTerm) match(text string) bool {
 		// ASCII are longer than what they become.
 		return false
 	}
-	if f.scan(text) {
-		return true
+	found, ascii := f.scan(text)
+	if found || ascii {
+		return found
 	}
 	for _, s := range f.special {
 		if strings.Contains(text, s) {
@@ -147,12 +148,16 @@ func load8(s string, i int) uint64 {
 // byte lower-cases an ASCII letter and maps no other byte onto a letter,
 // so for a letter the lane test is exact and for another byte it admits
 // one more byte, which hit rejects; no byte of 0x80 and up passes.
-func (f *foldTerm) scan(text string) bool {
+// ascii, when nothing is found, tells whether every byte was ASCII.
+func (f *foldTerm) scan(text string) (found, ascii bool) {
 	n := len(f.low)
 	last := len(text) - n // the last possible start
+	var seen uint64       // every byte ORed, for the caller's ASCII test
 	i := 0
-	for ; i+9 <= len(text) && i <= last; i += 8 {
-		m := zeroLanes(load8(text, i) | 0x20*lanes ^ f.b0)
+	for ; i+9 <= len(text); i += 8 {
+		w := load8(text, i)
+		seen |= w
+		m := zeroLanes(w | 0x20*lanes ^ f.b0)
 		if n > 1 {
 			m &= zeroLanes(load8(text, i+1) | 0x20*lanes ^ f.b1)
 		}
@@ -162,16 +167,17 @@ func (f *foldTerm) scan(text string) bool {
 				break
 			}
 			if f.hit(text, start) {
-				return true
+				return true, false
 			}
 		}
 	}
-	for ; i <= last; i++ {
-		if text[i]|0x20 == byte(f.b0) && f.hit(text, i) {
-			return true
+	for ; i < len(text); i++ {
+		seen |= uint64(text[i])
+		if i <= last && text[i]|0x20 == byte(f.b0) && f.hit(text, i) {
+			return true, false
 		}
 	}
-	return false
+	return false, seen&(0x80*lanes) == 0
 }
 
 // foldTermPred returns the fast matcher for a case-insensitive term

@@ -87,6 +87,10 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return x.preds.apply(lv, memoKey, bt.N, func(dict []string) []bool {
 				needle := valueString(r.constValue())
 				res := make([]bool, len(dict))
+				if ft != nil {
+					ft.fill(dict, nil, neg, res)
+					return res
+				}
 				for i, s := range dict {
 					res[i] = pred(s, needle) != neg
 				}
