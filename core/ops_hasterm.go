@@ -28,6 +28,9 @@ type foldTerm struct {
 	// b0 and b1 are the needle's first two bytes with bit 5 set, in
 	// every byte lane; b1 is unused for a one-byte needle.
 	b0, b1 uint64
+	// one has every lane's top bit for a one-byte needle, whose second
+	// byte test must pass everywhere, and is 0 otherwise.
+	one uint64
 	// special holds the runes (as UTF-8) whose lower case the needle
 	// holds and that only hasTerm folds right.
 	special []string
@@ -41,6 +44,8 @@ func newFoldTerm(needle string, mode int) *foldTerm {
 	f := &foldTerm{low: low, mode: mode, b0: lanes * uint64(low[0]|0x20)}
 	if len(low) > 1 {
 		f.b1 = lanes * uint64(low[1]|0x20)
+	} else {
+		f.one = 0x80 * lanes
 	}
 	if strings.IndexByte(low, 'i') >= 0 {
 		f.special = append(f.special, "\u0130")
@@ -150,34 +155,64 @@ func load8(s string, i int) uint64 {
 // one more byte, which hit rejects; no byte of 0x80 and up passes.
 // ascii, when nothing is found, tells whether every byte was ASCII.
 func (f *foldTerm) scan(text string) (found, ascii bool) {
-	n := len(f.low)
-	last := len(text) - n // the last possible start
-	var seen uint64       // every byte ORed, for the caller's ASCII test
+	if len(text) < 9 {
+		return f.scanShort(text)
+	}
+	var seen uint64 // every byte ORed, for the caller's ASCII test
 	i := 0
 	for ; i+9 <= len(text); i += 8 {
 		w := load8(text, i)
 		seen |= w
-		m := zeroLanes(w | 0x20*lanes ^ f.b0)
-		if n > 1 {
-			m &= zeroLanes(load8(text, i+1) | 0x20*lanes ^ f.b1)
-		}
-		for ; m != 0; m &= m - 1 {
-			start := i + bits.TrailingZeros64(m)>>3
-			if start > last {
-				break
-			}
-			if f.hit(text, start) {
-				return true, false
-			}
-		}
-	}
-	for ; i < len(text); i++ {
-		seen |= uint64(text[i])
-		if i <= last && text[i]|0x20 == byte(f.b0) && f.hit(text, i) {
+		m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(load8(text, i+1)|0x20*lanes^f.b1) | f.one)
+		if m != 0 && f.lanes(text, i, m) {
 			return true, false
 		}
 	}
+	// The rest, one to eight bytes, as the last word of the text read
+	// again from nine bytes before its end: lanes the loop looked at
+	// already are masked off. Its ninth byte starts only a one-byte
+	// needle.
+	j := len(text) - 9
+	w := load8(text, j)
+	w1 := load8(text, j+1)
+	seen |= w1
+	m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(w1|0x20*lanes^f.b1) | f.one)
+	if f.lanes(text, j, m&^(1<<((i-j)*8)-1)) {
+		return true, false
+	}
+	if len(f.low) == 1 && f.hit(text, len(text)-1) {
+		return true, false
+	}
 	return false, seen&(0x80*lanes) == 0
+}
+
+// lanes tries the candidate starts that m marks (the top bit of a lane)
+// in the word from i.
+func (f *foldTerm) lanes(text string, i int, m uint64) bool {
+	last := len(text) - len(f.low)
+	for ; m != 0; m &= m - 1 {
+		start := i + bits.TrailingZeros64(m)>>3
+		if start > last {
+			return false
+		}
+		if f.hit(text, start) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanShort is scan byte by byte, for texts shorter than the words'
+// reach.
+func (f *foldTerm) scanShort(text string) (found, ascii bool) {
+	var seen byte
+	for i := 0; i < len(text); i++ {
+		seen |= text[i]
+		if i+len(f.low) <= len(text) && text[i]|0x20 == byte(f.b0) && f.hit(text, i) {
+			return true, false
+		}
+	}
+	return false, seen < utf8.RuneSelf
 }
 
 // foldTermPred returns the fast matcher for a case-insensitive term
