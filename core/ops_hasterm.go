@@ -141,10 +141,10 @@ func zeroLanes(x uint64) uint64 {
 	return (x - lanes) &^ x & (0x80 * lanes)
 }
 
-// load8 reads eight bytes of s from i, little endian (the compiler makes
-// one load of it).
-func load8(s string, i int) uint64 {
-	s = s[i : i+8]
+// load8 reads the first eight bytes of s, little endian (the compiler
+// makes one load of it).
+func load8(s string) uint64 {
+	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
@@ -160,21 +160,21 @@ func (f *foldTerm) scan(text string) (found, ascii bool) {
 	}
 	var seen uint64 // every byte ORed, for the caller's ASCII test
 	i := 0
-	for ; i+9 <= len(text); i += 8 {
-		w := load8(text, i)
+	for rest := text; len(rest) >= 9; rest = rest[8:] {
+		w := load8(rest[:8])
 		seen |= w
-		m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(load8(text, i+1)|0x20*lanes^f.b1) | f.one)
+		m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(load8(rest[1:9])|0x20*lanes^f.b1) | f.one)
 		if m != 0 && f.lanes(text, i, m) {
 			return true, false
 		}
+		i += 8
 	}
 	// The rest, one to eight bytes, as the last word of the text read
 	// again from nine bytes before its end: lanes the loop looked at
 	// already are masked off. Its ninth byte starts only a one-byte
 	// needle.
 	j := len(text) - 9
-	w := load8(text, j)
-	w1 := load8(text, j+1)
+	w, w1 := load8(text[j:]), load8(text[j+1:])
 	seen |= w1
 	m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(w1|0x20*lanes^f.b1) | f.one)
 	if f.lanes(text, j, m&^(1<<((i-j)*8)-1)) {
