@@ -177,7 +177,7 @@ func (f *foldTerm) scan(text string) (found, ascii bool) {
 	w, w1 := load8(text[j:]), load8(text[j+1:])
 	seen |= w1
 	m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(w1|0x20*lanes^f.b1) | f.one)
-	if f.lanes(text, j, m&^(1<<((i-j)*8)-1)) {
+	if m &^= 1<<((i-j)*8) - 1; m != 0 && f.lanes(text, j, m) {
 		return true, false
 	}
 	if len(f.low) == 1 && f.hit(text, len(text)-1) {
