@@ -11,7 +11,8 @@ import (
 // foldTerm is has/hasprefix/hassuffix (case-insensitive) for one ASCII
 // needle: the same answers as hasTerm, without lower-casing every text
 // (which allocated a copy of each message and made `where message has
-// "x"` cost ~300 ns a row) and without a per-text ASCII check.
+// "x"` cost ~300 ns a row) and without a per-text ASCII check. In mode
+// termAny it is contains, with containsFold's answers.
 //
 // Candidates come from a SWAR scan, eight bytes a step, for the needle's
 // first two bytes with case folded (see scan); only they are compared
@@ -21,7 +22,7 @@ import (
 // rune into a boundary or back (checked over all of Unicode when this
 // was written). The exceptions are the two runes that lower to ASCII,
 // U+0130 (to "i") and U+212A (to "k"): a text holding one that the
-// needle could use is answered by hasTerm.
+// needle could use is answered by hasTerm (containsFold for contains).
 type foldTerm struct {
 	low  string // the needle, lower case
 	mode int
@@ -35,6 +36,10 @@ type foldTerm struct {
 	// holds and that only hasTerm folds right.
 	special []string
 }
+
+// termAny is the matcher's mode for contains: a match anywhere, no
+// boundaries (the term modes are in ops_string.go).
+const termAny = -1
 
 // lanes repeats a byte in the eight lanes of a word.
 const lanes = 0x0101010101010101
@@ -69,6 +74,9 @@ func (f *foldTerm) match(text string) bool {
 	}
 	for _, s := range f.special {
 		if strings.Contains(text, s) {
+			if f.mode == termAny {
+				return containsFold(text, f.low)
+			}
 			return hasTerm(text, f.low, false, f.mode)
 		}
 	}
@@ -98,6 +106,8 @@ func (f *foldTerm) hit(text string, start int) bool {
 		return false
 	}
 	switch f.mode {
+	case termAny:
+		return true
 	case termPrefix:
 		return boundaryBefore(text, start)
 	case termSuffix:
@@ -216,7 +226,7 @@ func (f *foldTerm) scanShort(text string) (found, ascii bool) {
 }
 
 // foldTermPred returns the fast matcher for a case-insensitive term
-// operator over a constant ASCII needle, or nil.
+// operator, or contains, over a constant ASCII needle, or nil.
 func foldTermPred(op, needle string) *foldTerm {
 	if !isASCII(needle) || needle == "" {
 		return nil
@@ -228,6 +238,8 @@ func foldTermPred(op, needle string) *foldTerm {
 		return newFoldTerm(needle, termPrefix)
 	case "hassuffix":
 		return newFoldTerm(needle, termSuffix)
+	case "contains":
+		return newFoldTerm(needle, termAny)
 	}
 	return nil
 }

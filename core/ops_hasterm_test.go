@@ -10,7 +10,7 @@ import (
 )
 
 // termModes names the three modes for failure messages.
-var termModes = map[int]string{termWhole: "has", termPrefix: "hasprefix", termSuffix: "hassuffix"}
+var termModes = map[int]string{termWhole: "has", termPrefix: "hasprefix", termSuffix: "hassuffix", termAny: "contains"}
 
 // The fast matcher answers like hasTerm on the cases that decide a term:
 // edges of the text, digits, underscores and punctuation as boundaries,
@@ -49,6 +49,15 @@ func TestFoldTermCases(t *testing.T) {
 		{"", "t", false, false, false},
 		{"\r", "-", false, false, false},
 	}
+	contains := map[[2]string]bool{
+		{"xTIMEOUTs", "timeout"}: true, {"xtİmeouts", "timeout"}: true, {"\u212aill", "KILL"}: true,
+		{"tim eout", "timeout"}: false, {"a long message of more than sixteen bytes, timeOUT", "timeout"}: true,
+	}
+	for c, want := range contains {
+		if got := newFoldTerm(c[1], termAny).match(c[0]); got != want {
+			t.Errorf("%q contains %q = %v, want %v", c[0], c[1], got, want)
+		}
+	}
 	for _, c := range cases {
 		for mode, want := range map[int]bool{termWhole: c.has, termPrefix: c.pre, termSuffix: c.suffix} {
 			if got := newFoldTerm(c.needle, mode).match(c.text); got != want {
@@ -86,7 +95,7 @@ func TestFoldTermAgrees(t *testing.T) {
 		if !isASCII(needle) {
 			continue
 		}
-		for _, mode := range []int{termWhole, termPrefix, termSuffix} {
+		for mode := range termModes {
 			checkFoldTerm(t, text, needle, mode)
 		}
 	}
@@ -95,6 +104,13 @@ func TestFoldTermAgrees(t *testing.T) {
 // checkFoldTerm fails t when the matcher disagrees with the references.
 func checkFoldTerm(t *testing.T, text, needle string, mode int) {
 	got := newFoldTerm(needle, mode).match(text)
+	if mode == termAny {
+		want := strings.Contains(strings.ToLower(text), strings.ToLower(needle))
+		if got != want || containsFold(text, needle) != want {
+			t.Fatalf("%q contains %q = %v, containsFold %v, lowered %v", text, needle, got, containsFold(text, needle), want)
+		}
+		return
+	}
 	if want := hasTerm(text, needle, false, mode); got != want {
 		t.Fatalf("%q %s %q = %v, hasTerm %v", text, termModes[mode], needle, got, want)
 	}
@@ -130,7 +146,7 @@ func FuzzFoldTerm(f *testing.F) {
 		if needle == "" || !isASCII(needle) {
 			return
 		}
-		checkFoldTerm(t, text, needle, int(mode%3))
+		checkFoldTerm(t, text, needle, int(mode%4)-1)
 	})
 }
 
@@ -172,6 +188,10 @@ func BenchmarkHasTermColumn(b *testing.B) {
 			f := newFoldTerm(needle, termWhole)
 			benchColumn(b, size, len(msgs), func() { f.fill(msgs, nil, false, out) })
 		})
+		b.Run(needle+"/contains", func(b *testing.B) {
+			f := newFoldTerm(needle, termAny)
+			benchColumn(b, size, len(msgs), func() { f.fill(msgs, nil, false, out) })
+		})
 		b.Run(needle+"/generic", func(b *testing.B) {
 			benchColumn(b, size, len(msgs), func() {
 				for i, m := range msgs {
@@ -203,6 +223,8 @@ func TestFoldTermQuery(t *testing.T) {
 		data + ` | where m hasprefix "TIME" | project n`:       "[[2] [3] [5] [6]]",
 		data + ` | where m hassuffix "meout" | project n`:      "[[2] [4] [5]]",
 		data + ` | where m has "timeout" or false | project n`: "[[2] [5]]",
+		data + ` | where m contains "MEOUT" | project n`:       "[[2] [3] [4] [5] [6]]",
+		data + ` | where m !contains "MEOUT" | project n`:      "[[7]]",
 	} {
 		if got := fmt.Sprint(rows(mustQuery(t, e, q))); got != want {
 			t.Errorf("%s\n got %s, want %s", q, got, want)
