@@ -33,7 +33,7 @@ type foldTerm struct {
 	// byte test must pass everywhere, and is 0 otherwise.
 	one uint64
 	// special holds the runes (as UTF-8) whose lower case the needle
-	// holds and that only hasTerm folds right.
+	// holds and that only the slow path folds right.
 	special []string
 }
 
@@ -61,7 +61,8 @@ func newFoldTerm(needle string, mode int) *foldTerm {
 	return f
 }
 
-// match reports whether text has the needle as a term (prefix, suffix).
+// match reports whether text has the needle as a term (prefix, suffix),
+// or for contains anywhere.
 func (f *foldTerm) match(text string) bool {
 	if len(text) < len(f.low) {
 		// Lower-casing shortens no ASCII byte, and the runes that become
@@ -174,7 +175,7 @@ func (f *foldTerm) scan(text string) (found, ascii bool) {
 		w := load8(rest[:8])
 		seen |= w
 		m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(load8(rest[1:9])|0x20*lanes^f.b1) | f.one)
-		if m != 0 && f.lanes(text, i, m) {
+		if m != 0 && f.tryLanes(text, i, m) {
 			return true, false
 		}
 		i += 8
@@ -187,7 +188,7 @@ func (f *foldTerm) scan(text string) (found, ascii bool) {
 	w, w1 := load8(text[j:]), load8(text[j+1:])
 	seen |= w1
 	m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(w1|0x20*lanes^f.b1) | f.one)
-	if m &^= 1<<((i-j)*8) - 1; m != 0 && f.lanes(text, j, m) {
+	if m &^= 1<<((i-j)*8) - 1; m != 0 && f.tryLanes(text, j, m) {
 		return true, false
 	}
 	if len(f.low) == 1 && f.hit(text, len(text)-1) {
@@ -196,9 +197,9 @@ func (f *foldTerm) scan(text string) (found, ascii bool) {
 	return false, seen&(0x80*lanes) == 0
 }
 
-// lanes tries the candidate starts that m marks (the top bit of a lane)
+// tryLanes tries the candidate starts that m marks (the top bit of a lane)
 // in the word from i.
-func (f *foldTerm) lanes(text string, i int, m uint64) bool {
+func (f *foldTerm) tryLanes(text string, i int, m uint64) bool {
 	last := len(text) - len(f.low)
 	for ; m != 0; m &= m - 1 {
 		start := i + bits.TrailingZeros64(m)>>3

@@ -63,7 +63,7 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return nil, semErr(b, "unknown operator %s", b.Op)
 		}
 		pred, neg = p, n
-		if r.isConst() {
+		if r.isConst() && r.constValue() != nil {
 			if ft = foldTermPred(b.Op, valueString(r.constValue())); ft != nil {
 				pred = func(t, _ string) bool { return ft.match(t) }
 			}
