@@ -45,6 +45,7 @@ func lookupStringOp(op string) (strPred, bool, bool) {
 // stringOp compiles the string operators, including `matches regex`.
 func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 	var pred strPred
+	var ft *foldTerm
 	neg := false
 	if b.Op == "matches regex" || b.Op == "!matches regex" {
 		neg = b.Op[0] == '!'
@@ -62,9 +63,9 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return nil, semErr(b, "unknown operator %s", b.Op)
 		}
 		pred, neg = p, n
-		if r.isConst() {
-			if fast := foldTermPred(b.Op, valueString(r.constValue())); fast != nil {
-				pred = fast
+		if r.isConst() && r.constValue() != nil {
+			if ft = foldTermPred(b.Op, valueString(r.constValue())); ft != nil {
+				pred = func(t, _ string) bool { return ft.match(t) }
 			}
 		}
 	}
@@ -86,11 +87,18 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return x.preds.apply(lv, memoKey, bt.N, func(dict []string) []bool {
 				needle := valueString(r.constValue())
 				res := make([]bool, len(dict))
+				if ft != nil {
+					ft.fill(dict, nil, neg, res)
+					return res
+				}
 				for i, s := range dict {
 					res[i] = pred(s, needle) != neg
 				}
 				return res
 			}, neg), nil
+		}
+		if ft != nil && lv.Type == vector.String && lv.Strs != nil && !lv.Const {
+			return ft.vector(lv, bt, neg), nil
 		}
 		return stringPredVectors(pred, neg, lv, rv, bt.N), nil
 	}
