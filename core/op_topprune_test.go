@@ -216,7 +216,7 @@ func (p countingPart) ReadColumn(k store.ColKey) (*vector.Vector, error) {
 // included, and the threshold kernels keep exactly the rows ranked at or
 // above the threshold.
 func TestRanksOrderAsCompareKeys(t *testing.T) {
-	floats := []float64{math.NaN(), math.Inf(-1), -1e300, -2.5, -0.0, 0, 1e-300, 2.5, math.MaxFloat64, math.Inf(1)}
+	floats := []float64{math.NaN(), math.Inf(-1), -1e300, -2.5, math.Copysign(0, -1), 0, 1e-300, 2.5, math.MaxFloat64, math.Inf(1)}
 	ints := []int64{math.MinInt64, -3, -1, 0, 1, 7, math.MaxInt64}
 	fv := &vector.Vector{Type: vector.Float, Len: len(floats), Floats: floats}
 	iv := &vector.Vector{Type: vector.Int, Len: len(ints), Ints: ints}
