@@ -22,7 +22,10 @@ import (
 // queries, with the bounds a user sets on `aplite serve` (-flush-rows,
 // -column-cache, -result-cache, -query-memory, -max-body). The server is
 // a child process, so the figures are its own: the peak of VmRSS sampled
-// every 20 ms, and VmHWM. Sizes as BenchmarkQuery (APLITE_BENCH_10M=1
+// every 20 ms, and VmHWM. VmRSS counts the pages of the memory-mapped
+// block files a query touched (RssFile: page cache the kernel reclaims
+// under pressure, shared with every reader of the file) beside the heap
+// (RssAnon), so the peak of RssAnon is reported too. Sizes as BenchmarkQuery (APLITE_BENCH_10M=1
 // adds 10M); APLITE_MEMORY_FLAGS adds serve flags, e.g.
 // "-column-cache 256M".
 func BenchmarkMemory(b *testing.B) {
@@ -58,6 +61,7 @@ func measureMemory(b *testing.B, bin string, n int) {
 	ingestPeak := s.peakAndReset()
 	p.waitCount(b, n)
 	settlePeak := s.peakAndReset()
+	s.anonPeakAndReset()
 
 	var queryPeak int64
 	for _, q := range benchQueries {
@@ -65,8 +69,10 @@ func measureMemory(b *testing.B, bin string, n int) {
 		for range 3 {
 			p.post(b, "/v1/datasets/_apl?format=tabular", body)
 		}
+		anon := s.anonPeakAndReset()
 		peak := s.peakAndReset()
 		b.ReportMetric(mb(peak), q.id+"-peak-rss-MB")
+		b.ReportMetric(mb(anon), q.id+"-peak-anon-MB")
 		queryPeak = max(queryPeak, peak)
 	}
 	b.ReportMetric(float64(n)/ingest.Seconds(), "ingest-events/s")
@@ -80,13 +86,14 @@ func measureMemory(b *testing.B, bin string, n int) {
 
 func mb(n int64) float64 { return float64(n) / (1 << 20) }
 
-// rssSampler polls a process's VmRSS and keeps the peak since the last
-// reset (VmHWM cannot be reset without privileges on every kernel).
+// rssSampler polls a process's VmRSS and RssAnon and keeps their peaks
+// since the last reset (VmHWM cannot be reset without privileges on every
+// kernel).
 type rssSampler struct {
-	pid  int
-	peak atomic.Int64
-	done chan struct{}
-	wg   sync.WaitGroup
+	pid        int
+	peak, anon atomic.Int64
+	done       chan struct{}
+	wg         sync.WaitGroup
 }
 
 func newRSSSampler(pid int) *rssSampler {
@@ -100,6 +107,9 @@ func newRSSSampler(pid int) *rssSampler {
 			if v := procStatus(pid, "VmRSS"); v > s.peak.Load() {
 				s.peak.Store(v)
 			}
+			if v := procStatus(pid, "RssAnon"); v > s.anon.Load() {
+				s.anon.Store(v)
+			}
 			select {
 			case <-s.done:
 				return
@@ -111,8 +121,11 @@ func newRSSSampler(pid int) *rssSampler {
 }
 
 func (s *rssSampler) peakAndReset() int64 { return s.peak.Swap(procStatus(s.pid, "VmRSS")) }
-func (s *rssSampler) hwm() int64          { return procStatus(s.pid, "VmHWM") }
-func (s *rssSampler) stop()               { close(s.done); s.wg.Wait() }
+func (s *rssSampler) anonPeakAndReset() int64 {
+	return s.anon.Swap(procStatus(s.pid, "RssAnon"))
+}
+func (s *rssSampler) hwm() int64 { return procStatus(s.pid, "VmHWM") }
+func (s *rssSampler) stop()      { close(s.done); s.wg.Wait() }
 
 // procStatus reads one "kB" line of /proc/PID/status, in bytes.
 func procStatus(pid int, key string) int64 {

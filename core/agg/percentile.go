@@ -14,7 +14,7 @@ import (
 // non-null values of each group by KQL's nearest-rank definition: the
 // value of rank ceil(p/100·n) in ascending order, so the result is always
 // one of the values. It is exact while a group has at most 1024 values or
-// the whole aggregation holds at most 4M values (large groups are answered
+// the whole aggregation holds at most 1Mi values (large groups are answered
 // by quickselect); beyond that a group is a DDSketch, within 1% error of
 // a value of the right rank (Axiom documents "a maximum error of 1%").
 // Percentile 0 and 100 are the exact minimum and maximum in both modes.
@@ -57,7 +57,7 @@ var percentileSpec = &Spec{
 	New: func(ctx *Context, args []vector.Type, consts []any) (State, error) {
 		return newPct(ctx, args, consts, false)
 	},
-	Doc: "Returns the p-th percentile (nearest rank) of the group's values; exact while the query holds under 4M values (or 1024 per group), else within 1%.",
+	Doc: "Returns the p-th percentile (nearest rank) of the group's values; exact while the query holds under 1Mi values (or 1024 per group), else within 1%.",
 }
 
 var pctArraySpec = &Spec{

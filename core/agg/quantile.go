@@ -72,13 +72,17 @@ func (g *qgroup[T]) flatten() {
 
 // Values are kept exactly (and percentiles are exact) while a group holds
 // at most exactQuantile values, or while the whole state holds at most
-// exactTotal (32 MB of float64s): a few large groups stay exact and are
+// exactTotal (8 MB of float64s): a few large groups stay exact and are
 // answered by selection, which is also faster than sketching each value.
 // Past both limits a group becomes a DDSketch (1% relative error).
 const exactQuantile = 1024
 
-// exactTotal is a variable only so tests can force the sketch path.
-var exactTotal = 1 << 22
+// exactTotal is 1Mi values: a million-event percentile stays exact, and
+// each scan worker's state past it is sketches. At 4Mi (32 MB a worker,
+// more while chunks grow) a percentile over 10M events held over 60 MB
+// that the collector then let the heap double (bench/README.md, "Peak
+// RSS"). It is a variable only so tests can force the sketch path.
+var exactTotal = 1 << 20
 
 func (q *quantState[T]) grow(n int) { q.groups = growSlice(q.groups, n) }
 

@@ -135,10 +135,21 @@ func (p *blockPart) ReadColumn(k ColKey) (*vector.Vector, error) {
 	if crc(blob) != c.crc {
 		return nil, &CorruptionError{File: p.file, Offset: int64(c.off), Reason: fmt.Sprintf("column %q checksum mismatch", k.Name)}
 	}
+	defer p.dropSpan(blob)
 	if c.pageRows > 0 {
 		return p.decodePaged(c, blob)
 	}
 	return decodeColumn(p.file, int64(c.off), blob, k.Type, p.idx.rows)
+}
+
+// dropSpan takes a decoded span of a mapped block out of the resident set
+// (dropPages): decoded vectors never point into the mapping, and a column
+// read again comes from the column cache or is decoded anew. Spans of heap
+// blocks and of object storage are left alone.
+func (p *blockPart) dropSpan(b []byte) {
+	if p.mapped != nil && p.data != nil {
+		dropPages(b)
+	}
 }
 
 // span returns n bytes of a column's blob from its byte off: a slice of

@@ -176,6 +176,7 @@ func (p *blockPart) ReadPages(k ColKey, first, last int) ([]*vector.Vector, erro
 	if err != nil {
 		return nil, err
 	}
+	defer p.dropSpan(run)
 	out := make([]*vector.Vector, 0, last-first+1)
 	for j := first; j <= last; j++ {
 		pg := c.pages[j]
