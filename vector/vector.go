@@ -447,38 +447,20 @@ func (v *Vector) Scatter(sel []int32, n int) *Vector {
 	out := &Vector{Type: v.Type, Len: n}
 	switch v.Type {
 	case Bool:
-		out.Bools = make([]bool, n)
-		for j, i := range sel {
-			out.Bools[i] = v.Bools[j]
-		}
+		out.Bools = scatter(v.Bools, sel, n)
 	case Int, DateTime, TimeSpan:
-		out.Ints = make([]int64, n)
-		for j, i := range sel {
-			out.Ints[i] = v.Ints[j]
-		}
+		out.Ints = scatter(v.Ints, sel, n)
 	case Float:
-		out.Floats = make([]float64, n)
-		for j, i := range sel {
-			out.Floats[i] = v.Floats[j]
-		}
+		out.Floats = scatter(v.Floats, sel, n)
 	case String:
 		if v.Codes != nil {
 			out.Dict = v.Dict
-			out.Codes = make([]uint32, n)
-			for j, i := range sel {
-				out.Codes[i] = v.Codes[j]
-			}
+			out.Codes = scatter(v.Codes, sel, n)
 		} else {
-			out.Strs = make([]string, n)
-			for j, i := range sel {
-				out.Strs[i] = v.Strs[j]
-			}
+			out.Strs = scatter(v.Strs, sel, n)
 		}
 	case Dynamic:
-		out.Dyns = make([]any, n)
-		for j, i := range sel {
-			out.Dyns[i] = v.Dyns[j]
-		}
+		out.Dyns = scatter(v.Dyns, sel, n)
 	case Null:
 		return out
 	}
@@ -487,6 +469,15 @@ func (v *Vector) Scatter(sel []int32, n int) *Vector {
 		if v.Valid == nil || v.Valid.Get(j) {
 			out.Valid.Set(int(i))
 		}
+	}
+	return out
+}
+
+// scatter places vals[j] at row sel[j] of a new slice of n zero values.
+func scatter[T any](vals []T, sel []int32, n int) []T {
+	out := make([]T, n)
+	for j, i := range sel {
+		out[i] = vals[j]
 	}
 	return out
 }
