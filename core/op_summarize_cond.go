@@ -249,7 +249,8 @@ type condRun struct {
 	grp   []uint32
 	// counter, for countif, takes whole counts from lanes (countLanes).
 	counter agg.CountAdder
-	lanes   []uint32
+	lanes   *laneArray
+	hits    []uint32
 }
 
 // newCondRun returns the fused run of aggregation a with state st, or nil
