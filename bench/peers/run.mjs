@@ -3,7 +3,9 @@
 // queries timed in each. Prints aplite's median and its ratio to the best
 // peer (below 1 means aplite is faster). Run it with `make peers`; the
 // environment sets the size: PEERS_EVENTS (default 1000000), PEERS_RUNS
-// (timed runs per query, default 7), PEERS_SHAPE (real, tidy or wide).
+// (timed runs per query, default 7), PEERS_SHAPE (real, tidy or wide);
+// PEERS_FILE names an NDJSON file made earlier by bench/peers/ndjson, to
+// skip generating it (a 10M-event file takes minutes to write).
 import { spawn, execFileSync } from "node:child_process";
 import http from "node:http";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, readdirSync } from "node:fs";
@@ -20,7 +22,7 @@ const shape = process.env.PEERS_SHAPE ?? "real";
 const token = "xapt-peers000000000000000000000001";
 const addr = "127.0.0.1:" + (18000 + Math.floor(Math.random() * 1000));
 const work = mkdtempSync(join(tmpdir(), "aplite-peers-"));
-const file = join(work, "events.ndjson");
+const file = process.env.PEERS_FILE ? resolve(process.env.PEERS_FILE) : join(work, "events.ndjson");
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
@@ -35,8 +37,10 @@ function dirBytes(p) {
 }
 
 async function main() {
-  console.error(`generating ${events} ${shape} events`);
-  execFileSync("sh", ["-c", `go run ./bench/peers/ndjson -n ${events} -shape ${shape} > '${file}'`], { cwd: root, stdio: "inherit" });
+  if (!process.env.PEERS_FILE) {
+    console.error(`generating ${events} ${shape} events`);
+    execFileSync("sh", ["-c", `go run ./bench/peers/ndjson -n ${events} -shape ${shape} > '${file}'`], { cwd: root, stdio: "inherit" });
+  }
   execFileSync("go", ["build", "-o", join(work, "aplite"), "."], { cwd: root, stdio: "inherit" });
   const ndjsonBytes = statSync(file).size;
 
