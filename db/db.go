@@ -79,10 +79,6 @@ func (d *DB) Query(ctx context.Context, req *core.Request) (*output.Output, erro
 	return d.eng.Query(ctx, req)
 }
 
-// Engine is the query engine over the datasets, for callers that run
-// fragments of distributed queries or share its caches.
-func (d *DB) Engine() *core.Engine { return d.eng }
-
 // Create makes an empty dataset; an error wrapping store.ErrExists when
 // the name is taken and one naming the rule when it is not a valid name.
 func (d *DB) Create(name string) (*store.Dataset, error) { return d.st.Create(name) }

@@ -52,25 +52,44 @@ func Decode(body []byte, opts ingest.Options) (*store.Rows, IngestResult, error)
 	if opts.Now == 0 {
 		opts.Now = time.Now().UnixNano()
 	}
-	b := store.NewRowsBuilder()
-	res, err := ingest.Decode(body, opts, b)
-	out := IngestResult{Result: res, Format: opts.Format}
-	if err != nil {
-		return nil, out, err
-	}
-	return b.Finish(opts.Now), out, nil
+	rows, res, err := build(opts.Now, func(b *store.RowsBuilder) (ingest.Result, error) {
+		return ingest.Decode(body, opts, b)
+	})
+	return rows, IngestResult{Result: res, Format: opts.Format}, err
 }
 
-// decodeAppend is the one "decode, finish, append" of every ingest path;
-// prepare, when set, sees the rows before they are stored.
+// build is the one "new builder, decode, finish" of every ingest path:
+// decode fills the builder, and the rows are stamped with now as their
+// _sysTime. A decode error discards the rows.
+func build(now int64, decode func(*store.RowsBuilder) (ingest.Result, error)) (*store.Rows, ingest.Result, error) {
+	b := store.NewRowsBuilder()
+	res, err := decode(b)
+	if err != nil {
+		return nil, res, err
+	}
+	return b.Finish(now), res, nil
+}
+
+// decodeAppend decodes body and appends its rows; prepare, when set, sees
+// the rows before they are stored.
 func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, prepare func(*store.Rows)) (IngestResult, error) {
 	rows, res, err := Decode(body, opts)
-	if err != nil || rows.N == 0 {
+	if err != nil {
 		return res, err
+	}
+	return appendRows(ds, rows, res, prepare)
+}
+
+// appendRows is the one append of every ingest path: rows decoded without
+// error are stored durably, after prepare (when set) has seen them.
+func appendRows(ds *store.Dataset, rows *store.Rows, res IngestResult, prepare func(*store.Rows)) (IngestResult, error) {
+	if rows.N == 0 {
+		return res, nil
 	}
 	if prepare != nil {
 		prepare(rows)
 	}
+	var err error
 	if res.Append, err = ds.Append(rows); err != nil {
 		return res, &AppendError{Err: err}
 	}
