@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/db"
-	"github.com/aplite/aplite/fileformat/parquet"
 )
 
 // parquetStream is a Parquet file read as a stream of row groups. Its
@@ -48,7 +47,7 @@ func newParquetStream(path string, decl *fieldDecl, keep func(string) bool) (*pa
 }
 
 // openParquet opens path and reads its footer for the fields keep keeps.
-func openParquet(path string, keep func(string) bool) (*os.File, *parquet.File, error) {
+func openParquet(path string, keep func(string) bool) (*os.File, *db.ParquetFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -58,7 +57,7 @@ func openParquet(path string, keep func(string) bool) (*os.File, *parquet.File, 
 		f.Close()
 		return nil, nil, err
 	}
-	pf, err := parquet.Open(f, st.Size(), keep)
+	pf, err := db.OpenParquet(f, st.Size(), keep)
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -80,7 +79,7 @@ func (s *parquetStream) Open() (db.ChunkReader, error) {
 type rowGroups struct {
 	s    *parquetStream
 	f    *os.File
-	pf   *parquet.File
+	pf   *db.ParquetFile
 	next int
 }
 

@@ -1,0 +1,64 @@
+package db
+
+import (
+	"io"
+	"time"
+
+	"github.com/aplite/aplite/fileformat/parquet"
+)
+
+// ParquetFile is a Parquet file whose footer has been read: its fields,
+// row groups and their statistics. Row groups are decoded one at a time
+// into Rows that Append stores or a TableStream hands to a query, so a
+// caller never holds the whole file (package fileformat/parquet).
+type ParquetFile struct{ f *parquet.File }
+
+// ParquetRanges is an io.ReaderAt over the byte ranges of a file the
+// browser has read so far (the footer, then one row group's chunks).
+type ParquetRanges = parquet.Ranges
+
+// OpenParquet reads the footer of the size-byte Parquet file r for the
+// fields keep accepts (nil: all).
+func OpenParquet(r io.ReaderAt, size int64, keep func(string) bool) (*ParquetFile, error) {
+	f, err := parquet.Open(r, size, keep)
+	if err != nil {
+		return nil, err
+	}
+	return &ParquetFile{f}, nil
+}
+
+// WriteParquet writes a query's result as a Parquet file.
+func WriteParquet(w io.Writer, o *Output) error { return parquet.Write(w, o) }
+
+// Select returns the file seen through the fields keep accepts.
+func (p *ParquetFile) Select(keep func(string) bool) *ParquetFile {
+	return &ParquetFile{p.f.Select(keep)}
+}
+
+// Fields lists the fields of the file that are read, with their types.
+func (p *ParquetFile) Fields() []ColKey { return p.f.Fields() }
+
+// Skipped lists the repeated fields (lists, maps) that are not read.
+func (p *ParquetFile) Skipped() []string { return p.f.Skipped() }
+
+// NumRowGroups is the number of row groups.
+func (p *ParquetFile) NumRowGroups() int { return p.f.NumRowGroups() }
+
+// NumRows is the number of rows of row group i.
+func (p *ParquetFile) NumRows(i int) int64 { return p.f.NumRows(i) }
+
+// ChunkRanges are the byte ranges [off, end) row group i is read from.
+func (p *ParquetFile) ChunkRanges(i int) [][2]int64 { return p.f.ChunkRanges(i) }
+
+// InWindow reports whether row group i may hold events in [lo, hi] (zero
+// times are unbounded), by its _time statistics.
+func (p *ParquetFile) InWindow(i int, lo, hi time.Time) bool { return p.f.InWindow(i, lo, hi) }
+
+// RowGroupStats is row group i's time range and column statistics, for a
+// scan that skips row groups unread.
+func (p *ParquetFile) RowGroupStats(i int) (lo, hi int64, cols []ColumnMeta) {
+	return p.f.RowGroupStats(i)
+}
+
+// ReadRowGroup decodes row group i into rows whose _sysTime is now.
+func (p *ParquetFile) ReadRowGroup(i int, now int64) (*Rows, error) { return p.f.ReadRowGroup(i, now) }
