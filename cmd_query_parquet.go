@@ -34,8 +34,7 @@ func loadParquet(d *db.DB, name, path string, decl *fieldDecl, keep func(string)
 		fmt.Fprintf(os.Stderr, "aplite query: %s: repeated fields not loaded (lists and maps are not supported yet): %s\n",
 			path, strings.Join(skipped, ", "))
 	}
-	ds, err := d.Create(name)
-	if err != nil {
+	if _, err := d.Create(name); err != nil {
 		return err
 	}
 	progress.start(path, &countingReader{total: st.Size()})
@@ -51,11 +50,11 @@ func loadParquet(d *db.DB, name, path string, decl *fieldDecl, keep func(string)
 		}
 		progress.stream.Rows.Add(int64(rows.N))
 		decl.retype(rows, path)
-		if _, err := ds.Append(rows); err != nil {
+		if _, err := d.Append(name, rows); err != nil {
 			return err
 		}
 	}
-	return ds.Flush()
+	return d.Flush(name)
 }
 
 // errParquetStdout refuses to write binary to a terminal.

@@ -1,15 +1,31 @@
 // Package db is aplite's front door: it owns the storage engine, the query
 // engine over it and the catalog that joins them, on a local data
 // directory, in memory, or with blocks on object storage. The server, the
-// WASM build and the command line store and query events only through it,
-// so the way an ingest body or a query takes is the same wherever it
-// enters:
+// WASM build and the command line import only db (and parser for fmt;
+// dep_test.go keeps it so), so the way an ingest body or a query takes is
+// the same wherever it enters:
 //
-//	body  → Ingest → core/ingest (decode) → core/store (WAL, blocks)
-//	query → Query  → core (plan, run) → core/output → core/render
+//	body  → Ingest, IngestStream, IngestOTLP, Decode, DecodeTabular
+//	      → core/ingest, core/ingest/otlp (decode) → core/store (WAL, blocks)
+//	query → Query → core (plan, run) → Output → Tabular, Legacy (core/render)
 //
-// db is pure Go and builds for GOOS=js GOARCH=wasm; object storage comes
-// in through store.Options.Objects, an interface the core defines.
+// db owns:
+//   - opening: Open (a data directory, with blocks on object storage when
+//     StoreOptions.Objects is set), OpenRemote (a query node), OpenMemory;
+//   - ingest of every format through one path (build, appendRows) and the
+//     one format sniff (Sniff, SniffFormat);
+//   - queries and their rendering, fragments of distributed queries
+//     (RunFragment), the engine's function list;
+//   - datasets: Create, Delete, Names, Datasets, Info, Fields, Trim,
+//     Flush, Snapshot (for a Catalog of one's own);
+//   - files: Parquet (OpenParquet, WriteParquet), a field's declared type
+//     (Retype), and storage check and repair (Check, Repair).
+//
+// The types a caller names (Request, Output, Info, IngestOptions, the
+// errors) are aliases of the engine's own (types.go), so values cross the
+// door unchanged. db is pure Go and builds for GOOS=js GOARCH=wasm; object
+// storage comes in through StoreOptions.Objects, an interface the core
+// defines.
 package db
 
 import (
