@@ -16,6 +16,7 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // multiFlag collects a repeatable flag.
@@ -244,7 +245,7 @@ func writeResult(w io.Writer, format string, res *db.Output) error {
 	names, _ := res.Columns()
 	switch format {
 	case "parquet":
-		return db.WriteParquet(w, res)
+		return parquetfile.Write(w, res)
 	case "json":
 		// segmentio's encoder: 1.2-1.3x encoding/json on a 50k-row log
 		// result, same bytes (README, "Why ingest decodes JSON itself").

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // Parquet files (issue 16): `-in name=file.parquet` reads only the
@@ -26,7 +27,7 @@ func loadParquet(d *db.DB, name, path string, decl *fieldDecl, keep func(string)
 	if err != nil {
 		return err
 	}
-	pf, err := db.OpenParquet(f, st.Size(), keep)
+	pf, err := parquetfile.Open(f, st.Size(), keep)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

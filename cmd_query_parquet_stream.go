@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // parquetStream is a Parquet file read as a stream of row groups. Its
@@ -47,7 +48,7 @@ func newParquetStream(path string, decl *fieldDecl, keep func(string) bool) (*pa
 }
 
 // openParquet opens path and reads its footer for the fields keep keeps.
-func openParquet(path string, keep func(string) bool) (*os.File, *db.ParquetFile, error) {
+func openParquet(path string, keep func(string) bool) (*os.File, *parquetfile.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -57,7 +58,7 @@ func openParquet(path string, keep func(string) bool) (*os.File, *db.ParquetFile
 		f.Close()
 		return nil, nil, err
 	}
-	pf, err := db.OpenParquet(f, st.Size(), keep)
+	pf, err := parquetfile.Open(f, st.Size(), keep)
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -79,7 +80,7 @@ func (s *parquetStream) Open() (db.ChunkReader, error) {
 type rowGroups struct {
 	s    *parquetStream
 	f    *os.File
-	pf   *db.ParquetFile
+	pf   *parquetfile.File
 	next int
 }
 

@@ -82,7 +82,7 @@ func TestOneFrontDoor(t *testing.T) {
 }
 
 // The server, the WASM build and the command line import, from this
-// module, only the front door (db), the parser (for `aplite fmt`), their
+// module, only the front door (db and its subpackages), the parser (for `aplite fmt`), their
 // own packages and the S3 client: a type or function of the engine or the
 // storage that one of them needs is added to db, so the engine's packages
 // can change behind it without the callers. Tests may import more.

@@ -18,8 +18,9 @@
 //     (RunFragment), the engine's function list;
 //   - datasets: Create, Delete, Names, Datasets, Info, Fields, Trim,
 //     Flush, Snapshot (for a Catalog of one's own);
-//   - files: Parquet (OpenParquet, WriteParquet), a field's declared type
-//     (Retype), and storage check and repair (Check, Repair).
+//   - files: a field's declared type (Retype), storage check and repair
+//     (Check, Repair); Parquet files through the subpackage parquetfile,
+//     apart so that the server does not link the Parquet library.
 //
 // The types a caller names (Request, Output, Info, IngestOptions, the
 // errors) are aliases of the engine's own (types.go), so values cross the

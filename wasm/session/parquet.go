@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // Parquet is the format name of a Parquet file. Parquet needs random
@@ -29,8 +30,8 @@ const Parquet = "parquet"
 type ParquetLoader struct {
 	db     *db.DB
 	name   string
-	file   *db.ParquetFile
-	ranges db.ParquetRanges
+	file   *parquetfile.File
+	ranges parquetfile.Ranges
 	groups []RowGroup
 	now    int64
 	res    LoadResult
@@ -68,7 +69,7 @@ func (s *Session) BeginParquet(name string, size int64, footer []byte, fields []
 	// The file reads through l.ranges, which RowGroupData fills.
 	l := &ParquetLoader{db: s.db, name: name, res: LoadResult{Dataset: name, Format: Parquet, Failures: []db.Failure{}}}
 	l.ranges.Add(size-int64(len(footer)), footer)
-	all, err := db.OpenParquet(&l.ranges, size, nil)
+	all, err := parquetfile.Open(&l.ranges, size, nil)
 	if err != nil {
 		return nil, err
 	}
