@@ -5,7 +5,7 @@
 // dep_test.go keeps it so), so the way an ingest body or a query takes is
 // the same wherever it enters:
 //
-//	body  → Ingest, IngestStream, IngestOTLP, Decode, DecodeTabular
+//	body  → Ingest, IngestStream, IngestWith (db/otlp), Decode, DecodeTabular
 //	      → core/ingest, core/ingest/otlp (decode) → core/store (WAL, blocks)
 //	query → Query → core (plan, run) → Output → Tabular, Legacy (core/render)
 //
@@ -19,8 +19,13 @@
 //   - datasets: Create, Delete, Names, Datasets, Info, Fields, Trim,
 //     Flush, Snapshot (for a Catalog of one's own);
 //   - files: a field's declared type (Retype), storage check and repair
-//     (Check, Repair); Parquet files through the subpackage parquetfile,
-//     apart so that the server does not link the Parquet library.
+//     (Check, Repair).
+//
+// Two subpackages are the front door too, apart so that a build that
+// does not need them does not link their libraries: db/otlp stores OTLP
+// exports (the server's; not the browser's) and db/parquetfile reads and
+// writes Parquet files (the command line's and the browser's; not the
+// server's).
 //
 // The types a caller names (Request, Output, Info, IngestOptions, the
 // errors) are aliases of the engine's own (types.go), so values cross the

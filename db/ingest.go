@@ -106,8 +106,8 @@ func (e *AppendError) Error() string { return "storing the events: " + e.Err.Err
 // Unwrap returns the storage's error.
 func (e *AppendError) Unwrap() error { return e.Err }
 
-// Append stores rows that a caller built itself (OTLP, saved results)
-// durably in the dataset name.
+// Append stores rows that a caller decoded itself (a Parquet row group, a
+// saved result) durably in the dataset name.
 func (d *DB) Append(name string, rows *store.Rows) (store.AppendResult, error) {
 	ds, err := d.st.Get(name)
 	if err != nil {
@@ -269,4 +269,28 @@ func cutLines(r io.Reader, size int, emit func([]byte) bool) error {
 			return nil
 		}
 	}
+}
+
+// RowsBuilder is the builder a decoder given to IngestWith fills: Begin,
+// the Set methods for each field, End.
+type RowsBuilder = store.RowsBuilder
+
+// IngestWith stores in the dataset name the events decode puts into the
+// builder it is given, through the same path as Ingest: the rows are
+// stamped with now (zero: the clock) and appended durably before it
+// returns; a decode error stores nothing. It is how a decoder that lives
+// outside db (db/otlp) still takes the one ingest path.
+func (d *DB) IngestWith(name string, now int64, decode func(b *RowsBuilder, now int64) (DecodeResult, error)) (IngestResult, error) {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return IngestResult{}, err
+	}
+	if now == 0 {
+		now = time.Now().UnixNano()
+	}
+	rows, res, err := build(now, func(b *store.RowsBuilder) (ingest.Result, error) { return decode(b, now) })
+	if err != nil {
+		return IngestResult{Result: res}, err
+	}
+	return appendRows(ds, rows, IngestResult{Result: res}, nil)
 }

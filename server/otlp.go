@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/otlp"
 )
 
-// OTLP/HTTP: the export bodies of the three signals are decoded by db
-// (core/ingest/otlp) into events of the dataset named by the
+// OTLP/HTTP: the export bodies of the three signals are stored by
+// db/otlp (decoded by core/ingest/otlp) into events of the dataset named by the
 // X-Axiom-Dataset header; this file only routes, authorizes and answers.
 
 // otlpIsJSON tells how the body is encoded.
@@ -49,7 +50,7 @@ func (s *Server) otlpTarget(c *call) (string, error) {
 // handleOTLP stores an export body of signal sig and answers with an
 // empty response message in the request's encoding, as OTLP/HTTP
 // requires.
-func (s *Server) handleOTLP(c *call, sig db.OTLPSignal) error {
+func (s *Server) handleOTLP(c *call, sig otlp.Signal) error {
 	name, err := s.otlpTarget(c)
 	if err != nil {
 		return err
@@ -63,7 +64,7 @@ func (s *Server) handleOTLP(c *call, sig db.OTLPSignal) error {
 		return err
 	}
 	res, err := c.datasets().IngestOTLP(name, body, sig, isJSON)
-	var oe *db.OTLPError
+	var oe *otlp.Error
 	var ae *db.AppendError
 	switch {
 	case errors.As(err, &oe):
@@ -90,6 +91,6 @@ func (s *Server) handleOTLP(c *call, sig db.OTLPSignal) error {
 	return nil
 }
 
-func (s *Server) handleOTLPTraces(c *call) error  { return s.handleOTLP(c, db.OTLPTraces) }
-func (s *Server) handleOTLPLogs(c *call) error    { return s.handleOTLP(c, db.OTLPLogs) }
-func (s *Server) handleOTLPMetrics(c *call) error { return s.handleOTLP(c, db.OTLPMetrics) }
+func (s *Server) handleOTLPTraces(c *call) error  { return s.handleOTLP(c, otlp.Traces) }
+func (s *Server) handleOTLPLogs(c *call) error    { return s.handleOTLP(c, otlp.Logs) }
+func (s *Server) handleOTLPMetrics(c *call) error { return s.handleOTLP(c, otlp.Metrics) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/otlp"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -109,13 +110,13 @@ func (v orgDatasets) Ingest(name string, body []byte, opts db.IngestOptions) (db
 }
 
 // IngestOTLP stores an OTLP export body in one of the org's datasets
-// (db.DB.IngestOTLP).
-func (v orgDatasets) IngestOTLP(name string, body []byte, sig db.OTLPSignal, isJSON bool) (db.IngestResult, error) {
+// (otlp.Ingest).
+func (v orgDatasets) IngestOTLP(name string, body []byte, sig otlp.Signal, isJSON bool) (db.IngestResult, error) {
 	k, ok := v.key(name)
 	if !ok {
 		return db.IngestResult{}, errNoDataset(name)
 	}
-	return v.db.IngestOTLP(k, body, sig, isJSON)
+	return otlp.Ingest(v.db, k, body, sig, isJSON)
 }
 
 // Names lists the org's datasets, sorted, by the names the org uses.

@@ -1,9 +1,33 @@
-package db
+package otlp
 
 import (
+	"context"
 	"errors"
 	"testing"
+
+	"github.com/aplite/aplite/db"
 )
+
+func newDB(t *testing.T, datasets ...string) *db.DB {
+	t.Helper()
+	d := db.OpenMemory(db.Options{Store: db.StoreOptions{NoSync: true}})
+	t.Cleanup(func() { d.Close() })
+	for _, name := range datasets {
+		if _, err := d.Create(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+func count(t *testing.T, d *db.DB, name string) int64 {
+	t.Helper()
+	o, err := d.Query(context.Background(), &db.Request{APL: "['" + name + "'] | count", DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.Value(0, 0).(int64)
+}
 
 // An OTLP logs export in its JSON form is stored through the same path as
 // any ingest body: one event per log record, counted in the result.
@@ -13,7 +37,7 @@ func TestIngestOTLPLogs(t *testing.T) {
 		"scopeLogs":[{"logRecords":[
 			{"timeUnixNano":"1700000000000000000","severityText":"INFO","body":{"stringValue":"one"}},
 			{"timeUnixNano":"1700000001000000000","severityText":"WARN","body":{"stringValue":"two"}}]}]}]}`)
-	res, err := d.IngestOTLP("logs", body, OTLPLogs, true)
+	res, err := Ingest(d, "logs", body, Logs, true)
 	if err != nil || res.Ingested != 2 || res.ProcessedBytes != int64(len(body)) {
 		t.Fatalf("ingest: %+v %v", res, err)
 	}
@@ -25,7 +49,7 @@ func TestIngestOTLPLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"service.name": "string", "severity_text": "string", "body": "string"}
-	for _, f := range Fields(info.Fields) {
+	for _, f := range db.Fields(info.Fields) {
 		if typ, ok := want[f.Name]; ok && typ != f.Type {
 			t.Errorf("%s is %s, want %s", f.Name, f.Type, typ)
 		}
@@ -40,15 +64,15 @@ func TestIngestOTLPLogs(t *testing.T) {
 // stores nothing; a dataset that does not exist is ErrNotFound.
 func TestIngestOTLPErrors(t *testing.T) {
 	d := newDB(t, "traces")
-	_, err := d.IngestOTLP("traces", []byte("not protobuf at all"), OTLPTraces, false)
-	var oe *OTLPError
+	_, err := Ingest(d, "traces", []byte("not protobuf at all"), Traces, false)
+	var oe *Error
 	if !errors.As(err, &oe) {
-		t.Fatalf("bad body: %v, want an *OTLPError", err)
+		t.Fatalf("bad body: %v, want an *Error", err)
 	}
 	if n := count(t, d, "traces"); n != 0 {
 		t.Fatalf("a bad body stored %d events", n)
 	}
-	if _, err := d.IngestOTLP("nope", nil, OTLPMetrics, true); !errors.Is(err, ErrNotFound) {
+	if _, err := Ingest(d, "nope", nil, Metrics, true); !errors.Is(err, db.ErrNotFound) {
 		t.Fatalf("missing dataset: %v, want ErrNotFound", err)
 	}
 }
