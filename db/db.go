@@ -101,12 +101,15 @@ func (d *DB) Query(ctx context.Context, req *core.Request) (*output.Output, erro
 	return d.eng.Query(ctx, req)
 }
 
-// Create makes an empty dataset; an error wrapping store.ErrExists when
-// the name is taken and one naming the rule when it is not a valid name.
+// Create makes an empty dataset; an error wrapping ErrExists when the name
+// is taken and one naming the rule when it is not a valid name. The
+// storage's dataset it returns is for tests and benchmarks that build
+// fixtures below the door; the server, the browser and the command line
+// use the DB's own methods (Append, Info, Trim, Flush).
 func (d *DB) Create(name string) (*store.Dataset, error) { return d.st.Create(name) }
 
-// Dataset returns a dataset; an error wrapping store.ErrNotFound when
-// there is none of that name.
+// Dataset returns the storage's dataset, for tests and benchmarks (see
+// Create); an error wrapping ErrNotFound when there is none of that name.
 func (d *DB) Dataset(name string) (*store.Dataset, error) { return d.st.Get(name) }
 
 // Delete removes a dataset and its data.

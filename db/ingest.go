@@ -24,7 +24,7 @@ type IngestResult struct {
 	// Format is the format the body was read in (after sniffing).
 	Format ingest.Format
 	// Append is the storage's answer for the last batch appended.
-	Append store.AppendResult
+	Append AppendResult
 }
 
 // Ingest decodes body (already decompressed) into the dataset name and
@@ -108,10 +108,10 @@ func (e *AppendError) Unwrap() error { return e.Err }
 
 // Append stores rows that a caller decoded itself (a Parquet row group, a
 // saved result) durably in the dataset name.
-func (d *DB) Append(name string, rows *store.Rows) (store.AppendResult, error) {
+func (d *DB) Append(name string, rows *Rows) (AppendResult, error) {
 	ds, err := d.st.Get(name)
 	if err != nil {
-		return store.AppendResult{}, err
+		return AppendResult{}, err
 	}
 	return ds.Append(rows)
 }

@@ -75,6 +75,8 @@ type (
 	ObjectStore = store.ObjectStore
 	// Info describes a dataset: size, fields, time range, damage.
 	Info = store.Info
+	// AppendResult is what storing a batch did (blocks sealed, WAL size).
+	AppendResult = store.AppendResult
 	// Damage is a block set aside as corrupt.
 	Damage = store.Damage
 	// Snapshot is the parts of a dataset a query reads.
