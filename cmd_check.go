@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // cmdCheck is `aplite check DATA_DIR` and `aplite repair DATA_DIR`: verify
@@ -40,9 +40,9 @@ func cmdCheck(name string, args []string) int {
 			fmt.Fprintf(os.Stderr, "\r\033[K%s: %d/%d %s", name, i, n, file)
 		}
 	}
-	run := store.Check
+	run := db.Check
 	if name == "repair" {
-		run = store.Repair
+		run = db.Repair
 	}
 	probs, err := run(fs.Arg(0), progress)
 	if tty {

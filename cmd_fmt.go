@@ -5,8 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/aplite/aplite/core/agg"
-	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -36,13 +35,14 @@ func cmdFunctions(args []string) int {
 		fmt.Println("usage: aplite functions\n\nLists the supported scalar functions and aggregations, with a line on each.")
 		return 0
 	}
-	for _, f := range fn.All() {
+	scalars, aggregations := db.FunctionReference()
+	for _, f := range scalars {
 		fmt.Printf("- `%s` (%s) — %s\n", f.Name, f.Family, f.Doc)
 	}
 	fmt.Println()
 	fmt.Println("## Aggregations")
 	fmt.Println()
-	for _, s := range agg.All() {
+	for _, s := range aggregations {
 		fmt.Printf("- `%s` — %s\n", s.Name, s.Doc)
 	}
 	return 0

@@ -15,12 +15,8 @@ import (
 
 	segjson "github.com/segmentio/encoding/json"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/output"
-	"github.com/aplite/aplite/core/render"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
-	"github.com/aplite/aplite/fileformat/parquet"
+	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // multiFlag collects a repeatable flag.
@@ -66,7 +62,7 @@ func cmdQuery(args []string) int {
 		return 2
 	}
 	now := time.Now().UTC()
-	req := &core.Request{APL: apl, Now: now, DefaultLimit: -1}
+	req := &db.Request{APL: apl, Now: now, DefaultLimit: -1}
 	if req.Start, err = parseWhen(*start, now); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query: -start:", err)
 		return 2
@@ -104,7 +100,7 @@ func cmdQuery(args []string) int {
 // returns when loading ended (files read in place load nothing). A query
 // that names its fields reads the files in place (cmd_query_stream.go)
 // unless load is set or the streams cannot plan it.
-func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load bool, chunk int, req *core.Request) (*output.Output, time.Time, error) {
+func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load bool, chunk int, req *db.Request) (*db.Output, time.Time, error) {
 	keep := queryFields(req.APL)
 	if dir == "" && !load {
 		streams, rest, report, err := fileStreams(inputs, decls, keep, chunk)
@@ -134,7 +130,7 @@ func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load boo
 
 // queryStreams answers req over the streams and the rest of the inputs,
 // loaded.
-func queryStreams(streams map[string]core.TableStream, rest []string, decls map[string]*fieldDecl, keep func(string) bool, req *core.Request) (*output.Output, time.Time, error) {
+func queryStreams(streams map[string]db.TableStream, rest []string, decls map[string]*fieldDecl, keep func(string) bool, req *db.Request) (*db.Output, time.Time, error) {
 	d, err := openQueryData("", rest, decls, keep, req)
 	loaded := time.Now()
 	if err != nil {
@@ -197,14 +193,14 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 // declared map fields and types.
 // A query that takes N rows of its only file stops reading it once it has
 // them (takeEnough).
-func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, keep func(string) bool, req *core.Request) (*db.DB, error) {
+func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, keep func(string) bool, req *db.Request) (*db.DB, error) {
 	if dir != "" && len(inputs) > 0 {
 		return nil, errors.New("use either -data or -in, not both")
 	}
 	if dir != "" {
 		return db.Open(dir, db.Options{})
 	}
-	d := db.OpenMemory(db.Options{Store: store.Options{NoSync: true}})
+	d := db.OpenMemory(db.Options{Store: db.StoreOptions{NoSync: true}})
 	for _, in := range inputs {
 		name, path, ok := strings.Cut(in, "=")
 		if !ok || name == "" || path == "" {
@@ -225,7 +221,7 @@ func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, kee
 
 // writeOutput writes the result to path, or to standard output when path
 // is empty (never Parquet to a terminal).
-func writeOutput(path, format string, res *output.Output) error {
+func writeOutput(path, format string, res *db.Output) error {
 	w := os.Stdout
 	if path != "" {
 		f, err := os.Create(path)
@@ -245,16 +241,16 @@ func writeOutput(path, format string, res *output.Output) error {
 }
 
 // writeResult prints a result in the chosen format.
-func writeResult(w io.Writer, format string, res *output.Output) error {
+func writeResult(w io.Writer, format string, res *db.Output) error {
 	names, _ := res.Columns()
 	switch format {
 	case "parquet":
-		return parquet.Write(w, res)
+		return parquetfile.Write(w, res)
 	case "json":
 		// segmentio's encoder: 1.2-1.3x encoding/json on a 50k-row log
 		// result, same bytes (README, "Why ingest decodes JSON itself").
 		enc := segjson.NewEncoder(w)
-		return enc.Encode(render.Tabular(res))
+		return enc.Encode(db.Tabular(res))
 	case "ndjson":
 		enc := segjson.NewEncoder(w)
 		for i := 0; i < res.NumRows(); i++ {

@@ -5,9 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/aplite/aplite/core/fn"
-	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/vector"
+	"github.com/aplite/aplite/db"
 )
 
 // Field declarations for `aplite query -in`. A server dataset has settings
@@ -27,7 +25,7 @@ import (
 // fieldDecl is what one dataset declares.
 type fieldDecl struct {
 	mapFields map[string]bool
-	types     map[string]vector.Type
+	types     map[string]db.Type
 	order     []string // typed fields in flag order, for stable output
 }
 
@@ -49,7 +47,7 @@ func parseFieldDecls(mapFlags, typeFlags, inputs []string) (map[string]*fieldDec
 			return nil, "", fmt.Errorf("-%s %q: no -in %s=PATH loads dataset %s", flag, arg, name, name)
 		}
 		if decls[name] == nil {
-			decls[name] = &fieldDecl{mapFields: map[string]bool{}, types: map[string]vector.Type{}}
+			decls[name] = &fieldDecl{mapFields: map[string]bool{}, types: map[string]db.Type{}}
 		}
 		return decls[name], field, nil
 	}
@@ -66,8 +64,8 @@ func parseFieldDecls(mapFlags, typeFlags, inputs []string) (map[string]*fieldDec
 			return nil, err
 		}
 		field, tname, ok := strings.Cut(spec, ":")
-		t, known := vector.ParseType(strings.TrimSpace(tname))
-		if !ok || field == "" || !known || t == vector.Null {
+		t, known := db.ParseType(strings.TrimSpace(tname))
+		if !ok || field == "" || !known || t == db.Null {
 			return nil, fmt.Errorf("-type %q: want NAME=FIELD:TYPE with TYPE one of bool, long, real, string, datetime, timespan, dynamic", arg)
 		}
 		if _, dup := d.types[field]; !dup {
@@ -78,11 +76,11 @@ func parseFieldDecls(mapFlags, typeFlags, inputs []string) (map[string]*fieldDec
 	return decls, nil
 }
 
-// declared returns the type -type gives field name, vector.Null when
+// declared returns the type -type gives field name, db.Null when
 // none does (or when d is nil: no declarations for the dataset).
-func (d *fieldDecl) declared(name string) vector.Type {
+func (d *fieldDecl) declared(name string) db.Type {
 	if d == nil {
-		return vector.Null
+		return db.Null
 	}
 	return d.types[name]
 }
@@ -92,96 +90,14 @@ func (d *fieldDecl) declared(name string) vector.Type {
 // are nanoseconds, strings "250ms" or "00:00:00.25"). A field that arrived
 // with several types (200 and "200") becomes one column. Values that do
 // not convert become null; the count is reported on standard error.
-func (d *fieldDecl) retype(r *store.Rows, path string) {
+func (d *fieldDecl) retype(r *db.Rows, path string) {
 	if d == nil {
 		return
 	}
 	for _, field := range d.order {
 		t := d.types[field]
-		if lost := retypeField(r, field, t); lost > 0 {
+		if lost := db.Retype(r, field, t); lost > 0 {
 			fmt.Fprintf(os.Stderr, "aplite query: %s: %d value(s) of %s could not be read as %s and are null\n", path, lost, field, t)
 		}
 	}
-}
-
-func retypeField(r *store.Rows, field string, t vector.Type) (lost int) {
-	var at []int
-	for i, k := range r.Keys {
-		if k.Name == field {
-			at = append(at, i)
-		}
-	}
-	if len(at) == 0 || (len(at) == 1 && r.Keys[at[0]].Type == t) {
-		return 0
-	}
-	out := vector.New(t, r.N)
-	for row := 0; row < r.N; row++ {
-		src := -1
-		for _, i := range at {
-			if !r.Cols[i].IsNull(row) {
-				src = i
-				break
-			}
-		}
-		if src < 0 {
-			out.AppendNull()
-			continue
-		}
-		if !convertInto(out, r.Cols[src], row) {
-			out.AppendNull()
-			lost++
-		}
-	}
-	// The typed column takes the place of the first one it replaces.
-	r.Keys[at[0]], r.Cols[at[0]] = store.ColKey{Name: field, Type: t}, out
-	for j := len(at) - 1; j > 0; j-- {
-		i := at[j]
-		r.Keys = append(r.Keys[:i], r.Keys[i+1:]...)
-		r.Cols = append(r.Cols[:i], r.Cols[i+1:]...)
-	}
-	return lost
-}
-
-// convertInto appends row of v to out as out's type; false when the value
-// does not convert.
-func convertInto(out, v *vector.Vector, row int) bool {
-	switch out.Type {
-	case vector.TimeSpan:
-		return appendInt(out, fn.ToDuration, v, row)
-	case vector.DateTime:
-		return appendInt(out, fn.ToTime, v, row)
-	case vector.Int:
-		return appendInt(out, fn.ToInt, v, row)
-	case vector.Float:
-		x, ok := fn.ToFloat(v, row)
-		if ok {
-			out.AppendFloat(x)
-		}
-		return ok
-	case vector.Bool:
-		x, ok := fn.ToBool(v, row)
-		if ok {
-			out.AppendBool(x)
-		}
-		return ok
-	case vector.String:
-		x, ok := fn.ToString(v, row)
-		if ok {
-			out.AppendStr(x)
-		}
-		return ok
-	}
-	x, ok := fn.ToDynamic(v, row)
-	if ok {
-		out.AppendDyn(x)
-	}
-	return ok
-}
-
-func appendInt(out *vector.Vector, conv func(*vector.Vector, int) (int64, bool), v *vector.Vector, row int) bool {
-	x, ok := conv(v, row)
-	if ok {
-		out.AppendInt(x)
-	}
-	return ok
 }

@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/vector"
 )
 
 const tracesNDJSON = `{"_time":"2024-01-01T00:00:00Z","service":"frontend","duration":"250ms","attributes":{"custom":{"http.route":"/a"}}}
@@ -63,38 +60,5 @@ func TestQueryFieldDeclErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want exit 2 and %q)", c.args, code, stderr, c.want)
 		}
-	}
-}
-
-// A field that arrived as 200 and as "200" (two stored columns) becomes
-// one column of the declared type, in the place of the first.
-func TestRetypeMergesColumns(t *testing.T) {
-	b := store.NewRowsBuilder()
-	for _, v := range []any{int64(200), "404", nil, "x"} {
-		b.Begin()
-		b.SetString("a", "k")
-		switch x := v.(type) {
-		case int64:
-			b.SetInt("status", x)
-		case string:
-			b.SetString("status", x)
-		}
-		b.End(0)
-	}
-	r := b.Finish(0)
-	d := &fieldDecl{types: map[string]vector.Type{"status": vector.Int}, order: []string{"status"}}
-	if lost := retypeField(r, "status", vector.Int); lost != 1 {
-		t.Errorf("lost %d values, want 1 (the x)", lost)
-	}
-	if len(r.Keys) != 2 || r.Keys[1] != (store.ColKey{Name: "status", Type: vector.Int}) {
-		t.Fatalf("keys %v", r.Keys)
-	}
-	c := r.Cols[1]
-	if c.Len != 4 || c.Int(0) != 200 || c.Int(1) != 404 || !c.IsNull(2) || !c.IsNull(3) {
-		t.Errorf("column %+v", c)
-	}
-	d.retype(r, "f") // already typed: nothing to do
-	if len(r.Keys) != 2 {
-		t.Errorf("second retype changed the keys: %v", r.Keys)
 	}
 }

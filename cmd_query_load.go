@@ -16,9 +16,6 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/ingest"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/parser"
 )
@@ -34,7 +31,7 @@ import (
 // are decompressed on the fly. On a terminal, progress goes to stderr.
 
 // fileFormat picks the decoder and decompressor from the file name.
-func fileFormat(path string) (ingest.Format, string, error) {
+func fileFormat(path string) (db.Format, string, error) {
 	name := strings.ToLower(path)
 	comp := ""
 	for _, c := range []string{".gz", ".zst"} {
@@ -44,11 +41,11 @@ func fileFormat(path string) (ingest.Format, string, error) {
 	}
 	switch filepath.Ext(name) {
 	case ".json":
-		return ingest.JSON, comp, nil
+		return db.JSON, comp, nil
 	case ".ndjson", ".jsonl":
-		return ingest.NDJSON, comp, nil
+		return db.NDJSON, comp, nil
 	case ".csv":
-		return ingest.CSV, comp, nil
+		return db.CSV, comp, nil
 	}
 	return 0, "", errors.New("unknown file type: use .parquet, or .json, .ndjson, .jsonl or .csv, optionally with .gz or .zst")
 }
@@ -123,10 +120,10 @@ func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) 
 	if _, err := d.Create(name); err != nil {
 		return err
 	}
-	opts := db.StreamOptions{Options: ingest.Options{Format: format, Keep: keep}, Progress: &progress.stream, Enough: enough}
+	opts := db.StreamOptions{Options: db.IngestOptions{Format: format, Keep: keep}, Progress: &progress.stream, Enough: enough}
 	if decl != nil {
 		opts.MapFields = decl.mapFields
-		opts.Prepare = func(rows *store.Rows) { decl.retype(rows, path) }
+		opts.Prepare = func(rows *db.Rows) { decl.retype(rows, path) }
 	}
 	res, err := d.IngestStream(name, r, opts)
 	if err != nil {
@@ -143,7 +140,7 @@ func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) 
 // a test that the rows loaded so far already give N answers: any N rows
 // are a right answer to take, so the rest of the file need not be read.
 // It returns nil for every other query.
-func takeEnough(apl, name string, d *db.DB, req core.Request) func() bool {
+func takeEnough(apl, name string, d *db.DB, req db.Request) func() bool {
 	q, err := parser.Parse(apl)
 	if err != nil || q.Body == nil || len(q.Stmts) > 0 || len(q.Body.Ops) == 0 {
 		return nil

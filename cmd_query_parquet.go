@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/db"
-	"github.com/aplite/aplite/fileformat/parquet"
+	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // Parquet files (issue 16): `-in name=file.parquet` reads only the
@@ -27,7 +27,7 @@ func loadParquet(d *db.DB, name, path string, decl *fieldDecl, keep func(string)
 	if err != nil {
 		return err
 	}
-	pf, err := parquet.Open(f, st.Size(), keep)
+	pf, err := parquetfile.Open(f, st.Size(), keep)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -35,8 +35,7 @@ func loadParquet(d *db.DB, name, path string, decl *fieldDecl, keep func(string)
 		fmt.Fprintf(os.Stderr, "aplite query: %s: repeated fields not loaded (lists and maps are not supported yet): %s\n",
 			path, strings.Join(skipped, ", "))
 	}
-	ds, err := d.Create(name)
-	if err != nil {
+	if _, err := d.Create(name); err != nil {
 		return err
 	}
 	progress.start(path, &countingReader{total: st.Size()})
@@ -52,11 +51,11 @@ func loadParquet(d *db.DB, name, path string, decl *fieldDecl, keep func(string)
 		}
 		progress.stream.Rows.Add(int64(rows.N))
 		decl.retype(rows, path)
-		if _, err := ds.Append(rows); err != nil {
+		if _, err := d.Append(name, rows); err != nil {
 			return err
 		}
 	}
-	return ds.Flush()
+	return d.Flush(name)
 }
 
 // errParquetStdout refuses to write binary to a terminal.

@@ -8,10 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/fileformat/parquet"
-	"github.com/aplite/aplite/vector"
+	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // parquetStream is a Parquet file read as a stream of row groups. Its
@@ -25,7 +23,7 @@ type parquetStream struct {
 	keep   func(string) bool
 	decl   *fieldDecl
 	now    int64
-	fields []store.ColKey
+	fields []db.ColKey
 }
 
 // newParquetStream reads the file's schema for the fields keep accepts.
@@ -39,9 +37,9 @@ func newParquetStream(path string, decl *fieldDecl, keep func(string) bool) (*pa
 		fmt.Fprintf(os.Stderr, "aplite query: %s: repeated fields not loaded (lists and maps are not supported yet): %s\n",
 			path, strings.Join(skipped, ", "))
 	}
-	s := &parquetStream{path: path, keep: keep, decl: decl, now: time.Now().UnixNano(), fields: []store.ColKey{}}
+	s := &parquetStream{path: path, keep: keep, decl: decl, now: time.Now().UnixNano(), fields: []db.ColKey{}}
 	for _, k := range pf.Fields() {
-		if t := decl.declared(k.Name); t != vector.Null {
+		if t := decl.declared(k.Name); t != db.Null {
 			k.Type = t
 		}
 		s.fields = append(s.fields, k)
@@ -50,7 +48,7 @@ func newParquetStream(path string, decl *fieldDecl, keep func(string) bool) (*pa
 }
 
 // openParquet opens path and reads its footer for the fields keep keeps.
-func openParquet(path string, keep func(string) bool) (*os.File, *parquet.File, error) {
+func openParquet(path string, keep func(string) bool) (*os.File, *parquetfile.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -60,7 +58,7 @@ func openParquet(path string, keep func(string) bool) (*os.File, *parquet.File, 
 		f.Close()
 		return nil, nil, err
 	}
-	pf, err := parquet.Open(f, st.Size(), keep)
+	pf, err := parquetfile.Open(f, st.Size(), keep)
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -68,9 +66,9 @@ func openParquet(path string, keep func(string) bool) (*os.File, *parquet.File, 
 	return f, pf, nil
 }
 
-func (s *parquetStream) Fields() []store.ColKey { return s.fields }
+func (s *parquetStream) Fields() []db.ColKey { return s.fields }
 
-func (s *parquetStream) Open() (core.ChunkReader, error) {
+func (s *parquetStream) Open() (db.ChunkReader, error) {
 	f, pf, err := openParquet(s.path, s.keep)
 	if err != nil {
 		return nil, err
@@ -82,11 +80,11 @@ func (s *parquetStream) Open() (core.ChunkReader, error) {
 type rowGroups struct {
 	s    *parquetStream
 	f    *os.File
-	pf   *parquet.File
+	pf   *parquetfile.File
 	next int
 }
 
-func (r *rowGroups) Next() (core.Chunk, error) {
+func (r *rowGroups) Next() (db.Chunk, error) {
 	if r.next == r.pf.NumRowGroups() {
 		return nil, io.EOF
 	}
@@ -102,7 +100,7 @@ type rowGroupChunk struct {
 	i int
 }
 
-func (c *rowGroupChunk) Decode() (*store.Rows, error) {
+func (c *rowGroupChunk) Decode() (*db.Rows, error) {
 	rows, err := c.r.pf.ReadRowGroup(c.i, c.r.s.now)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.r.s.path, err)
@@ -114,12 +112,12 @@ func (c *rowGroupChunk) Decode() (*store.Rows, error) {
 // Stats turns the row group's column statistics into a part the scan can
 // prune by. A field the command line retypes (-type) keeps no bounds:
 // they are the file's values, not the ones the query sees.
-func (c *rowGroupChunk) Stats() store.Part {
+func (c *rowGroupChunk) Stats() db.Part {
 	st := &rowGroupStats{n: int(c.r.pf.NumRows(c.i))}
-	var cols []store.ColumnMeta
+	var cols []db.ColumnMeta
 	st.lo, st.hi, cols = c.r.pf.RowGroupStats(c.i)
 	for _, cm := range cols {
-		if t := c.r.s.decl.declared(cm.Key.Name); t != vector.Null && t != cm.Key.Type {
+		if t := c.r.s.decl.declared(cm.Key.Name); t != db.Null && t != cm.Key.Type {
 			cm.Key.Type, cm.Min, cm.Max = t, nil, nil
 		}
 		st.metas = append(st.metas, cm)
@@ -131,15 +129,15 @@ func (c *rowGroupChunk) Stats() store.Part {
 type rowGroupStats struct {
 	n      int
 	lo, hi int64
-	metas  []store.ColumnMeta
+	metas  []db.ColumnMeta
 }
 
-func (s *rowGroupStats) ID() string                  { return "parquet-statistics" }
-func (s *rowGroupStats) Rows() int                   { return s.n }
-func (s *rowGroupStats) TimeRange() (int64, int64)   { return s.lo, s.hi }
-func (s *rowGroupStats) Columns() []store.ColumnMeta { return s.metas }
-func (s *rowGroupStats) Immutable() bool             { return false }
-func (s *rowGroupStats) ReadColumn(store.ColKey) (*vector.Vector, error) {
+func (s *rowGroupStats) ID() string                { return "parquet-statistics" }
+func (s *rowGroupStats) Rows() int                 { return s.n }
+func (s *rowGroupStats) TimeRange() (int64, int64) { return s.lo, s.hi }
+func (s *rowGroupStats) Columns() []db.ColumnMeta  { return s.metas }
+func (s *rowGroupStats) Immutable() bool           { return false }
+func (s *rowGroupStats) ReadColumn(db.ColKey) (*db.Vector, error) {
 	return nil, errRowGroupStats
 }
 

@@ -10,14 +10,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/ingest"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 )
 
 // Files queried in place (issue 16): when the query names the fields it
-// reads (queryFields), each -in file is a core.TableStream and the
+// reads (queryFields), each -in file is a db.TableStream and the
 // planner scans it chunk by chunk, decoding only those fields, on every
 // core, and stops reading once a take has its rows; nothing is loaded into
 // a store, so memory follows the chunk size, not the file.
@@ -33,15 +30,15 @@ import (
 // queryFields returns nil) load the other files as before, and a query
 // the streams cannot plan loads every file: a field the query names that
 // the first chunk lacks, a union or search over a file, or types that
-// keep widening (core.ErrStreamSchema).
+// keep widening (db.ErrStreamSchema).
 
 // fileStream is an NDJSON, JSON or CSV file (gzip and zstd too) read as a
 // stream of chunks.
 type fileStream struct {
 	path   string
-	format ingest.Format
+	format db.Format
 	comp   string
-	opts   ingest.Options
+	opts   db.IngestOptions
 	decl   *fieldDecl
 	fails  *failures
 	// chunk is the size of the NDJSON chunks.
@@ -77,7 +74,7 @@ type failures struct {
 	first string
 }
 
-func (f *failures) add(res ingest.Result) {
+func (f *failures) add(res db.DecodeResult) {
 	if res.Failed == 0 {
 		return
 	}
@@ -101,17 +98,17 @@ func (f *failures) report(path string) {
 	}
 }
 
-func (s *fileStream) Fields() []store.ColKey { return nil }
+func (s *fileStream) Fields() []db.ColKey { return nil }
 
 // Open starts a read; the failures counted are those of the last read
 // (a query restarted after a type widened reads the file again).
-func (s *fileStream) Open() (core.ChunkReader, error) {
+func (s *fileStream) Open() (db.ChunkReader, error) {
 	s.fails.reset()
 	r, closeFile, _, err := openFile(s.path, s.comp)
 	if err != nil {
 		return nil, err
 	}
-	return &lineChunks{s: s, r: r, close: closeFile, whole: s.format != ingest.NDJSON}, nil
+	return &lineChunks{s: s, r: r, close: closeFile, whole: s.format != db.NDJSON}, nil
 }
 
 // lineChunks cuts a file into chunks of whole lines, or hands out the
@@ -125,7 +122,7 @@ type lineChunks struct {
 	done  bool
 }
 
-func (c *lineChunks) Next() (core.Chunk, error) {
+func (c *lineChunks) Next() (db.Chunk, error) {
 	if c.done {
 		return nil, io.EOF
 	}
@@ -173,9 +170,9 @@ type textChunk struct {
 	body []byte
 }
 
-func (c *textChunk) Stats() store.Part { return nil }
+func (c *textChunk) Stats() db.Part { return nil }
 
-func (c *textChunk) Decode() (*store.Rows, error) {
+func (c *textChunk) Decode() (*db.Rows, error) {
 	rows, res, err := db.Decode(c.body, c.s.opts)
 	// The rows hold copies of the strings they keep (the decoder's arena),
 	// never the body, so the body can carry the next chunk.
@@ -193,9 +190,9 @@ func (c *textChunk) Decode() (*store.Rows, error) {
 // returns the other inputs, to load. Parquet files always stream (their
 // schema is known before any row is read); the other formats only when
 // keep names the fields the query reads (nil: it may read any).
-func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]core.TableStream, []string, func(), error) {
+func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]db.TableStream, []string, func(), error) {
 	now := time.Now().UnixNano()
-	out := map[string]core.TableStream{}
+	out := map[string]db.TableStream{}
 	var rest []string
 	var reports []func()
 	for _, in := range inputs {
@@ -223,7 +220,7 @@ func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string)
 			return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
 		}
 		fs := &fileStream{path: path, format: format, comp: comp, decl: decls[name], fails: &failures{}, chunk: max(chunk, 1),
-			opts: ingest.Options{Format: format, Keep: keep, Now: now}}
+			opts: db.IngestOptions{Format: format, Keep: keep, Now: now}}
 		if d := decls[name]; d != nil {
 			fs.opts.MapFields = d.mapFields
 		}
@@ -241,6 +238,6 @@ func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string)
 // load path may answer: a field the first chunk lacks, or types that
 // would not settle.
 func streamFallback(err error) bool {
-	var qe *core.QueryError
-	return errors.Is(err, core.ErrStreamSchema) || errors.As(err, &qe) && qe.Kind == "semantic"
+	var qe *db.QueryError
+	return errors.Is(err, db.ErrStreamSchema) || errors.As(err, &qe) && qe.Kind == "semantic"
 }

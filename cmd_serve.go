@@ -11,8 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server"
 )
 
@@ -79,7 +78,7 @@ func cmdServe(args []string) int {
 	}
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin,
-		StoreOptions: store.Options{FlushInterval: *flushEvery, CompactInterval: *compactEvery, FlushRows: *flushRows}, Engine: engine}
+		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, FlushRows: *flushRows}, Engine: engine}
 	objStats, err := configureStorage(context.Background(), sf, &cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
@@ -130,8 +129,8 @@ func splitList(s string) []string {
 
 // engineOptions reads the cache bounds; 0 keeps nothing (the engine's
 // "none" is negative, its zero the default).
-func engineOptions(columns, results string) (core.EngineOptions, error) {
-	var o core.EngineOptions
+func engineOptions(columns, results string) (db.EngineOptions, error) {
+	var o db.EngineOptions
 	cols, err := parseSize(columns)
 	if err != nil {
 		return o, fmt.Errorf("-column-cache: %w", err)

@@ -1,15 +1,37 @@
 // Package db is aplite's front door: it owns the storage engine, the query
 // engine over it and the catalog that joins them, on a local data
 // directory, in memory, or with blocks on object storage. The server, the
-// WASM build and the command line store and query events only through it,
-// so the way an ingest body or a query takes is the same wherever it
-// enters:
+// WASM build and the command line import only db (and parser for fmt;
+// dep_test.go keeps it so), so the way an ingest body or a query takes is
+// the same wherever it enters:
 //
-//	body  → Ingest → core/ingest (decode) → core/store (WAL, blocks)
-//	query → Query  → core (plan, run) → core/output → core/render
+//	body  → Ingest, IngestStream, IngestWith (db/otlp), Decode, DecodeTabular
+//	      → core/ingest, core/ingest/otlp (decode) → core/store (WAL, blocks)
+//	query → Query → core (plan, run) → Output → Tabular, Legacy (core/render)
 //
-// db is pure Go and builds for GOOS=js GOARCH=wasm; object storage comes
-// in through store.Options.Objects, an interface the core defines.
+// db owns:
+//   - opening: Open (a data directory, with blocks on object storage when
+//     StoreOptions.Objects is set), OpenRemote (a query node), OpenMemory;
+//   - ingest of every format through one path (build, appendRows) and the
+//     one format sniff (Sniff, SniffFormat);
+//   - queries and their rendering, fragments of distributed queries
+//     (RunFragment), the engine's function list;
+//   - datasets: Create, Delete, Names, Datasets, Info, Fields, Trim,
+//     Flush, Snapshot (for a Catalog of one's own);
+//   - files: a field's declared type (Retype), storage check and repair
+//     (Check, Repair).
+//
+// Two subpackages are the front door too, apart so that a build that
+// does not need them does not link their libraries: db/otlp stores OTLP
+// exports (the server's; not the browser's) and db/parquetfile reads and
+// writes Parquet files (the command line's and the browser's; not the
+// server's).
+//
+// The types a caller names (Request, Output, Info, IngestOptions, the
+// errors) are aliases of the engine's own (types.go), so values cross the
+// door unchanged. db is pure Go and builds for GOOS=js GOARCH=wasm; object
+// storage comes in through StoreOptions.Objects, an interface the core
+// defines.
 package db
 
 import (
@@ -79,16 +101,15 @@ func (d *DB) Query(ctx context.Context, req *core.Request) (*output.Output, erro
 	return d.eng.Query(ctx, req)
 }
 
-// Engine is the query engine over the datasets, for callers that run
-// fragments of distributed queries or share its caches.
-func (d *DB) Engine() *core.Engine { return d.eng }
-
-// Create makes an empty dataset; an error wrapping store.ErrExists when
-// the name is taken and one naming the rule when it is not a valid name.
+// Create makes an empty dataset; an error wrapping ErrExists when the name
+// is taken and one naming the rule when it is not a valid name. The
+// storage's dataset it returns is for tests and benchmarks that build
+// fixtures below the door; the server, the browser and the command line
+// use the DB's own methods (Append, Info, Trim, Flush).
 func (d *DB) Create(name string) (*store.Dataset, error) { return d.st.Create(name) }
 
-// Dataset returns a dataset; an error wrapping store.ErrNotFound when
-// there is none of that name.
+// Dataset returns the storage's dataset, for tests and benchmarks (see
+// Create); an error wrapping ErrNotFound when there is none of that name.
 func (d *DB) Dataset(name string) (*store.Dataset, error) { return d.st.Get(name) }
 
 // Delete removes a dataset and its data.

@@ -24,7 +24,7 @@ type IngestResult struct {
 	// Format is the format the body was read in (after sniffing).
 	Format ingest.Format
 	// Append is the storage's answer for the last batch appended.
-	Append store.AppendResult
+	Append AppendResult
 }
 
 // Ingest decodes body (already decompressed) into the dataset name and
@@ -52,25 +52,44 @@ func Decode(body []byte, opts ingest.Options) (*store.Rows, IngestResult, error)
 	if opts.Now == 0 {
 		opts.Now = time.Now().UnixNano()
 	}
-	b := store.NewRowsBuilder()
-	res, err := ingest.Decode(body, opts, b)
-	out := IngestResult{Result: res, Format: opts.Format}
-	if err != nil {
-		return nil, out, err
-	}
-	return b.Finish(opts.Now), out, nil
+	rows, res, err := build(opts.Now, func(b *store.RowsBuilder) (ingest.Result, error) {
+		return ingest.Decode(body, opts, b)
+	})
+	return rows, IngestResult{Result: res, Format: opts.Format}, err
 }
 
-// decodeAppend is the one "decode, finish, append" of every ingest path;
-// prepare, when set, sees the rows before they are stored.
+// build is the one "new builder, decode, finish" of every ingest path:
+// decode fills the builder, and the rows are stamped with now as their
+// _sysTime. A decode error discards the rows.
+func build(now int64, decode func(*store.RowsBuilder) (ingest.Result, error)) (*store.Rows, ingest.Result, error) {
+	b := store.NewRowsBuilder()
+	res, err := decode(b)
+	if err != nil {
+		return nil, res, err
+	}
+	return b.Finish(now), res, nil
+}
+
+// decodeAppend decodes body and appends its rows; prepare, when set, sees
+// the rows before they are stored.
 func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, prepare func(*store.Rows)) (IngestResult, error) {
 	rows, res, err := Decode(body, opts)
-	if err != nil || rows.N == 0 {
+	if err != nil {
 		return res, err
+	}
+	return appendRows(ds, rows, res, prepare)
+}
+
+// appendRows is the one append of every ingest path: rows decoded without
+// error are stored durably, after prepare (when set) has seen them.
+func appendRows(ds *store.Dataset, rows *store.Rows, res IngestResult, prepare func(*store.Rows)) (IngestResult, error) {
+	if rows.N == 0 {
+		return res, nil
 	}
 	if prepare != nil {
 		prepare(rows)
 	}
+	var err error
 	if res.Append, err = ds.Append(rows); err != nil {
 		return res, &AppendError{Err: err}
 	}
@@ -87,12 +106,12 @@ func (e *AppendError) Error() string { return "storing the events: " + e.Err.Err
 // Unwrap returns the storage's error.
 func (e *AppendError) Unwrap() error { return e.Err }
 
-// Append stores rows that a caller built itself (OTLP, saved results)
-// durably in the dataset name.
-func (d *DB) Append(name string, rows *store.Rows) (store.AppendResult, error) {
+// Append stores rows that a caller decoded itself (a Parquet row group, a
+// saved result) durably in the dataset name.
+func (d *DB) Append(name string, rows *Rows) (AppendResult, error) {
 	ds, err := d.st.Get(name)
 	if err != nil {
-		return store.AppendResult{}, err
+		return AppendResult{}, err
 	}
 	return ds.Append(rows)
 }
@@ -250,4 +269,28 @@ func cutLines(r io.Reader, size int, emit func([]byte) bool) error {
 			return nil
 		}
 	}
+}
+
+// RowsBuilder is the builder a decoder given to IngestWith fills: Begin,
+// the Set methods for each field, End.
+type RowsBuilder = store.RowsBuilder
+
+// IngestWith stores in the dataset name the events decode puts into the
+// builder it is given, through the same path as Ingest: the rows are
+// stamped with now (zero: the clock) and appended durably before it
+// returns; a decode error stores nothing. It is how a decoder that lives
+// outside db (db/otlp) still takes the one ingest path.
+func (d *DB) IngestWith(name string, now int64, decode func(b *RowsBuilder, now int64) (DecodeResult, error)) (IngestResult, error) {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return IngestResult{}, err
+	}
+	if now == 0 {
+		now = time.Now().UnixNano()
+	}
+	rows, res, err := build(now, func(b *store.RowsBuilder) (ingest.Result, error) { return decode(b, now) })
+	if err != nil {
+		return IngestResult{Result: res}, err
+	}
+	return appendRows(ds, rows, IngestResult{Result: res}, nil)
 }

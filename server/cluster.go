@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/db"
 )
 
 // Distributed queries: every node listed in Config.Peers (this one
@@ -41,7 +41,7 @@ type clusterStats struct {
 
 // distribute lets req, a query of org, spread over the peers, when there
 // are any.
-func (s *Server) distribute(req *core.Request, org string) {
+func (s *Server) distribute(req *db.Request, org string) {
 	if len(s.cfg.Peers) == 0 {
 		return
 	}
@@ -54,10 +54,10 @@ func (s *Server) distribute(req *core.Request, org string) {
 	if !found {
 		nodes = append(nodes, self)
 	}
-	run := func(ctx context.Context, node string, f *core.Fragment) ([]byte, error) {
+	run := func(ctx context.Context, node string, f *db.Fragment) ([]byte, error) {
 		return s.sendFragment(ctx, node, org, f)
 	}
-	req.Distribute = &core.Distribution{Nodes: nodes, Self: self, Run: run, Attempts: 2, MinRows: s.cfg.FragmentMinRows,
+	req.Distribute = &db.Distribution{Nodes: nodes, Self: self, Run: run, Attempts: 2, MinRows: s.cfg.FragmentMinRows,
 		OnFailure: func(node string, err error) {
 			s.cluster.failed.Add(1)
 			fmt.Fprintf(s.cfg.Log, "aplite: fragment on %s failed (its blocks go to another node): %v\n", node, err)
@@ -65,7 +65,7 @@ func (s *Server) distribute(req *core.Request, org string) {
 }
 
 // sendFragment runs f, a fragment of a query of org, on node over HTTP.
-func (s *Server) sendFragment(ctx context.Context, node, org string, f *core.Fragment) ([]byte, error) {
+func (s *Server) sendFragment(ctx context.Context, node, org string, f *db.Fragment) ([]byte, error) {
 	s.cluster.sent.Add(1)
 	body, err := json.Marshal(f)
 	if err != nil {
@@ -109,19 +109,19 @@ func (s *Server) handleFragment(c *call) error {
 	if s.cfg.ClusterSecret == "" || subtle.ConstantTimeCompare(secret, []byte(s.cfg.ClusterSecret)) != 1 {
 		return forbidden("fragments are only accepted from nodes that share the cluster secret")
 	}
-	var f core.Fragment
+	var f db.Fragment
 	if err := json.Unmarshal(c.PostBody(), &f); err != nil {
 		return badRequest("fragment: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cat := s.datasets(string(c.Request.Header.Peek(clusterOrgHeader)))
-	out, err := s.db.Engine().RunFragmentIn(ctx, cat, &f)
-	if errors.Is(err, core.ErrFragmentParts) && s.db.ReadOnly() && s.refresh(ctx) == nil {
-		out, err = s.db.Engine().RunFragmentIn(ctx, cat, &f)
+	out, err := s.db.RunFragment(ctx, cat, &f)
+	if errors.Is(err, db.ErrFragmentParts) && s.db.ReadOnly() && s.refresh(ctx) == nil {
+		out, err = s.db.RunFragment(ctx, cat, &f)
 	}
 	if err != nil {
-		if errors.Is(err, core.ErrFragmentParts) {
+		if errors.Is(err, db.ErrFragmentParts) {
 			return conflict("%v", err)
 		}
 		return err

@@ -4,14 +4,12 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
-	"github.com/aplite/aplite/vector"
 )
 
 // defaultDatasetKind is the kind of event datasets.
@@ -85,11 +83,11 @@ func (s *Server) settings(v orgDatasets, name string) (*meta.DatasetSettings, er
 
 // synthSettings makes and saves the settings of a dataset that has none.
 func (s *Server) synthSettings(v orgDatasets, name, key string) (meta.DatasetSettings, error) {
-	ds, gerr := v.Get(name)
+	info, gerr := v.Info(name)
 	if gerr != nil {
 		return meta.DatasetSettings{}, notFound("dataset %q not found", name)
 	}
-	created := ds.Info().Created.UTC()
+	created := info.Created.UTC()
 	if created.IsZero() {
 		created = time.Now().UTC()
 	}
@@ -177,7 +175,7 @@ func (s *Server) loadDataset(c *call) (*meta.DatasetSettings, error) {
 		return nil, forbidden("token is not allowed to access dataset %q", name)
 	}
 	v := c.datasets()
-	if _, err := v.Get(name); err != nil {
+	if _, err := v.Info(name); err != nil {
 		return nil, notFound("dataset %q not found", name)
 	}
 	return s.settings(v, name)
@@ -250,19 +248,19 @@ func (s *Server) handleCreateDataset(c *call) error {
 	v := c.datasets()
 	key, _ := v.key(b.Name) // validDatasetName refused the reserved prefix
 	err := s.meta.Update(func(tx *meta.Tx) error {
-		if _, err := v.Get(b.Name); err == nil {
+		if _, err := v.Info(b.Name); err == nil {
 			return meta.ErrExists
 		}
 		return tx.Put(meta.KindDataset, "", key, rec)
 	})
 	if err == nil {
-		_, err = v.Create(b.Name)
+		err = v.Create(b.Name)
 		if err != nil {
 			s.meta.Delete(meta.KindDataset, "", key)
 		}
 	}
 	s.forgetSettings(v, b.Name)
-	if errors.Is(err, meta.ErrExists) || errors.Is(err, store.ErrExists) {
+	if errors.Is(err, meta.ErrExists) || errors.Is(err, db.ErrExists) {
 		return conflict("dataset %q already exists", b.Name)
 	}
 	if err != nil {
@@ -281,7 +279,7 @@ func (s *Server) handleUpdateDataset(c *call) error {
 		return err
 	}
 	v := c.datasets()
-	if _, err := v.Get(name); err != nil {
+	if _, err := v.Info(name); err != nil {
 		return notFound("dataset %q not found", name)
 	}
 	d, err := s.updateSettings(v, name, b.applyTo)
@@ -301,7 +299,7 @@ func (s *Server) handleDeleteDataset(c *call) error {
 	}
 	v := c.datasets()
 	if err := v.Delete(name); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return notFound("dataset %q not found", name)
 		}
 		return err
@@ -340,35 +338,19 @@ type fieldInfo struct {
 	Description string `json:"description"`
 }
 
-// datasetFields merges a dataset's columns into one entry per field, with
-// a composite type ("integer|float") for fields stored with several types.
-func datasetFields(keys []store.ColKey, vfs []meta.VirtualField) []fieldInfo {
-	types := map[string][]string{}
-	for _, k := range keys {
-		if k.Type == vector.Null {
-			if _, ok := types[k.Name]; !ok {
-				types[k.Name] = nil
-			}
-			continue
-		}
-		t := k.Type.APIName()
-		if !slices.Contains(types[k.Name], t) {
-			types[k.Name] = append(types[k.Name], t)
-		}
-	}
-	out := make([]fieldInfo, 0, len(types)+len(vfs))
-	for name, ts := range types {
-		sort.Strings(ts)
-		t := strings.Join(ts, "|")
-		if t == "" {
-			t = "unknown"
-		}
-		out = append(out, fieldInfo{Name: name, Type: t})
+// datasetFields lists a dataset's fields (db.Fields: one entry per name,
+// a composite type such as "integer|float" for a field stored with
+// several) and its virtual fields, sorted by name.
+func datasetFields(keys []db.ColKey, vfs []meta.VirtualField) []fieldInfo {
+	stored := db.Fields(keys)
+	out := make([]fieldInfo, 0, len(stored)+len(vfs))
+	for _, f := range stored {
+		out = append(out, fieldInfo{Name: f.Name, Type: f.Type})
 	}
 	for _, v := range vfs {
 		out = append(out, fieldInfo{Name: v.Name, Type: v.Type, Unit: v.Unit, Description: v.Description})
 	}
-	slices.SortFunc(out, func(a, b fieldInfo) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(out, func(a, b fieldInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
@@ -377,11 +359,11 @@ func (s *Server) handleDatasetFields(c *call) error {
 	if err != nil {
 		return err
 	}
-	ds, err := c.datasets().Get(d.Name)
+	info, err := c.datasets().Info(d.Name)
 	if err != nil {
 		return notFound("dataset %q not found", d.Name)
 	}
-	return writeJSON(c.RequestCtx, http.StatusOK, datasetFields(ds.Info().Fields, nil))
+	return writeJSON(c.RequestCtx, http.StatusOK, datasetFields(info.Fields, nil))
 }
 
 // infoView is the /info shape (axiom-rs).
@@ -399,7 +381,7 @@ type infoView struct {
 	Fields          []fieldInfo `json:"fields"`
 	// Damaged lists blocks set aside as corrupt (their events are missing
 	// from every query; `aplite check` and `aplite repair` act on them).
-	Damaged []store.Damage `json:"damaged,omitempty"`
+	Damaged []db.Damage `json:"damaged,omitempty"`
 }
 
 func (s *Server) handleDatasetInfo(c *call) error {
@@ -407,11 +389,10 @@ func (s *Server) handleDatasetInfo(c *call) error {
 	if err != nil {
 		return err
 	}
-	ds, err := c.datasets().Get(d.Name)
+	info, err := c.datasets().Info(d.Name)
 	if err != nil {
 		return notFound("dataset %q not found", d.Name)
 	}
-	info := ds.Info()
 	fields := datasetFields(info.Fields, nil)
 	v := infoView{Name: d.Name, NumBlocks: info.NumBlocks, NumEvents: info.NumEvents, NumFields: len(fields),
 		InputBytes: info.InputBytes, CompressedBytes: info.CompressedBytes, Created: d.Created, Who: d.Who,

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -56,7 +56,7 @@ func asAPIError(err error) *apiError {
 	if errors.As(err, &ae) {
 		return ae
 	}
-	if errors.Is(err, store.ErrReadOnly) || errors.Is(err, meta.ErrReadOnly) {
+	if errors.Is(err, db.ErrReadOnly) || errors.Is(err, meta.ErrReadOnly) {
 		return forbidden("this node serves queries only (role query): send writes to an ingest node")
 	}
 	return &apiError{Status: http.StatusInternalServerError, Message: err.Error()}

@@ -7,20 +7,18 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/aplite/aplite/core/ingest"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
 // ingestStatus is the IngestStatus shape (strict in axiom-go).
 type ingestStatus struct {
-	Ingested       int              `json:"ingested"`
-	Failed         int              `json:"failed"`
-	Failures       []ingest.Failure `json:"failures"`
-	ProcessedBytes int64            `json:"processedBytes"`
-	BlocksCreated  int              `json:"blocksCreated"`
-	WALLength      int64            `json:"walLength"`
+	Ingested       int          `json:"ingested"`
+	Failed         int          `json:"failed"`
+	Failures       []db.Failure `json:"failures"`
+	ProcessedBytes int64        `json:"processedBytes"`
+	BlocksCreated  int          `json:"blocksCreated"`
+	WALLength      int64        `json:"walLength"`
 }
 
 // handleIngest decodes a JSON, NDJSON or CSV body (possibly gzip or zstd)
@@ -40,7 +38,7 @@ func (s *Server) handleIngest(c *call) error {
 		return err
 	}
 	sets := c.datasets()
-	if _, err := sets.Get(name); err != nil { // 404 before the body is read
+	if _, err := sets.Info(name); err != nil { // 404 before the body is read
 		return notFound("dataset %q not found", name)
 	}
 	settings, err := s.settings(sets, name)
@@ -57,7 +55,7 @@ func (s *Server) handleIngest(c *call) error {
 	}
 	res, err := sets.Ingest(name, body, opts)
 	if err != nil {
-		var se *ingest.SyntaxError
+		var se *db.SyntaxError
 		var ae *db.AppendError
 		switch {
 		case errors.As(err, &se):
@@ -65,7 +63,7 @@ func (s *Server) handleIngest(c *call) error {
 				Detail: map[string]any{"line": se.Line, "column": se.Column, "offset": se.Offset}}
 		case errors.As(err, &ae):
 			return ae.Err // read, but not stored: the server's fault, not the body's
-		case errors.Is(err, store.ErrNotFound):
+		case errors.Is(err, db.ErrNotFound):
 			return notFound("dataset %q not found", name)
 		}
 		return badRequest("%v", err)
@@ -73,7 +71,7 @@ func (s *Server) handleIngest(c *call) error {
 	st := ingestStatus{Ingested: res.Ingested, Failed: res.Failed, Failures: res.Failures,
 		ProcessedBytes: res.ProcessedBytes, BlocksCreated: res.Append.BlocksCreated, WALLength: res.Append.WALLength}
 	if st.Failures == nil {
-		st.Failures = []ingest.Failure{}
+		st.Failures = []db.Failure{}
 	}
 	m := s.metrics
 	m.ingestRequests.Add(1)
@@ -86,9 +84,9 @@ func (s *Server) handleIngest(c *call) error {
 
 // ingestOptions reads the query parameters and headers of an ingest
 // request. Format db.Sniff means "sniff the body".
-func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time.Time) (ingest.Options, error) {
+func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time.Time) (db.IngestOptions, error) {
 	args := c.QueryArgs()
-	opts := ingest.Options{
+	opts := db.IngestOptions{
 		TimestampField:  string(args.Peek("timestamp-field")),
 		TimestampFormat: string(args.Peek("timestamp-format")),
 		Now:             now.UnixNano(),
@@ -98,7 +96,7 @@ func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time
 	case "", "application/octet-stream", "text/plain":
 		opts.Format = db.Sniff
 	default:
-		f, err := ingest.FormatFromContentType(ct)
+		f, err := db.FormatFromContentType(ct)
 		if err != nil {
 			return opts, errorf(http.StatusUnsupportedMediaType, "%v", err)
 		}
@@ -112,10 +110,10 @@ func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time
 		opts.CSVDelimiter = r
 	}
 	if v := c.Request.Header.Peek("X-Axiom-CSV-Fields"); len(v) > 0 {
-		opts.CSVFields = ingest.SplitCSVFields(string(v))
+		opts.CSVFields = db.SplitCSVFields(string(v))
 	}
 	if v := c.Request.Header.Peek("X-Axiom-Event-Labels"); len(v) > 0 {
-		labels, err := ingest.ParseLabels(string(v))
+		labels, err := db.ParseLabels(string(v))
 		if err != nil {
 			return opts, badRequest("X-Axiom-Event-Labels: %v", err)
 		}
@@ -131,13 +129,13 @@ func (s *Server) ingestOptions(c *call, settings *meta.DatasetSettings, now time
 	return opts, nil
 }
 
-func formatName(f ingest.Format) string {
+func formatName(f db.Format) string {
 	switch f {
-	case ingest.JSON:
+	case db.JSON:
 		return "JSON"
-	case ingest.NDJSON:
+	case db.NDJSON:
 		return "NDJSON"
-	case ingest.CSV:
+	case db.CSV:
 		return "CSV"
 	}
 	return "ingest"

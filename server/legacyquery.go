@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core/render"
+	"github.com/aplite/aplite/db"
 )
 
 // The legacy structured query (POST /v1/datasets/{id}/query) predates
@@ -64,11 +64,11 @@ type legacyProjection struct {
 // legacyQueryResult is the /query response shape (no request echo,
 // fieldsMeta instead of fieldsMetaMap).
 type legacyQueryResult struct {
-	Format     string               `json:"format"`
-	Status     render.Status        `json:"status"`
-	Matches    []render.LegacyEntry `json:"matches"`
-	Buckets    render.LegacyBuckets `json:"buckets"`
-	FieldsMeta []render.FieldMeta   `json:"fieldsMeta"`
+	Format     string           `json:"format"`
+	Status     db.Status        `json:"status"`
+	Matches    []db.LegacyEntry `json:"matches"`
+	Buckets    db.LegacyBuckets `json:"buckets"`
+	FieldsMeta []db.FieldMeta   `json:"fieldsMeta"`
 }
 
 func (s *Server) handleLegacyQuery(c *call) error {
@@ -76,7 +76,7 @@ func (s *Server) handleLegacyQuery(c *call) error {
 	if err := c.p.requireDataset(name, capQuery, actRead, "query"); err != nil {
 		return err
 	}
-	if _, err := c.datasets().Get(name); err != nil {
+	if _, err := c.datasets().Info(name); err != nil {
 		return notFound("dataset %q not found", name)
 	}
 	var q legacyQuery
@@ -96,20 +96,20 @@ func (s *Server) handleLegacyQuery(c *call) error {
 	if err != nil {
 		return err
 	}
-	l := render.Legacy(res)
+	l := db.Legacy(res)
 	out := legacyQueryResult{Format: "legacy", Status: l.Status, Matches: l.Matches, Buckets: l.Buckets,
 		FieldsMeta: l.FieldsMetaMap[name]}
 	if out.Matches == nil {
-		out.Matches = []render.LegacyEntry{}
+		out.Matches = []db.LegacyEntry{}
 	}
 	if out.FieldsMeta == nil {
-		out.FieldsMeta = []render.FieldMeta{}
+		out.FieldsMeta = []db.FieldMeta{}
 	}
 	if out.Buckets.Series == nil {
-		out.Buckets.Series = []render.LegacyInterval{}
+		out.Buckets.Series = []db.LegacyInterval{}
 	}
 	if out.Buckets.Totals == nil {
-		out.Buckets.Totals = []render.LegacyEntryGroup{}
+		out.Buckets.Totals = []db.LegacyEntryGroup{}
 	}
 	return writeJSON(c.RequestCtx, http.StatusOK, out)
 }

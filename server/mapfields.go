@@ -1,11 +1,13 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -54,7 +56,7 @@ func (s *Server) mapFieldsChange(c *call, change func(d *meta.DatasetSettings) e
 	// for read visibility too refused tokens that may change every other
 	// setting of the dataset (docs/ROUTES.md).
 	v, name := c.datasets(), c.param("id")
-	if _, err := v.Get(name); err != nil {
+	if _, err := v.Info(name); err != nil {
 		return nil, notFound("dataset %q not found", name)
 	}
 	return s.updateSettings(v, name, change)
@@ -149,11 +151,10 @@ func (s *Server) trim(c *call) error {
 	if err != nil {
 		return badRequest("maxDuration %q: %v", b.MaxDuration, err)
 	}
-	ds, err := c.datasets().Get(name)
-	if err != nil {
+	err = c.datasets().Trim(name, time.Now().Add(-d).UnixNano())
+	if errors.Is(err, db.ErrNotFound) {
 		return notFound("dataset %q not found", name)
 	}
-	_, err = ds.Trim(time.Now().Add(-d).UnixNano())
 	return err
 }
 

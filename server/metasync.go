@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -38,7 +38,7 @@ const keepMetaVersions = 4
 // metaSync moves the metadata file between this node and the bucket.
 type metaSync struct {
 	s       *Server
-	objs    store.ObjectStore
+	objs    db.ObjectStore
 	version uint64 // newest version published or loaded
 	kick    chan struct{}
 	stop    chan struct{}
@@ -48,7 +48,7 @@ type metaSync struct {
 func metaKey(v uint64) string { return fmt.Sprintf("%s%020d.db", metaPrefix, v) }
 
 // metaVersions lists the published versions, ascending.
-func metaVersions(ctx context.Context, objs store.ObjectStore) ([]uint64, error) {
+func metaVersions(ctx context.Context, objs db.ObjectStore) ([]uint64, error) {
 	res, err := objs.List(ctx, metaPrefix, "")
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func metaVersions(ctx context.Context, objs store.ObjectStore) ([]uint64, error)
 
 // fetchMetaFile writes the newest published metadata into dir before the
 // store opens it (a follower's start); it returns the version, 0 if none.
-func fetchMetaFile(objs store.ObjectStore, dir string) (uint64, error) {
+func fetchMetaFile(objs db.ObjectStore, dir string) (uint64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	vs, err := metaVersions(ctx, objs)

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/render"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -192,13 +191,13 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	if rng <= 0 {
 		rng = interval(m)
 	}
-	req := &core.Request{APL: m.APLQuery, Start: end.Add(-rng), End: end, Now: now, DisableCache: true,
+	req := &db.Request{APL: m.APLQuery, Start: end.Add(-rng), End: end, Now: now, DisableCache: true,
 		Catalog: s.datasets(org)}
 	if vfs, err := s.virtualFields(org); err == nil && len(vfs) > 0 {
-		req.VirtualFields = map[string][]core.VirtualField{}
+		req.VirtualFields = map[string][]db.VirtualField{}
 		for ds, list := range vfs {
 			for _, v := range list {
-				req.VirtualFields[ds] = append(req.VirtualFields[ds], core.VirtualField{Name: v.Name, Expression: v.Expression})
+				req.VirtualFields[ds] = append(req.VirtualFields[ds], db.VirtualField{Name: v.Name, Expression: v.Expression})
 			}
 		}
 	}
@@ -208,7 +207,7 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	if err != nil {
 		return nil, err
 	}
-	t := render.Tabular(res).Tables[0]
+	t := db.Tabular(res).Tables[0]
 	rows := 0
 	if len(t.Columns) > 0 {
 		rows = len(t.Columns[0])

@@ -9,10 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/output"
-	"github.com/aplite/aplite/core/render"
-	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/db"
 )
 
 // aplRequest is the body of POST /v1/datasets/_apl (clients.md §4.1).
@@ -63,16 +60,16 @@ func (s *Server) handleAPL(c *call) error {
 		return err
 	}
 	if format == "tabular" {
-		return writeJSON(c.RequestCtx, http.StatusOK, render.Tabular(res))
+		return writeJSON(c.RequestCtx, http.StatusOK, db.Tabular(res))
 	}
-	return writeJSON(c.RequestCtx, http.StatusOK, render.Legacy(res))
+	return writeJSON(c.RequestCtx, http.StatusOK, db.Legacy(res))
 }
 
 // queryRequest builds the engine request: the time range, the caller's
 // dataset permission, the org's datasets and its virtual fields.
-func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
+func (s *Server) queryRequest(c *call, b *aplRequest) (*db.Request, error) {
 	now := time.Now()
-	req := &core.Request{APL: b.APL, Variables: b.Variables, Now: now, Cursor: b.Cursor,
+	req := &db.Request{APL: b.APL, Variables: b.Variables, Now: now, Cursor: b.Cursor,
 		IncludeCursor: b.IncludeCursor, DefaultLimit: b.DefaultLimit}
 	var err error
 	if b.StartTime != "" {
@@ -105,10 +102,10 @@ func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 		return nil, err
 	}
 	if len(vfs) > 0 {
-		req.VirtualFields = make(map[string][]core.VirtualField, len(vfs))
+		req.VirtualFields = make(map[string][]db.VirtualField, len(vfs))
 		for ds, list := range vfs {
 			for _, v := range list {
-				req.VirtualFields[ds] = append(req.VirtualFields[ds], core.VirtualField{Name: v.Name, Expression: v.Expression})
+				req.VirtualFields[ds] = append(req.VirtualFields[ds], db.VirtualField{Name: v.Name, Expression: v.Expression})
 			}
 		}
 	}
@@ -117,7 +114,7 @@ func (s *Server) queryRequest(c *call, b *aplRequest) (*core.Request, error) {
 
 // runQuery applies the org's query limit, runs req and maps engine errors
 // onto API errors.
-func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
+func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 	if err := s.checkLimit(c.p.org, limitQuery); err != nil {
 		return nil, err
 	}
@@ -140,7 +137,7 @@ func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
 	m.queryLatency.observe(time.Since(start))
 	if err != nil {
 		m.queryErrors.Add(1)
-		var ce *store.CorruptionError
+		var ce *db.CorruptionError
 		if errors.As(err, &ce) {
 			fmt.Fprintf(s.cfg.Log, "aplite: query hit damaged data: %v\n", err)
 		}
@@ -157,7 +154,7 @@ func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
 	if req.End.IsZero() {
 		// Axiom applies the request time as the end and says so; events
 		// stamped in the future are rare enough that the range stays open.
-		res = res.WithMessage(output.Message{Priority: "warn", Count: 1, Code: "apl_implicitendtimeofnowapplied_1",
+		res = res.WithMessage(db.Message{Priority: "warn", Count: 1, Code: "apl_implicitendtimeofnowapplied_1",
 			Msg: "line: 1, col: 1: implicit end time of 'now' applied"})
 	}
 	return res, nil
@@ -165,10 +162,10 @@ func (s *Server) runQuery(c *call, req *core.Request) (*output.Output, error) {
 
 // queryAPIError maps engine errors onto the statuses the API documents.
 func queryAPIError(err error) error {
-	var qe *core.QueryError
-	var fe *core.ForbiddenError
+	var qe *db.QueryError
+	var fe *db.ForbiddenError
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, db.ErrNotFound):
 		return notFound("%s", err.Error())
 	case errors.As(err, &qe):
 		kind := qe.Kind
@@ -179,10 +176,10 @@ func queryAPIError(err error) error {
 			"errorType": kind, "compileErrorCode": "", "line": qe.Line, "column": qe.Col, "message": qe.Msg}}
 	case errors.As(err, &fe):
 		return forbidden("%s", fe.Error())
-	case errors.Is(err, core.ErrMemoryExceeded):
+	case errors.Is(err, db.ErrMemoryExceeded):
 		return errorf(432, "%s", err.Error())
 	}
-	var ce *store.CorruptionError
+	var ce *db.CorruptionError
 	if errors.As(err, &ce) {
 		// The full path goes to the log (runQuery); the answer names only
 		// the file, so it never reveals the server's directories.

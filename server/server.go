@@ -16,8 +16,6 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
@@ -46,9 +44,9 @@ type Config struct {
 	// Tokens are never written to it, except the generated admin token once.
 	Log io.Writer
 	// StoreOptions tune the storage engine opened in DataDir.
-	StoreOptions store.Options
+	StoreOptions db.StoreOptions
 	// Engine bounds the query engine's caches.
-	Engine core.EngineOptions
+	Engine db.EngineOptions
 	// DB serves datasets from this database instead of opening the one in
 	// DataDir (tests and benchmarks use one in memory, a query node one
 	// over object storage). It should be opened Isolated, as the server's
@@ -80,7 +78,7 @@ type Config struct {
 	FragmentMinRows int64
 	// Objects is the bucket of a cluster; with MetaRole it carries the
 	// metadata between nodes (metasync.go).
-	Objects store.ObjectStore
+	Objects db.ObjectStore
 	// MetaRole is MetaPublish on the node that owns the datasets and
 	// MetaFollow on query nodes; MetaLocal (empty) keeps metadata local.
 	MetaRole string

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aplite/aplite/core/ingest"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/otlp"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -28,7 +27,7 @@ const orgStoragePrefix = "axiom-org."
 const storageOrgKey = "storageOrg"
 
 // orgDatasets is one org's view of the storage: the Storage methods over
-// the org's own names, and the core.Catalog its queries read.
+// the org's own names, and the db.Catalog its queries read.
 type orgDatasets struct {
 	db     *db.DB
 	prefix string // "" for the storage org
@@ -54,24 +53,41 @@ func (v orgDatasets) key(name string) (string, bool) {
 	return v.prefix + name, true
 }
 
-func errNoDataset(name string) error { return fmt.Errorf("%w: %s", store.ErrNotFound, name) }
+func errNoDataset(name string) error { return fmt.Errorf("%w: %s", db.ErrNotFound, name) }
 
 // Create makes an empty dataset in the org.
-func (v orgDatasets) Create(name string) (*store.Dataset, error) {
+func (v orgDatasets) Create(name string) error {
 	k, ok := v.key(name)
 	if !ok {
-		return nil, fmt.Errorf("invalid dataset name %q: the prefix %q is reserved", name, orgStoragePrefix)
+		return fmt.Errorf("invalid dataset name %q: the prefix %q is reserved", name, orgStoragePrefix)
 	}
-	return v.db.Create(k)
+	_, err := v.db.Create(k)
+	return err
 }
 
-// Get returns one of the org's datasets.
-func (v orgDatasets) Get(name string) (*store.Dataset, error) {
+// Info describes one of the org's datasets.
+func (v orgDatasets) Info(name string) (db.Info, error) {
 	k, ok := v.key(name)
 	if !ok {
-		return nil, errNoDataset(name)
+		return db.Info{}, errNoDataset(name)
 	}
-	return v.db.Dataset(k)
+	return v.db.Info(k)
+}
+
+// Has reports whether the org has a dataset called name.
+func (v orgDatasets) Has(name string) bool {
+	_, err := v.Info(name)
+	return err == nil
+}
+
+// Trim drops the events of one of the org's datasets older than before.
+func (v orgDatasets) Trim(name string, before int64) error {
+	k, ok := v.key(name)
+	if !ok {
+		return errNoDataset(name)
+	}
+	_, err := v.db.Trim(k, before)
+	return err
 }
 
 // Delete removes one of the org's datasets.
@@ -85,12 +101,22 @@ func (v orgDatasets) Delete(name string) error {
 
 // Ingest decodes body into one of the org's datasets and stores its
 // events (db.DB.Ingest).
-func (v orgDatasets) Ingest(name string, body []byte, opts ingest.Options) (db.IngestResult, error) {
+func (v orgDatasets) Ingest(name string, body []byte, opts db.IngestOptions) (db.IngestResult, error) {
 	k, ok := v.key(name)
 	if !ok {
 		return db.IngestResult{}, errNoDataset(name)
 	}
 	return v.db.Ingest(k, body, opts)
+}
+
+// IngestOTLP stores an OTLP export body in one of the org's datasets
+// (otlp.Ingest).
+func (v orgDatasets) IngestOTLP(name string, body []byte, sig otlp.Signal, isJSON bool) (db.IngestResult, error) {
+	k, ok := v.key(name)
+	if !ok {
+		return db.IngestResult{}, errNoDataset(name)
+	}
+	return otlp.Ingest(v.db, k, body, sig, isJSON)
 }
 
 // Names lists the org's datasets, sorted, by the names the org uses.
@@ -107,15 +133,18 @@ func (v orgDatasets) Names() []string {
 	return out
 }
 
-// Snapshot implements core.Catalog. The snapshot carries the name the
+// Snapshot implements db.Catalog. The snapshot carries the name the
 // org uses, which is what union's withsource column and damage messages
 // show.
-func (v orgDatasets) Snapshot(name string) (*store.Snapshot, error) {
-	d, err := v.Get(name)
+func (v orgDatasets) Snapshot(name string) (*db.Snapshot, error) {
+	k, ok := v.key(name)
+	if !ok {
+		return nil, errNoDataset(name)
+	}
+	snap, err := v.db.Snapshot(k)
 	if err != nil {
 		return nil, err
 	}
-	snap := d.Snapshot()
 	snap.Dataset = name
 	return snap, nil
 }

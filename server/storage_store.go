@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 )
 
@@ -27,7 +26,7 @@ func logf(w io.Writer, format string, args ...any) { fmt.Fprintf(w, "aplite: "+f
 // the same answer whether or not the dataset is known here.
 func (s *Server) writable() error {
 	if s.db.ReadOnly() {
-		return store.ErrReadOnly
+		return db.ErrReadOnly
 	}
 	return nil
 }

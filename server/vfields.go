@@ -21,7 +21,7 @@ func (b *vfieldBody) validate(c *call) error {
 		maxLen("description", b.Description, 1024)); err != nil {
 		return err
 	}
-	if _, err := c.datasets().Get(b.Dataset); err != nil {
+	if _, err := c.datasets().Info(b.Dataset); err != nil {
 		return notFound("dataset %q not found", b.Dataset)
 	}
 	return nil

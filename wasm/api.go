@@ -10,7 +10,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/wasm/session"
 )
 
@@ -284,4 +284,4 @@ func (a *api) endLoad(args []js.Value) (any, error) {
 }
 
 // functions lists the scalar and aggregation functions for completion.
-func (a *api) functions([]js.Value) (any, error) { return core.Functions(), nil }
+func (a *api) functions([]js.Value) (any, error) { return db.Functions(), nil }

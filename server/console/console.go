@@ -16,7 +16,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/db"
 )
 
 //go:embed assets
@@ -67,7 +67,7 @@ func NewHandler(fsys fs.FS) (fasthttp.RequestHandler, error) {
 	}
 	// functions.json: the engine's functions, for the editor's completion
 	// in server mode (offline mode asks the WASM engine).
-	fns, err := json.Marshal(core.Functions())
+	fns, err := json.Marshal(db.Functions())
 	if err != nil {
 		return nil, err
 	}

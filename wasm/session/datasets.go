@@ -2,11 +2,9 @@ package session
 
 import (
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/vector"
+	"github.com/aplite/aplite/db"
 )
 
 // Dataset describes a loaded dataset for the console's sidebar, in the
@@ -40,7 +38,7 @@ func (s *Session) Datasets() []Dataset {
 	return out
 }
 
-func describe(in store.Info) Dataset {
+func describe(in db.Info) Dataset {
 	d := Dataset{Name: in.Name, NumEvents: in.NumEvents, Fields: fields(in.Fields)}
 	if in.NumEvents > 0 {
 		d.MinTime = time.Unix(0, in.MinTime).UTC().Format(time.RFC3339Nano)
@@ -50,28 +48,15 @@ func describe(in store.Info) Dataset {
 }
 
 // fields merges the stored columns into one entry per field name, sorted
-// by name, as the server's fields route does.
-func fields(keys []store.ColKey) []Field {
+// by name, as the server's fields route does (db.Fields).
+func fields(keys []db.ColKey) []Field {
 	// Every event has _time and _sysTime, whether or not the parts list
 	// them among their columns yet (buffered batches do not).
-	types := map[string][]string{"_time": {"datetime"}, "_sysTime": {"datetime"}}
-	for _, k := range keys {
-		if _, ok := types[k.Name]; !ok {
-			types[k.Name] = nil
-		}
-		if t := k.Type.APIName(); k.Type != vector.Null && !slices.Contains(types[k.Name], t) {
-			types[k.Name] = append(types[k.Name], t)
-		}
+	keys = append([]db.ColKey{{Name: "_time", Type: db.DateTime}, {Name: "_sysTime", Type: db.DateTime}}, keys...)
+	merged := db.Fields(keys)
+	out := make([]Field, len(merged))
+	for i, f := range merged {
+		out[i] = Field{Name: f.Name, Type: f.Type}
 	}
-	out := make([]Field, 0, len(types))
-	for name, ts := range types {
-		slices.Sort(ts)
-		t := strings.Join(ts, "|")
-		if t == "" {
-			t = "unknown"
-		}
-		out = append(out, Field{Name: name, Type: t})
-	}
-	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

@@ -3,7 +3,7 @@ package session
 import (
 	"errors"
 
-	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/db"
 )
 
 // Error is an error as the JavaScript API answers it: {"error": Error}.
@@ -18,7 +18,7 @@ type Error struct {
 
 // ErrorOf describes err for the JavaScript side.
 func ErrorOf(err error) Error {
-	var qe *core.QueryError
+	var qe *db.QueryError
 	if errors.As(err, &qe) {
 		return Error{Message: qe.Msg, Line: qe.Line, Col: qe.Col, Kind: qe.Kind}
 	}

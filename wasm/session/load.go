@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core/ingest"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 )
 
@@ -23,11 +21,11 @@ const (
 
 // LoadResult tells the console what a Load did.
 type LoadResult struct {
-	Dataset  string           `json:"dataset"`
-	Format   string           `json:"format"`
-	Ingested int              `json:"ingested"`
-	Failed   int              `json:"failed"`
-	Failures []ingest.Failure `json:"failures"`
+	Dataset  string       `json:"dataset"`
+	Format   string       `json:"format"`
+	Ingested int          `json:"ingested"`
+	Failed   int          `json:"failed"`
+	Failures []db.Failure `json:"failures"`
 }
 
 // maxFailures caps the failures a LoadResult lists: the console shows a
@@ -47,7 +45,7 @@ type LoadOptions struct {
 // that name: dropping the same file twice must not double its events. The
 // dataset is left untouched when the text cannot be parsed at all.
 func (s *Session) Load(name string, data []byte, o LoadOptions) (LoadResult, error) {
-	if err := store.ValidateName(name); err != nil {
+	if err := db.ValidateName(name); err != nil {
 		return LoadResult{}, err
 	}
 	format := o.Format
@@ -58,20 +56,20 @@ func (s *Session) Load(name string, data []byte, o LoadOptions) (LoadResult, err
 		o.Now = s.now()
 	}
 	now := o.Now.UnixNano()
-	res := LoadResult{Dataset: name, Format: format, Failures: []ingest.Failure{}}
-	var rows *store.Rows
+	res := LoadResult{Dataset: name, Format: format, Failures: []db.Failure{}}
+	var rows *db.Rows
 	switch format {
 	case Tabular:
-		b := store.NewRowsBuilder()
-		n, err := tabularRows(data, now, b)
-		if err != nil {
+		var r db.IngestResult
+		var err error
+		if rows, r, err = db.DecodeTabular(data, now); err != nil {
 			return res, err
 		}
-		res.Ingested, rows = n, b.Finish(now)
+		res.Ingested = r.Ingested
 	case NDJSON, JSON, CSV:
 		var r db.IngestResult
 		var err error
-		rows, r, err = db.Decode(data, ingest.Options{Format: ingestFormat(format), Now: now, MaxFailures: maxFailures})
+		rows, r, err = db.Decode(data, db.IngestOptions{Format: ingestFormat(format), Now: now, MaxFailures: maxFailures})
 		if err != nil {
 			return res, fmt.Errorf("cannot read the %s: %w", format, err)
 		}
@@ -87,18 +85,18 @@ func (s *Session) Load(name string, data []byte, o LoadOptions) (LoadResult, err
 	return res, s.replace(name, rows)
 }
 
-func ingestFormat(f string) ingest.Format {
+func ingestFormat(f string) db.Format {
 	switch f {
 	case JSON:
-		return ingest.JSON
+		return db.JSON
 	case CSV:
-		return ingest.CSV
+		return db.CSV
 	}
-	return ingest.NDJSON
+	return db.NDJSON
 }
 
 // replace swaps the dataset called name for one holding rows.
-func (s *Session) replace(name string, rows *store.Rows) error {
+func (s *Session) replace(name string, rows *db.Rows) error {
 	s.forget(name)
 	_ = s.db.Delete(name) // absent is fine: this is a first load
 	if _, err := s.db.Create(name); err != nil {
@@ -109,7 +107,7 @@ func (s *Session) replace(name string, rows *store.Rows) error {
 }
 
 // Detect guesses the format of data from its first bytes: "PAR1" is
-// Parquet; otherwise as ingest.Sniff reads a body ('[' or nothing a JSON
+// Parquet; otherwise as db.SniffFormat reads a body ('[' or nothing a JSON
 // array, '{' NDJSON, anything else CSV), except that '{' is a saved
 // tabular result when the whole text is one object with "format":
 // "tabular", and a JSON object when it is one object of another kind.
@@ -120,10 +118,10 @@ func Detect(data []byte) string {
 	// The server's sniffing decides among the text formats, so a file
 	// and the same bytes POSTed to /ingest are read alike; only a lone
 	// JSON object is looked at further.
-	switch ingest.Sniff(data) {
-	case ingest.CSV:
+	switch db.SniffFormat(data) {
+	case db.CSV:
 		return CSV
-	case ingest.JSON:
+	case db.JSON:
 		return JSON
 	}
 	t := bytes.TrimLeft(data, " \t\r\n\ufeff")

@@ -7,10 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core/ingest"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
-	"github.com/aplite/aplite/fileformat/parquet"
+	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // Parquet is the format name of a Parquet file. Parquet needs random
@@ -32,8 +30,8 @@ const Parquet = "parquet"
 type ParquetLoader struct {
 	db     *db.DB
 	name   string
-	file   *parquet.File
-	ranges parquet.Ranges
+	file   *parquetfile.File
+	ranges parquetfile.Ranges
 	groups []RowGroup
 	now    int64
 	res    LoadResult
@@ -52,8 +50,8 @@ type parquetSource struct {
 	size   int64
 	footer []byte
 	now    time.Time
-	loaded []string       // the fields in the dataset, sorted
-	fields []store.ColKey // every field of the file, for Datasets
+	loaded []string    // the fields in the dataset, sorted
+	fields []db.ColKey // every field of the file, for Datasets
 }
 
 // BeginParquet replaces the dataset called name with an empty one that
@@ -62,16 +60,16 @@ type parquetSource struct {
 // nil reads every column; otherwise only those fields and _time are
 // read, and ParquetNeeds tells which a query needs that are not.
 func (s *Session) BeginParquet(name string, size int64, footer []byte, fields []string, now time.Time) (*ParquetLoader, error) {
-	if err := store.ValidateName(name); err != nil {
+	if err := db.ValidateName(name); err != nil {
 		return nil, err
 	}
 	if int64(len(footer)) > size {
 		return nil, fmt.Errorf("the footer is %d bytes, the file %d", len(footer), size)
 	}
 	// The file reads through l.ranges, which RowGroupData fills.
-	l := &ParquetLoader{db: s.db, name: name, res: LoadResult{Dataset: name, Format: Parquet, Failures: []ingest.Failure{}}}
+	l := &ParquetLoader{db: s.db, name: name, res: LoadResult{Dataset: name, Format: Parquet, Failures: []db.Failure{}}}
 	l.ranges.Add(size-int64(len(footer)), footer)
-	all, err := parquet.Open(&l.ranges, size, nil)
+	all, err := parquetfile.Open(&l.ranges, size, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +98,7 @@ func (s *Session) BeginParquet(name string, size int64, footer []byte, fields []
 		l.groups = append(l.groups, RowGroup{Ranges: f.ChunkRanges(i), Rows: f.NumRows(i)})
 	}
 	if sk := f.Skipped(); len(sk) > 0 {
-		l.res.Failures = append(l.res.Failures, ingest.Failure{
+		l.res.Failures = append(l.res.Failures, db.Failure{
 			Error: "repeated fields not loaded (lists and maps are not supported yet): " + strings.Join(sk, ", ")})
 	}
 	_ = s.db.Delete(name)
@@ -148,11 +146,7 @@ func (l *ParquetLoader) RowGroupData(i int, parts [][]byte) (LoadResult, error) 
 
 // End finishes the load: buffered rows become compressed blocks.
 func (l *ParquetLoader) End() (LoadResult, error) {
-	ds, err := l.db.Dataset(l.name)
-	if err != nil {
-		return l.res, err
-	}
-	return l.res, ds.Flush()
+	return l.res, l.db.Flush(l.name)
 }
 
 // Need is a dataset loaded from some of a Parquet file's columns that a
@@ -206,7 +200,7 @@ func (s *Session) forget(name string) {
 
 // parquetFields is every field of the Parquet file behind a dataset,
 // loaded or not.
-func (s *Session) parquetFields(name string) []store.ColKey {
+func (s *Session) parquetFields(name string) []db.ColKey {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if src := s.sources[name]; src != nil {

@@ -6,9 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aplite/aplite/core"
-	"github.com/aplite/aplite/core/render"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 )
 
@@ -26,7 +23,7 @@ type Session struct {
 
 // New returns an empty session.
 func New() *Session {
-	return &Session{db: db.OpenMemory(db.Options{Store: store.Options{NoSync: true}}), now: time.Now,
+	return &Session{db: db.OpenMemory(db.Options{Store: db.StoreOptions{NoSync: true}}), now: time.Now,
 		sources: map[string]*parquetSource{}}
 }
 
@@ -37,8 +34,8 @@ type QueryOptions struct {
 }
 
 // Query runs apl over the session's datasets. Errors in the query text
-// are *core.QueryError, which carries the line and column to mark.
-func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*render.TabularResult, error) {
+// are *db.QueryError, which carries the line and column to mark.
+func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*db.TabularResult, error) {
 	if !o.Start.IsZero() && !o.End.IsZero() && o.End.Before(o.Start) {
 		return nil, errors.New("the end of the time range is before its start")
 	}
@@ -48,16 +45,16 @@ func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*rende
 	}
 	// One worker: the browser runs Go on one thread, so fanning a scan out
 	// to goroutines only adds scheduling.
-	req := &core.Request{APL: apl, Start: o.Start, End: o.End, Now: now, Workers: 1}
+	req := &db.Request{APL: apl, Start: o.Start, End: o.End, Now: now, Workers: 1}
 	res, err := s.db.Query(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	return render.Tabular(res), nil
+	return db.Tabular(res), nil
 }
 
 // Drop removes a dataset. Dropping one that does not exist is an error
-// wrapping store.ErrNotFound.
+// wrapping db.ErrNotFound.
 func (s *Session) Drop(name string) error {
 	s.forget(name)
 	return s.db.Delete(name)

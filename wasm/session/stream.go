@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aplite/aplite/core/ingest"
-	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
 )
 
@@ -23,7 +21,7 @@ import (
 type Loader struct {
 	db     *db.DB
 	name   string
-	opts   ingest.Options
+	opts   db.IngestOptions
 	csv    bool
 	header bool // CSV: the header line has been read
 	res    LoadResult
@@ -32,7 +30,7 @@ type Loader struct {
 // BeginLoad replaces the dataset called name with an empty one that
 // Chunk fills. format is NDJSON or CSV.
 func (s *Session) BeginLoad(name, format string, now time.Time) (*Loader, error) {
-	if err := store.ValidateName(name); err != nil {
+	if err := db.ValidateName(name); err != nil {
 		return nil, err
 	}
 	if format == Parquet {
@@ -50,8 +48,8 @@ func (s *Session) BeginLoad(name, format string, now time.Time) (*Loader, error)
 		return nil, err
 	}
 	return &Loader{db: s.db, name: name, csv: format == CSV,
-		opts: ingest.Options{Format: ingestFormat(format), Now: now.UnixNano(), MaxFailures: maxFailures},
-		res:  LoadResult{Dataset: name, Format: format, Failures: []ingest.Failure{}}}, nil
+		opts: db.IngestOptions{Format: ingestFormat(format), Now: now.UnixNano(), MaxFailures: maxFailures},
+		res:  LoadResult{Dataset: name, Format: format, Failures: []db.Failure{}}}, nil
 }
 
 // Chunk decodes a slice of whole lines (the first CSV slice starts with
@@ -85,9 +83,5 @@ func (l *Loader) Chunk(data []byte) (LoadResult, error) {
 
 // End finishes the load: buffered rows become compressed blocks.
 func (l *Loader) End() (LoadResult, error) {
-	ds, err := l.db.Dataset(l.name)
-	if err != nil {
-		return l.res, err
-	}
-	return l.res, ds.Flush()
+	return l.res, l.db.Flush(l.name)
 }

@@ -1,4 +1,4 @@
-package session
+package db
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
 )
@@ -24,6 +25,22 @@ type savedTable struct {
 		Type string `json:"type"`
 	} `json:"fields"`
 	Columns [][]json.RawMessage `json:"columns"`
+}
+
+// DecodeTabular reads a saved tabular query result (TabularResult as
+// JSON) into rows without storing them, as Decode reads an ingest body:
+// the console loads a result saved from the API or from itself, and it
+// answers queries as its source would. now is the rows' _sysTime and the
+// ingest time; zero means the clock.
+func DecodeTabular(data []byte, now int64) (*store.Rows, IngestResult, error) {
+	if now == 0 {
+		now = time.Now().UnixNano()
+	}
+	rows, res, err := build(now, func(b *store.RowsBuilder) (ingest.Result, error) {
+		n, err := tabularRows(data, now, b)
+		return ingest.Result{Ingested: n, ProcessedBytes: int64(len(data))}, err
+	})
+	return rows, IngestResult{Result: res}, err
 }
 
 // tabularRows adds the rows of a saved tabular result's first table

@@ -1,8 +1,6 @@
-package server
+package otlp
 
 import (
-	"time"
-
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
 
@@ -12,18 +10,7 @@ import (
 
 // OTLP metrics: one event per data point, mapped as docs/OTLP.md says.
 
-func (s *Server) handleOTLPMetricsData(c *call) error {
-	ds, err := s.otlpTarget(c)
-	if err != nil {
-		return err
-	}
-	var md metricspb.MetricsData
-	isJSON, err := s.otlpDecode(c, &md)
-	if err != nil {
-		return err
-	}
-	now := time.Now().UnixNano()
-	b := store.NewRowsBuilder()
+func addMetrics(md *metricspb.MetricsData, now int64, b *store.RowsBuilder) {
 	for _, rm := range md.ResourceMetrics {
 		for _, sm := range rm.ScopeMetrics {
 			for _, m := range sm.Metrics {
@@ -49,10 +36,6 @@ func (s *Server) handleOTLPMetricsData(c *call) error {
 			}
 		}
 	}
-	if err := s.appendOTLP(ds, b, now); err != nil {
-		return err
-	}
-	return otlpRespond(c, isJSON)
 }
 
 func setMetric(b *store.RowsBuilder, m *metricspb.Metric) {

@@ -1,0 +1,60 @@
+package otlp
+
+import (
+	"testing"
+
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// A span's duration is a timespan column and its start the event time,
+// so `avg(duration)` and time filters work on traces as on the server.
+func TestSpanTypes(t *testing.T) {
+	td := &tracepb.TracesData{ResourceSpans: []*tracepb.ResourceSpans{{ScopeSpans: []*tracepb.ScopeSpans{{
+		Spans: []*tracepb.Span{{TraceId: []byte{1, 2}, SpanId: []byte{3}, Name: "GET /",
+			StartTimeUnixNano: 1_700_000_000_000_000_000, EndTimeUnixNano: 1_700_000_000_250_000_000}},
+	}}}}}
+	body, _ := proto.Marshal(td)
+	b := store.NewRowsBuilder()
+	if err := Decode(body, Traces, false, 42, b); err != nil {
+		t.Fatal(err)
+	}
+	rows := b.Finish(42)
+	if rows.N != 1 {
+		t.Fatalf("%d rows, want 1", rows.N)
+	}
+	found := map[string]bool{}
+	for i, k := range rows.Keys {
+		switch k.Name {
+		case "duration":
+			found[k.Name] = k.Type == vector.TimeSpan && rows.Cols[i].Int(0) == 250_000_000
+		case "trace_id":
+			found[k.Name] = rows.Cols[i].Str(0) == "0102"
+		}
+	}
+	if rows.Time[0] != 1_700_000_000_000_000_000 {
+		t.Errorf("time %d, want the span's start", rows.Time[0])
+	}
+	for _, name := range []string{"duration", "trace_id"} {
+		if !found[name] {
+			t.Errorf("%s missing or wrong in %v", name, rows.Keys)
+		}
+	}
+}
+
+// A body that does not parse, or an unknown signal, adds nothing.
+func TestDecodeErrors(t *testing.T) {
+	b := store.NewRowsBuilder()
+	if err := Decode([]byte("{"), Logs, true, 0, b); err == nil {
+		t.Error("bad JSON body: no error")
+	}
+	if err := Decode(nil, Signal(9), false, 0, b); err == nil {
+		t.Error("unknown signal: no error")
+	}
+	if b.Len() != 0 {
+		t.Errorf("%d events added", b.Len())
+	}
+}

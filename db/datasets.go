@@ -1,0 +1,58 @@
+package db
+
+import (
+	"context"
+
+	"github.com/aplite/aplite/core/store"
+)
+
+// Info describes the dataset name; an error wrapping ErrNotFound when
+// there is none of that name.
+func (d *DB) Info(name string) (Info, error) {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return Info{}, err
+	}
+	return ds.Info(), nil
+}
+
+// Snapshot returns the parts of the dataset name a query reads now, for a
+// Catalog that shows datasets under names of its own (a server's orgs).
+func (d *DB) Snapshot(name string) (*Snapshot, error) {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return ds.Snapshot(), nil
+}
+
+// Trim drops the events of the dataset name older than before (ns since
+// the epoch); it reports whether any were dropped.
+func (d *DB) Trim(name string, before int64) (bool, error) {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return false, err
+	}
+	return ds.Trim(before)
+}
+
+// Flush seals the buffered events of the dataset name into compressed
+// blocks (the end of a streamed load).
+func (d *DB) Flush(name string) error {
+	ds, err := d.st.Get(name)
+	if err != nil {
+		return err
+	}
+	return ds.Flush()
+}
+
+// RunFragment runs the fragment of a distributed query another node sent,
+// over the datasets of cat (nil: all of them), and returns its encoded
+// partial result. An error wrapping ErrFragmentParts means the fragment
+// names blocks this node does not know yet.
+func (d *DB) RunFragment(ctx context.Context, cat Catalog, f *Fragment) ([]byte, error) {
+	return d.eng.RunFragmentIn(ctx, cat, f)
+}
+
+// ValidateName reports why name cannot be a dataset's name, or nil.
+func ValidateName(name string) error { return store.ValidateName(name) }

@@ -1,0 +1,10 @@
+package db
+
+import "github.com/aplite/aplite/core/render"
+
+// Tabular renders a query's result as the API's tabular answer.
+func Tabular(o *Output) *TabularResult { return render.Tabular(o) }
+
+// Legacy renders a query's result as the API's legacy answer (matches,
+// buckets, fieldsMetaMap).
+func Legacy(o *Output) *LegacyResult { return render.Legacy(o) }
