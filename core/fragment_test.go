@@ -16,8 +16,10 @@ import (
 
 	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
 )
 
 // cluster is an ingest node and two query nodes over one in-memory bucket,
@@ -195,9 +197,15 @@ func TestDistributedNodeDown(t *testing.T) {
 // receiver can act on, not a silently smaller answer.
 func TestFragmentUnknownBlock(t *testing.T) {
 	c := newTestCluster(t)
-	_, err := c.b.RunFragment(context.Background(), &Fragment{APL: "['logs'] | count", Dataset: "logs",
+	pf := plan.Fragment{V: plan.Version, Scan: plan.Scan{Dataset: "logs",
 		Parts:  []string{"datasets/logs/blocks/00000000000000ff-0000000000000000.blk"},
-		Schema: []FragmentColumn{{"_sysTime", 4}, {"_time", 4}}})
+		Schema: []plan.Field{{Name: "_sysTime", Type: vector.DateTime}, {Name: "_time", Type: vector.DateTime}}},
+		Stages: []plan.Stage{{Kind: plan.SCount, Schema: []plan.Field{{Name: "count", Type: vector.Int}}}}}
+	js, err := pf.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.b.RunFragment(context.Background(), &Fragment{Plan: js})
 	if !errors.Is(err, ErrFragmentParts) {
 		t.Fatalf("got %v, want ErrFragmentParts", err)
 	}
@@ -276,13 +284,18 @@ func nearJSON(x, y any) bool {
 
 // travels reports whether the query's first blocking stage can be split.
 func travels(t *testing.T, e *Engine, q string) bool {
-	p, pl, err := e.prepare(context.Background(), &Request{APL: q}, nil, nil, time.Now())
+	p, pl, err := e.prepare(context.Background(), &Request{APL: q}, nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.release()
-	_, blk := pl.firstBlocking()
-	return canTravel(p.x, blk)
+	k, blk := pl.firstBlocking()
+	src, ok := pl.src.(*scanSource)
+	if !ok {
+		return false
+	}
+	_, planned := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+	return planned && canTravel(p.x, blk)
 }
 
 // TestFragmentStatsRoundTrip: every scan counter a fragment sends back

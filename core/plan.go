@@ -23,10 +23,6 @@ type planner struct {
 	strict bool
 	// snaps are the snapshots the query reads; released when it ends.
 	snaps []*store.Snapshot
-	// frag restricts the scan to a fragment's blocks (RunFragment);
-	// fragErr records a block of it this node cannot find.
-	frag    *Fragment
-	fragErr error
 	// streams are the request's TableStreams, by name.
 	streams streamTables
 }
@@ -102,7 +98,7 @@ func (p *planner) planPipeline(pl *parser.Pipeline) (*pipeline, error) {
 			in = st.out()
 			continue
 		}
-		if pushed := p.pushDown(out, st); pushed {
+		if pushed := pushDown(out, st); pushed {
 			continue
 		}
 		if top := sortThenTake(out, st); top != nil {
@@ -232,9 +228,6 @@ func (p *planner) matchDatasets(pattern string) []string {
 // newScan builds a scan with the request's time range.
 func (p *planner) newScan(snaps []*store.Snapshot) *scanSource {
 	s := newScanSource(snaps)
-	if p.frag != nil && len(snaps) == 1 && snaps[0].Dataset == p.frag.Dataset {
-		p.fragErr = restrictToFragment(s, p.frag)
-	}
 	p.bound(s)
 	return s
 }
