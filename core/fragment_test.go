@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -279,7 +280,7 @@ func nearJSON(x, y any) bool {
 			return nearJSON(y, x)
 		}
 	}
-	return x == y
+	return reflect.DeepEqual(x, y) // bags (maps) too
 }
 
 // travels reports whether the query's first blocking stage can be split.
