@@ -325,6 +325,10 @@ func TestFragmentStatsRoundTrip(t *testing.T) {
 	if _, err := decodeFragmentStats(b[:len(b)-len("sinks")-1], &got); err == nil {
 		t.Fatal("truncated statistics decoded")
 	}
+	if _, err := decodeFragmentStats(append([]byte{fragmentStatsVersion + 1}, b[1:]...), &got); err == nil ||
+		!strings.Contains(err.Error(), "version") {
+		t.Fatalf("statistics of another version decoded: %v", err)
+	}
 }
 
 // statsOf copies the counters of s for comparison.
@@ -410,5 +414,36 @@ func TestDistributedPagesDecoded(t *testing.T) {
 	want := fmt.Sprintf(`"pagesDecoded":%d`, local.Stats.PagesDecoded)
 	if !strings.Contains(string(js), want) {
 		t.Fatalf("distributed status %s, want %s as the local query", js, want)
+	}
+}
+
+// A node of another plan version refuses the fragment by name, before it
+// scans anything, and the query still answers whole: the receiver scans
+// the refused blocks itself (a mixed-version cluster degrades to local
+// scans, never to wrong answers).
+func TestFragmentNewerPlanRefused(t *testing.T) {
+	c := newTestCluster(t)
+	for _, edit := range []struct{ from, to, want string }{
+		{`"v":1`, `"v":2`, "version 2"},
+		{`"k":"summarize"`, `"k":"summarize2"`, `stage kind "summarize2"`},
+		{`"k":"col"`, `"k":"col2"`, `expression kind "col2"`},
+	} {
+		var fails []string
+		d := c.distribution(&fails)
+		run := d.Run
+		d.Run = func(ctx context.Context, node string, f *Fragment) ([]byte, error) {
+			g := *f
+			g.Plan = json.RawMessage(strings.Replace(string(f.Plan), edit.from, edit.to, 1))
+			return run(ctx, node, &g)
+		}
+		q := "['logs'] | where status >= 400 | summarize count() by method"
+		want, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true})
+		got, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Distribute: d})
+		if !sameJSONNumbers(got, want) {
+			t.Errorf("%s with a plan of %s\n got %s\nwant %s", q, edit.to, got, want)
+		}
+		if len(fails) == 0 || !strings.Contains(fails[0], edit.want) || !strings.Contains(fails[0], "unsupported") {
+			t.Errorf("plan with %s: failures %v, want one naming %s", edit.to, fails, edit.want)
+		}
 	}
 }
