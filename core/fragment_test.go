@@ -33,7 +33,7 @@ type testCluster struct {
 	failB atomic.Bool
 }
 
-func newTestCluster(t *testing.T) *testCluster {
+func newTestCluster(t testing.TB) *testCluster {
 	t.Helper()
 	c := &testCluster{objs: store.NewMemObjects()}
 	ing, err := store.Open(t.TempDir(), store.Options{Objects: c.objs, NoSync: true, FlushRows: 60, SealRows: 30,

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/aplite/aplite/vector"
@@ -81,33 +80,8 @@ func (e *Expr) ConstValue() any {
 	return e.Value.V
 }
 
-// UnmarshalJSON reads a node; a constant's value is read by its type.
-func (e *Expr) UnmarshalJSON(b []byte) error {
-	type plain Expr
-	var raw struct {
-		plain
-		Value json.RawMessage `json:"v,omitempty"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	*e = Expr(raw.plain)
-	e.Value = nil
-	if len(raw.Value) == 0 || string(raw.Value) == "null" {
-		return nil
-	}
-	if e.Type > vector.Dynamic {
-		return unsupported("type %d", e.Type)
-	}
-	v, err := decodeScalar(uint8(e.Type), raw.Value)
-	if err != nil {
-		return fmt.Errorf("plan: constant of type %s: %w", e.Type, err)
-	}
-	e.Value = &Value{V: v}
-	return nil
-}
-
-// check verifies e's kind and its children's, recursively.
+// check verifies e's kind and its children's, recursively, and reads
+// the constants' values by their nodes' types.
 func (e *Expr) check() error {
 	if e == nil {
 		return nil
@@ -117,6 +91,13 @@ func (e *Expr) check() error {
 	}
 	if e.Type > vector.Dynamic {
 		return unsupported("type %d", e.Type)
+	}
+	if e.Value != nil && e.Value.raw != nil {
+		v, err := decodeScalar(uint8(e.Type), e.Value.raw)
+		if err != nil {
+			return fmt.Errorf("plan: constant of type %s: %w", e.Type, err)
+		}
+		e.Value = &Value{V: v}
 	}
 	for _, a := range e.Args {
 		if err := a.check(); err != nil {

@@ -58,20 +58,16 @@ func (f *Fragment) Encode() ([]byte, error) { return json.Marshal(f) }
 
 // Decode reads a fragment and checks it.
 func Decode(b []byte) (*Fragment, error) {
-	// The version is read alone first: a later version may change the
-	// shape of what follows, and its reader must hear "version", not a
-	// JSON type error.
-	var head struct {
-		V int `json:"v"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, err
-	}
-	if head.V != Version {
-		return nil, unsupported("version %d", head.V)
-	}
 	var f Fragment
 	if err := json.Unmarshal(b, &f); err != nil {
+		// A later version may change the shape of what follows, and its
+		// reader must hear "version", not a JSON type error.
+		var head struct {
+			V int `json:"v"`
+		}
+		if json.Unmarshal(b, &head) == nil && head.V != Version {
+			return nil, unsupported("version %d", head.V)
+		}
 		return nil, err
 	}
 	if err := f.Check(); err != nil {

@@ -33,6 +33,16 @@ func (k StageKind) Blocking() bool {
 	return false
 }
 
+// SameSchema reports whether a stage of kind k outputs its input's
+// schema, which its node then leaves out.
+func (k StageKind) SameSchema() bool {
+	switch k {
+	case SWhere, STake, STop, SSort:
+		return true
+	}
+	return false
+}
+
 // Field is one column of a schema.
 type Field struct {
 	Name string      `json:"name"`
@@ -42,8 +52,10 @@ type Field struct {
 // Stage is one operator node. Which fields are set depends on Kind; the
 // rest stay zero and are left out of the encoding.
 type Stage struct {
-	Kind   StageKind `json:"k"`
-	Schema []Field   `json:"schema"`
+	Kind StageKind `json:"k"`
+	// Schema is the output schema; absent for the kinds whose output is
+	// their input (SameSchema).
+	Schema []Field `json:"schema,omitempty"`
 	// Pred is a where's predicate.
 	Pred *Expr `json:"pred,omitempty"`
 	// Exprs are extend's, project's and distinct's expressions.

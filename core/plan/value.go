@@ -15,6 +15,15 @@ import (
 // value carries no tag of its own.
 type Value struct {
 	V any
+	// raw is the encoded value until check reads it by the node's type.
+	raw json.RawMessage
+}
+
+// UnmarshalJSON keeps the bytes: which type they hold is the node's,
+// known once the whole node is read.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	v.raw = append(json.RawMessage(nil), b...)
+	return nil
 }
 
 // MarshalJSON writes the value; scalars untagged, dynamic values tagged.
