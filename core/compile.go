@@ -13,6 +13,7 @@ import (
 
 // compiler turns AST expressions into evaluators against one input schema.
 type compiler struct {
+	// x folds constants: a foldCtx, never a run's context.
 	x    *execCtx
 	in   schema
 	lets map[string]*expr // scalar let bindings and request variables

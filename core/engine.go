@@ -91,7 +91,7 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*output.Output, error
 // query plans and runs req once over the given streams.
 func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) (*output.Output, error) {
 	began := time.Now()
-	p, pl, err := e.prepare(ctx, req, streams, began)
+	p, pl, x, err := e.prepare(ctx, req, streams, began)
 	if err != nil {
 		return nil, err
 	}
@@ -112,9 +112,9 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 	}
 	var b *batch
 	if req.Distribute != nil && len(p.snaps) == 1 && len(req.Variables) == 0 {
-		b, err = e.executeDistributed(p.x, pl, req)
+		b, err = e.executeDistributed(x, pl, req)
 	} else {
-		b, err = pl.execute(p.x)
+		b, err = pl.execute(x)
 	}
 	if err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 	if err := b.compact(); err != nil {
 		return nil, err
 	}
-	o := p.answer(pl, b)
+	o := p.answer(x, pl, b)
 	o.Elapsed = time.Since(began)
 	if key != "" {
 		e.results.put(key, o)
@@ -130,25 +130,34 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 	return o, nil
 }
 
-// prepare parses and plans req. The caller must release the planner.
-// streams are the request's TableStreams (nil when it has none).
-func (e *Engine) prepare(ctx context.Context, req *Request, streams streamTables, began time.Time) (*planner, *pipeline, error) {
+// prepare parses and plans req, and returns the context of its run. The
+// caller must release the planner. streams are the request's
+// TableStreams (nil when it has none).
+func (e *Engine) prepare(ctx context.Context, req *Request, streams streamTables, began time.Time) (*planner, *pipeline, *execCtx, error) {
 	q, err := parser.Parse(req.APL)
 	if err != nil {
-		return nil, nil, syntaxError(err)
+		return nil, nil, nil, syntaxError(err)
 	}
 	x := e.newExecCtx(ctx, req, began)
-	p := &planner{e: e, req: req, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
+	p := &planner{e: e, req: req, fold: foldCtx(x), lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
 	p.bindVariables()
 	pl, err := p.planQuery(q)
 	if err != nil {
 		p.release()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	pl = p.finalize(pl, true)
 	pl = sortTimeSeries(pl)
 	attachTopPrune(pl)
-	return p, pl, nil
+	return p, pl, x, nil
+}
+
+// foldCtx is what planning may evaluate with: the run's function context
+// (its clock, range, random seed and memory budget) and deadline, and
+// none of its state (statistics, caches, merged groups, per-run values),
+// so a plan never holds or changes what a run owns.
+func foldCtx(x *execCtx) *execCtx {
+	return &execCtx{ctx: x.ctx, fn: x.fn, preds: x.preds}
 }
 
 // newExecCtx is the context of one run of req, planned or built from a

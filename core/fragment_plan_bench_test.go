@@ -45,7 +45,7 @@ type oldFragmentCol struct {
 // query, the old and the new wire form of its fragment over every block.
 func benchFragments(b *testing.B, c *testCluster) (old, cur [][]byte) {
 	for _, q := range referenceQueries {
-		p, pl, err := c.a.prepare(context.Background(), &Request{APL: q.apl, Now: fixtureNow}, nil, fixtureNow)
+		p, pl, _, err := c.a.prepare(context.Background(), &Request{APL: q.apl, Now: fixtureNow}, nil, fixtureNow)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func BenchmarkFragmentReceive(b *testing.B) {
 				if err := json.Unmarshal(old[i], &f); err != nil {
 					b.Fatal(err)
 				}
-				p, _, err := c.b.prepare(ctx, &Request{APL: f.APL, Now: f.Now}, nil, f.Now)
+				p, _, _, err := c.b.prepare(ctx, &Request{APL: f.APL, Now: f.Now}, nil, f.Now)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -285,7 +285,7 @@ func nearJSON(x, y any) bool {
 
 // travels reports whether the query's first blocking stage can be split.
 func travels(t *testing.T, e *Engine, q string) bool {
-	p, pl, err := e.prepare(context.Background(), &Request{APL: q}, nil, time.Now())
+	p, pl, x, err := e.prepare(context.Background(), &Request{APL: q}, nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func travels(t *testing.T, e *Engine, q string) bool {
 		return false
 	}
 	_, planned := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
-	return planned && canTravel(p.x, blk)
+	return planned && canTravel(x, blk)
 }
 
 // TestFragmentStatsRoundTrip: every scan counter a fragment sends back

@@ -12,9 +12,11 @@ import (
 
 // planner turns a parsed query into an executable pipeline.
 type planner struct {
-	e      *Engine
-	req    *Request
-	x      *execCtx
+	e   *Engine
+	req *Request
+	// fold is what planning evaluates constants with (foldCtx); the
+	// run's own context is not the planner's.
+	fold   *execCtx
 	lets   map[string]*expr
 	tables map[string]*parser.Pipeline
 	// datasets records every dataset the query reads, in order of first use.
@@ -37,7 +39,7 @@ func (p *planner) release() {
 
 // compilerFor returns an expression compiler over schema s.
 func (p *planner) compilerFor(s schema) *compiler {
-	return &compiler{x: p.x, in: s, lets: p.lets, strict: p.strict}
+	return &compiler{x: p.fold, in: s, lets: p.lets, strict: p.strict}
 }
 
 // planQuery plans the statements and the body of q.
@@ -294,7 +296,7 @@ func (p *planner) print(ps *parser.PrintSource) (source, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := e.run(p.x, one)
+		v, err := e.run(p.fold, one)
 		if err != nil {
 			return nil, err
 		}

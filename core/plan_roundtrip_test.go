@@ -86,7 +86,7 @@ func TestPlanRoundTrip(t *testing.T) {
 func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	t.Helper()
 	ctx := context.Background()
-	p, pl, err := c.a.prepare(ctx, &Request{APL: q, Now: fixtureNow, DisableCache: true}, nil, fixtureNow)
+	p, pl, x, err := c.a.prepare(ctx, &Request{APL: q, Now: fixtureNow, DisableCache: true}, nil, fixtureNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	src, ok := pl.src.(*scanSource)
 	k, blk := pl.firstBlocking()
 	codec, okc := blk.(sinkCodec)
-	if !ok || !okc || len(src.datasets) != 1 || src.withSource != "" || !canTravel(p.x, blk) {
+	if !ok || !okc || len(src.datasets) != 1 || src.withSource != "" || !canTravel(x, blk) {
 		return nil, false
 	}
 	pf, ok := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
@@ -127,7 +127,7 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	if err != nil {
 		t.Fatalf("%s: %v\nplan %s", q, err, js)
 	}
-	sinks, err := decodeFragment(p.x, codec, body)
+	sinks, err := decodeFragment(x, codec, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,13 +135,13 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	// (here of no blocks): decoded sinks are merged into them.
 	none := *src
 	none.parts = nil
-	local, err := pl.scanToSinks(p.x, &none, k, blk)
+	local, err := pl.scanToSinks(x, &none, k, blk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := blk.finish(p.x, append(local, sinks...))
+	res, err := blk.finish(x, append(local, sinks...))
 	if err == nil && k < len(pl.stages) {
-		res, err = runStages(p.x, pl.stages[k+1:], res)
+		res, err = runStages(x, pl.stages[k+1:], res)
 	}
 	if err == nil {
 		err = res.compact()
@@ -149,7 +149,7 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	return p.answer(pl, res), true
+	return p.answer(x, pl, res), true
 }
 
 type planOut = output.Output
