@@ -111,7 +111,8 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 		}
 	}
 	var b *batch
-	if req.Distribute != nil && len(p.snaps) == 1 && len(req.Variables) == 0 {
+	// Variables travel folded into the plan's constants.
+	if req.Distribute != nil && len(p.snaps) == 1 {
 		b, err = e.executeDistributed(x, pl, req)
 	} else {
 		b, err = pl.execute(x)

@@ -447,3 +447,20 @@ func TestFragmentNewerPlanRefused(t *testing.T) {
 		}
 	}
 }
+
+// A query with request variables travels too: they are constants of the
+// plan, where the query text alone could not carry them.
+func TestDistributedVariables(t *testing.T) {
+	c := newTestCluster(t)
+	q := "['logs'] | where status >= minStatus and method in (methods) | summarize count() by method"
+	vars := map[string]any{"minStatus": 400, "methods": []any{"GET", "POST"}}
+	want, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Variables: vars})
+	var fails []string
+	got, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Variables: vars, Distribute: c.distribution(&fails)})
+	if !sameJSONNumbers(got, want) || len(fails) > 0 {
+		t.Errorf("got %s, want %s (failures %v)", got, want, fails)
+	}
+	if c.ran.Load() == 0 {
+		t.Error("node b ran no fragment of a query with variables")
+	}
+}
