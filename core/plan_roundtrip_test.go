@@ -42,6 +42,11 @@ var planQueries = []string{
 	"logs | where resp_body_size_bytes > 1000 | where req_duration_ms < 2.5 | project x = req_duration_ms * 1000, uri | top 2 by x asc",
 	"logs | extend r = real(nan), i = real(+inf), z = -0.0, big = 9223372036854775807, ts = 1.5s, dy = dynamic({'a': [1, 'x', 2.5, true, null]}) | project r, i, z, big, ts, dy | take 1",
 	"logs | where tostring(geo.country) == 'France' | summarize count() by tostring(geo.city)",
+	"logs | parse uri with '/api/v' version:long '/' area '/' * | summarize count() by version, area",
+	"logs | parse-where uri with * '/id/' rest | summarize count() by rest",
+	"logs | parse kind=regex flags=i uri with '/API/' v '/' area:string '/' | summarize count() by v, area",
+	"logs | parse kind=relaxed uri with '/api/v' n:long '/' * | summarize count() by n",
+	"logs | parse uri with '/' method '/' * | summarize count() by method",
 }
 
 // TestPlanRoundTrip is the property the plan IR promises: for every

@@ -19,10 +19,11 @@ const (
 	STop       StageKind = "top"
 	SSort      StageKind = "sort"
 	SDistinct  StageKind = "distinct"
+	SParse     StageKind = "parse"
 )
 
 var stageKinds = map[StageKind]bool{SWhere: true, SExtend: true, SProject: true, SPick: true, SSummarize: true,
-	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true}
+	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true, SParse: true}
 
 // Blocking reports whether a stage of kind k needs all of its input.
 func (k StageKind) Blocking() bool {
@@ -56,7 +57,7 @@ type Stage struct {
 	// Schema is the output schema; absent for the kinds whose output is
 	// their input (SameSchema).
 	Schema []Field `json:"schema,omitempty"`
-	// Pred is a where's predicate.
+	// Pred is a where's predicate, or the text a parse reads.
 	Pred *Expr `json:"pred,omitempty"`
 	// Exprs are extend's, project's and distinct's expressions.
 	Exprs []*Expr `json:"exprs,omitempty"`
@@ -72,6 +73,8 @@ type Stage struct {
 	TimeKey int     `json:"timeKey,omitempty"`
 	BinSize int64   `json:"binSize,omitempty"`
 	BinCol  int     `json:"binCol,omitempty"`
+	// Parse is a parse's (or parse-where's) matcher; Pred its source text.
+	Parse *Parse `json:"parse,omitempty"`
 	// N is take's and top's row count.
 	N int64 `json:"n,omitempty"`
 	// Order are top's and sort's keys.
@@ -86,6 +89,35 @@ type Agg struct {
 	Args []*Expr  `json:"args,omitempty"`
 	Outs []string `json:"outs"`
 	Pos  *Pos     `json:"pos,omitempty"`
+}
+
+// Parse is the matcher a parse stage planned from its pattern: the
+// regular expression, each capture's group and output column, and the
+// scanner of simple patterns, so the runner needs no pattern text.
+type Parse struct {
+	Regex   string         `json:"regex"`
+	Caps    []ParseCapture `json:"caps"`
+	Where   bool           `json:"where,omitempty"`
+	Relaxed bool           `json:"relaxed,omitempty"`
+	Fast    []ParseItem    `json:"fast,omitempty"`
+}
+
+// ParseCapture is one capture: its name and type, its group in Regex
+// and its output column.
+type ParseCapture struct {
+	Name  string      `json:"name"`
+	Type  vector.Type `json:"type"`
+	Group int         `json:"group"`
+	Slot  int         `json:"slot"`
+}
+
+// ParseItem is one step of the simple-pattern scanner: a constant, a
+// `*`, or capture Cap (-1 for the others) of type Type.
+type ParseItem struct {
+	Const string      `json:"const,omitempty"`
+	Star  bool        `json:"star,omitempty"`
+	Cap   int         `json:"cap"`
+	Type  vector.Type `json:"type,omitempty"`
 }
 
 // SortKey is one ordering key of a top or sort.
