@@ -47,6 +47,9 @@ var planQueries = []string{
 	"logs | parse kind=regex flags=i uri with '/API/' v '/' area:string '/' | summarize count() by v, area",
 	"logs | parse kind=relaxed uri with '/api/v' n:long '/' * | summarize count() by n",
 	"logs | parse uri with '/' method '/' * | summarize count() by method",
+	"logs | mv-expand tags | summarize count() by tostring(tags)",
+	"logs | mv-expand with_itemindex=i t = tags to typeof(string) limit 2 | summarize count() by t, i",
+	"logs | extend b = geo | mv-expand kind=array b | summarize count() by tostring(b)",
 }
 
 // TestPlanRoundTrip is the property the plan IR promises: for every

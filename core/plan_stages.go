@@ -221,6 +221,8 @@ func buildStageOf(ps *plan.Stage, in schema, actx agg.Context) (stage, error) {
 		return &topStage{in: in, n: ps.N, keys: keys, sortTake: ps.SortTake}, nil
 	case plan.SParse:
 		return buildParse(ps, in)
+	case plan.SMvExpand:
+		return buildMvExpand(ps, in)
 	case plan.SDistinct:
 		exprs, err := buildExprs(ps.Exprs, in)
 		if err != nil {

@@ -20,10 +20,12 @@ const (
 	SSort      StageKind = "sort"
 	SDistinct  StageKind = "distinct"
 	SParse     StageKind = "parse"
+	SMvExpand  StageKind = "mv-expand"
 )
 
 var stageKinds = map[StageKind]bool{SWhere: true, SExtend: true, SProject: true, SPick: true, SSummarize: true,
-	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true, SParse: true}
+	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true, SParse: true,
+	SMvExpand: true}
 
 // Blocking reports whether a stage of kind k needs all of its input.
 func (k StageKind) Blocking() bool {
@@ -75,6 +77,8 @@ type Stage struct {
 	BinCol  int     `json:"binCol,omitempty"`
 	// Parse is a parse's (or parse-where's) matcher; Pred its source text.
 	Parse *Parse `json:"parse,omitempty"`
+	// Expand is an mv-expand's; Exprs and Slots are its columns.
+	Expand *Expand `json:"expand,omitempty"`
 	// N is take's and top's row count.
 	N int64 `json:"n,omitempty"`
 	// Order are top's and sort's keys.
@@ -118,6 +122,18 @@ type ParseItem struct {
 	Star  bool        `json:"star,omitempty"`
 	Cap   int         `json:"cap"`
 	Type  vector.Type `json:"type,omitempty"`
+}
+
+// Expand is what an mv-expand adds to its columns (Stage.Exprs, written
+// to Stage.Slots): each column's type and whether `to typeof(T)` casts
+// to it, the with_itemindex column (-1: none), the limit of rows per
+// input row (0: none), and whether a bag expands to [key, value] arrays.
+type Expand struct {
+	Types    []vector.Type `json:"types"`
+	Cast     []bool        `json:"cast"`
+	IdxSlot  int           `json:"idxSlot"`
+	Limit    int64         `json:"limit,omitempty"`
+	BagArray bool          `json:"bagArray,omitempty"`
 }
 
 // SortKey is one ordering key of a top or sort.
