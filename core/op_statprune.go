@@ -13,7 +13,8 @@ import (
 // part's column statistics (min/max, or the dictionary of a string
 // column) before the part is read: a block, or a Parquet row group that a
 // stream offers with its statistics, that cannot hold a matching row is
-// skipped unread. Anything the test cannot decide keeps the part.
+// skipped unread. Anything the test cannot decide keeps the part. The test
+// is read from the predicate's plan node (plan_push.go: nodeMay).
 
 // mayMatch tells whether a part may hold a row a predicate accepts.
 type mayMatch func(p store.Part) bool

@@ -7,11 +7,21 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
+// Term-filter pruning: a predicate built from `col has "word"` (and
+// has_cs, in any and/or combination, as `search` and `where * has`
+// expand to) narrows the scan with the blocks' term filters: a value that
+// has a needle holds every term of it, so rows under a filter that lacks
+// one of them cannot match. The test is read from the predicate's plan
+// node (plan_push.go: nodeGranules); it gives, per granule of
+// termGranuleRows rows of a part, whether some row may match, and
+// anything the filters cannot decide counts as "may match".
+
 // termGranuleRows is the resolution of the scan's granule masks: the
 // granule the store writes. A filter of another granule size (a version 2
 // block's one filter) answers for the whole part.
 const termGranuleRows = 8192
 
+// allGranules is a mask of ng granules, all v.
 func allGranules(ng int, v bool) []bool {
 	out := make([]bool, ng)
 	if v {
