@@ -40,7 +40,12 @@ func fragmentPlan(src *scanSource, stages []stage) (*plan.Fragment, bool) {
 // stage from its node. A where right above the scan hands it its
 // pushdowns as the sender's planner did (pushDown).
 func buildFragment(pf *plan.Fragment, snap *store.Snapshot, actx agg.Context) (*pipeline, error) {
-	src := newScanSource([]*store.Snapshot{snap})
+	// The schema is the plan's, so the dataset's is never worked out
+	// from every block's columns, as planning a scan does.
+	src := &scanSource{datasets: []string{snap.Dataset}}
+	for _, p := range snap.Parts {
+		src.parts = append(src.parts, scanPart{part: p})
+	}
 	if err := restrictToFragment(src, pf.Scan.Parts, schemaFromPlan(pf.Scan.Schema)); err != nil {
 		return nil, err
 	}
