@@ -103,6 +103,10 @@ func (e *Engine) RunFragment(ctx context.Context, f *Fragment) ([]byte, error) {
 // version or with a kind this node does not know is refused
 // (plan.ErrUnsupported) before anything is read.
 func (e *Engine) RunFragmentIn(ctx context.Context, cat Catalog, f *Fragment) ([]byte, error) {
+	if len(f.Plan) == 0 || string(f.Plan) == "null" {
+		// A node from before plans sends the query text instead.
+		return nil, fmt.Errorf("fragment: %w fragment without a plan (query text)", plan.ErrUnsupported)
+	}
 	pf, err := plan.Decode(f.Plan)
 	if err != nil {
 		return nil, fmt.Errorf("fragment: %w", err)

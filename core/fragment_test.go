@@ -430,6 +430,7 @@ func TestFragmentNewerPlanRefused(t *testing.T) {
 	c := newTestCluster(t)
 	for _, edit := range []struct{ from, to, want string }{
 		{`"v":1`, `"v":2`, "version 2"},
+		{"", "no plan", "without a plan"},
 		{`"k":"summarize"`, `"k":"summarize2"`, `stage kind "summarize2"`},
 		{`"k":"col"`, `"k":"col2"`, `expression kind "col2"`},
 	} {
@@ -438,7 +439,11 @@ func TestFragmentNewerPlanRefused(t *testing.T) {
 		run := d.Run
 		d.Run = func(ctx context.Context, node string, f *Fragment) ([]byte, error) {
 			g := *f
-			g.Plan = json.RawMessage(strings.Replace(string(f.Plan), edit.from, edit.to, 1))
+			if edit.from == "" { // a node from before plans sent its text
+				g.Plan = nil
+			} else {
+				g.Plan = json.RawMessage(strings.Replace(string(f.Plan), edit.from, edit.to, 1))
+			}
 			return run(ctx, node, &g)
 		}
 		q := "['logs'] | where status >= 400 | summarize count() by method"
