@@ -39,8 +39,7 @@ func (f *finalStates) get(s *summarizeStage) *aggSink {
 // shape rendering needs (summary, order), the totals of a time-bucketed
 // summarize and the statistics. The Output keeps nothing of the plan or
 // the run, so both may be released once it is built.
-func (p *planner) answer(pl *pipeline, b *batch) *output.Output {
-	x := p.x
+func (p *planner) answer(x *execCtx, pl *pipeline, b *batch) *output.Output {
 	sch := pl.out()
 	o := &output.Output{
 		Table:       outTable(sch, b),

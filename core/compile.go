@@ -5,6 +5,7 @@ import (
 
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -12,6 +13,7 @@ import (
 
 // compiler turns AST expressions into evaluators against one input schema.
 type compiler struct {
+	// x folds constants: a foldCtx, never a run's context.
 	x    *execCtx
 	in   schema
 	lets map[string]*expr // scalar let bindings and request variables
@@ -199,7 +201,8 @@ func (c *compiler) columnIfExists(call *parser.CallExpr) (*expr, error) {
 // _time as the result's min/max cursors are (cursor.go), so a row's
 // cursor resumes a query there.
 func cursorExpr(col int, sp parser.Span) *expr {
-	return &expr{typ: vector.String, col: -1, span: sp, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
+	node := &plan.Expr{Kind: plan.KCursor, Type: vector.String, Index: col, Pos: posOf(sp)}
+	return &expr{typ: vector.String, col: -1, span: sp, node: node, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
 		t, err := b.col(col)
 		if err != nil {
 			return nil, err

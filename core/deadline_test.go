@@ -20,7 +20,7 @@ func TestExpressionStopsAtDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &planner{e: NewEngine(nil), req: &Request{}, x: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
+	p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
 		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
 	e, err := p.compilerFor(schema{{"a", vector.Int}}).compile(pe)
 	if err != nil {

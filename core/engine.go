@@ -91,7 +91,7 @@ func (e *Engine) Query(ctx context.Context, req *Request) (*output.Output, error
 // query plans and runs req once over the given streams.
 func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) (*output.Output, error) {
 	began := time.Now()
-	p, pl, err := e.prepare(ctx, req, nil, streams, began)
+	p, pl, x, err := e.prepare(ctx, req, streams, began)
 	if err != nil {
 		return nil, err
 	}
@@ -111,10 +111,11 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 		}
 	}
 	var b *batch
-	if req.Distribute != nil && len(p.snaps) == 1 && len(req.Variables) == 0 {
-		b, err = e.executeDistributed(p.x, pl, req)
+	// Variables travel folded into the plan's constants.
+	if req.Distribute != nil && len(p.snaps) == 1 {
+		b, err = e.executeDistributed(x, pl, req)
 	} else {
-		b, err = pl.execute(p.x)
+		b, err = pl.execute(x)
 	}
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 	if err := b.compact(); err != nil {
 		return nil, err
 	}
-	o := p.answer(pl, b)
+	o := p.answer(x, pl, b)
 	o.Elapsed = time.Since(began)
 	if key != "" {
 		e.results.put(key, o)
@@ -130,15 +131,39 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 	return o, nil
 }
 
-// prepare parses and plans req; frag, when set, restricts the scan to the
-// blocks of a fragment another node sent (RunFragment). The caller must
-// release the planner. streams are the request's TableStreams (nil when
-// it has none).
-func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, streams streamTables, began time.Time) (*planner, *pipeline, error) {
+// prepare parses and plans req, and returns the context of its run. The
+// caller must release the planner. streams are the request's
+// TableStreams (nil when it has none).
+func (e *Engine) prepare(ctx context.Context, req *Request, streams streamTables, began time.Time) (*planner, *pipeline, *execCtx, error) {
 	q, err := parser.Parse(req.APL)
 	if err != nil {
-		return nil, nil, syntaxError(err)
+		return nil, nil, nil, syntaxError(err)
 	}
+	x := e.newExecCtx(ctx, req, began)
+	p := &planner{e: e, req: req, fold: foldCtx(x), lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
+	p.bindVariables()
+	pl, err := p.planQuery(q)
+	if err != nil {
+		p.release()
+		return nil, nil, nil, err
+	}
+	pl = p.finalize(pl, true)
+	pl = sortTimeSeries(pl)
+	attachTopPrune(pl)
+	return p, pl, x, nil
+}
+
+// foldCtx is what planning may evaluate with: the run's function context
+// (its clock, range, random seed and memory budget) and deadline, and
+// none of its state (statistics, caches, merged groups, per-run values),
+// so a plan never holds or changes what a run owns.
+func foldCtx(x *execCtx) *execCtx {
+	return &execCtx{ctx: x.ctx, fn: x.fn, preds: x.preds}
+}
+
+// newExecCtx is the context of one run of req, planned or built from a
+// fragment's plan.
+func (e *Engine) newExecCtx(ctx context.Context, req *Request, began time.Time) *execCtx {
 	now := req.Now
 	if now.IsZero() {
 		now = began
@@ -162,20 +187,7 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, stre
 	if x.workers <= 0 {
 		x.workers = runtime.GOMAXPROCS(0)
 	}
-	p := &planner{e: e, req: req, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, frag: frag, streams: streams}
-	p.bindVariables()
-	pl, err := p.planQuery(q)
-	if err == nil {
-		err = p.fragErr
-	}
-	if err != nil {
-		p.release()
-		return nil, nil, err
-	}
-	pl = p.finalize(pl, true)
-	pl = sortTimeSeries(pl)
-	attachTopPrune(pl)
-	return p, pl, nil
+	return x
 }
 
 // syntaxError converts the parser's errors to a QueryError (the first one

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -21,6 +22,11 @@ type expr struct {
 	cnst *vector.Vector
 	eval func(x *execCtx, b *batch) (*vector.Vector, error)
 	span parser.Span
+	// node is the expression as plan data (core/plan): what a fragment
+	// carries to another node, which builds this same evaluator from it
+	// (plan_build.go). nil when the expression has no plan form (a join's
+	// $left/$right terms); a stage holding one does not travel.
+	node *plan.Expr
 }
 
 // isConst reports whether the expression has a fixed value.
@@ -56,15 +62,56 @@ func (e *expr) run(x *execCtx, b *batch) (*vector.Vector, error) {
 
 // constExpr returns a constant expression of type t and boxed value v.
 func constExpr(t vector.Type, v any, sp parser.Span) *expr {
-	c := vector.NewConst(t, v, 1)
-	return &expr{typ: t, col: -1, cnst: c, span: sp}
+	return constVecExpr(vector.NewConst(t, v, 1), sp)
+}
+
+// constVecExpr is the constant expression of c, a Const vector of one
+// row. Its node holds the value as the vector boxes it, so a constant
+// written as a literal and one decoded from a plan are the same vector.
+func constVecExpr(c *vector.Vector, sp parser.Span) *expr {
+	return &expr{typ: c.Type, col: -1, cnst: c, span: sp, node: plan.Const(c.Type, c.Value(0), posOf(sp))}
 }
 
 // colExpr returns a reference to input column i.
 func colExpr(i int, c colDef, sp parser.Span) *expr {
-	return &expr{typ: c.Type, name: c.Name, col: i, span: sp, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
-		return b.col(i)
-	}}
+	return &expr{typ: c.Type, name: c.Name, col: i, span: sp, node: plan.Col(i, c.Name, c.Type, posOf(sp)),
+		eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
+			return b.col(i)
+		}}
+}
+
+// posOf is a span's start as a plan position; nil for a span the
+// planner made up (no line).
+func posOf(sp parser.Span) *plan.Pos {
+	if sp.Start.Line == 0 {
+		return nil
+	}
+	return &plan.Pos{sp.Start.Line, sp.Start.Col}
+}
+
+// spanOf is the span a plan position stands for.
+func spanOf(p *plan.Pos) parser.Span {
+	if p == nil {
+		return parser.Span{}
+	}
+	return parser.Span{Start: parser.Pos{Line: p[0], Col: p[1]}}
+}
+
+// nodeOf is the plan node of an operator over args, or nil when one of
+// them has no plan form (then neither has the operator). A nil arg is
+// an absent optional operand and stays nil in the node.
+func nodeOf(k plan.Kind, t vector.Type, op string, sp parser.Span, args ...*expr) *plan.Expr {
+	nodes := make([]*plan.Expr, len(args))
+	for i, a := range args {
+		if a == nil {
+			continue
+		}
+		if a.node == nil {
+			return nil
+		}
+		nodes[i] = a.node
+	}
+	return plan.Node(k, t, op, posOf(sp), nodes...)
 }
 
 // semErr builds a semantic error at the start of a node.
@@ -90,7 +137,9 @@ func fold(x *execCtx, e *expr) (*expr, error) {
 		c.AppendValue(convertValue(v.Value(0), e.typ))
 	}
 	c.Const = true
-	return &expr{typ: e.typ, name: e.name, col: -1, cnst: c, span: e.span}, nil
+	out := constVecExpr(c, e.span)
+	out.name = e.name
+	return out, nil
 }
 
 // allConst reports whether every expression is constant.
@@ -117,7 +166,26 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*expr) (*e
 	if err != nil {
 		return nil, callErr(call, call.Name, err)
 	}
-	e := &expr{typ: rt, col: -1, span: call.Sp, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
+	name := call.Name
+	if fn.Lookup(name) != f { // pack(*) runs bag_pack
+		name = f.Name
+	}
+	node := nodeOf(plan.KCall, rt, "", call.Sp, args...)
+	if node != nil {
+		node.Name = name
+	}
+	e := callExpr(node, call.Sp, rt, name, f, args)
+	if allConst(args) && !f.Volatile {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// callExpr is the evaluator of registry function f (called as name,
+// for error messages) over args, with result type rt.
+func callExpr(node *plan.Expr, sp parser.Span, rt vector.Type, name string, f *fn.Func, args []*expr) *expr {
+	n := len(args)
+	return &expr{typ: rt, col: -1, span: sp, node: node, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
 		vs := make([]*vector.Vector, n)
 		for i, a := range args {
 			v, err := a.run(x, b)
@@ -128,14 +196,10 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*expr) (*e
 		}
 		out, err := evalLive(x, f, vs, b)
 		if err != nil {
-			return nil, wrapCallErr(call.Name, err)
+			return nil, wrapCallErr(name, err)
 		}
 		return out, nil
 	}}
-	if allConst(args) && !f.Volatile {
-		return fold(c.x, e)
-	}
-	return e, nil
 }
 
 // evalLive runs a registry function over the live rows of b. Functions

@@ -49,7 +49,7 @@ func compileSelTest(t testing.TB, sch schema, src string) *expr {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &planner{e: NewEngine(nil), req: &Request{}, x: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
+	p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
 		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
 	e, err := p.compilerFor(sch).compile(pe)
 	if err != nil {
@@ -126,7 +126,7 @@ func TestFuncSparseBatchLiveRowsOnly(t *testing.T) {
 			}
 			return out, nil
 		}}
-	p := &planner{e: NewEngine(nil), req: &Request{}, x: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
+	p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
 		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
 	c := p.compilerFor(sch)
 	e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, f, []*expr{colExpr(0, sch[0], parser.Span{})})
@@ -157,7 +157,7 @@ func TestExtendAfterWhereComputesLiveRows(t *testing.T) {
 	b, sch := selTestBatch()
 	b.Sel = nil
 	x := &execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}
-	p := &planner{e: NewEngine(nil), req: &Request{}, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	p := &planner{e: NewEngine(nil), req: &Request{}, fold: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
 	where, err := p.planWhere(sch, pq.Body.Ops[0].(*parser.WhereOp))
 	if err != nil {
 		t.Fatal(err)

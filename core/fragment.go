@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -10,8 +11,8 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/vector"
 )
 
 // Distributed queries (issue 10, item 5). The node that receives a query
@@ -52,26 +53,15 @@ type Distribution struct {
 // Fragment is the part of a query one node runs for another. It travels
 // as JSON.
 type Fragment struct {
-	APL           string                    `json:"apl"`
-	Start         time.Time                 `json:"start"`
-	End           time.Time                 `json:"end"`
-	Now           time.Time                 `json:"now"`
-	VirtualFields map[string][]VirtualField `json:"virtualFields,omitempty"`
-	DefaultLimit  int                       `json:"defaultLimit,omitempty"`
-	MemoryBudget  int64                     `json:"memoryBudget,omitempty"`
-	NoColumnCache bool                      `json:"noColumnCache,omitempty"`
-	Dataset       string                    `json:"dataset"`
-	// Parts are the object keys of the blocks to scan.
-	Parts []string `json:"parts"`
-	// Schema is the source schema the receiver planned with; the node
-	// plans against it so both build the same stages and types.
-	Schema []FragmentColumn `json:"schema"`
-}
-
-// FragmentColumn is one column of a fragment's source schema.
-type FragmentColumn struct {
-	Name string      `json:"name"`
-	Type vector.Type `json:"type"`
+	// Plan is the encoded plan.Fragment (core/plan/FORMAT.md): the scan
+	// with its blocks and source schema, and the stages to run. It stays
+	// bytes here so the runner reads its version before anything else.
+	Plan          json.RawMessage `json:"plan"`
+	Start         time.Time       `json:"start"`
+	End           time.Time       `json:"end"`
+	Now           time.Time       `json:"now"`
+	MemoryBudget  int64           `json:"memoryBudget,omitempty"`
+	NoColumnCache bool            `json:"noColumnCache,omitempty"`
 }
 
 // ErrFragmentParts is returned by RunFragment when this node does not
@@ -79,11 +69,11 @@ type FragmentColumn struct {
 // refresh and retry, or send the fragment elsewhere.
 var ErrFragmentParts = errors.New("fragment names a block this node does not have")
 
-// restrictToFragment narrows a scan to the fragment's blocks and makes
-// its schema the receiver's.
-func restrictToFragment(s *scanSource, f *Fragment) error {
-	want := make(map[string]bool, len(f.Parts))
-	for _, k := range f.Parts {
+// restrictToFragment narrows a scan to the blocks keys and makes its
+// schema the sender's.
+func restrictToFragment(s *scanSource, keys []string, sch schema) error {
+	want := make(map[string]bool, len(keys))
+	for _, k := range keys {
 		want[k] = true
 	}
 	kept := s.parts[:0:0]
@@ -93,50 +83,61 @@ func restrictToFragment(s *scanSource, f *Fragment) error {
 			delete(want, k)
 		}
 	}
-	if len(want) > 0 {
-		for k := range want {
-			return fmt.Errorf("%w: %s", ErrFragmentParts, k)
-		}
+	for k := range want {
+		return fmt.Errorf("%w: %s", ErrFragmentParts, k)
 	}
 	s.parts = kept
-	sch := make(schema, len(f.Schema))
-	for i, c := range f.Schema {
-		sch[i] = colDef(c)
-	}
 	s.sch = sch
 	return nil
 }
 
-// RunFragment plans f's query, scans only f's blocks and returns the
-// encoded sinks of the first blocking stage and the scan's statistics.
+// RunFragment builds f's operators from its plan, scans only f's blocks
+// and returns the encoded sinks of the first blocking stage and the
+// scan's statistics.
 func (e *Engine) RunFragment(ctx context.Context, f *Fragment) ([]byte, error) {
 	return e.RunFragmentIn(ctx, nil, f)
 }
 
 // RunFragmentIn is RunFragment reading the datasets of cat (nil: the
-// engine's catalog), as Request.Catalog does for a query.
+// engine's catalog), as Request.Catalog does for a query. A plan of a
+// version or with a kind this node does not know is refused
+// (plan.ErrUnsupported) before anything is read.
 func (e *Engine) RunFragmentIn(ctx context.Context, cat Catalog, f *Fragment) ([]byte, error) {
-	req := &Request{APL: f.APL, Start: f.Start, End: f.End, Now: f.Now, VirtualFields: f.VirtualFields,
-		DefaultLimit: f.DefaultLimit, MemoryBudget: f.MemoryBudget, NoColumnCache: f.NoColumnCache, DisableCache: true,
-		Catalog: cat}
-	p, pl, err := e.prepare(ctx, req, f, nil, time.Now())
+	if len(f.Plan) == 0 || string(f.Plan) == "null" {
+		// A node from before plans sends the query text instead.
+		return nil, fmt.Errorf("fragment: %w fragment without a plan (query text)", plan.ErrUnsupported)
+	}
+	pf, err := plan.Decode(f.Plan)
+	if err != nil {
+		return nil, fmt.Errorf("fragment: %w", err)
+	}
+	if cat == nil {
+		cat = e.cat
+	}
+	if cat == nil {
+		return nil, fmt.Errorf("fragment: no catalog")
+	}
+	snap, err := cat.Snapshot(pf.Scan.Dataset)
 	if err != nil {
 		return nil, err
 	}
-	defer p.release()
-	if _, ok := pl.src.(*scanSource); !ok {
-		return nil, fmt.Errorf("fragment: the query does not start with a scan of %s", f.Dataset)
+	defer snap.Release()
+	req := &Request{Start: f.Start, End: f.End, Now: f.Now, MemoryBudget: f.MemoryBudget, NoColumnCache: f.NoColumnCache}
+	x := e.newExecCtx(ctx, req, time.Now())
+	pl, err := buildFragment(pf, snap, agg.Context{Start: f.Start, End: f.End})
+	if err != nil {
+		return nil, err
 	}
 	k, blk := pl.firstBlocking()
 	codec, ok := blk.(sinkCodec)
 	if !ok {
 		return nil, errNoCodec
 	}
-	sinks, err := pl.scanToSinks(p.x, pl.src, k, blk)
+	sinks, err := pl.scanToSinks(x, pl.src, k, blk)
 	if err != nil {
 		return nil, err
 	}
-	out := encodeFragmentStats(nil, p.x.stats)
+	out := encodeFragmentStats(nil, x.stats)
 	out = binary.AppendUvarint(out, uint64(len(sinks)))
 	for _, s := range sinks {
 		b, err := codec.encodeSink(s)
@@ -170,6 +171,10 @@ func (e *Engine) executeDistributed(x *execCtx, pl *pipeline, req *Request) (*ba
 	if !ok || !okc || src.withSource != "" || len(src.datasets) != 1 || len(d.Nodes) < 2 || !canTravel(x, blk) {
 		return pl.execute(x)
 	}
+	pf, ok := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+	if !ok { // a stage with no plan form: the query runs here
+		return pl.execute(x)
+	}
 	local, remote := assignParts(src, d)
 	var remoteRows int64
 	for _, parts := range remote {
@@ -180,12 +185,8 @@ func (e *Engine) executeDistributed(x *execCtx, pl *pipeline, req *Request) (*ba
 	if len(remote) == 0 || remoteRows < d.MinRows {
 		return pl.execute(x)
 	}
-	frag := Fragment{APL: req.APL, Start: req.Start, End: req.End, Now: x.fn.Now, VirtualFields: req.VirtualFields,
-		DefaultLimit: req.DefaultLimit, MemoryBudget: req.MemoryBudget, NoColumnCache: req.NoColumnCache,
-		Dataset: src.datasets[0]}
-	for _, c := range src.sch {
-		frag.Schema = append(frag.Schema, FragmentColumn(c))
-	}
+	frag := Fragment{Start: req.Start, End: req.End, Now: x.fn.Now, MemoryBudget: req.MemoryBudget,
+		NoColumnCache: req.NoColumnCache}
 	type answer struct {
 		sinks []sink
 		back  []scanPart // blocks no node could scan: this node does
@@ -194,7 +195,7 @@ func (e *Engine) executeDistributed(x *execCtx, pl *pipeline, req *Request) (*ba
 	answers := make(chan answer, len(remote))
 	for node, parts := range remote {
 		go func() {
-			sinks, err := e.runRemote(x, d, codec, frag, node, parts)
+			sinks, err := e.runRemote(x, d, codec, frag, *pf, node, parts)
 			if err != nil {
 				answers <- answer{back: parts, err: err}
 				return
@@ -255,15 +256,20 @@ func canTravel(x *execCtx, blk blockStage) bool {
 
 // runRemote sends a fragment to node, then to the next nodes in the
 // blocks' rendezvous order, and decodes the answer into sinks.
-func (e *Engine) runRemote(x *execCtx, d *Distribution, codec sinkCodec, frag Fragment, node string, parts []scanPart) ([]sink, error) {
+func (e *Engine) runRemote(x *execCtx, d *Distribution, codec sinkCodec, frag Fragment, pf plan.Fragment, node string, parts []scanPart) ([]sink, error) {
+	pf.Scan.Parts = nil
 	for _, p := range parts {
-		frag.Parts = append(frag.Parts, store.PartKey(p.part))
+		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(p.part))
+	}
+	var err error
+	if frag.Plan, err = pf.Encode(); err != nil {
+		return nil, err
 	}
 	attempts := d.Attempts
 	if attempts <= 0 {
 		attempts = 2
 	}
-	order := rendezvous(d.Nodes, frag.Parts[0])
+	order := rendezvous(d.Nodes, pf.Scan.Parts[0])
 	tried := 0
 	var last error
 	for _, n := range append([]string{node}, order...) {
@@ -379,9 +385,15 @@ func mix(h uint64) uint64 {
 	return h ^ h>>33
 }
 
+// fragmentStatsVersion leads a fragment's answer, so a sender never reads
+// statistics of another layout as its own.
+const fragmentStatsVersion = 1
+
 // encodeFragmentStats appends the scan statistics a fragment sends back:
-// the counters as varints, then whether any block time was seen.
+// the version byte, the counters as varints, then whether any block time
+// was seen.
 func encodeFragmentStats(b []byte, s *scanStats) []byte {
+	b = append(b, fragmentStatsVersion)
 	for _, v := range []int64{s.blocksExamined.Load(), s.blocksMatched.Load(), s.blocksCached.Load(),
 		s.rowsExamined.Load(), s.rowsMatched.Load(), s.minBlockTime.Load(), s.maxBlockTime.Load(),
 		s.pagesDecoded.Load()} {
@@ -396,6 +408,10 @@ func encodeFragmentStats(b []byte, s *scanStats) []byte {
 // decodeFragmentStats adds the statistics encodeFragmentStats wrote to s
 // and returns the bytes after them.
 func decodeFragmentStats(b []byte, s *scanStats) ([]byte, error) {
+	if len(b) == 0 || b[0] != fragmentStatsVersion {
+		return nil, fmt.Errorf("fragment answer: unknown statistics version")
+	}
+	b = b[1:]
 	var v [8]int64
 	for i := range v {
 		x, k := binary.Varint(b)

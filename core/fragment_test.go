@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -16,8 +17,10 @@ import (
 
 	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/core/ingest"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
 )
 
 // cluster is an ingest node and two query nodes over one in-memory bucket,
@@ -30,7 +33,7 @@ type testCluster struct {
 	failB atomic.Bool
 }
 
-func newTestCluster(t *testing.T) *testCluster {
+func newTestCluster(t testing.TB) *testCluster {
 	t.Helper()
 	c := &testCluster{objs: store.NewMemObjects()}
 	ing, err := store.Open(t.TempDir(), store.Options{Objects: c.objs, NoSync: true, FlushRows: 60, SealRows: 30,
@@ -135,6 +138,11 @@ var distributedQueries = []string{
 	"['logs'] | extend d = req_duration_ms * 2 | summarize max(d) by server_datacenter",
 	// status is dynamic (200 and "200"): its min/max states travel too.
 	"['logs'] | summarize min(status), max(status), percentile(status, 50), stdev(status) by method",
+	// The node that runs a fragment skips blocks as the sender would: by
+	// statistics, by time, by term filters (the examined counts must agree).
+	"['logs'] | where resp_body_size_bytes > 4900 and method == 'GET' | count",
+	"['logs'] | where _time >= datetime(2024-03-26T14:00:00Z) | summarize count() by method",
+	"['logs'] | where message has 'permutation' | count",
 }
 
 func tabularJSON(t *testing.T, e *Engine, req Request) (string, render.Status) {
@@ -195,9 +203,15 @@ func TestDistributedNodeDown(t *testing.T) {
 // receiver can act on, not a silently smaller answer.
 func TestFragmentUnknownBlock(t *testing.T) {
 	c := newTestCluster(t)
-	_, err := c.b.RunFragment(context.Background(), &Fragment{APL: "['logs'] | count", Dataset: "logs",
+	pf := plan.Fragment{V: plan.Version, Scan: plan.Scan{Dataset: "logs",
 		Parts:  []string{"datasets/logs/blocks/00000000000000ff-0000000000000000.blk"},
-		Schema: []FragmentColumn{{"_sysTime", 4}, {"_time", 4}}})
+		Schema: []plan.Field{{Name: "_sysTime", Type: vector.DateTime}, {Name: "_time", Type: vector.DateTime}}},
+		Stages: []plan.Stage{{Kind: plan.SCount, Schema: []plan.Field{{Name: "count", Type: vector.Int}}}}}
+	js, err := pf.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.b.RunFragment(context.Background(), &Fragment{Plan: js})
 	if !errors.Is(err, ErrFragmentParts) {
 		t.Fatalf("got %v, want ErrFragmentParts", err)
 	}
@@ -271,18 +285,23 @@ func nearJSON(x, y any) bool {
 			return nearJSON(y, x)
 		}
 	}
-	return x == y
+	return reflect.DeepEqual(x, y) // bags (maps) too
 }
 
 // travels reports whether the query's first blocking stage can be split.
 func travels(t *testing.T, e *Engine, q string) bool {
-	p, pl, err := e.prepare(context.Background(), &Request{APL: q}, nil, nil, time.Now())
+	p, pl, x, err := e.prepare(context.Background(), &Request{APL: q}, nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.release()
-	_, blk := pl.firstBlocking()
-	return canTravel(p.x, blk)
+	k, blk := pl.firstBlocking()
+	src, ok := pl.src.(*scanSource)
+	if !ok {
+		return false
+	}
+	_, planned := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+	return planned && canTravel(x, blk)
 }
 
 // TestFragmentStatsRoundTrip: every scan counter a fragment sends back
@@ -310,6 +329,10 @@ func TestFragmentStatsRoundTrip(t *testing.T) {
 	}
 	if _, err := decodeFragmentStats(b[:len(b)-len("sinks")-1], &got); err == nil {
 		t.Fatal("truncated statistics decoded")
+	}
+	if _, err := decodeFragmentStats(append([]byte{fragmentStatsVersion + 1}, b[1:]...), &got); err == nil ||
+		!strings.Contains(err.Error(), "version") {
+		t.Fatalf("statistics of another version decoded: %v", err)
 	}
 }
 
@@ -396,5 +419,58 @@ func TestDistributedPagesDecoded(t *testing.T) {
 	want := fmt.Sprintf(`"pagesDecoded":%d`, local.Stats.PagesDecoded)
 	if !strings.Contains(string(js), want) {
 		t.Fatalf("distributed status %s, want %s as the local query", js, want)
+	}
+}
+
+// A node of another plan version refuses the fragment by name, before it
+// scans anything, and the query still answers whole: the receiver scans
+// the refused blocks itself (a mixed-version cluster degrades to local
+// scans, never to wrong answers).
+func TestFragmentNewerPlanRefused(t *testing.T) {
+	c := newTestCluster(t)
+	for _, edit := range []struct{ from, to, want string }{
+		{`"v":1`, `"v":2`, "version 2"},
+		{"", "no plan", "without a plan"},
+		{`"k":"summarize"`, `"k":"summarize2"`, `stage kind "summarize2"`},
+		{`"k":"col"`, `"k":"col2"`, `expression kind "col2"`},
+	} {
+		var fails []string
+		d := c.distribution(&fails)
+		run := d.Run
+		d.Run = func(ctx context.Context, node string, f *Fragment) ([]byte, error) {
+			g := *f
+			if edit.from == "" { // a node from before plans sent its text
+				g.Plan = nil
+			} else {
+				g.Plan = json.RawMessage(strings.Replace(string(f.Plan), edit.from, edit.to, 1))
+			}
+			return run(ctx, node, &g)
+		}
+		q := "['logs'] | where status >= 400 | summarize count() by method"
+		want, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true})
+		got, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Distribute: d})
+		if !sameJSONNumbers(got, want) {
+			t.Errorf("%s with a plan of %s\n got %s\nwant %s", q, edit.to, got, want)
+		}
+		if len(fails) == 0 || !strings.Contains(fails[0], edit.want) || !strings.Contains(fails[0], "unsupported") {
+			t.Errorf("plan with %s: failures %v, want one naming %s", edit.to, fails, edit.want)
+		}
+	}
+}
+
+// A query with request variables travels too: they are constants of the
+// plan, where the query text alone could not carry them.
+func TestDistributedVariables(t *testing.T) {
+	c := newTestCluster(t)
+	q := "['logs'] | where status >= minStatus and method in (methods) | summarize count() by method"
+	vars := map[string]any{"minStatus": 400, "methods": []any{"GET", "POST"}}
+	want, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Variables: vars})
+	var fails []string
+	got, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Variables: vars, Distribute: c.distribution(&fails)})
+	if !sameJSONNumbers(got, want) || len(fails) > 0 {
+		t.Errorf("got %s, want %s (failures %v)", got, want, fails)
+	}
+	if c.ran.Load() == 0 {
+		t.Error("node b ran no fragment of a query with variables")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -148,11 +149,12 @@ func castExpr(e *expr, t vector.Type) *expr {
 		return e
 	}
 	inner := e
-	out := &expr{typ: t, col: -1, span: e.span, name: e.name}
 	if e.isConst() {
-		out.cnst = castVector(e.cnst, t)
+		out := constVecExpr(castVector(e.cnst, t), e.span)
+		out.name = e.name
 		return out
 	}
+	out := &expr{typ: t, col: -1, span: e.span, name: e.name, node: nodeOf(plan.KCast, t, "", e.span, e)}
 	out.eval = func(x *execCtx, b *batch) (*vector.Vector, error) {
 		v, err := inner.run(x, b)
 		if err != nil {

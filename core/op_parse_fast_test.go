@@ -77,7 +77,7 @@ func planSimpleParse(t *testing.T, pat string) (*parseStage, []fastItem) {
 		t.Fatal(err)
 	}
 	x := &execCtx{budget: newMemBudget(0), fn: testFnContext()}
-	p := &planner{e: NewEngine(nil), req: &Request{}, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	p := &planner{e: NewEngine(nil), req: &Request{}, fold: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
 	st, err := p.planParse(schema{{"s", vector.String}}, q.Body.Ops[0].(*parser.ParseOp))
 	if err != nil {
 		t.Fatal(err)

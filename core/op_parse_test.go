@@ -99,7 +99,7 @@ func runParseStage(t *testing.T, q string, v *vector.Vector, sel []int32) []stri
 	}
 	x := &execCtx{ctx: context.Background(), budget: newMemBudget(0)}
 	x.fn = testFnContext()
-	p := &planner{e: NewEngine(nil), req: &Request{}, x: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	p := &planner{e: NewEngine(nil), req: &Request{}, fold: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
 	in := schema{{"s", vector.String}}
 	st, err := p.planParse(in, pq.Body.Ops[0].(*parser.ParseOp))
 	if err != nil {

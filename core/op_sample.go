@@ -34,7 +34,7 @@ func (p *planner) planSample(in schema, op *parser.SampleOp) (stage, error) {
 	if !(f > 0 && f < 1) {
 		return nil, semErr(op.Fraction, "sample takes a proportion between 0 and 1 (exclusive), got %s; use take for a number of rows", valueString(e.constValue()))
 	}
-	return &sampleStage{in: in, p: f, seed: p.x.fn.Rand}, nil
+	return &sampleStage{in: in, p: f, seed: p.fold.fn.Rand}, nil
 }
 
 func (s *sampleStage) out() schema { return s.in }

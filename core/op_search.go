@@ -72,7 +72,7 @@ func (p *planner) planSearch(in schema, s *parser.SearchOp) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newWhereStage(c, in, e, pred, nil), nil
+	return &whereStage{in: in, pred: e, push: pushOf(in, e.node)}, nil
 }
 
 // rewriteSearch turns search's shorthand into ordinary predicates: a bare

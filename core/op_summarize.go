@@ -175,7 +175,7 @@ func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *ag
 		ac.types = append(ac.types, e.typ)
 		var cf *condFilter
 		if e.typ == vector.Bool && !e.isConst() {
-			cf = planCondFilter(c, in, a)
+			cf = condFilterOf(in, e.node)
 		}
 		ac.conds = append(ac.conds, cf)
 		ac.consts = append(ac.consts, e.constValue())

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/aplite/aplite/core/agg"
-	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -30,29 +29,6 @@ type condFilter struct {
 	want   bool
 	// nullTrue: the predicate is a != comparison, true for a null row.
 	nullTrue bool
-}
-
-// planCondFilter recognises the predicates condFilter runs; nil otherwise.
-func planCondFilter(c *compiler, in schema, pred parser.Expr) *condFilter {
-	if f := boolCondFilter(c, in, pred); f != nil {
-		return f
-	}
-	ff := planFastFilter(c, in, pred)
-	if ff == nil {
-		return nil
-	}
-	f := &condFilter{col: ff.col, neg: ff.op == "!=", nullTrue: ff.op == "!="}
-	if ff.isInt {
-		f.kind = vector.Int
-		f.lo, f.hi, f.empty = intRange(ff.op, ff.ki)
-		return f
-	}
-	if math.IsNaN(ff.kf) {
-		return nil
-	}
-	f.kind = vector.Float
-	f.flo, f.fhi, f.empty = floatRange(ff.op, ff.kf)
-	return f
 }
 
 // intRange is the closed range of v op k.
@@ -83,47 +59,6 @@ func floatRange(op string, k float64) (lo, hi float64, empty bool) {
 		return k, math.Inf(1), false
 	}
 	return k, k, false
-}
-
-// boolCondFilter recognises b, not(b), b == const and b != const over a
-// bool column b.
-func boolCondFilter(c *compiler, in schema, pred parser.Expr) *condFilter {
-	boolCol := func(e parser.Expr) int {
-		ce, err := c.compile(e)
-		if err != nil || ce.col < 0 || ce.isConst() || in[ce.col].Type != vector.Bool {
-			return -1
-		}
-		return ce.col
-	}
-	switch p := pred.(type) {
-	case *parser.Ident:
-		if col := boolCol(p); col >= 0 {
-			return &condFilter{col: col, kind: vector.Bool, want: true}
-		}
-	case *parser.CallExpr:
-		if p.Name == "not" && len(p.Args) == 1 {
-			if col := boolCol(p.Args[0]); col >= 0 {
-				return &condFilter{col: col, kind: vector.Bool, want: false}
-			}
-		}
-	case *parser.BinaryExpr:
-		if p.Op != "==" && p.Op != "!=" {
-			return nil
-		}
-		col, other := boolCol(p.L), p.R
-		if col < 0 {
-			col, other = boolCol(p.R), p.L
-		}
-		if col < 0 {
-			return nil
-		}
-		k, err := c.compile(other)
-		if err != nil || !k.isConst() || k.typ != vector.Bool || k.cnst.IsNull(0) {
-			return nil
-		}
-		return &condFilter{col: col, kind: vector.Bool, want: k.cnst.Bool(0) == (p.Op == "=="), nullTrue: p.Op == "!="}
-	}
-	return nil
 }
 
 // selectTrue appends to outSel and outGrp the physical rows of v where the

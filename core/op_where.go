@@ -15,7 +15,7 @@ type whereStage struct {
 	pred *expr
 	fast *fastFilter
 	// push is what a scan directly below may absorb, worked out from the
-	// predicate's text when planning, so the stage keeps no AST.
+	// predicate's plan node when planning, so the stage keeps no AST.
 	push scanPush
 }
 
@@ -30,14 +30,10 @@ type scanPush struct {
 	granules []func(store.Part) []bool
 }
 
-// newWhereStage plans what a scan below may skip for pred, compiled
-// against in by c.
-func newWhereStage(c *compiler, in schema, pred *expr, ast parser.Expr, fast *fastFilter) *whereStage {
-	w := &whereStage{in: in, pred: pred, fast: fast}
-	w.push.lo, w.push.hi, w.push.exact = boundsOf(c, ast)
-	w.push.prune = pruneFuncs(c, in, ast)
-	w.push.granules = granuleFuncs(in, ast)
-	return w
+// newWhereStage plans what a scan below may skip for pred over in, and
+// its selection kernel, from the predicate's plan node (plan_push.go).
+func newWhereStage(in schema, pred *expr) *whereStage {
+	return &whereStage{in: in, pred: pred, fast: fastFilterOf(in, pred.node), push: pushOf(in, pred.node)}
 }
 
 func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
@@ -49,7 +45,7 @@ func (p *planner) planWhere(in schema, w *parser.WhereOp) (stage, error) {
 	if pred.typ != vector.Bool && pred.typ != vector.Dynamic && pred.typ != vector.Null {
 		return nil, semErr(w.Pred, "the where predicate must be bool, got %s", pred.typ)
 	}
-	return newWhereStage(c, in, pred, w.Pred, planFastFilter(c, in, w.Pred)), nil
+	return newWhereStage(in, pred), nil
 }
 
 // wherePredicate compiles a predicate, expanding `* has "x"` (and the
@@ -173,37 +169,4 @@ func filterSel(v *vector.Vector, b *batch) []int32 {
 		}
 	}
 	return out
-}
-
-// pruneFuncs returns part-skipping tests derived from the predicate's
-// conjuncts of the form column op constant, decided from column
-// statistics alone.
-func pruneFuncs(comp *compiler, s schema, pred parser.Expr) []func(store.Part) bool {
-	var out []func(store.Part) bool
-	for _, c := range conjuncts(pred) {
-		if f := statPrune(comp, s, c); f != nil {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// granuleFuncs returns the term-filter tests of the predicate's
-// conjuncts (termGranules).
-func granuleFuncs(s schema, pred parser.Expr) []func(store.Part) []bool {
-	var out []func(store.Part) []bool
-	for _, c := range conjuncts(pred) {
-		if f := termGranules(s, c); f != nil {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// conjuncts splits a predicate on top-level `and`.
-func conjuncts(e parser.Expr) []parser.Expr {
-	if b, ok := e.(*parser.BinaryExpr); ok && b.Op == "and" {
-		return append(conjuncts(b.L), conjuncts(b.R)...)
-	}
-	return []parser.Expr{e}
 }

@@ -1,11 +1,5 @@
 package core
 
-import (
-	"github.com/aplite/aplite/core/fn"
-	"github.com/aplite/aplite/parser"
-	"github.com/aplite/aplite/vector"
-)
-
 // fastFilter is a where predicate of the form `column op constant` over an
 // integer-like or real column, evaluated by the generated selection
 // kernels straight into the selection vector: no intermediate bool column
@@ -22,48 +16,6 @@ type fastFilter struct {
 	// (op_summarize_cond.go) run the predicate as a range of their own.
 	op    string
 	isInt bool
-}
-
-// planFastFilter recognises `col op const` (either side) over an int,
-// datetime, timespan or real column; nil when the predicate is anything else.
-func planFastFilter(c *compiler, in schema, pred parser.Expr) *fastFilter {
-	b, ok := pred.(*parser.BinaryExpr)
-	if !ok {
-		return nil
-	}
-	switch b.Op {
-	case "==", "!=", "<", "<=", ">", ">=":
-	default:
-		return nil
-	}
-	l, err1 := c.compile(b.L)
-	r, err2 := c.compile(b.R)
-	if err1 != nil || err2 != nil {
-		return nil
-	}
-	op := b.Op
-	if l.isConst() && !r.isConst() {
-		l, r, op = r, l, flipCmp(op)
-	}
-	if l.col < 0 || l.eval == nil || !r.isConst() || r.cnst.IsNull(0) {
-		return nil
-	}
-	ct := in[l.col].Type
-	f := &fastFilter{col: l.col, op: op}
-	switch {
-	case ct.IsInt64Backed() && r.typ == ct:
-		f.selInt, f.ki, f.isInt = vector.SelConstInt64[op], r.cnst.Int(0), true
-	case ct == vector.Int && r.typ == vector.Float:
-		// An int column against a real constant compares as reals; keep
-		// it simple and let the general path do it.
-		return nil
-	case ct == vector.Float && (r.typ == vector.Float || r.typ == vector.Int):
-		v, _ := fn.DynFloat(r.constValue())
-		f.selFloat, f.kf = vector.SelConstFloat64[op], v
-	default:
-		return nil
-	}
-	return f
 }
 
 // apply narrows b's selection; ok is false when the column has nulls or is

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -72,8 +73,18 @@ func (c *compiler) arith(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 	if !ok {
 		return nil, semErr(b, "operator %s is not defined for %s and %s", b.Op, l.typ, r.typ)
 	}
-	a := &arithOp{op: b.Op, res: res, dom: dom, ints: vector.ArithInt64[b.Op], floats: vector.ArithFloat64[b.Op]}
-	e := &expr{typ: res, col: -1, span: b.Sp}
+	e := arithExpr(nodeOf(plan.KArith, res, b.Op, b.Sp, l, r), b.Sp, b.Op, res, dom, l, r)
+	if l.isConst() && r.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// arithExpr is the evaluator of l op r with result type res computed in
+// domain dom (arithType), its kernels picked here, once.
+func arithExpr(node *plan.Expr, sp parser.Span, op string, res, dom vector.Type, l, r *expr) *expr {
+	a := &arithOp{op: op, res: res, dom: dom, ints: vector.ArithInt64[op], floats: vector.ArithFloat64[op]}
+	e := &expr{typ: res, col: -1, span: sp, node: node}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)
 		if err != nil {
@@ -85,10 +96,7 @@ func (c *compiler) arith(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		}
 		return a.eval(lv, rv, bt.N, bt.Sel), nil
 	}
-	if l.isConst() && r.isConst() {
-		return fold(c.x, e)
-	}
-	return e, nil
+	return e
 }
 
 // arithAny is the boxed slow path for dynamic operands.

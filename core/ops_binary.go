@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -28,7 +29,7 @@ func (c *compiler) binary(b *parser.BinaryExpr) (*expr, error) {
 	case "+", "-", "*", "/", "%":
 		return c.arith(b, l, r)
 	case ":":
-		return c.stringOp(&parser.BinaryExpr{Sp: b.Sp, Op: "has", L: b.L, R: b.R}, l, r)
+		return c.stringOp(&parser.BinaryExpr{Sp: b.Sp, Op: "has", L: b.L, R: b.R}, l, r) // the plan says has
 	}
 	if strings.Contains(b.Op, "regex") || isStringOp(b.Op) {
 		return c.stringOp(b, l, r)
@@ -108,7 +109,16 @@ func (c *compiler) dynIndex(n parser.Node, x, key *expr) (*expr, error) {
 	if x.typ != vector.Dynamic && x.typ != vector.Null {
 		return nil, semErr(n, "cannot index into a value of type %s", x.typ)
 	}
-	e := &expr{typ: vector.Dynamic, col: -1, span: n.Span()}
+	e := indexExpr(nodeOf(plan.KIndex, vector.Dynamic, "", n.Span(), x, key), n.Span(), x, key)
+	if x.isConst() && key.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// indexExpr is the evaluator of x[key] over dynamic values.
+func indexExpr(node *plan.Expr, sp parser.Span, x, key *expr) *expr {
+	e := &expr{typ: vector.Dynamic, col: -1, span: sp, node: node}
 	e.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
 		xv, err := x.run(xc, b)
 		if err != nil {
@@ -124,10 +134,7 @@ func (c *compiler) dynIndex(n parser.Node, x, key *expr) (*expr, error) {
 		}
 		return out, nil
 	}
-	if x.isConst() && key.isConst() {
-		return fold(c.x, e)
-	}
-	return e, nil
+	return e
 }
 
 // indexValue reads one property or element of a dynamic value.

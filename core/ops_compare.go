@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -44,8 +45,19 @@ func (c *compiler) comparison(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 	if dom == vector.Bool && op != "==" && op != "!=" {
 		return nil, semErr(b, "operator %s is not defined for bool", op)
 	}
+	e := cmpExpr(nodeOf(plan.KCmp, vector.Bool, op, b.Sp, l, r), b.Sp, op, l, r)
+	if l.isConst() && r.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// cmpExpr is the evaluator of l op r; the domain they compare in comes
+// from their types, so a plan node needs to carry only the operator.
+func cmpExpr(node *plan.Expr, sp parser.Span, op string, l, r *expr) *expr {
+	dom, _ := compareDomain(l.typ, r.typ)
 	k := &cmpOp{op: op, dom: dom, ints: vector.CmpInt64[op], floats: vector.CmpFloat64[op], strs: vector.CmpString[op]}
-	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
+	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)
 		if err != nil {
@@ -57,10 +69,7 @@ func (c *compiler) comparison(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		}
 		return k.eval(lv, rv, bt.N, bt.Sel), nil
 	}
-	if l.isConst() && r.isConst() {
-		return fold(c.x, e)
-	}
-	return e, nil
+	return e
 }
 
 // cmpResult maps a three-way comparison to the operator's answer.

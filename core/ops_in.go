@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -19,24 +20,39 @@ func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
 		return nil, err
 	}
 	list := make([]*expr, len(e.List))
-	var items []any
 	allConst := true
 	for i, le := range e.List {
 		if list[i], err = c.compile(le); err != nil {
 			return nil, err
 		}
-		if list[i].isConst() {
-			items = flattenInto(items, list[i].constValue())
+		allConst = allConst && list[i].isConst()
+	}
+	node := nodeOf(plan.KIn, vector.Bool, e.Op, e.Sp, append([]*expr{x}, list...)...)
+	out := inExpr(node, e.Sp, e.Op, x, list)
+	if x.isConst() && allConst {
+		return fold(c.x, out)
+	}
+	return out, nil
+}
+
+// inExpr is the evaluator of x op (list...): a set built once when the
+// list is all constants, else a test row by row.
+func inExpr(node *plan.Expr, sp parser.Span, op string, x *expr, list []*expr) *expr {
+	var items []any
+	allConst := true
+	for _, l := range list {
+		if l.isConst() {
+			items = flattenInto(items, l.constValue())
 		} else {
 			allConst = false
 		}
 	}
-	out := &expr{typ: vector.Bool, col: -1, span: e.Sp}
+	out := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	switch {
 	case !allConst:
-		out.eval = rowInEval(e.Op, x, list)
-	case isHasOp(e.Op):
-		pred := hasPred(e.Op, items)
+		out.eval = rowInEval(op, x, list)
+	case isHasOp(op):
+		pred := hasPred(op, items)
 		out.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
 			v, err := x.run(xc, b)
 			if err != nil {
@@ -45,8 +61,8 @@ func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
 			return stringPredVectors(func(t, _ string) bool { return pred(t) }, false, v, vector.NewConst(vector.String, "", b.N), b.N), nil
 		}
 	default:
-		neg := strings.HasPrefix(e.Op, "!")
-		set := newValueSet(items, x.typ, strings.HasSuffix(e.Op, "~"))
+		neg := strings.HasPrefix(op, "!")
+		set := newValueSet(items, x.typ, strings.HasSuffix(op, "~"))
 		out.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
 			v, err := x.run(xc, b)
 			if err != nil {
@@ -55,10 +71,7 @@ func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
 			return set.match(v, b.N, neg), nil
 		}
 	}
-	if x.isConst() && allConst {
-		return fold(c.x, out)
-	}
-	return out, nil
+	return out
 }
 
 // flattenInto appends v to items, spreading arrays at any depth.
@@ -233,7 +246,16 @@ func (c *compiler) between(e *parser.BetweenExpr) (*expr, error) {
 
 // not negates a bool expression (null stays null).
 func (c *compiler) not(sp parser.Span, x *expr) (*expr, error) {
-	e := &expr{typ: vector.Bool, col: -1, span: sp}
+	e := notExpr(nodeOf(plan.KNot, vector.Bool, "", sp, x), sp, x)
+	if x.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// notExpr is the evaluator of not(x).
+func notExpr(node *plan.Expr, sp parser.Span, x *expr) *expr {
+	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	e.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
 		v, err := x.run(xc, b)
 		if err != nil {
@@ -246,8 +268,5 @@ func (c *compiler) not(sp parser.Span, x *expr) (*expr, error) {
 		}
 		return out, nil
 	}
-	if x.isConst() {
-		return fold(c.x, e)
-	}
-	return e, nil
+	return e
 }

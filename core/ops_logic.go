@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -13,8 +14,16 @@ func (c *compiler) logical(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return nil, semErr(b, "operands of %s must be bool, got %s", b.Op, side.typ)
 		}
 	}
-	isAnd := b.Op == "and"
-	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
+	e := logicExpr(nodeOf(plan.KLogic, vector.Bool, b.Op, b.Sp, l, r), b.Sp, b.Op == "and", l, r)
+	if l.isConst() && r.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// logicExpr is the evaluator of l and r (isAnd) or l or r.
+func logicExpr(node *plan.Expr, sp parser.Span, isAnd bool, l, r *expr) *expr {
+	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)
 		if err != nil {
@@ -26,10 +35,7 @@ func (c *compiler) logical(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		}
 		return logicVectors(isAnd, castVectorSel(lv, vector.Bool, bt.Sel), castVectorSel(rv, vector.Bool, bt.Sel), bt.N, bt.Sel), nil
 	}
-	if l.isConst() && r.isConst() {
-		return fold(c.x, e)
-	}
-	return e, nil
+	return e
 }
 
 // logicVectors is the and/or kernel over the live rows sel of n (all

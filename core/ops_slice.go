@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -36,7 +37,17 @@ func (c *compiler) slice(e *parser.SliceExpr) (*expr, error) {
 	if t == vector.Null {
 		t = vector.Dynamic
 	}
-	out := &expr{typ: t, col: -1, span: e.Sp, eval: func(xc *execCtx, b *batch) (*vector.Vector, error) {
+	out := sliceExpr(nodeOf(plan.KSlice, t, "", e.Sp, x, bounds[0], bounds[1]), e.Sp, t, x, bounds)
+	if x.isConst() && (bounds[0] == nil || bounds[0].isConst()) && (bounds[1] == nil || bounds[1].isConst()) {
+		return fold(c.x, out)
+	}
+	return out, nil
+}
+
+// sliceExpr is the evaluator of x[lo:hi] with result type t; an absent
+// bound is nil.
+func sliceExpr(node *plan.Expr, sp parser.Span, t vector.Type, x *expr, bounds [2]*expr) *expr {
+	return &expr{typ: t, col: -1, span: sp, node: node, eval: func(xc *execCtx, b *batch) (*vector.Vector, error) {
 		xv, err := x.run(xc, b)
 		if err != nil {
 			return nil, err
@@ -55,10 +66,6 @@ func (c *compiler) slice(e *parser.SliceExpr) (*expr, error) {
 		}
 		return res, nil
 	}}
-	if x.isConst() && (bounds[0] == nil || bounds[0].isConst()) && (bounds[1] == nil || bounds[1].isConst()) {
-		return fold(c.x, out)
-	}
-	return out, nil
 }
 
 // sliceBound is one bound of a row: absent (use the end), null, or a value.

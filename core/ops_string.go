@@ -1,12 +1,14 @@
 package core
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -44,35 +46,52 @@ func lookupStringOp(op string) (strPred, bool, bool) {
 
 // stringOp compiles the string operators, including `matches regex`.
 func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
+	if _, _, ok := lookupStringOp(b.Op); !ok && b.Op != "matches regex" && b.Op != "!matches regex" {
+		return nil, semErr(b, "unknown operator %s", b.Op)
+	}
+	e, err := strExpr(nodeOf(plan.KStr, vector.Bool, b.Op, b.Sp, l, r), b.Sp, b.Op, l, r)
+	if err != nil {
+		return nil, semErr(b.R, "invalid regular expression: %v", err)
+	}
+	if l.isConst() && r.isConst() {
+		return fold(c.x, e)
+	}
+	return e, nil
+}
+
+// strExpr is the evaluator of the string operator op (known to
+// lookupStringOp, or [!]matches regex) over text l and needle r. Its
+// error is a constant pattern's that does not compile.
+func strExpr(node *plan.Expr, sp parser.Span, op string, l, r *expr) (*expr, error) {
 	var pred strPred
 	var ft *foldTerm
 	neg := false
-	if b.Op == "matches regex" || b.Op == "!matches regex" {
-		neg = b.Op[0] == '!'
+	if op == "matches regex" || op == "!matches regex" {
+		neg = op[0] == '!'
 		if !r.isConst() {
-			return c.regexPerRow(b, l, r, neg), nil
+			return regexPerRow(node, sp, l, r, neg), nil
 		}
 		re, err := regexp.Compile(valueString(r.constValue()))
 		if err != nil {
-			return nil, semErr(b.R, "invalid regular expression: %v", err)
+			return nil, err
 		}
 		pred = func(t, _ string) bool { return re.MatchString(t) }
 	} else {
-		p, n, ok := lookupStringOp(b.Op)
+		p, n, ok := lookupStringOp(op)
 		if !ok {
-			return nil, semErr(b, "unknown operator %s", b.Op)
+			return nil, fmt.Errorf("unknown operator %s", op)
 		}
 		pred, neg = p, n
 		if r.isConst() && r.constValue() != nil {
-			if ft = foldTermPred(b.Op, valueString(r.constValue())); ft != nil {
+			if ft = foldTermPred(op, valueString(r.constValue())); ft != nil {
 				pred = func(t, _ string) bool { return ft.match(t) }
 			}
 		}
 	}
-	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
+	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	memoKey := ""
 	if r.isConst() {
-		memoKey = b.Op + "\x00" + valueString(r.constValue())
+		memoKey = op + "\x00" + valueString(r.constValue())
 	}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)
@@ -101,9 +120,6 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 			return ft.vector(lv, bt, neg), nil
 		}
 		return stringPredVectors(pred, neg, lv, rv, bt.N), nil
-	}
-	if l.isConst() && r.isConst() {
-		return fold(c.x, e)
 	}
 	return e, nil
 }
@@ -259,8 +275,8 @@ func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
 // regexPerRow is `matches regex` with a pattern that varies by row: each
 // distinct pattern is compiled once per batch; an invalid one matches
 // nothing.
-func (c *compiler) regexPerRow(b *parser.BinaryExpr, l, r *expr, neg bool) *expr {
-	e := &expr{typ: vector.Bool, col: -1, span: b.Sp}
+func regexPerRow(node *plan.Expr, sp parser.Span, l, r *expr, neg bool) *expr {
+	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)
 		if err != nil {

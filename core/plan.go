@@ -12,9 +12,11 @@ import (
 
 // planner turns a parsed query into an executable pipeline.
 type planner struct {
-	e      *Engine
-	req    *Request
-	x      *execCtx
+	e   *Engine
+	req *Request
+	// fold is what planning evaluates constants with (foldCtx); the
+	// run's own context is not the planner's.
+	fold   *execCtx
 	lets   map[string]*expr
 	tables map[string]*parser.Pipeline
 	// datasets records every dataset the query reads, in order of first use.
@@ -23,10 +25,6 @@ type planner struct {
 	strict bool
 	// snaps are the snapshots the query reads; released when it ends.
 	snaps []*store.Snapshot
-	// frag restricts the scan to a fragment's blocks (RunFragment);
-	// fragErr records a block of it this node cannot find.
-	frag    *Fragment
-	fragErr error
 	// streams are the request's TableStreams, by name.
 	streams streamTables
 }
@@ -41,7 +39,7 @@ func (p *planner) release() {
 
 // compilerFor returns an expression compiler over schema s.
 func (p *planner) compilerFor(s schema) *compiler {
-	return &compiler{x: p.x, in: s, lets: p.lets, strict: p.strict}
+	return &compiler{x: p.fold, in: s, lets: p.lets, strict: p.strict}
 }
 
 // planQuery plans the statements and the body of q.
@@ -102,7 +100,7 @@ func (p *planner) planPipeline(pl *parser.Pipeline) (*pipeline, error) {
 			in = st.out()
 			continue
 		}
-		if pushed := p.pushDown(out, st); pushed {
+		if pushed := pushDown(out, st); pushed {
 			continue
 		}
 		if top := sortThenTake(out, st); top != nil {
@@ -232,9 +230,6 @@ func (p *planner) matchDatasets(pattern string) []string {
 // newScan builds a scan with the request's time range.
 func (p *planner) newScan(snaps []*store.Snapshot) *scanSource {
 	s := newScanSource(snaps)
-	if p.frag != nil && len(snaps) == 1 && snaps[0].Dataset == p.frag.Dataset {
-		p.fragErr = restrictToFragment(s, p.frag)
-	}
 	p.bound(s)
 	return s
 }
@@ -301,7 +296,7 @@ func (p *planner) print(ps *parser.PrintSource) (source, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := e.run(p.x, one)
+		v, err := e.run(p.fold, one)
 		if err != nil {
 			return nil, err
 		}

@@ -56,7 +56,7 @@ func opName(op parser.Operator) string {
 // pushDown folds a where on _time against constants into the scan's time
 // range so whole parts are skipped by their min/max time. It reports
 // whether the stage was absorbed (the row filter still runs in the scan).
-func (p *planner) pushDown(pl *pipeline, st stage) bool {
+func pushDown(pl *pipeline, st stage) bool {
 	w, ok := st.(*whereStage)
 	if !ok || len(pl.stages) != 0 {
 		return false

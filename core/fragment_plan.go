@@ -1,0 +1,73 @@
+package core
+
+import (
+	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/core/store"
+)
+
+// fragmentPlan is the plan of a fragment of a pipeline: the scan src
+// and stages, the streaming stages up to and with the first blocking
+// one. ok is false when a stage or an expression has no plan form; the
+// query then runs where it was received. The scan's blocks are left for
+// the caller, which sets each node's own.
+func fragmentPlan(src *scanSource, stages []stage) (*plan.Fragment, bool) {
+	pf := &plan.Fragment{V: plan.Version, Scan: plan.Scan{Dataset: src.datasets[0], Schema: schemaPlan(src.sch)}}
+	if src.hasLo {
+		lo := src.timeLo
+		pf.Scan.Lo = &lo
+	}
+	if src.hasHi {
+		hi := src.timeHi
+		pf.Scan.Hi = &hi
+	}
+	for _, st := range stages {
+		p, ok := st.(planned)
+		if !ok {
+			return nil, false
+		}
+		ps, ok := p.toPlan()
+		if !ok {
+			return nil, false
+		}
+		pf.Stages = append(pf.Stages, *ps)
+	}
+	return pf, true
+}
+
+// buildFragment builds the pipeline of pf over the blocks of snap it
+// names: the scan with the plan's schema and time bounds, then each
+// stage from its node. A where right above the scan hands it its
+// pushdowns as the sender's planner did (pushDown).
+func buildFragment(pf *plan.Fragment, snap *store.Snapshot, actx agg.Context) (*pipeline, error) {
+	// The schema is the plan's, so the dataset's is never worked out
+	// from every block's columns, as planning a scan does.
+	src := &scanSource{datasets: []string{snap.Dataset}}
+	for _, p := range snap.Parts {
+		src.parts = append(src.parts, scanPart{part: p})
+	}
+	if err := restrictToFragment(src, pf.Scan.Parts, schemaFromPlan(pf.Scan.Schema)); err != nil {
+		return nil, err
+	}
+	if pf.Scan.Lo != nil {
+		src.timeLo, src.hasLo = *pf.Scan.Lo, true
+	}
+	if pf.Scan.Hi != nil {
+		src.timeHi, src.hasHi = *pf.Scan.Hi, true
+	}
+	pl := &pipeline{src: src}
+	in := src.sch
+	for i := range pf.Stages {
+		st, err := buildStage(&pf.Stages[i], in, actx)
+		if err != nil {
+			return nil, err
+		}
+		in = st.out()
+		if pushDown(pl, st) {
+			continue
+		}
+		pl.stages = append(pl.stages, st)
+	}
+	attachTopPrune(pl)
+	return pl, nil
+}

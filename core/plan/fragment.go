@@ -1,0 +1,77 @@
+package plan
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Version is the plan format this package reads and writes.
+const Version = 1
+
+// ErrUnsupported marks a plan this node cannot run: an unknown version,
+// stage kind, expression kind or type. The sender then runs the fragment
+// itself.
+var ErrUnsupported = errors.New("plan: unsupported")
+
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("%w %s (this node reads plan version %d)", ErrUnsupported, fmt.Sprintf(format, args...), Version)
+}
+
+// Scan is the source of a fragment: blocks of one dataset.
+type Scan struct {
+	Dataset string   `json:"dataset"`
+	Parts   []string `json:"parts"`
+	Schema  []Field  `json:"schema"`
+	// Lo and Hi bound _time to [Lo, Hi) in ns; nil when unbounded.
+	Lo *int64 `json:"lo,omitempty"`
+	Hi *int64 `json:"hi,omitempty"`
+}
+
+// Fragment is what one node runs for another: a scan, the streaming
+// stages after it, and last the partial blocking stage, if any.
+type Fragment struct {
+	V      int     `json:"v"`
+	Scan   Scan    `json:"scan"`
+	Stages []Stage `json:"stages"`
+}
+
+// Check verifies that this node can run f: its version and every kind
+// in it. It is the first thing a runner does with a decoded fragment.
+func (f *Fragment) Check() error {
+	if f.V != Version {
+		return unsupported("version %d", f.V)
+	}
+	for i := range f.Stages {
+		if err := f.Stages[i].check(); err != nil {
+			return err
+		}
+		if f.Stages[i].Kind.Blocking() && i != len(f.Stages)-1 {
+			return fmt.Errorf("plan: blocking stage %s is not the last of the fragment", f.Stages[i].Kind)
+		}
+	}
+	return nil
+}
+
+// Encode writes f as JSON; the same fragment always gives the same bytes.
+func (f *Fragment) Encode() ([]byte, error) { return json.Marshal(f) }
+
+// Decode reads a fragment and checks it.
+func Decode(b []byte) (*Fragment, error) {
+	var f Fragment
+	if err := json.Unmarshal(b, &f); err != nil {
+		// A later version may change the shape of what follows, and its
+		// reader must hear "version", not a JSON type error.
+		var head struct {
+			V int `json:"v"`
+		}
+		if json.Unmarshal(b, &head) == nil && head.V != Version {
+			return nil, unsupported("version %d", head.V)
+		}
+		return nil, err
+	}
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
