@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -90,6 +91,10 @@ func (b *batch) compact() error {
 	}
 	return nil
 }
+
+// rows returns the rows a registry function computes over b: all of them
+// and the live ones.
+func (b *batch) rows() fn.Rows { return fn.Rows{N: b.N, Sel: b.Sel} }
 
 // liveRows returns the live physical row numbers (allocating when sel is nil).
 func (b *batch) liveRows() []int32 {
