@@ -39,6 +39,9 @@ type batch struct {
 	// without loading the column: a vector and the row's index in it. Only
 	// the scan sets it; a batch derived from another leaves it nil.
 	cell func(i, row int) (*vector.Vector, int, error)
+	// scratch, when set, lends the buffers expressions over this batch
+	// write into (scratch.go states who may set it and when they return).
+	scratch *scratch
 }
 
 // cellOf returns a vector holding physical row row of column i and the

@@ -83,7 +83,7 @@ func (c *compiler) arith(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return a.eval(lv, rv, bt.N, bt.Sel), nil
+		return a.eval(bt.scratch, lv, rv, bt.N, bt.Sel), nil
 	}
 	if l.isConst() && r.isConst() {
 		return fold(c.x, e)
