@@ -75,9 +75,9 @@ func planFastFilter(c *compiler, in schema, pred parser.Expr) *fastFilter {
 // The kernels write every candidate row before deciding to keep it, so
 // they need room for the whole batch; a selection of that size made per
 // batch (256 KiB per 64Ki-row morsel, zeroed) was most of what
-// `where status == 500` allocated. They write into a pooled scratch
-// buffer instead, and the returned selection is sized by the rows kept
-// (keptSel).
+// `where status == 500` allocated. They write into the batch's scratch
+// when it has one; else into a pooled buffer, and the returned selection
+// is sized by the rows kept (keptSel).
 func (f *fastFilter) apply(b *batch) (sel []int32, ok bool, err error) {
 	v, err := b.col(f.col)
 	if err != nil {
@@ -89,13 +89,21 @@ func (f *fastFilter) apply(b *batch) (sel []int32, ok bool, err error) {
 	if (f.selInt != nil && v.Ints == nil) || (f.selInt == nil && v.Floats == nil) {
 		return nil, false, nil
 	}
-	scratch := selScratch.Get().(*[]int32)
-	if f.selInt != nil {
-		sel = f.selInt(v.Ints[:b.N], f.ki, b.Sel, (*scratch)[:0])
-	} else {
-		sel = f.selFloat(v.Floats[:b.N], f.kf, b.Sel, (*scratch)[:0])
+	if b.scratch != nil {
+		// The selection lives as long as the batch: write it straight
+		// into a buffer the batch's scratch lends.
+		return f.run(b, v, b.scratch.sels.take(b.Rows())[:0]), true, nil
 	}
-	return keptSel(scratch, sel), true, nil
+	scratch := selScratch.Get().(*[]int32)
+	return keptSel(scratch, f.run(b, v, (*scratch)[:0])), true, nil
+}
+
+// run appends to out the rows of b the predicate keeps over column v.
+func (f *fastFilter) run(b *batch, v *vector.Vector, out []int32) []int32 {
+	if f.selInt != nil {
+		return f.selInt(v.Ints[:b.N], f.ki, b.Sel, out)
+	}
+	return f.selFloat(v.Floats[:b.N], f.kf, b.Sel, out)
 }
 
 // selScratch holds the buffers the selection kernels write into.

@@ -20,6 +20,7 @@ import "sync"
 type scratch struct {
 	ints   bufPool[int64]
 	floats bufPool[float64]
+	sels   bufPool[int32]
 }
 
 // bufPool is one element type's buffers: those free, and those lent to
@@ -56,6 +57,7 @@ func (p *bufPool[T]) reclaim() {
 func (s *scratch) reclaim() {
 	s.ints.reclaim()
 	s.floats.reclaim()
+	s.sels.reclaim()
 }
 
 // takeInts returns n int64s from s, or newly allocated ones when s is nil.
