@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -38,6 +39,9 @@ type batch struct {
 	// without loading the column: a vector and the row's index in it. Only
 	// the scan sets it; a batch derived from another leaves it nil.
 	cell func(i, row int) (*vector.Vector, int, error)
+	// scratch, when set, lends the buffers expressions over this batch
+	// write into (scratch.go states who may set it and when they return).
+	scratch *scratch
 }
 
 // cellOf returns a vector holding physical row row of column i and the
@@ -90,6 +94,10 @@ func (b *batch) compact() error {
 	}
 	return nil
 }
+
+// rows returns the rows a registry function computes over b: all of them
+// and the live ones.
+func (b *batch) rows() fn.Rows { return fn.Rows{N: b.N, Sel: b.Sel} }
 
 // liveRows returns the live physical row numbers (allocating when sel is nil).
 func (b *batch) liveRows() []int32 {

@@ -17,6 +17,12 @@ func castVector(v *vector.Vector, t vector.Type) *vector.Vector {
 // castVectorSel is castVector over the live rows sel of a batch (all
 // rows when nil); the other rows of the result are unspecified.
 func castVectorSel(v *vector.Vector, t vector.Type, sel []int32) *vector.Vector {
+	return castScratch(nil, v, t, sel)
+}
+
+// castScratch is castVectorSel writing a long column's conversion to
+// reals, the common cast in arithmetic, into a buffer from s.
+func castScratch(s *scratch, v *vector.Vector, t vector.Type, sel []int32) *vector.Vector {
 	if v.Type == t {
 		return v
 	}
@@ -39,7 +45,7 @@ func castVectorSel(v *vector.Vector, t vector.Type, sel []int32) *vector.Vector 
 		return out
 	}
 	if v.Type == vector.Int && t == vector.Float && !v.Const {
-		out := &vector.Vector{Type: vector.Float, Len: v.Len, Valid: v.Valid, Floats: make([]float64, v.Len)}
+		out := &vector.Vector{Type: vector.Float, Len: v.Len, Valid: v.Valid, Floats: takeFloats(s, v.Len)}
 		if sel != nil {
 			for _, i := range sel {
 				out.Floats[i] = float64(v.Ints[i])

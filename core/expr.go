@@ -194,33 +194,12 @@ func callExpr(node *plan.Expr, sp parser.Span, rt vector.Type, name string, f *f
 			}
 			vs[i] = v
 		}
-		out, err := evalLive(x, f, vs, b)
+		out, err := f.Eval(x.fn, vs, b.rows())
 		if err != nil {
 			return nil, wrapCallErr(name, err)
 		}
 		return out, nil
 	}}
-}
-
-// evalLive runs a registry function over the live rows of b. Functions
-// take no selection, so over a sparse batch (sparse: under a quarter of
-// its rows live) the arguments are gathered to the live rows, the
-// function runs over those, and the result is scattered back to the
-// batch's rows; over a denser one gathering costs more than the dead
-// rows it would save, and the function runs over every row.
-func evalLive(x *execCtx, f *fn.Func, args []*vector.Vector, b *batch) (*vector.Vector, error) {
-	if !sparse(b) {
-		return f.Eval(x.fn, args, b.N)
-	}
-	live := make([]*vector.Vector, len(args))
-	for i, a := range args {
-		live[i] = a.Gather(b.Sel)
-	}
-	out, err := f.Eval(x.fn, live, len(b.Sel))
-	if err != nil {
-		return nil, err
-	}
-	return out.Scatter(b.Sel, b.N), nil
 }
 
 func arity(min, max int) string {

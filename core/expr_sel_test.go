@@ -2,7 +2,9 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/aplite/aplite/core/fn"
@@ -110,40 +112,86 @@ func TestExprComputesLiveRowsOnly(t *testing.T) {
 	}
 }
 
-// A function over a sparse batch runs over its live rows only, and its
-// result stands at their places in the batch.
-func TestFuncSparseBatchLiveRowsOnly(t *testing.T) {
-	b, sch := selTestBatch()
-	b.Sel = []int32{3, 10, 40}
-	rows := 0
-	f := &fn.Func{Name: "count_rows", MinArgs: 1, MaxArgs: 1,
+// countRowsFunc returns a registry function that copies its argument and
+// adds the rows it computed to *rows.
+func countRowsFunc(name string, rows *int) *fn.Func {
+	return &fn.Func{Name: name, MinArgs: 1, MaxArgs: 1,
 		Result: func([]vector.Type) (vector.Type, error) { return vector.Int, nil },
-		Eval: func(_ *fn.Context, args []*vector.Vector, n int) (*vector.Vector, error) {
-			rows += n
-			out := vector.New(vector.Int, n)
-			for i := 0; i < n; i++ {
-				out.AppendValue(args[0].Value(i))
+		Eval: func(_ *fn.Context, args []*vector.Vector, n fn.Rows) (*vector.Vector, error) {
+			out := make([]int64, n.N)
+			valid := vector.NewBitmapSet(n.N)
+			for i := range n.Live() {
+				*rows++
+				x, ok := fn.ToInt(args[0], i)
+				if !ok {
+					valid.Clear(i)
+					continue
+				}
+				out[i] = x
 			}
-			return out, nil
+			return &vector.Vector{Type: vector.Int, Len: n.N, Ints: out, Valid: valid}, nil
 		}}
-	p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
-		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
-	c := p.compilerFor(sch)
-	e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, f, []*expr{colExpr(0, sch[0], parser.Span{})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := e.run(&execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rows != len(b.Sel) || got.Len != selTestRows {
-		t.Fatalf("the function ran over %d rows and returned %d, want %d live rows in a %d-row result", rows, got.Len, len(b.Sel), selTestRows)
-	}
-	for _, i := range b.Sel {
-		if g, w := got.Value(int(i)), b.Cols[0].Value(int(i)); g != w {
-			t.Errorf("row %d: %v, want %v", i, g, w)
+}
+
+// A function over a batch with a selection, sparse or not, runs over its
+// live rows only, and its result stands at their places in the batch.
+func TestFuncLiveRowsOnly(t *testing.T) {
+	for _, sel := range [][]int32{{3, 10, 40}, nil} {
+		b, sch := selTestBatch()
+		if sel != nil {
+			b.Sel = sel
 		}
+		rows := 0
+		p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
+			lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+		c := p.compilerFor(sch)
+		e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, countRowsFunc("count_rows", &rows), []*expr{colExpr(0, sch[0], parser.Span{})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.run(&execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows != len(b.Sel) || got.Len != selTestRows {
+			t.Fatalf("the function ran over %d rows and returned %d, want %d live rows in a %d-row result", rows, got.Len, len(b.Sel), selTestRows)
+		}
+		for _, i := range b.Sel {
+			if g, w := got.Value(int(i)), b.Cols[0].Value(int(i)); g != w {
+				t.Errorf("row %d: %v, want %v", i, g, w)
+			}
+		}
+	}
+}
+
+// fnselCountRows counts the rows fnsel_count_rows computed; the function
+// is registered once per test binary (Register panics on a second time).
+var (
+	fnselCountRows    int
+	fnselRegisterOnce sync.Once
+)
+
+// A function called through an extend after a where sees only the rows
+// the where kept, whether the where keeps few rows (the extend narrows
+// the batch) or half of them (it does not, and the function gets the
+// selection), and the query's answer is that of every row.
+func TestFuncAfterWhereSeesLiveRows(t *testing.T) {
+	fnselRegisterOnce.Do(func() { fn.Register(countRowsFunc("fnsel_count_rows", &fnselCountRows)) })
+	e := NewEngine(StoreCatalog(fixtureDB(t, 3, true)))
+	for _, where := range []string{"status >= 500", "req_duration_ms > 1.0", "isnotnull(status)"} {
+		t.Run(where, func(t *testing.T) {
+			kept := mustQuery(t, e, "['logs'] | where "+where+" | count")
+			want := mustQuery(t, e, "['logs'] | where "+where+" | summarize sum(status)")
+			fnselCountRows = 0
+			got := mustQuery(t, e, "['logs'] | where "+where+" | extend y = fnsel_count_rows(status) | summarize sum(y)", func(r *Request) { r.Workers = 1 })
+			live := rows(kept)[0][0]
+			if fmt.Sprint(fnselCountRows) != fmt.Sprint(live) {
+				t.Errorf("the function computed %d rows, the where kept %v", fnselCountRows, live)
+			}
+			if g, w := fmt.Sprint(rows(got)), fmt.Sprint(rows(want)); g != w {
+				t.Errorf("sum over the function's rows %s, want %s", g, w)
+			}
+		})
 	}
 }
 

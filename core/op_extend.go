@@ -64,6 +64,8 @@ func nextColumnName(s schema) string {
 
 func (s *extendStage) out() schema { return s.sch }
 
+func (s *extendStage) keepsNothing() {}
+
 func (s *extendStage) apply(x *execCtx, b *batch) (*batch, error) {
 	if sparse(b) {
 		b = narrow(b)

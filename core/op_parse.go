@@ -196,7 +196,9 @@ func (st *parseStage) apply(x *execCtx, b *batch) (*batch, error) {
 		if c.conv == nil {
 			continue
 		}
-		if outs[i], err = c.conv.Eval(x.fn, []*vector.Vector{caps[i]}, b.N); err != nil {
+		// Every row, not the live ones: conversionFailures below reads
+		// them all.
+		if outs[i], err = c.conv.Eval(x.fn, []*vector.Vector{caps[i]}, fn.Dense(b.N)); err != nil {
 			return nil, fmt.Errorf("parse %s: %w", c.name, err)
 		}
 		if !st.relaxed {

@@ -176,7 +176,7 @@ func (st *parseKvStage) apply(x *execCtx, b *batch) (*batch, error) {
 	for i, k := range st.keys {
 		out := cols[i]
 		if k.conv != nil {
-			if out, err = k.conv.Eval(x.fn, []*vector.Vector{out}, b.N); err != nil {
+			if out, err = k.conv.Eval(x.fn, []*vector.Vector{out}, b.rows()); err != nil {
 				return nil, fmt.Errorf("parse-kv %s: %w", k.name, err)
 			}
 		}

@@ -42,8 +42,10 @@ func (p *planner) planProject(in schema, op *parser.ProjectOp) (stage, error) {
 
 func (s *projectStage) out() schema { return s.sch }
 
+func (s *projectStage) keepsNothing() {}
+
 func (s *projectStage) apply(x *execCtx, b *batch) (*batch, error) {
-	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.exprs)), N: b.N, Sel: b.Sel}}
+	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.exprs)), N: b.N, Sel: b.Sel}, scratch: b.scratch}
 	for i, e := range s.exprs {
 		if e.col >= 0 && e.eval != nil {
 			// A plain column stays lazy: decoded only if someone reads it.

@@ -281,6 +281,8 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 
 func (sk *aggSink) full() bool { return false }
 
+func (sk *aggSink) keepsNothing() {}
+
 func (sk *aggSink) consume(x *execCtx, b *batch) error {
 	rows := b.Rows()
 	if rows == 0 {

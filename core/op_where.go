@@ -101,6 +101,8 @@ func starTerms(b *parser.BinaryExpr, in schema) parser.Expr {
 
 func (w *whereStage) out() schema { return w.in }
 
+func (w *whereStage) keepsNothing() {}
+
 func (w *whereStage) apply(x *execCtx, b *batch) (*batch, error) {
 	if w.fast != nil {
 		sel, ok, err := w.fast.apply(b)

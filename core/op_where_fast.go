@@ -1,5 +1,12 @@
 package core
 
+import (
+	"slices"
+	"sync"
+
+	"github.com/aplite/aplite/vector"
+)
+
 // fastFilter is a where predicate of the form `column op constant` over an
 // integer-like or real column, evaluated by the generated selection
 // kernels straight into the selection vector: no intermediate bool column
@@ -20,6 +27,13 @@ type fastFilter struct {
 
 // apply narrows b's selection; ok is false when the column has nulls or is
 // not in the planned representation, and the caller falls back.
+//
+// The kernels write every candidate row before deciding to keep it, so
+// they need room for the whole batch; a selection of that size made per
+// batch (256 KiB per 64Ki-row morsel, zeroed) was most of what
+// `where status == 500` allocated. They write into the batch's scratch
+// when it has one; else into a pooled buffer, and the returned selection
+// is sized by the rows kept (keptSel).
 func (f *fastFilter) apply(b *batch) (sel []int32, ok bool, err error) {
 	v, err := b.col(f.col)
 	if err != nil {
@@ -28,19 +42,40 @@ func (f *fastFilter) apply(b *batch) (sel []int32, ok bool, err error) {
 	if v.Const || v.Valid != nil {
 		return nil, false, nil
 	}
-	n := b.N
-	if b.Sel != nil {
-		n = len(b.Sel)
-	}
-	out := make([]int32, 0, n)
-	if f.selInt != nil {
-		if v.Ints == nil {
-			return nil, false, nil
-		}
-		return f.selInt(v.Ints[:b.N], f.ki, b.Sel, out), true, nil
-	}
-	if v.Floats == nil {
+	if (f.selInt != nil && v.Ints == nil) || (f.selInt == nil && v.Floats == nil) {
 		return nil, false, nil
 	}
-	return f.selFloat(v.Floats[:b.N], f.kf, b.Sel, out), true, nil
+	if b.scratch != nil {
+		// The selection lives as long as the batch: write it straight
+		// into a buffer the batch's scratch lends.
+		return f.run(b, v, b.scratch.sels.take(b.Rows())[:0]), true, nil
+	}
+	scratch := selScratch.Get().(*[]int32)
+	return keptSel(scratch, f.run(b, v, (*scratch)[:0])), true, nil
+}
+
+// run appends to out the rows of b the predicate keeps over column v.
+func (f *fastFilter) run(b *batch, v *vector.Vector, out []int32) []int32 {
+	if f.selInt != nil {
+		return f.selInt(v.Ints[:b.N], f.ki, b.Sel, out)
+	}
+	return f.selFloat(v.Floats[:b.N], f.kf, b.Sel, out)
+}
+
+// selScratch holds the buffers the selection kernels write into.
+var selScratch = sync.Pool{New: func() any { return new([]int32) }}
+
+// keptSel returns the rows a kernel kept in *scratch as a selection the
+// batch owns, and returns the scratch buffer to the pool unless it was
+// handed over. When most of the buffer was kept it is handed over (a copy
+// would cost more than a new buffer for the next batch); otherwise the
+// kept rows are copied into a slice of their own size.
+func keptSel(scratch *[]int32, kept []int32) []int32 {
+	if len(kept)*2 > cap(kept) {
+		return kept
+	}
+	out := slices.Clone(kept)
+	*scratch = kept[:0]
+	selScratch.Put(scratch)
+	return out
 }

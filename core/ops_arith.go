@@ -94,7 +94,7 @@ func arithExpr(node *plan.Expr, sp parser.Span, op string, res, dom vector.Type,
 		if err != nil {
 			return nil, err
 		}
-		return a.eval(lv, rv, bt.N, bt.Sel), nil
+		return a.eval(bt.scratch, lv, rv, bt.N, bt.Sel), nil
 	}
 	return e
 }

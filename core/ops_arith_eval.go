@@ -17,7 +17,7 @@ type arithOp struct {
 // eval computes l op r over the live rows of an n-row batch (every row
 // when sel is nil). The result has n rows; those not in sel are
 // unspecified, as the batch contract allows.
-func (a *arithOp) eval(lv, rv *vector.Vector, n int, sel []int32) *vector.Vector {
+func (a *arithOp) eval(s *scratch, lv, rv *vector.Vector, n int, sel []int32) *vector.Vector {
 	if lv.Type == vector.Null || rv.Type == vector.Null {
 		return vector.NewNulls(a.res, n)
 	}
@@ -26,18 +26,18 @@ func (a *arithOp) eval(lv, rv *vector.Vector, n int, sel []int32) *vector.Vector
 	}
 	valid := andValidSel(lv, rv, n, sel)
 	if a.dom == vector.Int {
-		l, r := intOperand(lv, sel), intOperand(rv, sel)
-		out := &vector.Vector{Type: a.res, Len: n, Ints: make([]int64, n)}
+		l, r := intOperand(s, lv, sel), intOperand(s, rv, sel)
+		out := &vector.Vector{Type: a.res, Len: n, Ints: takeInts(s, n)}
 		out.Valid = runArith(a.ints, l, r, sel, out.Ints, valid)
 		return out
 	}
-	l, r := floatOperand(lv, sel), floatOperand(rv, sel)
-	fl := make([]float64, n)
+	l, r := floatOperand(s, lv, sel), floatOperand(s, rv, sel)
+	fl := takeFloats(s, n)
 	runArith(a.floats, l, r, sel, fl, nil)
 	if a.res != vector.TimeSpan {
 		return &vector.Vector{Type: vector.Float, Len: n, Floats: fl, Valid: valid}
 	}
-	out := &vector.Vector{Type: a.res, Len: n, Ints: make([]int64, n), Valid: valid}
+	out := &vector.Vector{Type: a.res, Len: n, Ints: takeInts(s, n), Valid: valid}
 	if sel == nil {
 		for i, f := range fl {
 			out.Ints[i] = int64(f)
@@ -96,24 +96,24 @@ func runArith[T payload](k vector.ArithKernels[T], lv, rv *vector.Vector, sel []
 
 // intOperand reads an operand as int64 payload: datetimes and timespans
 // as their nanoseconds, anything else by castVectorSel.
-func intOperand(v *vector.Vector, sel []int32) *vector.Vector {
+func intOperand(s *scratch, v *vector.Vector, sel []int32) *vector.Vector {
 	if v.Type.IsInt64Backed() {
 		return v
 	}
-	return castVectorSel(v, vector.Int, sel)
+	return castScratch(s, v, vector.Int, sel)
 }
 
 // floatOperand reads an operand as reals: a timespan as float
 // nanoseconds, anything else by castVectorSel.
-func floatOperand(v *vector.Vector, sel []int32) *vector.Vector {
+func floatOperand(s *scratch, v *vector.Vector, sel []int32) *vector.Vector {
 	if v.Type != vector.TimeSpan {
-		return castVectorSel(v, vector.Float, sel)
+		return castScratch(s, v, vector.Float, sel)
 	}
 	rows := v.Len
 	if v.Const {
 		rows, sel = 1, nil
 	}
-	out := &vector.Vector{Type: vector.Float, Len: v.Len, Const: v.Const, Valid: v.Valid, Floats: make([]float64, rows)}
+	out := &vector.Vector{Type: vector.Float, Len: v.Len, Const: v.Const, Valid: v.Valid, Floats: takeFloats(s, rows)}
 	if sel == nil {
 		for i := 0; i < rows; i++ {
 			out.Floats[i] = float64(v.Ints[i])

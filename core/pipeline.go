@@ -108,9 +108,16 @@ func (p *pipeline) scanToSinks(x *execCtx, src source, k int, blk blockStage) ([
 		}
 		sinks[i] = s
 	}
+	scr := scratchFor(p.stages[:k], sinks[0], workers)
+	defer releaseScratch(scr)
 	err := src.run(x, workers, func(w int, b *batch) error {
 		if err := x.ctx.Err(); err != nil {
 			return err
+		}
+		if scr != nil {
+			// The worker's previous batch is consumed: its buffers are free.
+			scr[w].reclaim()
+			b.scratch = scr[w]
 		}
 		for _, st := range p.stages[:k] {
 			nb, err := st.(streamStage).apply(x, b)

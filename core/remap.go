@@ -6,7 +6,7 @@ import "github.com/aplite/aplite/vector"
 // selection and its lazy loading: a column that was not decoded yet is
 // decoded only if a later operator asks for it.
 func remap(b *batch, idx []int) *batch {
-	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(idx)), N: b.N, Sel: b.Sel}}
+	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(idx)), N: b.N, Sel: b.Sel}, scratch: b.scratch}
 	lazy := false
 	for i, j := range idx {
 		nb.Cols[i] = b.Cols[j]
@@ -42,14 +42,14 @@ func withColumns(b *batch, extra ...*vector.Vector) *batch {
 // caller decides.
 func narrow(b *batch) *batch {
 	sel := b.Sel
-	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(b.Cols)), N: len(sel)}}
+	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(b.Cols)), N: len(sel)}, scratch: b.scratch}
 	lazy := false
 	for i, v := range b.Cols {
 		if v == nil {
 			lazy = true
 			continue
 		}
-		nb.Cols[i] = v.Gather(sel)
+		nb.Cols[i] = gather(b.scratch, v, sel)
 	}
 	if lazy {
 		nb.load = func(i int) (*vector.Vector, error) {
@@ -57,7 +57,7 @@ func narrow(b *batch) *batch {
 			if err != nil {
 				return nil, err
 			}
-			return v.Gather(sel), nil
+			return gather(b.scratch, v, sel), nil
 		}
 	}
 	return nb
@@ -66,3 +66,27 @@ func narrow(b *batch) *batch {
 // sparse reports whether few enough rows of b are live that narrowing it
 // pays for the copies.
 func sparse(b *batch) bool { return b.Sel != nil && len(b.Sel)*4 < b.N }
+
+// gather is v.Gather(sel), into a buffer from s for a plain long-backed
+// or real column: a narrowed batch's columns are as short-lived as the
+// batch.
+func gather(s *scratch, v *vector.Vector, sel []int32) *vector.Vector {
+	if s == nil || v.Const || v.Valid != nil {
+		return v.Gather(sel)
+	}
+	switch {
+	case v.Type.IsInt64Backed():
+		out := &vector.Vector{Type: v.Type, Len: len(sel), Ints: takeInts(s, len(sel))}
+		for j, i := range sel {
+			out.Ints[j] = v.Ints[i]
+		}
+		return out
+	case v.Type == vector.Float:
+		out := &vector.Vector{Type: v.Type, Len: len(sel), Floats: takeFloats(s, len(sel))}
+		for j, i := range sel {
+			out.Floats[j] = v.Floats[i]
+		}
+		return out
+	}
+	return v.Gather(sel)
+}

@@ -48,7 +48,7 @@ func bagPackResult(name string) func([]vector.Type) (vector.Type, error) {
 
 // evalBagPack builds one bag per row. A null key drops its pair, since a
 // bag cannot have a null key; a null value is kept as a JSON null.
-func evalBagPack(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalBagPack(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		m := make(map[string]any, len(args)/2)
 		for j := 0; j+1 < len(args); j += 2 {
@@ -64,7 +64,7 @@ func evalBagPack(_ *Context, args []*vector.Vector, n int) (*vector.Vector, erro
 
 // evalBagZip pairs keys with values up to the shorter array, as Axiom's
 // page says; keys that are not strings are skipped.
-func evalBagZip(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalBagZip(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		keys, ok1 := arrAt(args[0], i)
 		vals, ok2 := arrAt(args[1], i)
@@ -87,7 +87,7 @@ func evalBagZip(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error
 // evalBagMerge merges shallowly, later bags winning (Axiom's rule; KQL's
 // first-wins is the opposite). Arguments that are not bags are skipped;
 // the result is null only when none is a bag.
-func evalBagMerge(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalBagMerge(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		var out map[string]any
 		for _, a := range args {
@@ -106,7 +106,7 @@ func evalBagMerge(_ *Context, args []*vector.Vector, n int) (*vector.Vector, err
 	}), nil
 }
 
-func evalBagKeys(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalBagKeys(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		m, ok := bagAt(args[0], i)
 		if !ok {
@@ -127,7 +127,7 @@ func evalBagKeys(_ *Context, args []*vector.Vector, n int) (*vector.Vector, erro
 
 // evalBagHasKey is false for a value that is not a bag and null for a
 // null value.
-func evalBagHasKey(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalBagHasKey(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
 		if args[0].IsNull(i) {
 			return false, false
@@ -155,7 +155,7 @@ func evalBagHasKey(_ *Context, args []*vector.Vector, n int) (*vector.Vector, er
 // evalArraySelectDict has Axiom's two forms: (array, keys) keeps those
 // keys of every dictionary; (array, key, value) returns the first
 // dictionary whose key holds value (numbers by value, 1 == 1.0), or null.
-func evalArraySelectDict(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArraySelectDict(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if len(args) == 3 {
 		return evalSelectDictByValue(args, n), nil
 	}
@@ -205,7 +205,7 @@ func arrKeyList(v *vector.Vector, i int) ([]string, bool) {
 	return []string{s}, true
 }
 
-func evalSelectDictByValue(args []*vector.Vector, n int) *vector.Vector {
+func evalSelectDictByValue(args []*vector.Vector, n Rows) *vector.Vector {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(args[0], i)
 		if !ok {

@@ -41,35 +41,33 @@ func init() {
 // evalArrayLength is a direct loop rather than Each because it runs over
 // whole columns of arrays (where array_length(tags) > 3): one type switch
 // per row, no closure call and no per-row allocation.
-func evalArrayLength(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArrayLength(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	if a.Type != vector.Dynamic {
-		return Nulls(vector.Int, n), nil
+		return Nulls(vector.Int, n.N), nil
 	}
 	if a.Const {
 		if arr, ok := arrAt(a, 0); ok {
-			return vector.NewConst(vector.Int, int64(len(arr)), n), nil
+			return vector.NewConst(vector.Int, int64(len(arr)), n.N), nil
 		}
-		return Nulls(vector.Int, n), nil
+		return Nulls(vector.Int, n.N), nil
 	}
-	out := make([]int64, n)
+	out := make([]int64, n.N)
+	dyns := a.Dyns[:n.N]
 	var valid vector.Bitmap
 	// A null row holds a nil in Dyns, which fails the assertion below, so
 	// the validity bitmap of the input need not be consulted.
-	for i, x := range a.Dyns[:n] {
-		if arr, ok := x.([]any); ok {
+	for i := range n.Live() {
+		if arr, ok := dyns[i].([]any); ok {
 			out[i] = int64(len(arr))
 			continue
 		}
-		if valid == nil {
-			valid = vector.NewBitmapSet(n)
-		}
-		valid.Clear(i)
+		valid = clearBit(valid, i, n.N)
 	}
-	return &vector.Vector{Type: vector.Int, Len: n, Ints: out, Valid: valid}, nil
+	return &vector.Vector{Type: vector.Int, Len: n.N, Ints: out, Valid: valid}, nil
 }
 
-func evalLen(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalLen(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	if a.Type == vector.String {
 		return MapStrings(vector.Int, a, n, func(s string) (int64, bool) {
@@ -90,10 +88,10 @@ func evalLen(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
 	}), nil
 }
 
-func evalIsArray(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIsArray(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	if a.Type != vector.Dynamic {
-		return vector.NewConst(vector.Bool, false, n), nil
+		return vector.NewConst(vector.Bool, false, n.N), nil
 	}
 	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
 		_, ok := arrAt(a, i)
@@ -101,7 +99,7 @@ func evalIsArray(_ *Context, args []*vector.Vector, n int) (*vector.Vector, erro
 	}), nil
 }
 
-func evalPackArray(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalPackArray(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		out := make([]any, len(args))
 		for j, a := range args {
@@ -111,7 +109,7 @@ func evalPackArray(_ *Context, args []*vector.Vector, n int) (*vector.Vector, er
 	}), nil
 }
 
-func evalArrayConcat(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArrayConcat(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		total := 0
 		for _, a := range args {
@@ -130,7 +128,7 @@ func evalArrayConcat(_ *Context, args []*vector.Vector, n int) (*vector.Vector, 
 	}), nil
 }
 
-func evalArrayReverse(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArrayReverse(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(a, i)
@@ -145,7 +143,7 @@ func evalArrayReverse(_ *Context, args []*vector.Vector, n int) (*vector.Vector,
 	}), nil
 }
 
-func evalArraySum(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArraySum(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	return Each(vector.Float, args, n, func(i int) (float64, bool) {
 		arr, ok := arrAt(a, i)
@@ -162,7 +160,7 @@ func evalArraySum(_ *Context, args []*vector.Vector, n int) (*vector.Vector, err
 	}), nil
 }
 
-func evalStrcatArray(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalStrcatArray(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		arr, ok := arrAt(a, i)

@@ -144,7 +144,7 @@ func arrPathApply(out []any, x any, st arrPathStep) []any {
 
 // evalArrayExtract parses the path once when it is a constant, which is
 // how it is written in practice.
-func evalArrayExtract(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArrayExtract(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	var constSteps []arrPathStep
 	constOK := false
 	if args[1].Const {

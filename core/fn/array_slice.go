@@ -39,7 +39,7 @@ func init() {
 // evalArraySlice follows Axiom's page: the end index is exclusive, so
 // array_slice(a, -3, -1) is the two elements before the last. Without an
 // end the slice runs to the end of the array.
-func evalArraySlice(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArraySlice(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(args[0], i)
 		if !ok {
@@ -66,7 +66,7 @@ func evalArraySlice(_ *Context, args []*vector.Vector, n int) (*vector.Vector, e
 // evalArraySplit cuts the array before each split index. A scalar is one
 // index, not a number of parts: Axiom's page (and Kusto) split
 // array_split(events, 2) of three events into the first two and the last.
-func evalArraySplit(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArraySplit(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(args[0], i)
 		if !ok {
@@ -109,7 +109,7 @@ func arrSplitAt(arr []any, idx []any) []any {
 // evalArrayIndexOf implements array_index_of(a, value [, start [, length
 // [, occurrence]]]): start may be negative (from the end), length -1
 // means to the end, occurrence counts matches from 1.
-func evalArrayIndexOf(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArrayIndexOf(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Int, args, n, func(i int) (int64, bool) {
 		arr, ok := arrAt(args[0], i)
 		if !ok {
@@ -149,8 +149,8 @@ func evalArrayIndexOf(_ *Context, args []*vector.Vector, n int) (*vector.Vector,
 
 // evalArrayRotate returns the rotate kernel; dir is -1 for left and 1 for
 // right, so a negative count rotates the other way.
-func evalArrayRotate(dir int64) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArrayRotate(dir int64) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			arr, ok := arrAt(args[0], i)
 			if !ok {
@@ -175,8 +175,8 @@ func evalArrayRotate(dir int64) func(*Context, []*vector.Vector, int) (*vector.V
 
 // evalArrayShift returns the shift kernel; dir is -1 for left and 1 for
 // right. Vacated positions get the fill value (null by default).
-func evalArrayShift(dir int64) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArrayShift(dir int64) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			arr, ok := arrAt(args[0], i)
 			if !ok {
@@ -208,7 +208,7 @@ func evalArrayShift(dir int64) func(*Context, []*vector.Vector, int) (*vector.Ve
 // evalArrayIff picks element-wise; a branch may be an array (indexed like
 // the condition, null past its end) or a scalar used for every element.
 // A condition element that is neither a bool nor a number gives null.
-func evalArrayIff(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArrayIff(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		cond, ok := arrAt(args[0], i)
 		if !ok {

@@ -21,8 +21,8 @@ func init() {
 // (see arrRank); the sort is stable so equal elements keep their order.
 // Per Axiom's page a non-array value gives an empty array; a null stays
 // null.
-func evalArraySort(desc bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalArraySort(desc bool) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			if args[0].IsNull(i) {
 				return nil, false

@@ -247,7 +247,7 @@ func BenchmarkArrayLength(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := f.Eval(&Context{}, args, n); err != nil {
+		if _, err := f.Eval(&Context{}, args, Dense(n)); err != nil {
 			b.Fatal(err)
 		}
 	}

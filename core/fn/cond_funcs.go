@@ -47,12 +47,12 @@ func (caseArityError) Error() string {
 
 var errCaseArity error = caseArityError{}
 
-func evalIff(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIff(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return evalCase(nil, args, n)
 }
 
 // evalCase serves iff too: iff(c, a, b) is case(c, a, b).
-func evalCase(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalCase(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if len(args)%2 == 0 {
 		return nil, errCaseArity
 	}
@@ -71,13 +71,9 @@ func evalCase(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) 
 		return args[len(args)-1]
 	}
 	if AllConst(args...) {
-		return vector.NewConst(t, boxAs(choose(0), 0, t), n), nil
+		return vector.NewConst(t, boxAs(choose(0), 0, t), n.N), nil
 	}
-	out := Out(t, n)
-	for i := 0; i < n; i++ {
-		appendAs(out, choose(i), i)
-	}
-	return out, nil
+	return AppendLive(t, n, func(out *vector.Vector, i int) { appendAs(out, choose(i), i) }), nil
 }
 
 // appendAs appends row i of src to out, converting to out's type; the

@@ -52,7 +52,7 @@ func init() {
 // convEval adapts a Getter to a conversion function, with a fast path for
 // a dictionary-encoded string column.
 func convEval[T any](t vector.Type, get Getter[T]) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		a := args[0]
 		if a.Type == vector.String {
 			probe := strProbe()
@@ -71,7 +71,7 @@ func strProbe() *vector.Vector {
 	return &vector.Vector{Type: vector.String, Len: 1, Strs: []string{""}}
 }
 
-func evalTostring(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalTostring(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	if a.Type == vector.String && a.Valid == nil {
 		return a, nil
@@ -82,7 +82,7 @@ func evalTostring(_ *Context, args []*vector.Vector, n int) (*vector.Vector, err
 	}), nil
 }
 
-func evalDynamicToJSON(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalDynamicToJSON(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		x, _ := ToDynamic(a, i)
@@ -90,7 +90,7 @@ func evalDynamicToJSON(_ *Context, args []*vector.Vector, n int) (*vector.Vector
 	}), nil
 }
 
-func evalToarray(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalToarray(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Unary(vector.Dynamic, args[0], n, ToDynamic, func(x any) (any, bool) {
 		if arr, ok := x.([]any); ok {
 			return arr, true
@@ -102,7 +102,7 @@ func evalToarray(_ *Context, args []*vector.Vector, n int) (*vector.Vector, erro
 // typeTest builds a bool function that inspects a row's dynamic value;
 // null rows answer false.
 func typeTest(pred func(any) bool) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		a := args[0]
 		return Each(vector.Bool, args, n, func(i int) (bool, bool) {
 			x, ok := ToDynamic(a, i)
@@ -111,7 +111,7 @@ func typeTest(pred func(any) bool) EvalFunc {
 	}
 }
 
-func evalTohex(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalTohex(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		v, ok1 := ToInt(args[0], i)
 		width, ok2 := optInt(args, 1, i, 0)

@@ -85,7 +85,7 @@ func TestIffPerRow(t *testing.T) {
 	cond := xCol(vector.Bool, true, false, nil)
 	a := xCol(vector.Int, int64(1), int64(2), int64(3))
 	b := xConst(vector.Int, int64(-1), 3)
-	out, err := Lookup("iff").Eval(&Context{}, []*vector.Vector{cond, a, b}, 3)
+	out, err := Lookup("iff").Eval(&Context{}, []*vector.Vector{cond, a, b}, Dense(3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func genLookupPrice(model string) (genPrice, bool) {
 	return genPrices[best], found
 }
 
-func evalGenPricing(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenPricing(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return MapStrings(vector.Dynamic, args[0], n, func(s string) (any, bool) {
 		p, ok := genLookupPrice(s)
 		if !ok {
@@ -107,8 +107,8 @@ func evalGenPricing(_ *Context, args []*vector.Vector, n int) (*vector.Vector, e
 // evalGenCost returns genai_cost (both sides), genai_input_cost or
 // genai_output_cost; the token counts follow the model argument in that
 // order.
-func evalGenCost(input, output bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenCost(input, output bool) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Float, args, n, func(i int) (float64, bool) {
 			model, ok := ToString(args[0], i)
 			if !ok {

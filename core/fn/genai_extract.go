@@ -73,8 +73,8 @@ func genFind(msgs []any, role string, last bool) string {
 	return ""
 }
 
-func evalGenText(f func([]any) string) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenText(f func([]any) string) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.String, args, n, func(i int) (string, bool) {
 			msgs, ok := genMessagesAt(args[0], i)
 			if !ok {
@@ -87,7 +87,7 @@ func evalGenText(f func([]any) string) func(*Context, []*vector.Vector, int) (*v
 
 // evalGenConcat skips messages without text so that tool-call turns do
 // not leave doubled separators.
-func evalGenConcat(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenConcat(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		msgs, ok := genMessagesAt(args[0], i)
 		if !ok {
@@ -109,7 +109,7 @@ func evalGenConcat(_ *Context, args []*vector.Vector, n int) (*vector.Vector, er
 	}), nil
 }
 
-func evalGenByRole(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenByRole(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		msgs, ok1 := genMessagesAt(args[0], i)
 		role, ok2 := ToString(args[1], i)
@@ -120,8 +120,8 @@ func evalGenByRole(_ *Context, args []*vector.Vector, n int) (*vector.Vector, er
 	}), nil
 }
 
-func evalGenByIndex(f func(any) string) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenByIndex(f func(any) string) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.String, args, n, func(i int) (string, bool) {
 			msgs, ok1 := genMessagesAt(args[0], i)
 			idx, ok2 := ToInt(args[1], i)
@@ -136,7 +136,7 @@ func evalGenByIndex(f func(any) string) func(*Context, []*vector.Vector, int) (*
 	}
 }
 
-func evalGenRoles(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenRoles(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		msgs, ok := genMessagesAt(args[0], i)
 		if !ok {
@@ -154,7 +154,7 @@ func evalGenRoles(_ *Context, args []*vector.Vector, n int) (*vector.Vector, err
 
 // evalGenTurns counts user messages that an assistant message answers;
 // several user messages in a row before one answer are one turn.
-func evalGenTurns(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenTurns(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Int, args, n, func(i int) (int64, bool) {
 		msgs, ok := genMessagesAt(args[0], i)
 		if !ok {
@@ -176,8 +176,8 @@ func evalGenTurns(_ *Context, args []*vector.Vector, n int) (*vector.Vector, err
 	}), nil
 }
 
-func evalGenList(f func([]any) []any) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenList(f func([]any) []any) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			msgs, ok := genMessagesAt(args[0], i)
 			if !ok {
@@ -189,7 +189,7 @@ func evalGenList(f func([]any) []any) func(*Context, []*vector.Vector, int) (*ve
 	}
 }
 
-func evalGenHasToolCalls(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenHasToolCalls(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
 		msgs, ok := genMessagesAt(args[0], i)
 		if !ok {
@@ -208,7 +208,7 @@ var genTruncReasons = map[string]bool{"length": true, "max_tokens": true, "max_o
 // reasons (OpenTelemetry records gen_ai.response.finish_reasons as an
 // array, often as JSON text). With a null reason it falls back to the
 // finish_reason field of the last message.
-func evalGenTruncated(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenTruncated(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
 		reason := args[1].Value(i)
 		if reason == nil {
@@ -238,7 +238,7 @@ func evalGenTruncated(_ *Context, args []*vector.Vector, n int) (*vector.Vector,
 	}), nil
 }
 
-func evalGenEstimateTokens(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGenEstimateTokens(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return MapStrings(vector.Int, args[0], n, func(s string) (int64, bool) {
 		return int64((utf8.RuneCountInString(s) + 3) / 4), true
 	}), nil

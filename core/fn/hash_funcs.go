@@ -41,7 +41,7 @@ func init() {
 	}
 }
 
-func evalHash(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalHash(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return strRows(vector.Int, args, 0, n, func(s string, i int) (int64, bool) {
 		if len(args) < 2 {
 			return int64(xxhash.Sum64String(s)), true

@@ -3,9 +3,12 @@ package fn
 // Shared helpers for writing functions (used by every family file).
 //
 // Building results
-//   - Each[R](t, args, n, f): the general row loop. f(i) returns row i's
-//     value or false for null. When every argument is Const it calls f(0)
-//     once and returns a Const vector.
+//   - Rows (rows.go) is the batch a function computes: N rows, Sel the
+//     live ones. `for i := range n.Live()` is the row loop for functions
+//     that write their own.
+//   - Each[R](t, args, n, f): the general row loop over the live rows.
+//     f(i) returns row i's value or false for null. When every argument
+//     is Const it calls f(0) once and returns a Const vector.
 //   - Unary / Binary / Ternary[A.., R]: Each with null propagation: each
 //     argument is read with a Getter (ToString, ToInt, ...); a null or
 //     unconvertible argument makes the row null without calling f.
@@ -15,6 +18,8 @@ package fn
 //     dictionary encoded (it shares v.Codes).
 //   - Out(t, n) returns an empty vector to append n rows to, for functions
 //     that need their own loop; Nulls(t, n) is an all-null result.
+//   - AppendLive(t, rows, add) builds a result by appending the live rows
+//     and scattering them to their places (for boxed or mixed-type rows).
 //   - Result R may be int64, float64, bool, string or any (dynamic); the
 //     vector type t says how int64 is read (long, datetime or timespan).
 //
@@ -61,32 +66,33 @@ func AllConst(args ...*vector.Vector) bool {
 	return true
 }
 
-// Each runs f for every row and collects the results as a vector of type
-// t; f returns false for a null row. When every argument is Const, f runs
-// once and the result is Const.
-func Each[R any](t vector.Type, args []*vector.Vector, n int, f func(i int) (R, bool)) *vector.Vector {
+// Each runs f for every live row of n and collects the results as a
+// vector of type t and n.N rows; f returns false for a null row. Dead rows
+// are left zero, as Rows' contract allows. When every argument is Const, f
+// runs once and the result is Const.
+func Each[R any](t vector.Type, args []*vector.Vector, n Rows, f func(i int) (R, bool)) *vector.Vector {
 	if AllConst(args...) {
 		r, ok := f(0)
 		if !ok {
-			return Nulls(t, n)
+			return Nulls(t, n.N)
 		}
-		return finish(t, []R{r}, nil, n, true)
+		return finish(t, []R{r}, nil, Dense(1), n.N, true)
 	}
-	vals := make([]R, n)
+	vals := make([]R, n.N)
 	var valid vector.Bitmap
-	for i := 0; i < n; i++ {
+	for i := range n.Live() {
 		r, ok := f(i)
 		if !ok {
-			valid = clearBit(valid, i, n)
+			valid = clearBit(valid, i, n.N)
 			continue
 		}
 		vals[i] = r
 	}
-	return finish(t, vals, valid, n, false)
+	return finish(t, vals, valid, n, n.N, false)
 }
 
 // Unary applies f to each row of a read with ga; null rows stay null.
-func Unary[A, R any](t vector.Type, a *vector.Vector, n int, ga Getter[A], f func(A) (R, bool)) *vector.Vector {
+func Unary[A, R any](t vector.Type, a *vector.Vector, n Rows, ga Getter[A], f func(A) (R, bool)) *vector.Vector {
 	return Each(t, []*vector.Vector{a}, n, func(i int) (R, bool) {
 		x, ok := ga(a, i)
 		if !ok {
@@ -98,7 +104,7 @@ func Unary[A, R any](t vector.Type, a *vector.Vector, n int, ga Getter[A], f fun
 }
 
 // Binary applies f row by row; a null in either argument makes the row null.
-func Binary[A, B, R any](t vector.Type, a, b *vector.Vector, n int, ga Getter[A], gb Getter[B], f func(A, B) (R, bool)) *vector.Vector {
+func Binary[A, B, R any](t vector.Type, a, b *vector.Vector, n Rows, ga Getter[A], gb Getter[B], f func(A, B) (R, bool)) *vector.Vector {
 	return Each(t, []*vector.Vector{a, b}, n, func(i int) (R, bool) {
 		x, ok1 := ga(a, i)
 		y, ok2 := gb(b, i)
@@ -111,7 +117,7 @@ func Binary[A, B, R any](t vector.Type, a, b *vector.Vector, n int, ga Getter[A]
 }
 
 // Ternary applies f row by row; a null in any argument makes the row null.
-func Ternary[A, B, C, R any](t vector.Type, a, b, c *vector.Vector, n int, ga Getter[A], gb Getter[B], gc Getter[C], f func(A, B, C) (R, bool)) *vector.Vector {
+func Ternary[A, B, C, R any](t vector.Type, a, b, c *vector.Vector, n Rows, ga Getter[A], gb Getter[B], gc Getter[C], f func(A, B, C) (R, bool)) *vector.Vector {
 	return Each(t, []*vector.Vector{a, b, c}, n, func(i int) (R, bool) {
 		x, ok1 := ga(a, i)
 		y, ok2 := gb(b, i)
@@ -124,12 +130,15 @@ func Ternary[A, B, C, R any](t vector.Type, a, b, c *vector.Vector, n int, ga Ge
 	})
 }
 
-// MapStrings applies f to the string form of each row of v. The point is
-// dictionary-encoded input: f runs once per distinct value instead of once
-// per row, and a string result keeps the input's codes. A non-string v is
-// converted with ToString row by row.
-func MapStrings[R any](t vector.Type, v *vector.Vector, n int, f func(string) (R, bool)) *vector.Vector {
-	if v.Type != vector.String || v.Codes == nil || v.Const {
+// MapStrings applies f to the string form of each live row of v. The
+// point is dictionary-encoded input: f runs once per distinct value
+// instead of once per row, and a string result keeps the input's codes.
+// When fewer rows are live than the dictionary holds values, f runs per
+// live row instead: after a selective filter the dictionary of the whole
+// block is the larger set. A non-string v is converted with ToString row
+// by row.
+func MapStrings[R any](t vector.Type, v *vector.Vector, n Rows, f func(string) (R, bool)) *vector.Vector {
+	if v.Type != vector.String || v.Codes == nil || v.Const || (n.Sel != nil && len(n.Sel) < len(v.Dict)) {
 		return Unary(t, v, n, ToString, f)
 	}
 	vals := make([]R, len(v.Dict))
@@ -137,20 +146,37 @@ func MapStrings[R any](t vector.Type, v *vector.Vector, n int, f func(string) (R
 	for c, s := range v.Dict {
 		vals[c], ok[c] = f(s)
 	}
+	codes := v.Codes[:n.N]
 	var valid vector.Bitmap
-	for i, c := range v.Codes[:n] {
-		if !ok[c] || (v.Valid != nil && !v.Valid.Get(i)) {
-			valid = clearBit(valid, i, n)
+	for i := range n.Live() {
+		if c := codes[i]; !ok[c] || (v.Valid != nil && !v.Valid.Get(i)) {
+			valid = clearBit(valid, i, n.N)
 		}
 	}
 	if strs, isStr := any(vals).([]string); isStr && t == vector.String {
-		return &vector.Vector{Type: t, Len: n, Valid: valid, Dict: strs, Codes: v.Codes[:n]}
+		return &vector.Vector{Type: t, Len: n.N, Valid: valid, Dict: strs, Codes: codes}
 	}
-	out := make([]R, n)
-	for i, c := range v.Codes[:n] {
-		out[i] = vals[c]
+	out := make([]R, n.N)
+	for i := range n.Live() {
+		out[i] = vals[codes[i]]
 	}
-	return finish(t, out, valid, n, false)
+	return finish(t, out, valid, n, n.N, false)
+}
+
+// AppendLive builds a result by appending one row per live row of n, for
+// functions whose rows come from vectors of other types or as boxed
+// values (case, coalesce): add appends row i to out. Over a selection the
+// appended rows are scattered to their places, so the function still
+// computes the live rows only.
+func AppendLive(t vector.Type, n Rows, add func(out *vector.Vector, i int)) *vector.Vector {
+	out := Out(t, n.Count())
+	for i := range n.Live() {
+		add(out, i)
+	}
+	if n.Sel == nil {
+		return out
+	}
+	return out.Scatter(n.Sel, n.N)
 }
 
 // clearBit marks row i null, creating the all-valid bitmap on first use.
@@ -162,9 +188,10 @@ func clearBit(valid vector.Bitmap, i, n int) vector.Bitmap {
 	return valid
 }
 
-// finish wraps a result slice as a vector of type t. The type switch runs
-// once per batch, which is why the row loops can stay generic.
-func finish[R any](t vector.Type, vals []R, valid vector.Bitmap, n int, isConst bool) *vector.Vector {
+// finish wraps a result slice as a vector of type t and n rows, of which
+// live holds the computed ones. The type switch runs once per batch, which
+// is why the row loops can stay generic.
+func finish[R any](t vector.Type, vals []R, valid vector.Bitmap, live Rows, n int, isConst bool) *vector.Vector {
 	if t == vector.Null {
 		return Nulls(t, n)
 	}
@@ -181,8 +208,8 @@ func finish[R any](t vector.Type, vals []R, valid vector.Bitmap, n int, isConst 
 	case []any:
 		v.Dyns = s
 		// A nil dynamic is a null row.
-		for i, x := range s {
-			if x == nil {
+		for i := range live.Live() {
+			if s[i] == nil {
 				v.Valid = clearBit(v.Valid, i, len(s))
 			}
 		}

@@ -67,7 +67,7 @@ func xEqual(a, b any) bool {
 func TestEachConstComputesOnce(t *testing.T) {
 	calls := 0
 	a := xConst(vector.Int, int64(4), 100)
-	out := Unary(vector.Int, a, 100, ToInt, func(x int64) (int64, bool) { calls++; return x * 2, true })
+	out := Unary(vector.Int, a, Dense(100), ToInt, func(x int64) (int64, bool) { calls++; return x * 2, true })
 	if calls != 1 || !out.Const || out.Len != 100 || out.Int(57) != 8 {
 		t.Fatalf("calls=%d const=%v len=%d", calls, out.Const, out.Len)
 	}
@@ -75,7 +75,7 @@ func TestEachConstComputesOnce(t *testing.T) {
 
 func TestUnaryPropagatesNull(t *testing.T) {
 	a := xCol(vector.Int, int64(1), nil, int64(3))
-	out := Unary(vector.Int, a, 3, ToInt, func(x int64) (int64, bool) { return -x, true })
+	out := Unary(vector.Int, a, Dense(3), ToInt, func(x int64) (int64, bool) { return -x, true })
 	want := []any{int64(-1), nil, int64(-3)}
 	if got := xValues(out); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v want %v", got, want)
@@ -85,7 +85,7 @@ func TestUnaryPropagatesNull(t *testing.T) {
 func TestMapStringsDictOncePerValue(t *testing.T) {
 	d := xDict("a", "b", "a", nil, "b", "a")
 	calls := 0
-	out := MapStrings(vector.String, d, 6, func(s string) (string, bool) { calls++; return s + "!", s != "b" })
+	out := MapStrings(vector.String, d, Dense(6), func(s string) (string, bool) { calls++; return s + "!", s != "b" })
 	if calls != len(d.Dict) {
 		t.Fatalf("f ran %d times for %d distinct values", calls, len(d.Dict))
 	}
@@ -96,7 +96,7 @@ func TestMapStringsDictOncePerValue(t *testing.T) {
 	if out.Codes == nil {
 		t.Fatal("string result over a dictionary should stay dictionary encoded")
 	}
-	lens := MapStrings(vector.Int, d, 6, func(s string) (int64, bool) { return int64(len(s)), true })
+	lens := MapStrings(vector.Int, d, Dense(6), func(s string) (int64, bool) { return int64(len(s)), true })
 	if got := xValues(lens); !reflect.DeepEqual(got, []any{int64(1), int64(1), int64(1), nil, int64(1), int64(1)}) {
 		t.Fatalf("got %v", got)
 	}

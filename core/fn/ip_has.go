@@ -73,8 +73,8 @@ func ipv4SetAt(targets []*vector.Vector, i int, parse func(string) (ipv4Net, boo
 	return set, true
 }
 
-func evalHasIPv4(parse func(string) (ipv4Net, bool)) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalHasIPv4(parse func(string) (ipv4Net, bool)) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		src, targets := args[0], args[1:]
 		if len(targets) == 0 {
 			set := &ipv4Set{anyAddr: true}
@@ -83,7 +83,7 @@ func evalHasIPv4(parse func(string) (ipv4Net, bool)) func(*Context, []*vector.Ve
 		if AllConst(targets...) {
 			set, ok := ipv4SetAt(targets, 0, parse)
 			if !ok {
-				return Nulls(vector.Bool, n), nil
+				return Nulls(vector.Bool, n.N), nil
 			}
 			return ipMapStrings(vector.Bool, src, n, func(s string) (bool, bool) { return ipv4InText(s, set), true }), nil
 		}

@@ -251,28 +251,29 @@ func (n ipv6Net) contains(ip ipv6Net) bool { return ipv6Compare(n, ip, n.bits) =
 // ipMapStrings is MapStrings with a direct loop for plain (not dictionary
 // encoded, not constant) string columns, the common shape of an address
 // column: one call of f per row without MapStrings' generic row closure.
-func ipMapStrings[R any](t vector.Type, v *vector.Vector, n int, f func(string) (R, bool)) *vector.Vector {
+func ipMapStrings[R any](t vector.Type, v *vector.Vector, n Rows, f func(string) (R, bool)) *vector.Vector {
 	if v.Type != vector.String || v.Codes != nil || v.Const {
 		return MapStrings(t, v, n, f)
 	}
-	out := make([]R, n)
+	out := make([]R, n.N)
+	strs := v.Strs[:n.N]
 	var valid vector.Bitmap
-	for i, s := range v.Strs[:n] {
+	for i := range n.Live() {
 		ok := v.Valid == nil || v.Valid.Get(i)
 		if ok {
-			out[i], ok = f(s)
+			out[i], ok = f(strs[i])
 		}
 		if !ok {
-			valid = clearBit(valid, i, n)
+			valid = clearBit(valid, i, n.N)
 		}
 	}
-	return finish(t, out, valid, n, false)
+	return finish(t, out, valid, n, n.N, false)
 }
 
 // compareOrMatch turns a row comparison into the result of the
 // ipv*_compare functions (the comparison as long) or the ipv*_is_match
 // functions (whether it is 0).
-func compareOrMatch(match bool, args []*vector.Vector, n int, cmp func(i int) (int, bool)) *vector.Vector {
+func compareOrMatch(match bool, args []*vector.Vector, n Rows, cmp func(i int) (int, bool)) *vector.Vector {
 	if match {
 		return Each(vector.Bool, args, n, func(i int) (bool, bool) {
 			c, ok := cmp(i)

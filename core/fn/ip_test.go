@@ -170,7 +170,7 @@ func TestIPv6Functions(t *testing.T) {
 
 func TestIPErrors(t *testing.T) {
 	bResultErr(t, "geo_info_from_ip_address", "aplite ships no GeoIP database", vector.String)
-	if _, err := Lookup("geo_info_from_ip_address").Eval(&Context{}, []*vector.Vector{xCol(vector.String, "1.1.1.1")}, 1); err == nil {
+	if _, err := Lookup("geo_info_from_ip_address").Eval(&Context{}, []*vector.Vector{xCol(vector.String, "1.1.1.1")}, Dense(1)); err == nil {
 		t.Error("geo_info_from_ip_address evaluated without a database")
 	}
 	bResultErr(t, "parse_ipv4_mask", "argument 2 of parse_ipv4_mask must be long, got string", vector.String, vector.String)
@@ -226,7 +226,7 @@ func benchIPFunc(b *testing.B, name string, args ...*vector.Vector) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := f.Eval(&Context{}, args, n); err != nil {
+		if _, err := f.Eval(&Context{}, args, Dense(n)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -46,7 +46,7 @@ func init() {
 		Doc: "The prefix length of an IPv4 address in CIDR notation (32 when it has none)."})
 	Register(&Func{Name: "geo_info_from_ip_address", Family: "ip", MinArgs: 1, MaxArgs: 1,
 		Result: func([]vector.Type) (vector.Type, error) { return vector.Null, errGeoIP },
-		Eval:   func(*Context, []*vector.Vector, int) (*vector.Vector, error) { return nil, errGeoIP },
+		Eval:   func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) { return nil, errGeoIP },
 		Doc:    "Not available: aplite ships no GeoIP database."})
 }
 
@@ -70,14 +70,14 @@ func ipPrefixAt(v *vector.Vector, i, max int) (int, bool) {
 	return int(p), true
 }
 
-func evalParseIPv4(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalParseIPv4(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return ipMapStrings(vector.Int, args[0], n, func(s string) (int64, bool) {
 		a, ok := ipv4Parse(s)
 		return int64(a.ip & ipv4Mask(a.bits)), ok
 	}), nil
 }
 
-func evalParseIPv4Mask(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalParseIPv4Mask(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Int, args, n, func(i int) (int64, bool) {
 		a, ok1 := ipv4At(args[0], i)
 		p, ok2 := ipPrefixAt(args[1], i, 32)
@@ -108,7 +108,7 @@ func ipv4FromValue(v *vector.Vector, i int) (ipv4Net, bool) {
 
 // evalFormatIPv4 returns "" (not null) for an address that does not
 // convert, as Axiom's page says; a null argument stays null.
-func evalFormatIPv4(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalFormatIPv4(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		if args[0].IsNull(i) {
 			return "", false
@@ -135,7 +135,7 @@ func evalFormatIPv4(_ *Context, args []*vector.Vector, n int) (*vector.Vector, e
 // format_ipv4_mask(prefixLength), a lone integer in [0, 32], gives the
 // dotted netmask; KQL's format_ipv4_mask(ip [, prefix]) gives the masked
 // network as "a.b.c.d/n". Failures give "".
-func evalFormatIPv4Mask(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalFormatIPv4Mask(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		if args[0].IsNull(i) {
 			return "", false
@@ -166,8 +166,8 @@ func evalFormatIPv4Mask(_ *Context, args []*vector.Vector, n int) (*vector.Vecto
 // evalIPv4Compare returns ipv4_compare (match=false) or ipv4_is_match
 // (match=true). The comparison uses the shortest of the two addresses'
 // own prefixes and the prefix argument.
-func evalIPv4Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIPv4Compare(match bool) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		cmp := func(i int) (int, bool) {
 			a, ok1 := ipv4At(args[0], i)
 			b, ok2 := ipv4At(args[1], i)
@@ -191,7 +191,7 @@ func evalIPv4Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.
 
 // evalIPv4InRange parses a constant range once per batch, the usual
 // shape of where ipv4_is_in_range(client_ip, "10.0.0.0/8").
-func evalIPv4InRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIPv4InRange(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return evalIPv4Ranges(args, n, func(i int) ([]ipv4Net, bool) {
 		r, ok := ipv4At(args[1], i)
 		return []ipv4Net{r}, ok
@@ -201,7 +201,7 @@ func evalIPv4InRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, 
 // evalIPv4InAnyRange takes the ranges as further arguments or as one
 // dynamic array. A range that does not parse makes the row null, like a
 // bad address.
-func evalIPv4InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIPv4InAnyRange(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return evalIPv4Ranges(args, n, func(i int) ([]ipv4Net, bool) {
 		return parseNets(ipListAt(args[1:], i), ipv4Parse)
 	})
@@ -209,7 +209,7 @@ func evalIPv4InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vecto
 
 // evalIPv4Ranges tests args[0] against the networks rangesAt(i) reads
 // from the other arguments, reading them once when they are constants.
-func evalIPv4Ranges(args []*vector.Vector, n int, rangesAt func(i int) ([]ipv4Net, bool)) (*vector.Vector, error) {
+func evalIPv4Ranges(args []*vector.Vector, n Rows, rangesAt func(i int) ([]ipv4Net, bool)) (*vector.Vector, error) {
 	in := func(s string, nets []ipv4Net) (bool, bool) {
 		a, ok := ipv4Parse(s)
 		if !ok {
@@ -225,7 +225,7 @@ func evalIPv4Ranges(args []*vector.Vector, n int, rangesAt func(i int) ([]ipv4Ne
 	if AllConst(args[1:]...) {
 		nets, ok := rangesAt(0)
 		if !ok {
-			return Nulls(vector.Bool, n), nil
+			return Nulls(vector.Bool, n.N), nil
 		}
 		return ipMapStrings(vector.Bool, args[0], n, func(s string) (bool, bool) { return in(s, nets) }), nil
 	}
@@ -275,14 +275,14 @@ func ipv4IsPrivate(a ipv4Net) bool {
 	return false
 }
 
-func evalIPv4IsPrivate(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIPv4IsPrivate(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return ipMapStrings(vector.Bool, args[0], n, func(s string) (bool, bool) {
 		a, ok := ipv4Parse(s)
 		return ok && ipv4IsPrivate(a), ok
 	}), nil
 }
 
-func evalIPv4NetmaskSuffix(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIPv4NetmaskSuffix(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return ipMapStrings(vector.Int, args[0], n, func(s string) (int64, bool) {
 		a, ok := ipv4Parse(s)
 		return int64(a.bits), ok

@@ -32,8 +32,8 @@ func ipv6At(v *vector.Vector, i int) (ipv6Net, bool) {
 	return ipv6Parse(s)
 }
 
-func evalIPv6Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIPv6Compare(match bool) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		cmp := func(i int) (int, bool) {
 			a, ok1 := ipv6At(args[0], i)
 			b, ok2 := ipv6At(args[1], i)
@@ -54,14 +54,14 @@ func evalIPv6Compare(match bool) func(*Context, []*vector.Vector, int) (*vector.
 	}
 }
 
-func evalIPv6InRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIPv6InRange(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return evalIPv6Ranges(args, n, func(i int) ([]ipv6Net, bool) {
 		r, ok := ipv6At(args[1], i)
 		return []ipv6Net{r}, ok
 	})
 }
 
-func evalIPv6InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIPv6InAnyRange(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return evalIPv6Ranges(args, n, func(i int) ([]ipv6Net, bool) {
 		return parseNets(ipListAt(args[1:], i), ipv6Parse)
 	})
@@ -69,7 +69,7 @@ func evalIPv6InAnyRange(_ *Context, args []*vector.Vector, n int) (*vector.Vecto
 
 // evalIPv6Ranges is evalIPv4Ranges for IPv6: constant ranges are parsed
 // once per batch.
-func evalIPv6Ranges(args []*vector.Vector, n int, rangesAt func(i int) ([]ipv6Net, bool)) (*vector.Vector, error) {
+func evalIPv6Ranges(args []*vector.Vector, n Rows, rangesAt func(i int) ([]ipv6Net, bool)) (*vector.Vector, error) {
 	in := func(s string, nets []ipv6Net) (bool, bool) {
 		a, ok := ipv6Parse(s)
 		if !ok {
@@ -85,7 +85,7 @@ func evalIPv6Ranges(args []*vector.Vector, n int, rangesAt func(i int) ([]ipv6Ne
 	if AllConst(args[1:]...) {
 		nets, ok := rangesAt(0)
 		if !ok {
-			return Nulls(vector.Bool, n), nil
+			return Nulls(vector.Bool, n.N), nil
 		}
 		return ipMapStrings(vector.Bool, args[0], n, func(s string) (bool, bool) { return in(s, nets) }), nil
 	}

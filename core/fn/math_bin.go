@@ -71,7 +71,7 @@ func roundResult(name string) func([]vector.Type) (vector.Type, error) {
 }
 
 func roundEval(f func(float64) float64) EvalFunc {
-	return func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		if len(args) == 2 {
 			return evalBin(ctx, args, n)
 		}
@@ -82,7 +82,7 @@ func roundEval(f func(float64) float64) EvalFunc {
 	}
 }
 
-func evalBin(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalBin(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	types := []vector.Type{args[0].Type, args[1].Type}
 	t, err := binResult("bin")(types)
 	if err != nil {
@@ -123,20 +123,21 @@ func binInt(x, s int64) int64 {
 
 // binInts is bin's hot loop: a column of int-backed values and a constant
 // size, written straight into a new slice.
-func binInts(a *vector.Vector, n int, s int64, t vector.Type) *vector.Vector {
+func binInts(a *vector.Vector, n Rows, s int64, t vector.Type) *vector.Vector {
 	if s <= 0 {
-		return Nulls(t, n)
+		return Nulls(t, n.N)
 	}
-	in := a.Ints[:n]
-	out := make([]int64, n)
-	for i, x := range in {
+	in := a.Ints[:n.N]
+	out := make([]int64, n.N)
+	for i := range n.Live() {
+		x := in[i]
 		r := x % s
 		if r < 0 {
 			r += s
 		}
 		out[i] = x - r
 	}
-	return &vector.Vector{Type: t, Len: n, Ints: out, Valid: a.Valid}
+	return &vector.Vector{Type: t, Len: n.N, Ints: out, Valid: a.Valid}
 }
 
 // autoBinSizes are the sizes bin_auto picks from, smallest first.
@@ -165,7 +166,7 @@ func AutoBinSize(start, end time.Time) time.Duration {
 	return autoBinSizes[len(autoBinSizes)-1]
 }
 
-func evalBinAuto(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalBinAuto(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	s := int64(AutoBinSize(ctx.Start, ctx.End))
 	a := args[0]
 	if a.Type == vector.DateTime && !a.Const {

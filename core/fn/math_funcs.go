@@ -40,7 +40,7 @@ func init() {
 		f := u.f
 		Register(&Func{Name: u.name, Family: famMath, MinArgs: 1, MaxArgs: 1,
 			Result: Sig(u.name, vector.Float, KNum),
-			Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+			Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 				return floatMap(args[0], n, f), nil
 			},
 			Doc: u.doc})
@@ -55,33 +55,35 @@ func init() {
 		Doc:    "pow(base, exponent): base raised to exponent."})
 	Register(&Func{Name: "pi", Family: famMath, MinArgs: 0, MaxArgs: 0,
 		Result: Fixed(vector.Float),
-		Eval: func(_ *Context, _ []*vector.Vector, n int) (*vector.Vector, error) {
-			return vector.NewConst(vector.Float, math.Pi, n), nil
+		Eval: func(_ *Context, _ []*vector.Vector, n Rows) (*vector.Vector, error) {
+			return vector.NewConst(vector.Float, math.Pi, n.N), nil
 		},
 		Doc: "The constant π."})
 }
 
 // floatMap applies f to a numeric column as reals, with a tight loop for
 // a plain real or long column.
-func floatMap(a *vector.Vector, n int, f func(float64) float64) *vector.Vector {
+func floatMap(a *vector.Vector, n Rows, f func(float64) float64) *vector.Vector {
 	if a.Const || (a.Type != vector.Float && a.Type != vector.Int) {
 		return Unary(vector.Float, a, n, ToFloat, func(x float64) (float64, bool) { return f(x), true })
 	}
-	out := make([]float64, n)
+	out := make([]float64, n.N)
 	if a.Type == vector.Float {
-		for i, x := range a.Floats[:n] {
-			out[i] = f(x)
+		in := a.Floats[:n.N]
+		for i := range n.Live() {
+			out[i] = f(in[i])
 		}
 	} else {
-		for i, x := range a.Ints[:n] {
-			out[i] = f(float64(x))
+		in := a.Ints[:n.N]
+		for i := range n.Live() {
+			out[i] = f(float64(in[i]))
 		}
 	}
-	return &vector.Vector{Type: vector.Float, Len: n, Floats: out, Valid: a.Valid}
+	return &vector.Vector{Type: vector.Float, Len: n.N, Floats: out, Valid: a.Valid}
 }
 
 func floatBinary(f func(a, b float64) float64) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Binary(vector.Float, args[0], args[1], n, ToFloat, ToFloat, func(a, b float64) (float64, bool) {
 			return f(a, b), true
 		}), nil

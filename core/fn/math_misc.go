@@ -42,14 +42,14 @@ func init() {
 		f := p.f
 		Register(&Func{Name: p.name, Family: famMath, MinArgs: 1, MaxArgs: 1,
 			Result: Sig(p.name, vector.Bool, KNum),
-			Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+			Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 				return Unary(vector.Bool, args[0], n, ToFloat, func(x float64) (bool, bool) { return f(x), true }), nil
 			},
 			Doc: p.doc})
 	}
 	Register(&Func{Name: "not", Family: famMath, MinArgs: 1, MaxArgs: 1,
 		Result: Sig("not", vector.Bool, KBool),
-		Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			return Unary(vector.Bool, args[0], n, ToBool, func(b bool) (bool, bool) { return !b, true }), nil
 		},
 		Doc: "Logical negation; not(null) is null."})
@@ -72,7 +72,7 @@ func sameNumeric(name string, k Kind) func([]vector.Type) (vector.Type, error) {
 	}
 }
 
-func evalAbs(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalAbs(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	if a.Type == vector.Int || a.Type == vector.TimeSpan {
 		return Unary(a.Type, a, n, ToInt, func(x int64) (int64, bool) {
@@ -85,7 +85,7 @@ func evalAbs(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
 	return floatMap(a, n, math.Abs), nil
 }
 
-func evalSign(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSign(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	if a.Type == vector.Int {
 		return Unary(vector.Int, a, n, ToInt, func(x int64) (int64, bool) {
@@ -119,7 +119,7 @@ func roundRule(args []vector.Type) (vector.Type, error) {
 	return vector.Float, nil
 }
 
-func evalRound(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalRound(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	digits := func(i int) (int64, bool) { return optInt(args, 1, i, 0) }
 	if args[0].Type == vector.Int {
 		return Each(vector.Int, args, n, func(i int) (int64, bool) {
@@ -175,7 +175,7 @@ func extremeResult(name string) func([]vector.Type) (vector.Type, error) {
 
 // extremeEval builds max_of (dir 1) and min_of (dir -1).
 func extremeEval(dir int) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		types := make([]vector.Type, len(args))
 		for i, a := range args {
 			types[i] = a.Type
@@ -242,24 +242,22 @@ func randResult(args []vector.Type) (vector.Type, error) {
 // of a query gets different numbers, all derived from the query's seed.
 var randCalls atomic.Uint64
 
-func evalRand(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalRand(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	r := rand.New(rand.NewPCG(ctx.Rand, randCalls.Add(1)))
 	if len(args) == 0 {
-		out := make([]float64, n)
-		for i := range out {
+		out := make([]float64, n.N)
+		for i := range n.Live() {
 			out[i] = r.Float64()
 		}
-		return &vector.Vector{Type: vector.Float, Len: n, Floats: out}, nil
+		return &vector.Vector{Type: vector.Float, Len: n.N, Floats: out}, nil
 	}
 	a := args[0]
-	out := vector.New(vector.Int, n)
-	for i := 0; i < n; i++ {
+	return AppendLive(vector.Int, n, func(out *vector.Vector, i int) {
 		k, ok := ToInt(a, i)
 		if !ok || k <= 0 {
 			out.AppendNull()
-			continue
+			return
 		}
 		out.AppendInt(r.Int64N(k))
-	}
-	return out, nil
+	}), nil
 }

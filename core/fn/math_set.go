@@ -43,7 +43,7 @@ func rangeResult(args []vector.Type) (vector.Type, error) {
 	return vector.Dynamic, nil
 }
 
-func evalRange(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalRange(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	timeLike := args[0].Type == vector.DateTime || args[0].Type == vector.TimeSpan
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		if timeLike {
@@ -118,7 +118,7 @@ func timeRange(args []*vector.Vector, i int) (any, bool) {
 	return out, true
 }
 
-func evalSetHas(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSetHas(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Binary(vector.Bool, args[0], args[1], n, ToDynamic, ToDynamic, func(a, v any) (bool, bool) {
 		arr, ok := a.([]any)
 		if !ok {
@@ -137,7 +137,7 @@ func evalSetHas(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error
 func setKey(x any) string { return string(AppendJSON(nil, x)) }
 
 func setEval(op func([][]any) []any) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			arrs := make([][]any, len(args))
 			for j, a := range args {

@@ -97,7 +97,7 @@ func TestRandIsVolatileAndInRange(t *testing.T) {
 	if !f.Volatile {
 		t.Fatal("rand must be volatile so the planner never folds it")
 	}
-	out, err := f.Eval(&Context{Rand: 42}, nil, 1000)
+	out, err := f.Eval(&Context{Rand: 42}, nil, Dense(1000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestRandIsVolatileAndInRange(t *testing.T) {
 	if len(distinct) < 990 {
 		t.Fatalf("only %d distinct values in 1000", len(distinct))
 	}
-	ints, err := f.Eval(&Context{Rand: 42}, []*vector.Vector{xConst(vector.Int, int64(6), 500)}, 500)
+	ints, err := f.Eval(&Context{Rand: 42}, []*vector.Vector{xConst(vector.Int, int64(6), 500)}, Dense(500))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func BenchmarkSqrtColumn(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(vector.BatchSize * 8)
 	for b.Loop() {
-		if _, err := f.Eval(&Context{}, args, vector.BatchSize); err != nil {
+		if _, err := f.Eval(&Context{}, args, Dense(vector.BatchSize)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -108,7 +108,7 @@ func bCall(t *testing.T, name string, n int, args ...*vector.Vector) []any {
 	if err != nil {
 		t.Fatalf("%s%v: Result: %v", name, types, err)
 	}
-	out, err := f.Eval(&Context{}, args, n)
+	out, err := f.Eval(&Context{}, args, Dense(n))
 	if err != nil {
 		t.Fatalf("%s: Eval: %v", name, err)
 	}

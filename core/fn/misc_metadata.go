@@ -46,12 +46,12 @@ func columnIfExistsResult(args []vector.Type) (vector.Type, error) {
 	return args[1], nil
 }
 
-func evalColumnIfExists(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalColumnIfExists(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return args[1], nil
 }
 
-func evalMetaNull(t vector.Type) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, _ []*vector.Vector, n int) (*vector.Vector, error) {
-		return Nulls(t, n), nil
+func evalMetaNull(t vector.Type) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, _ []*vector.Vector, n Rows) (*vector.Vector, error) {
+		return Nulls(t, n.N), nil
 	}
 }

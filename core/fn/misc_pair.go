@@ -33,7 +33,7 @@ func pairSepAt(args []*vector.Vector, pos, i int) (string, bool) {
 	return ToString(args[pos], i)
 }
 
-func evalPair(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalPair(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		k, ok1 := ToString(args[0], i)
 		v, ok2 := ToString(args[1], i)
@@ -56,7 +56,7 @@ func pairSplit(s, sep string) (key, value string) {
 	return "", s
 }
 
-func evalParsePair(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalParsePair(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		s, ok1 := ToString(args[0], i)
 		sep, ok2 := pairSepAt(args, 1, i)
@@ -71,7 +71,7 @@ func evalParsePair(_ *Context, args []*vector.Vector, n int) (*vector.Vector, er
 // evalFindPair matches the patterns against each string element split
 // at the separator; elements without the separator or that are not
 // strings are skipped.
-func evalFindPair(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalFindPair(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(args[0], i)
 		if !ok {

@@ -13,7 +13,7 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-func evalFormatSQL(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalFormatSQL(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		m, ok := bagAt(args[0], i)
 		if !ok {

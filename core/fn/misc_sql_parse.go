@@ -39,7 +39,7 @@ func init() {
 		Doc: "Turns a bag made by parse_sql back into a normalized SQL statement with lower-case keywords, as on Axiom's page."})
 }
 
-func evalParseSQL(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalParseSQL(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return MapStrings(vector.Dynamic, args[0], n, func(s string) (any, bool) {
 		m, err := sqlParse(s)
 		return m, err == nil

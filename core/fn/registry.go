@@ -6,9 +6,11 @@
 // the code.
 //
 // A function evaluates a whole batch at once: it receives its arguments as
-// vectors of n rows (constants as vector.Vector with Const set) and returns
-// one vector of n rows. Functions over strings should run once per distinct
-// value when the argument is dictionary encoded (see MapStrings).
+// vectors of the batch's rows (constants as vector.Vector with Const set)
+// and which of those rows are live (Rows), and returns one vector of as
+// many rows with the live ones computed. Functions over strings should run
+// once per distinct value when the argument is dictionary encoded (see
+// MapStrings).
 package fn
 
 import (
@@ -61,7 +63,7 @@ type Func struct {
 	// position). It must not look at values.
 	Result func(args []vector.Type) (vector.Type, error)
 	// Eval computes the function over n rows.
-	Eval func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error)
+	Eval func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error)
 	// Doc is a one-line description for the reference page.
 	Doc string
 	// Volatile marks functions whose value is not fixed by their

@@ -54,7 +54,7 @@ func serMinMaxResult(name string) func([]vector.Type) (vector.Type, error) {
 }
 
 // evalSeriesMinMax returns series_max (sign 1) or series_min (sign -1).
-func evalSeriesMinMax(sign int) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
+func evalSeriesMinMax(sign int) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
 	pick := func(a, b any) any {
 		_, ok1 := arrNum(a)
 		_, ok2 := arrNum(b)
@@ -80,7 +80,7 @@ func evalSeriesMinMax(sign int) func(*Context, []*vector.Vector, int) (*vector.V
 		}
 		return best, found
 	})
-	return func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		if len(args) == 2 {
 			return binary(ctx, args, n)
 		}
@@ -88,8 +88,8 @@ func evalSeriesMinMax(sign int) func(*Context, []*vector.Vector, int) (*vector.V
 	}
 }
 
-func evalSeriesReduce(f func([]any) (float64, bool)) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesReduce(f func([]any) (float64, bool)) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Float, args, n, func(i int) (float64, bool) {
 			arr, ok := arrAt(args[0], i)
 			if !ok {
@@ -138,8 +138,8 @@ func serPairs(a, b serOperand) (xs, ys []float64) {
 	return xs, ys
 }
 
-func evalSeriesPair(f func(xs, ys []float64) (float64, bool)) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesPair(f func(xs, ys []float64) (float64, bool)) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Float, args, n, func(i int) (float64, bool) {
 			a, b, _, ok := serPair(args, i)
 			if !ok {
@@ -206,8 +206,8 @@ var serStatsOrder = [...]string{"min", "min_idx", "max", "max_idx", "avg", "vari
 // ignore_nonfinite, skips NaN and ±Inf elements; otherwise they take part
 // and make the results non-finite. With no numeric element every
 // statistic is null.
-func evalSeriesStats(asArray bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesStats(asArray bool) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			arr, ok := arrAt(args[0], i)
 			if !ok {

@@ -88,8 +88,8 @@ func serFloat(f float64) any {
 	return f
 }
 
-func evalSeriesUnary(f func(float64) float64, fi func(int64) int64) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesUnary(f func(float64) float64, fi func(int64) int64) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			arr, ok := arrAt(args[0], i)
 			if !ok {
@@ -200,8 +200,8 @@ func serPair(args []*vector.Vector, i int) (a, b serOperand, n int, ok bool) {
 	return a, b, max(len(a.arr), len(b.arr)), true
 }
 
-func evalSeriesBinary(op serOp) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesBinary(op serOp) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			a, b, length, ok := serPair(args, i)
 			if !ok {

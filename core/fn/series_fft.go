@@ -26,8 +26,8 @@ func init() {
 		Doc: "Inverse Fourier transform of real and imaginary parts: the real part of the signal."})
 }
 
-func evalSeriesFFT(inverse bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesFFT(inverse bool) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			re, ok := arrAt(args[0], i)
 			if !ok {

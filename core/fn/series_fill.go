@@ -39,8 +39,8 @@ func serGapTest(args []*vector.Vector, pos, i int) func(any) bool {
 
 // evalSeriesFillDir returns series_fill_forward (forward=true) or
 // series_fill_backward.
-func evalSeriesFillDir(forward bool) func(*Context, []*vector.Vector, int) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesFillDir(forward bool) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 			arr, ok := arrAt(args[0], i)
 			if !ok {
@@ -68,7 +68,7 @@ func evalSeriesFillDir(forward bool) func(*Context, []*vector.Vector, int) (*vec
 	}
 }
 
-func evalSeriesFillConst(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesFillConst(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(args[0], i)
 		if !ok {
@@ -94,7 +94,7 @@ func evalSeriesFillConst(_ *Context, args []*vector.Vector, n int) (*vector.Vect
 // series with no known value is filled with constant_value (0 by
 // default; null keeps the nulls). Known elements that are not numbers are
 // kept but do not anchor the interpolation.
-func evalSeriesFillLinear(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesFillLinear(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok := arrAt(args[0], i)
 		if !ok {

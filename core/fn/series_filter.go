@@ -46,7 +46,7 @@ func serBoxFloats(fs []float64) []any {
 	return out
 }
 
-func evalSeriesFIR(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesFIR(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok1 := arrAt(args[0], i)
 		coef, ok2 := arrAt(args[1], i)
@@ -103,7 +103,7 @@ func serFIR(x, c []float64, normalize, center bool) []float64 {
 	return y
 }
 
-func evalSeriesIIR(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSeriesIIR(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
 		arr, ok1 := arrAt(args[0], i)
 		num, ok2 := arrAt(args[1], i)

@@ -197,7 +197,7 @@ func BenchmarkSeriesFFT(b *testing.B) {
 	f := Lookup("series_fft")
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := f.Eval(&Context{}, args, 1); err != nil {
+		if _, err := f.Eval(&Context{}, args, Dense(1)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -55,7 +55,7 @@ func init() {
 		Doc:    "strcat_delim(delimiter, a, b, ...): concatenates 2 to 64 arguments separated by delimiter."})
 	Register(&Func{Name: "strcmp", Family: famString, MinArgs: 2, MaxArgs: 2,
 		Result: Sig("strcmp", vector.Int, KString, KString),
-		Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			return Binary(vector.Int, args[0], args[1], n, ToString, ToString, func(a, b string) (int64, bool) {
 				return int64(strings.Compare(a, b)), true
 			}), nil
@@ -100,7 +100,7 @@ func isASCII(s string) bool {
 	return true
 }
 
-func evalStrcat(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalStrcat(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	var sb strings.Builder
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		sb.Reset()
@@ -112,7 +112,7 @@ func evalStrcat(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error
 	}), nil
 }
 
-func evalStrcatDelim(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalStrcatDelim(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	var sb strings.Builder
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		d, _ := ToString(args[0], i)
@@ -140,7 +140,7 @@ const strrepChargeStep = 1 << 20
 // strrep(strrep(strrep(strrep("x", 1024), 1024), 1024), 1024) asks for a
 // terabyte. The charge is given back on return; the result is then the
 // caller's, as any other column.
-func evalStrrep(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalStrrep(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	var charged, pending int64
 	var failed error
 	defer func() { ctx.charge(-charged) }()
@@ -173,7 +173,7 @@ func evalStrrep(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, err
 	return out, nil
 }
 
-func evalSubstring(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSubstring(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return strRows(vector.String, args, 0, n, func(s string, i int) (string, bool) {
 		start, ok1 := ToInt(args[1], i)
 		length, ok2 := optInt(args, 2, i, -1)

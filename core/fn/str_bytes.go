@@ -46,7 +46,7 @@ func byteUnitPower(u string) (power int, binary, ok bool) {
 	return 0, false, false
 }
 
-func evalFormatBytes(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalFormatBytes(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		v, ok1 := ToFloat(args[0], i)
 		prec, ok2 := optInt(args, 1, i, 0)
@@ -81,7 +81,7 @@ func formatBytes(v float64, prec int, units string, base int64) string {
 	return strconv.FormatFloat(v, 'f', prec, 64) + " " + byteUnits[p]
 }
 
-func evalParseBytes(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalParseBytes(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return strRows(vector.Int, args, 0, n, func(s string, i int) (int64, bool) {
 		base, ok := optInt(args, 1, i, 2)
 		if !ok {

@@ -8,13 +8,13 @@ import (
 )
 
 // EvalFunc is the signature of Func.Eval.
-type EvalFunc = func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error)
+type EvalFunc = func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error)
 
 // strRows evaluates f for the string form of args[si] on every row; f reads
 // any other argument itself at row i. When every other argument is Const
 // (the common case: a column and literals), f runs once per distinct
 // value of a dictionary-encoded column, reading the others at row 0.
-func strRows[R any](t vector.Type, args []*vector.Vector, si, n int, f func(s string, i int) (R, bool)) *vector.Vector {
+func strRows[R any](t vector.Type, args []*vector.Vector, si int, n Rows, f func(s string, i int) (R, bool)) *vector.Vector {
 	othersConst := true
 	for j, a := range args {
 		if j != si && !a.Const {
@@ -36,7 +36,7 @@ func strRows[R any](t vector.Type, args []*vector.Vector, si, n int, f func(s st
 
 // strFunc adapts a function of one string to Func.Eval.
 func strFunc[R any](t vector.Type, f func(string) (R, bool)) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return MapStrings(t, args[0], n, f), nil
 	}
 }

@@ -46,7 +46,7 @@ func init() {
 		Doc: "Decodes a base64 string to an array of byte values."})
 	Register(&Func{Name: "base64_encode_fromarray", Family: famString, MinArgs: 1, MaxArgs: 1,
 		Result: Sig("base64_encode_fromarray", vector.String, KDyn),
-		Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			return Unary(vector.String, args[0], n, ToDynamic, encodeByteArray), nil
 		},
 		Doc: "Encodes an array of byte values (0-255) as base64."})
@@ -112,7 +112,7 @@ func encodeByteArray(d any) (string, bool) {
 	return base64.StdEncoding.EncodeToString(b), true
 }
 
-func evalCodepointsToString(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalCodepointsToString(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	var sb strings.Builder
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		sb.Reset()

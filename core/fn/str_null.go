@@ -47,7 +47,7 @@ func isEmptyAt(v *vector.Vector, i int) bool {
 
 // nullTest builds isnull/isnotnull (empty=false) and isempty/isnotempty.
 func nullTest(negate, empty bool) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		a := args[0]
 		test := a.IsNull
 		if empty {
@@ -60,7 +60,7 @@ func nullTest(negate, empty bool) EvalFunc {
 	}
 }
 
-func evalGettype(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalGettype(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	return Each(vector.String, args, n, func(i int) (string, bool) { return typeName(a, i), true }), nil
 }
@@ -134,20 +134,16 @@ func commonType(ts []vector.Type) vector.Type {
 	return out
 }
 
-func evalCoalesce(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalCoalesce(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	types := make([]vector.Type, len(args))
 	for i, a := range args {
 		types[i] = a.Type
 	}
 	t := commonType(types)
 	if AllConst(args...) {
-		return vector.NewConst(t, coalesceAt(args, 0, t), n), nil
+		return vector.NewConst(t, coalesceAt(args, 0, t), n.N), nil
 	}
-	out := Out(t, n)
-	for i := 0; i < n; i++ {
-		out.AppendValue(coalesceAt(args, i, t))
-	}
-	return out, nil
+	return AppendLive(t, n, func(out *vector.Vector, i int) { out.AppendValue(coalesceAt(args, i, t)) }), nil
 }
 
 // coalesceAt returns the first usable value of row i, boxed for type t.

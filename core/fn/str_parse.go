@@ -49,13 +49,13 @@ func init() {
 		Doc:    "Splits a path or URL into {scheme, host, port, directory, basename, extension, query}."})
 	Register(&Func{Name: "format_url", Family: famString, MinArgs: 1, MaxArgs: 1,
 		Result: Sig("format_url", vector.String, KDyn),
-		Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			return Unary(vector.String, args[0], n, ToDynamic, formatURL), nil
 		},
 		Doc: "Builds a URL from a bag with scheme, host, port, path, query, fragment, user and password."})
 }
 
-func evalParseJSON(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalParseJSON(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
 	if a.Type != vector.String && a.Type != vector.Dynamic && a.Type != vector.Null {
 		return Unary(vector.Dynamic, a, n, ToDynamic, func(x any) (any, bool) { return x, true }), nil

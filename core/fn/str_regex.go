@@ -40,7 +40,7 @@ func init() {
 		Doc:    "translate(text, from, to): maps each character of from to the one at the same place in to; characters beyond to are removed."})
 }
 
-func evalExtract(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalExtract(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if err := checkConstRegex("extract", args, 0); err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func evalExtract(_ *Context, args []*vector.Vector, n int) (*vector.Vector, erro
 	}), nil
 }
 
-func evalExtractAll(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalExtractAll(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if err := checkConstRegex("extract_all", args, 0); err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func pickGroups(s string, m []int, groups []int) any {
 }
 
 func evalReplaceRegex(name string) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		if err := checkConstRegex(name, args, 0); err != nil {
 			return nil, err
 		}
@@ -160,7 +160,7 @@ func evalReplaceRegex(name string) EvalFunc {
 	}
 }
 
-func evalReplaceString(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalReplaceString(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return strRows(vector.String, args, 2, n, func(s string, i int) (string, bool) {
 		lookup, ok1 := ToString(args[0], i)
 		rw, ok2 := ToString(args[1], i)
@@ -174,7 +174,7 @@ func evalReplaceString(_ *Context, args []*vector.Vector, n int) (*vector.Vector
 	}), nil
 }
 
-func evalSplit(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalSplit(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return strRows(vector.Dynamic, args, 0, n, func(s string, i int) (any, bool) {
 		d, ok := ToString(args[1], i)
 		if !ok {
@@ -192,7 +192,7 @@ func evalSplit(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error)
 	}), nil
 }
 
-func evalTranslate(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalTranslate(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return strRows(vector.String, args, 0, n, func(s string, i int) (string, bool) {
 		from, ok1 := ToString(args[1], i)
 		to, ok2 := ToString(args[2], i)

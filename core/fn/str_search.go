@@ -31,7 +31,7 @@ func init() {
 
 // countof and countof_regex take the text last, as Axiom's pages do
 // (apl.md §1.9, #16): countof('/', uri).
-func evalCountof(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalCountof(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return strRows(vector.Int, args, 1, n, func(s string, i int) (int64, bool) {
 		sub, ok := ToString(args[0], i)
 		if !ok {
@@ -59,7 +59,7 @@ func countOverlapping(s, sub string) int64 {
 	}
 }
 
-func evalCountofRegex(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalCountofRegex(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if err := checkConstRegex("countof_regex", args, 0); err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func byteOffset(s string, from int, n int64) int {
 // Kusto's example indexof("abcdefgabcdefg", "cde", 1, 10, 2) finds 9: the
 // second match ends past start+length. A fixed window [start,
 // start+length) gave -1 there.
-func evalIndexof(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIndexof(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return strRows(vector.Int, args, 0, n, func(s string, i int) (int64, bool) {
 		sub, ok1 := ToString(args[1], i)
 		start, ok2 := optInt(args, 2, i, 0)
@@ -144,7 +144,7 @@ func evalIndexof(_ *Context, args []*vector.Vector, n int) (*vector.Vector, erro
 	}), nil
 }
 
-func evalIndexofRegex(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalIndexofRegex(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if err := checkConstRegex("indexof_regex", args, 1); err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ func TestInvalidConstRegexIsAnError(t *testing.T) {
 		if name == "trim_regex" {
 			args = []*vector.Vector{args[0], args[2]}
 		}
-		if _, err := Lookup(name).Eval(&Context{}, args, 2); err == nil || !strings.Contains(err.Error(), "invalid regular expression") {
+		if _, err := Lookup(name).Eval(&Context{}, args, Dense(2)); err == nil || !strings.Contains(err.Error(), "invalid regular expression") {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
@@ -196,7 +196,7 @@ func TestInvalidConstRegexIsAnError(t *testing.T) {
 
 func TestDictionaryStringResultStaysEncoded(t *testing.T) {
 	d := xDict("GET", "POST", "GET", nil)
-	out, err := Lookup("tolower").Eval(&Context{}, []*vector.Vector{d}, 4)
+	out, err := Lookup("tolower").Eval(&Context{}, []*vector.Vector{d}, Dense(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func BenchmarkTolower(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(vector.BatchSize * 16))
 			for b.Loop() {
-				if _, err := f.Eval(&Context{}, []*vector.Vector{col}, vector.BatchSize); err != nil {
+				if _, err := f.Eval(&Context{}, []*vector.Vector{col}, Dense(vector.BatchSize)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -255,7 +255,7 @@ func BenchmarkIndexof(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(vector.BatchSize * 16))
 			for b.Loop() {
-				if _, err := f.Eval(&Context{}, args, vector.BatchSize); err != nil {
+				if _, err := f.Eval(&Context{}, args, Dense(vector.BatchSize)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -63,7 +63,7 @@ func init() {
 var ansiEscape = regexp.MustCompile(`(?:\x1b\[|\x{9b})[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
 
 func evalTrimCutset(f func(s, cutset string) string) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		return strRows(vector.String, args, 1, n, func(s string, i int) (string, bool) {
 			cutset, ok := ToString(args[0], i)
 			if !ok {
@@ -75,7 +75,7 @@ func evalTrimCutset(f func(s, cutset string) string) EvalFunc {
 }
 
 func evalTrimRegex(name string, start, end bool) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		if err := checkConstRegex(name, args, 0); err != nil {
 			return nil, err
 		}

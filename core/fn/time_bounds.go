@@ -44,7 +44,7 @@ func init() {
 }
 
 func boundEval(f func(t time.Time, k int) int64) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		if len(args) == 1 {
 			return timeToTime(args[0], n, func(ns int64) int64 { return f(utc(ns), 0) }), nil
 		}
@@ -56,7 +56,7 @@ func boundEval(f func(t time.Time, k int) int64) EvalFunc {
 
 // timeToTime maps a datetime column to datetimes, with a tight loop for
 // plain datetime input.
-func timeToTime(a *vector.Vector, n int, f func(int64) int64) *vector.Vector {
+func timeToTime(a *vector.Vector, n Rows, f func(int64) int64) *vector.Vector {
 	out := timeToInt(a, n, f)
 	out.Type = vector.DateTime
 	return out

@@ -14,9 +14,9 @@ import (
 func init() {
 	Register(&Func{Name: "now", Family: famTime, MinArgs: 0, MaxArgs: 1,
 		Result: Sig("now", vector.DateTime, KSpan),
-		Eval: func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		Eval: func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			if len(args) == 0 {
-				return vector.NewConst(vector.DateTime, ctx.Now.UnixNano(), n), nil
+				return vector.NewConst(vector.DateTime, ctx.Now.UnixNano(), n.N), nil
 			}
 			return Unary(vector.DateTime, args[0], n, ToDuration, func(d int64) (int64, bool) {
 				return ctx.Now.UnixNano() + d, true
@@ -25,7 +25,7 @@ func init() {
 		Doc: "The query's start time in UTC, plus an optional timespan offset."})
 	Register(&Func{Name: "ago", Family: famTime, MinArgs: 1, MaxArgs: 1,
 		Result: Sig("ago", vector.DateTime, KSpan),
-		Eval: func(ctx *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		Eval: func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			return Unary(vector.DateTime, args[0], n, ToDuration, func(d int64) (int64, bool) {
 				return ctx.Now.UnixNano() - d, true
 			}), nil
@@ -48,7 +48,7 @@ func init() {
 		name := "unixtime_" + u.name + "_todatetime"
 		Register(&Func{Name: name, Family: famTime, MinArgs: 1, MaxArgs: 1,
 			Result: Sig(name, vector.DateTime, KNum),
-			Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+			Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 				return unixToTime(args[0], n, scale), nil
 			},
 			Doc: "Datetime from a Unix timestamp in " + u.name + " (long or real)."})
@@ -56,7 +56,7 @@ func init() {
 }
 
 // unixToTime scales epoch numbers to ns; integer input stays exact.
-func unixToTime(a *vector.Vector, n int, scale float64) *vector.Vector {
+func unixToTime(a *vector.Vector, n Rows, scale float64) *vector.Vector {
 	if a.Type == vector.Int {
 		k := int64(scale)
 		return Unary(vector.DateTime, a, n, ToInt, func(x int64) (int64, bool) {
@@ -93,7 +93,7 @@ func lookupPeriod(s string) (period, bool) {
 	return p, ok
 }
 
-func evalDatetimeAdd(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalDatetimeAdd(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if err := checkConstName("datetime_add", args[0], func(s string) bool { _, ok := lookupPeriod(s); return ok }); err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func addMonths(t time.Time, k int) time.Time {
 	return time.Date(first.Year(), first.Month(), d, h, m, s, t.Nanosecond(), time.UTC)
 }
 
-func evalDatetimeDiff(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalDatetimeDiff(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if err := checkConstName("datetime_diff", args[0], func(s string) bool { _, ok := lookupPeriod(s); return ok }); err != nil {
 		return nil, err
 	}

@@ -16,11 +16,11 @@ import (
 func init() {
 	Register(&Func{Name: "format_datetime", Family: famTime, MinArgs: 2, MaxArgs: 2,
 		Result: Sig("format_datetime", vector.String, KTime, KString),
-		Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+		Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			if args[1].Const {
 				f, ok := ToString(args[1], 0)
 				if !ok {
-					return Nulls(vector.String, n), nil
+					return Nulls(vector.String, n.N), nil
 				}
 				layout := parseDateFormat(f)
 				return Unary(vector.String, args[0], n, ToTime, func(ns int64) (string, bool) {

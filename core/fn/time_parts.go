@@ -33,7 +33,7 @@ func init() {
 		f := p.f
 		Register(&Func{Name: p.name, Family: famTime, MinArgs: 1, MaxArgs: 1,
 			Result: Sig(p.name, vector.Int, KTime),
-			Eval: func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+			Eval: func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 				return timeToInt(args[0], n, f), nil
 			},
 			Doc: p.doc})
@@ -75,15 +75,16 @@ func isoWeek(ns int64) int64 {
 
 // timeToInt maps a datetime column to longs with a tight loop for plain
 // datetime input.
-func timeToInt(a *vector.Vector, n int, f func(int64) int64) *vector.Vector {
+func timeToInt(a *vector.Vector, n Rows, f func(int64) int64) *vector.Vector {
 	if a.Type != vector.DateTime || a.Const {
 		return Unary(vector.Int, a, n, ToTime, func(ns int64) (int64, bool) { return f(ns), true })
 	}
-	out := make([]int64, n)
-	for i, ns := range a.Ints[:n] {
-		out[i] = f(ns)
+	out := make([]int64, n.N)
+	in := a.Ints[:n.N]
+	for i := range n.Live() {
+		out[i] = f(in[i])
 	}
-	return &vector.Vector{Type: vector.Int, Len: n, Ints: out, Valid: a.Valid}
+	return &vector.Vector{Type: vector.Int, Len: n.N, Ints: out, Valid: a.Valid}
 }
 
 // datePart returns the named part of a datetime.
@@ -118,7 +119,7 @@ func datePart(part string, ns int64) (int64, bool) {
 	return 0, false
 }
 
-func evalDatetimePart(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+func evalDatetimePart(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	if err := checkConstName("datetime_part", args[0], func(p string) bool { _, ok := datePart(p, 0); return ok }); err != nil {
 		return nil, err
 	}

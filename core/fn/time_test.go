@@ -88,7 +88,7 @@ func TestDatetimeFunctions(t *testing.T) {
 
 func TestUnknownConstPartIsAnError(t *testing.T) {
 	args := []*vector.Vector{xConst(vector.String, "fortnight", 1), xConst(vector.DateTime, xNow, 1)}
-	if _, err := Lookup("datetime_part").Eval(&Context{}, args, 1); err == nil {
+	if _, err := Lookup("datetime_part").Eval(&Context{}, args, Dense(1)); err == nil {
 		t.Fatal("datetime_part with an unknown literal part should fail")
 	}
 }
@@ -139,7 +139,7 @@ func TestBinAutoUsesQueryRange(t *testing.T) {
 	}
 	ctx := &Context{Start: xNow.Add(-24 * time.Hour), End: xNow}
 	col := xCol(vector.DateTime, d("2024-03-15T10:07:31Z"), nil)
-	out, err := Lookup("bin_auto").Eval(ctx, []*vector.Vector{col}, 2)
+	out, err := Lookup("bin_auto").Eval(ctx, []*vector.Vector{col}, Dense(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func BenchmarkBinInts(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(vector.BatchSize * 8)
 	for b.Loop() {
-		if _, err := f.Eval(&Context{}, args, vector.BatchSize); err != nil {
+		if _, err := f.Eval(&Context{}, args, Dense(vector.BatchSize)); err != nil {
 			b.Fatal(err)
 		}
 	}

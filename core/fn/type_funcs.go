@@ -34,7 +34,7 @@ func init() {
 
 // strTest builds a predicate over a row's string form; null is false.
 func strTest(pred func(string) bool) EvalFunc {
-	return func(_ *Context, args []*vector.Vector, n int) (*vector.Vector, error) {
+	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 		out := MapStrings(vector.Bool, args[0], n, func(s string) (bool, bool) { return pred(s), true })
 		return nullsFalse(out), nil
 	}

@@ -96,7 +96,7 @@ func xCall(name string, vs []*vector.Vector, ts []vector.Type, n int) (*vector.V
 	if err != nil {
 		return nil, err
 	}
-	out, err := f.Eval(&Context{Now: xNow, Start: xNow.Add(-time.Hour), End: xNow}, vs, n)
+	out, err := f.Eval(&Context{Now: xNow, Start: xNow.Add(-time.Hour), End: xNow}, vs, Dense(n))
 	if err != nil {
 		return nil, err
 	}
