@@ -39,6 +39,10 @@ type Vector struct {
 	Dict   []string
 	Codes  []uint32
 	Dyns   []any
+
+	// Mixed, on a Dynamic vector, is the unboxed side of its number rows
+	// (mixed.go); read it through Mix.
+	Mixed *Mixed
 }
 
 // New returns an empty vector of type t with room for capacity rows.
@@ -416,6 +420,10 @@ func (v *Vector) Slice(lo, hi int) *Vector {
 		}
 	case Dynamic:
 		out.Dyns = v.Dyns[lo:hi]
+		out.Mixed = nil
+		if m := v.Mix(); m != nil && lo%64 == 0 {
+			out.Mixed = m.slice(lo, hi)
+		}
 	}
 	return &out
 }
