@@ -59,6 +59,12 @@ func withMixed(v *vector.Vector) *vector.Vector {
 		m.Real.Set(i)
 		nums++
 	}
+	for i, f := range m.Floats {
+		if f != f && m.Real.Get(i) {
+			m.NaN = true
+			break
+		}
+	}
 	if nums == 0 {
 		return v
 	}
@@ -67,21 +73,45 @@ func withMixed(v *vector.Vector) *vector.Vector {
 	return &out
 }
 
-// cmpMixed compares a column with a mixed side against a constant (col
+// mixed compares a column with a mixed side against a constant (col
 // on the left, or on the right when flip) into out and reports whether it
-// did. A number row compares as compareAny compares a long or a real with
-// the constant: as reals when the constant reads as one (fn.DynFloat), as
-// not comparable otherwise; the other rows go through compareAny boxed.
-func cmpMixed(op string, col, con *vector.Vector, flip bool, n int, sel []int32, out []bool) bool {
+// did. It answers what compareAny answers, reading fewer rows boxed: a
+// long or a real compares with a constant as reals when the constant
+// reads as one (fn.DynFloat), and is not comparable otherwise; against a
+// long or real constant, a numeric string, a bool or a timespan compares
+// as the real the mixed side holds (fn.DynFloat reads them as
+// agg.DynReal does) and another string is not comparable. The remaining
+// rows go through compareAny boxed.
+func (k *cmpOp) mixed(col, con *vector.Vector, flip bool, n int, sel []int32, out []bool) bool {
+	op := k.op
 	m := col.Mix()
 	if m == nil || !con.Const || con.IsNull(0) {
 		return false
 	}
 	c := con.Value(0)
-	if ci, ok := c.(int64); isComposite(c) || ok && (ci > maxExactInt || ci < -maxExactInt) {
+	numConst := false
+	switch t := c.(type) {
+	case int64:
+		if t > maxExactInt || t < -maxExactInt {
+			return false
+		}
+		numConst = true
+	case float64:
+		numConst = true
+	}
+	if isComposite(c) {
 		return false
 	}
 	cf, okc := fn.DynFloat(c)
+	// fast holds the rows compared as reals: numbers, and every row that
+	// reads as a real when the constant is a number.
+	fast := m.Num
+	if numConst {
+		fast = m.Real
+	}
+	if !okc {
+		fast = nil
+	}
 	var want [3]bool // the answer for a three-way result r, at r+1
 	for r := -1; r <= 1; r++ {
 		if flip {
@@ -94,10 +124,11 @@ func cmpMixed(op string, col, con *vector.Vector, flip bool, n int, sel []int32,
 		if col.IsNull(i) {
 			return false // applyCompareNulls decides
 		}
-		if m.Num.Get(i) {
-			return op == "!=" // okc is false: a number and a non-number
+		x := col.Dyns[i]
+		if _, isStr := x.(string); m.Num.Get(i) || isStr && numConst {
+			return op == "!=" // a number and what does not read as one
 		}
-		a, b := col.Dyns[i], c
+		a, b := x, c
 		if flip {
 			a, b = b, a
 		}
@@ -105,9 +136,35 @@ func cmpMixed(op string, col, con *vector.Vector, flip bool, n int, sel []int32,
 		return ok && cmpResult(op, r) || !ok && op == "!="
 	}
 	fs := m.Floats
+	if fast != nil && !m.NaN && cf == cf {
+		// Without NaNs the generated kernel's answer is cmp.Compare's:
+		// run it over every row, then redo the rows it must not answer.
+		k.kernel(fs[:n], cf, flip, sel, out)
+		if sel != nil {
+			for _, i := range sel {
+				if !fast.Get(int(i)) {
+					out[i] = other(int(i))
+				}
+			}
+			return true
+		}
+		for w, bits := range fast[:(n+63)/64] {
+			lo := w * 64
+			hi := min(lo+64, n)
+			if bits == fullWord(hi-lo) {
+				continue
+			}
+			for i := lo; i < hi; i++ {
+				if !fast.Get(i) {
+					out[i] = other(i)
+				}
+			}
+		}
+		return true
+	}
 	if sel != nil {
 		for _, i := range sel {
-			if okc && m.Num.Get(int(i)) {
+			if fast != nil && fast.Get(int(i)) {
 				out[i] = want[cmp.Compare(fs[i], cf)+1]
 			} else {
 				out[i] = other(int(i))
@@ -117,14 +174,14 @@ func cmpMixed(op string, col, con *vector.Vector, flip bool, n int, sel []int32,
 	}
 	for lo := 0; lo < n; lo += 64 {
 		hi := min(lo+64, n)
-		if okc && m.Num[lo/64] == fullWord(hi-lo) {
+		if fast != nil && fast[lo/64] == fullWord(hi-lo) {
 			for i, f := range fs[lo:hi] {
 				out[lo+i] = want[cmp.Compare(f, cf)+1]
 			}
 			continue
 		}
 		for i := lo; i < hi; i++ {
-			if okc && m.Num.Get(i) {
+			if fast != nil && fast.Get(i) {
 				out[i] = want[cmp.Compare(fs[i], cf)+1]
 			} else {
 				out[i] = other(i)
@@ -132,6 +189,21 @@ func cmpMixed(op string, col, con *vector.Vector, flip bool, n int, sel []int32,
 		}
 	}
 	return true
+}
+
+// kernel runs the generated float comparison of the column's values fs
+// with the constant c (c on the left when flip) over sel or every row.
+func (k *cmpOp) kernel(fs []float64, c float64, flip bool, sel []int32, out []bool) {
+	switch {
+	case flip && sel != nil:
+		k.floats.CVSel(c, fs, sel, out)
+	case flip:
+		k.floats.CV(c, fs, out)
+	case sel != nil:
+		k.floats.VCSel(fs, c, sel, out)
+	default:
+		k.floats.VC(fs, c, out)
+	}
 }
 
 // fullWord is a bitmap word with its low k bits set.

@@ -13,18 +13,27 @@ import (
 
 // mixedValue draws one value of a field that is mostly numbers: longs,
 // reals (whole ones, negative zero, NaN and infinities among them),
-// numeric and other strings, bools, and missing values. wide adds longs
-// beyond 2^53, which a mixed side cannot hold.
-func mixedValue(r *rand.Rand, wide bool) any {
+// numeric and other strings, bools, and missing values. nan adds NaNs,
+// which the comparisons cannot leave to the generated kernels; wide adds
+// longs beyond 2^53, which a mixed side cannot hold.
+func mixedValue(r *rand.Rand, wide, nan bool) any {
 	switch p := r.IntN(100); {
 	case p < 40:
 		return int64(r.IntN(400) - 50)
 	case p < 75:
 		return math.Round(r.NormFloat64()*1e4) / 100
 	case p < 77:
-		return []any{float64(r.IntN(5)), math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e21, 1.5e-7}[r.IntN(7)]
+		x := []any{float64(r.IntN(5)), math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 1e21, 1.5e-7, math.NaN()}[r.IntN(7)]
+		if f := x.(float64); f != f && !nan {
+			return 0.5
+		}
+		return x
 	case p < 83:
-		return []string{"12.5", " 7 ", "200", "0x1F", "1e3", "-3", "9007199254740993", "1e+21", "1.5e-07"}[r.IntN(9)]
+		s := []string{"12.5", " 7 ", "200", "0x1F", "1e3", "-3", "9007199254740993", "1e+21", "1.5e-07", "-Infinity", "nan"}[r.IntN(11)]
+		if s == "nan" && !nan {
+			return "0.25"
+		}
+		return s
 	case p < 89:
 		return []string{"n/a", "abc", "", "N/A", "zz"}[r.IntN(5)]
 	case p < 91:
@@ -38,7 +47,7 @@ func mixedValue(r *rand.Rand, wide bool) any {
 // mixedEngine builds a memory store of n events whose field x mixes the
 // values mixedValue draws, appended in batches of random size so the
 // rows land in several blocks and the buffer.
-func mixedEngine(t *testing.T, seed uint64, n int, wide bool) *Engine {
+func mixedEngine(t *testing.T, seed uint64, n int, wide, nan bool) *Engine {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 7))
 	db := store.OpenMemory(store.Options{NoSync: true, SealRows: 1000})
@@ -53,7 +62,7 @@ func mixedEngine(t *testing.T, seed uint64, n int, wide bool) *Engine {
 			rb.Begin()
 			rb.SetTime(t0 + int64(i)*int64(time.Second))
 			rb.SetInt("k", int64(r.IntN(5)))
-			switch x := mixedValue(r, wide).(type) {
+			switch x := mixedValue(r, wide, nan).(type) {
 			case int64:
 				rb.SetInt("x", x)
 			case float64:
@@ -98,6 +107,9 @@ var mixedQueries = []string{
 	`events | where x == true | count`,
 	`events | where x > 9007199254740992 | count`,
 	`events | where k < 3 and x > 0 | count`,
+	`events | where k == 1 | where x > 5 | count`,
+	`events | where k != 2 | where 7 >= x | summarize c = count(), s = sum(x)`,
+	`events | where k != 3 | where x == "n/a" | count`,
 	`events | top 10 by x`,
 	`events | top 7 by x asc`,
 	`events | where k == 2 | top 5 by x desc`,
@@ -110,9 +122,9 @@ var mixedQueries = []string{
 // random columns, every query kind answers what the boxed path answers.
 func TestMixedMatchesBoxed(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
-		wide := seed%3 == 0
-		fast := mixedEngine(t, seed, 4000+int(seed)*300, wide)
-		boxed := mixedEngine(t, seed, 4000+int(seed)*300, wide)
+		wide, nan := seed%3 == 0, seed%2 == 0
+		fast := mixedEngine(t, seed, 4000+int(seed)*300, wide, nan)
+		boxed := mixedEngine(t, seed, 4000+int(seed)*300, wide, nan)
 		for _, q := range mixedQueries {
 			// One worker: top and sort over a field mixing numbers and
 			// words are not a total order, so their answer depends on
@@ -171,7 +183,7 @@ func TestMixedSideReadFromBlocks(t *testing.T) {
 // sealed blocks with its unboxed side, kept in the column cache so the
 // next query does not build it again.
 func TestMixedSideCached(t *testing.T) {
-	e := mixedEngine(t, 9, 2500, false)
+	e := mixedEngine(t, 9, 2500, false, false)
 	mustQuery(t, e, `events | where x > 0 | count`)
 	e.cache.mu.Lock()
 	defer e.cache.mu.Unlock()

@@ -42,7 +42,7 @@ func (c *cmpOp) eval(lv, rv *vector.Vector, n int, sel []int32) *vector.Vector {
 		eq := c.op == "=="
 		forLive(n, sel, func(i int) { out.Bools[i] = (lv.Bool(i) == rv.Bool(i)) == eq })
 	case vector.Dynamic:
-		if cmpMixed(c.op, lv, rv, false, n, sel, out.Bools) || cmpMixed(c.op, rv, lv, true, n, sel, out.Bools) {
+		if c.mixed(lv, rv, false, n, sel, out.Bools) || c.mixed(rv, lv, true, n, sel, out.Bools) {
 			break
 		}
 		forLive(n, sel, func(i int) {

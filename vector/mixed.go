@@ -24,6 +24,9 @@ type Mixed struct {
 	Num    Bitmap
 	Int    Bitmap
 	Real   Bitmap
+	// NaN reports whether a Real row holds NaN, which the comparison
+	// kernels order differently from cmp.Compare.
+	NaN bool
 }
 
 // Mix returns v's mixed side when it has one that describes every row,
@@ -50,5 +53,5 @@ func (v *Vector) Reals() *Vector {
 // slice returns rows [lo, hi) of m; lo is a multiple of 64.
 func (m *Mixed) slice(lo, hi int) *Mixed {
 	w0, w1 := lo/64, (hi+63)/64
-	return &Mixed{Floats: m.Floats[lo:hi], Num: m.Num[w0:w1], Int: m.Int[w0:w1], Real: m.Real[w0:w1]}
+	return &Mixed{Floats: m.Floats[lo:hi], Num: m.Num[w0:w1], Int: m.Int[w0:w1], Real: m.Real[w0:w1], NaN: m.NaN}
 }

@@ -432,6 +432,9 @@ func (v *Vector) Slice(lo, hi int) *Vector {
 // memory-budget accounting.
 func (v *Vector) Bytes() int64 {
 	n := int64(len(v.Valid)*8 + len(v.Bools) + len(v.Ints)*8 + len(v.Floats)*8 + len(v.Codes)*4 + len(v.Dyns)*16)
+	if m := v.Mixed; m != nil {
+		n += int64(len(m.Floats)*8 + (len(m.Num)+len(m.Int)+len(m.Real))*8)
+	}
 	for _, s := range v.Strs {
 		n += int64(len(s)) + 16
 	}
