@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/fn"
@@ -33,7 +34,7 @@ func withMixed(v *vector.Vector) *vector.Vector {
 		return v
 	}
 	n := v.Len
-	m := &vector.Mixed{Floats: make([]float64, n), Num: vector.NewBitmap(n), Int: vector.NewBitmap(n), Real: vector.NewBitmap(n)}
+	m := &vector.Mixed{Floats: make([]float64, n), Num: vector.NewBitmap(n), Real: vector.NewBitmap(n), Ord: vector.NewBitmap(n), Int: vector.NewBitmap(n)}
 	nums := 0
 	for i, x := range v.Dyns[:n] {
 		if x == nil || v.IsNull(i) {
@@ -52,11 +53,15 @@ func withMixed(v *vector.Vector) *vector.Vector {
 			if f, ok := agg.DynReal(x); ok {
 				m.Floats[i] = f
 				m.Real.Set(i)
+				if s, ok := x.(string); ok {
+					mixedStrKey(m, i, s)
+				}
 			}
 			continue
 		}
 		m.Num.Set(i)
 		m.Real.Set(i)
+		m.Ord.Set(i)
 		nums++
 	}
 	for i, f := range m.Floats {
@@ -71,6 +76,20 @@ func withMixed(v *vector.Vector) *vector.Vector {
 	out := *v
 	out.Mixed = m
 	return &out
+}
+
+// mixedStrKey sets the Ord and Int bits of row i, a numeric string s, as
+// agg's dynKey reads it: a long when strconv reads it as one (kept boxed
+// beyond 2^53), else the real already in Floats.
+func mixedStrKey(m *vector.Mixed, i int, s string) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	switch {
+	case err != nil:
+		m.Ord.Set(i)
+	case n <= maxExactInt && n >= -maxExactInt:
+		m.Ord.Set(i)
+		m.Int.Set(i)
+	}
 }
 
 // mixed compares a column with a mixed side against a constant (col
@@ -214,11 +233,33 @@ func fullWord(k int) uint64 {
 	return 1<<k - 1
 }
 
-// mixedNum reports whether row i of v is a number on v's mixed side, and
-// the number.
-func mixedNum(v *vector.Vector, i int) (float64, bool) {
-	if m := v.Mix(); m != nil && m.Num.Get(i) {
-		return m.Floats[i], true
+// mixedCompare orders non-null row a of v against non-null row c of w as
+// compareAny orders their values, from the mixed sides where it can, and
+// reports whether it could. A number against a number, a numeric string,
+// a bool or a timespan compares as reals (compareAny's fn.DynFloat reads
+// them as the mixed side does); a number against a string that is not
+// one is not comparable (0); two strings compare byte-wise. The rest is
+// left to compareAny.
+func mixedCompare(v *vector.Vector, a int, w *vector.Vector, c int) (int, bool) {
+	mv, mw := v.Mix(), w.Mix()
+	if mv == nil || mw == nil {
+		return 0, false
+	}
+	na, nc := mv.Num.Get(a), mw.Num.Get(c)
+	if na && nc {
+		return cmp.Compare(mv.Floats[a], mw.Floats[c]), true
+	}
+	ra, rc := mv.Real.Get(a), mw.Real.Get(c)
+	if (na || nc) && ra && rc {
+		return cmp.Compare(mv.Floats[a], mw.Floats[c]), true
+	}
+	sa, aStr := v.Dyns[a].(string)
+	sc, cStr := w.Dyns[c].(string)
+	switch {
+	case aStr && cStr:
+		return strings.Compare(sa, sc), true
+	case na && cStr || nc && aStr:
+		return 0, true // a number and a string that is not one
 	}
 	return 0, false
 }

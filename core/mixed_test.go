@@ -95,6 +95,7 @@ var mixedQueries = []string{
 	`events | summarize a = avg(x), s = sum(x), lo = min(x), hi = max(x), c = count()`,
 	`events | where k == 1 | summarize a = avg(x), s = sum(x), lo = min(x), hi = max(x), p = percentile(x, 50)`,
 	`events | summarize lo = min(x), hi = max(x), s = sum(x), a = avg(x) by bin(_time, 7s) | order by _time asc`,
+	`events | summarize lo = min(x), hi = max(x) by bin(_time, 5s) | summarize c = count() by tl = gettype(lo), th = gettype(hi) | order by tl asc, th asc`,
 	`events | where x > 100 | summarize c = count(), s = sum(k)`,
 	`events | where x >= 12.5 | count`,
 	`events | where x < -3 | count`,

@@ -136,13 +136,10 @@ func compareKeys(v *vector.Vector, a int, w *vector.Vector, c int, desc, nullsLa
 	case v.Type == vector.Bool:
 		r = cmpBool(v.Bool(a), w.Bool(c))
 	default:
-		if x, ok := mixedNum(v, a); ok {
-			if y, ok := mixedNum(w, c); ok {
-				r = cmp.Compare(x, y) // compareAny's answer for two numbers
-				break
-			}
+		var ok bool
+		if r, ok = mixedCompare(v, a, w, c); !ok {
+			r, _ = compareAny(v.Value(a), w.Value(c))
 		}
-		r, _ = compareAny(v.Value(a), w.Value(c))
 	}
 	if desc {
 		return -r

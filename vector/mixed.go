@@ -7,23 +7,27 @@ package vector
 // (aggregations, comparisons with a constant, sort, grouping) read the
 // number rows from Floats and go to Dyns only for the other rows.
 //
-// Row i of the vector is described by three bits:
+// Row i of the vector is described by four bits:
 //
 //	Num   the value is a long or a real: Floats[i] is it exactly (a long
 //	      is only ever here when it fits a float64's 53-bit mantissa,
 //	      so comparing Floats orders longs as comparing the longs does)
-//	Int   the value is a long (a subset of Num)
 //	Real  the value reads as a number the way the aggregations read a
 //	      dynamic value (toreal): Num rows, numeric strings, bools,
 //	      timespans; Floats[i] holds that number
+//	Ord   min and max order the row as the number in Floats: Num rows
+//	      and numeric strings, except strings of longs beyond 2^53
+//	Int   an Ord row that is a long, or a string of one: min and max
+//	      keep it as a long
 //
 // A null row has no bit set. Mixed is never set on a constant vector; a
 // vector that changes Dyns must drop it (Gather and Scatter do).
 type Mixed struct {
 	Floats []float64
 	Num    Bitmap
-	Int    Bitmap
 	Real   Bitmap
+	Ord    Bitmap
+	Int    Bitmap
 	// NaN reports whether a Real row holds NaN, which the comparison
 	// kernels order differently from cmp.Compare.
 	NaN bool
@@ -53,5 +57,5 @@ func (v *Vector) Reals() *Vector {
 // slice returns rows [lo, hi) of m; lo is a multiple of 64.
 func (m *Mixed) slice(lo, hi int) *Mixed {
 	w0, w1 := lo/64, (hi+63)/64
-	return &Mixed{Floats: m.Floats[lo:hi], Num: m.Num[w0:w1], Int: m.Int[w0:w1], Real: m.Real[w0:w1], NaN: m.NaN}
+	return &Mixed{Floats: m.Floats[lo:hi], Num: m.Num[w0:w1], Int: m.Int[w0:w1], Real: m.Real[w0:w1], Ord: m.Ord[w0:w1], NaN: m.NaN}
 }

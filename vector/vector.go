@@ -433,7 +433,7 @@ func (v *Vector) Slice(lo, hi int) *Vector {
 func (v *Vector) Bytes() int64 {
 	n := int64(len(v.Valid)*8 + len(v.Bools) + len(v.Ints)*8 + len(v.Floats)*8 + len(v.Codes)*4 + len(v.Dyns)*16)
 	if m := v.Mixed; m != nil {
-		n += int64(len(m.Floats)*8 + (len(m.Num)+len(m.Int)+len(m.Real))*8)
+		n += int64(len(m.Floats)*8 + (len(m.Num)+len(m.Real)+len(m.Ord)+len(m.Int))*8)
 	}
 	for _, s := range v.Strs {
 		n += int64(len(s)) + 16

@@ -9,7 +9,8 @@ import "github.com/aplite/aplite/vector"
 // unboxing the number rows.
 
 // mixedExtremes is dynExtremes over a column with a mixed side: a number
-// row becomes its dynBest from Floats, the other rows are read boxed.
+// or numeric string becomes its dynBest from Floats, a string that is not
+// a number its dynBest without parsing, the other rows are read boxed.
 func mixedExtremes(best []dynBest, has []bool, v *vector.Vector, m *vector.Mixed, sel []int32, groups []uint32, isMax bool) {
 	for k, g := range groups {
 		r := physRow(sel, k)
@@ -17,7 +18,7 @@ func mixedExtremes(best []dynBest, has []bool, v *vector.Vector, m *vector.Mixed
 			continue
 		}
 		var x dynBest
-		if m.Num.Get(r) {
+		if m.Ord.Get(r) {
 			f := m.Floats[r]
 			if f != f {
 				continue // dynKey skips NaN
@@ -26,6 +27,8 @@ func mixedExtremes(best []dynBest, has []bool, v *vector.Vector, m *vector.Mixed
 			if m.Int.Get(r) {
 				x.isInt, x.i = true, int64(f)
 			}
+		} else if s, ok := v.Dyns[r].(string); ok && !m.Real.Get(r) {
+			x = dynBest{s: s} // not a number: dynKey keeps the string
 		} else {
 			var ok bool
 			if x, ok = dynKey(v.Dyns[r]); !ok {
