@@ -115,6 +115,8 @@ var mixedQueries = []string{
 	`events | top 7 by x asc`,
 	`events | where k == 2 | top 5 by x desc`,
 	`events | sort by x asc, _time asc | take 30`,
+	`events | where _time < datetime(2024-01-01 00:06:00) | sort by x desc | project x, _time`,
+	`events | where _time < datetime(2024-01-01 00:10:00) | top 150 by x asc | project x, _time`,
 	`events | summarize c = count() by x | order by c desc, x asc`,
 	`events | summarize c = count() by x, k | order by c desc, k asc | take 40`,
 }
@@ -175,8 +177,8 @@ func TestMixedSideReadFromBlocks(t *testing.T) {
 	if s := w.Slice(0, 3); s.Mix() == nil || len(s.Mix().Floats) != 3 {
 		t.Error("a slice lost the mixed side")
 	}
-	if g := w.Gather([]int32{1, 2}); g.Mix() != nil {
-		t.Error("a gathered vector kept a stale mixed side")
+	if g := w.Gather([]int32{2, 0}).Mix(); g == nil || fmt.Sprint(g.Floats, g.Num.Get(0), g.Num.Get(1), g.Int.Get(1), g.Real.Get(0)) != "[12.5 3] false true true true" {
+		t.Errorf("gathered mixed side = %+v", g)
 	}
 }
 

@@ -20,8 +20,9 @@ package vector
 //	Int   an Ord row that is a long, or a string of one: min and max
 //	      keep it as a long
 //
-// A null row has no bit set. Mixed is never set on a constant vector; a
-// vector that changes Dyns must drop it (Gather and Scatter do).
+// A null row has no bit set. Mixed is never set on a constant vector;
+// Slice and Gather carry it over, and a vector that changes Dyns or its
+// validity must drop it.
 type Mixed struct {
 	Floats []float64
 	Num    Bitmap
@@ -58,4 +59,19 @@ func (v *Vector) Reals() *Vector {
 func (m *Mixed) slice(lo, hi int) *Mixed {
 	w0, w1 := lo/64, (hi+63)/64
 	return &Mixed{Floats: m.Floats[lo:hi], Num: m.Num[w0:w1], Int: m.Int[w0:w1], Real: m.Real[w0:w1], Ord: m.Ord[w0:w1], NaN: m.NaN}
+}
+
+// gather returns rows sel of m, in order.
+func (m *Mixed) gather(sel []int32) *Mixed {
+	n := len(sel)
+	out := &Mixed{Floats: make([]float64, n), Num: NewBitmap(n), Real: NewBitmap(n), Ord: NewBitmap(n), Int: NewBitmap(n), NaN: m.NaN}
+	for j, i := range sel {
+		out.Floats[j] = m.Floats[i]
+		for _, b := range [...]struct{ from, to Bitmap }{{m.Num, out.Num}, {m.Real, out.Real}, {m.Ord, out.Ord}, {m.Int, out.Int}} {
+			if b.from.Get(int(i)) {
+				b.to.Set(j)
+			}
+		}
+	}
+	return out
 }

@@ -364,6 +364,9 @@ func (v *Vector) Gather(sel []int32) *Vector {
 		for j, i := range sel {
 			out.Dyns[j] = v.Dyns[i]
 		}
+		if m := v.Mix(); m != nil {
+			out.Mixed = m.gather(sel)
+		}
 	}
 	if v.Valid != nil {
 		out.Valid = NewBitmap(len(sel))
