@@ -1,7 +1,7 @@
 package core
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -111,16 +111,18 @@ func (t *topSink) consume(x *execCtx, b *batch) error {
 }
 
 // keepBest sorts rows (stably: earlier candidates win ties) and keeps the
-// first N.
+// first N. slices.SortStableFunc is sort.SliceStable's algorithm (both are
+// generated from one template and only ask whether a sorts before b), so
+// the answer is the same even where the order is not total (a dynamic key
+// mixing numbers and words), without reflection swapping the rows.
 func (s *topStage) keepBest(rows []topRow) []topRow {
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, c := rows[i], rows[j]
+	slices.SortStableFunc(rows, func(a, c topRow) int {
 		for k, key := range s.keys {
 			if r := compareKeys(a.keys[k], int(a.row), c.keys[k], int(c.row), key.desc, key.nullsLast); r != 0 {
-				return r < 0
+				return r
 			}
 		}
-		return false
+		return 0
 	})
 	if len(rows) > int(s.n) {
 		clear(rows[s.n:])
