@@ -266,6 +266,9 @@ func mixedCompare(v *vector.Vector, a int, w *vector.Vector, c int) (int, bool) 
 
 // appendMixedKey appends the text valueString gives a number row of a
 // mixed column (a long's digits, a real's shortest form), without boxing.
+// The key stays the text rather than the number's bits: rows of the same
+// field read without a mixed side (a part with a long beyond 2^53, a
+// vector an operator rebuilt) must land in the same groups.
 func appendMixedKey(buf []byte, v *vector.Vector, i int) ([]byte, bool) {
 	m := v.Mix()
 	if m == nil || !m.Num.Get(i) {

@@ -18,6 +18,8 @@ import (
 // longs beyond 2^53, which a mixed side cannot hold.
 func mixedValue(r *rand.Rand, wide, nan bool) any {
 	switch p := r.IntN(100); {
+	case p < 3:
+		return []any{int64(1234567), 1234567.0, "1234567", "1.234567e+06", int64(-2000000), "-2000000", "-0", "NaN", "Infinity", "+Inf", 999999.5, "999999.5", int64(999999), "999999"}[r.IntN(14)]
 	case p < 40 && mixedTies:
 		return int64(r.IntN(4))
 	case p < 40:
