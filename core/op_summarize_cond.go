@@ -38,7 +38,7 @@ func planCondFilter(c *compiler, in schema, pred parser.Expr) *condFilter {
 		return f
 	}
 	ff := planFastFilter(c, in, pred)
-	if ff == nil {
+	if ff == nil || ff.dyn {
 		return nil
 	}
 	f := &condFilter{col: ff.col, neg: ff.op == "!=", nullTrue: ff.op == "!="}
