@@ -139,7 +139,21 @@ func (k *cmpOp) mixed(col, con *vector.Vector, flip bool, n int, sel []int32, ou
 			want[r+1] = cmpResult(op, r)
 		}
 	}
-	other := func(i int) bool { return mixedOther(op, col, m, c, flip, numConst, i) }
+	other := func(i int) bool {
+		if col.IsNull(i) {
+			return false // applyCompareNulls decides
+		}
+		x := col.Dyns[i]
+		if _, isStr := x.(string); m.Num.Get(i) || isStr && numConst {
+			return op == "!=" // a number and what does not read as one
+		}
+		a, b := x, c
+		if flip {
+			a, b = b, a
+		}
+		r, ok := compareAny(a, b)
+		return ok && cmpResult(op, r) || !ok && op == "!="
+	}
 	fs := m.Floats
 	if fast != nil && !m.NaN && cf == cf {
 		// Without NaNs the generated kernel's answer is cmp.Compare's:
@@ -194,81 +208,6 @@ func (k *cmpOp) mixed(col, con *vector.Vector, flip bool, n int, sel []int32, ou
 		}
 	}
 	return true
-}
-
-// mixedOther answers row i of a mixed column compared with the constant c
-// (on the left when flip) for a row the float path does not take.
-// numConst is whether c is a long or a real.
-func mixedOther(op string, col *vector.Vector, m *vector.Mixed, c any, flip, numConst bool, i int) bool {
-	if col.IsNull(i) {
-		return false // applyCompareNulls decides
-	}
-	x := col.Dyns[i]
-	if _, isStr := x.(string); m.Num.Get(i) || isStr && numConst {
-		return op == "!=" // a number and what does not read as one
-	}
-	a, b := x, c
-	if flip {
-		a, b = b, a
-	}
-	r, ok := compareAny(a, b)
-	return ok && cmpResult(op, r) || !ok && op == "!="
-}
-
-// selMixed is fastFilter.apply over a mixed column without nulls: the
-// generated selection kernel over its floats, then the rows that do not
-// read as reals taken out or put in as mixedOther answers them. ok is
-// false when the kernel's order would not be cmp.Compare's (a NaN).
-func (f *fastFilter) selMixed(v *vector.Vector, n int, sel, out []int32) ([]int32, bool) {
-	m := v.Mix()
-	if m == nil || m.NaN || f.kf != f.kf {
-		return nil, false
-	}
-	got := f.selFloat(m.Floats[:n], f.kf, sel, out)
-	var others []int32 // live rows that do not read as reals, ascending
-	if sel == nil {
-		for w, bits := range m.Real[:(n+63)/64] {
-			lo := w * 64
-			if bits == fullWord(min(lo+64, n)-lo) {
-				continue
-			}
-			for i := lo; i < min(lo+64, n); i++ {
-				if !m.Real.Get(i) {
-					others = append(others, int32(i))
-				}
-			}
-		}
-	} else {
-		for _, i := range sel {
-			if !m.Real.Get(int(i)) {
-				others = append(others, i)
-			}
-		}
-	}
-	if len(others) == 0 {
-		return got, true
-	}
-	// Merge: drop the others the kernel kept, add those mixedOther keeps.
-	merged := make([]int32, 0, len(got)+len(others))
-	k := 0
-	for _, i := range got {
-		for k < len(others) && others[k] < i {
-			if mixedOther(f.op, v, m, f.kc, false, true, int(others[k])) {
-				merged = append(merged, others[k])
-			}
-			k++
-		}
-		if k < len(others) && others[k] == i {
-			continue // decided with the others
-		}
-		merged = append(merged, i)
-	}
-	for ; k < len(others); k++ {
-		if mixedOther(f.op, v, m, f.kc, false, true, int(others[k])) {
-			merged = append(merged, others[k])
-		}
-	}
-	return merged, true
 }
 
 // kernel runs the generated float comparison of the column's values fs

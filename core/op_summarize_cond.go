@@ -38,7 +38,7 @@ func planCondFilter(c *compiler, in schema, pred parser.Expr) *condFilter {
 		return f
 	}
 	ff := planFastFilter(c, in, pred)
-	if ff == nil || ff.dyn {
+	if ff == nil {
 		return nil
 	}
 	f := &condFilter{col: ff.col, neg: ff.op == "!=", nullTrue: ff.op == "!="}

@@ -22,10 +22,6 @@ type fastFilter struct {
 	// (op_summarize_cond.go) run the predicate as a range of their own.
 	op    string
 	isInt bool
-	// dyn marks a mixed dynamic column (mixed.go) against the long or
-	// real kc; selFloat runs over its floats.
-	dyn bool
-	kc  any
 }
 
 // planFastFilter recognises `col op const` (either side) over an int,
@@ -64,12 +60,6 @@ func planFastFilter(c *compiler, in schema, pred parser.Expr) *fastFilter {
 	case ct == vector.Float && (r.typ == vector.Float || r.typ == vector.Int):
 		v, _ := fn.DynFloat(r.constValue())
 		f.selFloat, f.kf = vector.SelConstFloat64[op], v
-	case ct == vector.Dynamic && (r.typ == vector.Float || r.typ == vector.Int) && mixedColumns:
-		if k, ok := r.constValue().(int64); ok && (k > maxExactInt || k < -maxExactInt) {
-			return nil
-		}
-		v, _ := fn.DynFloat(r.constValue())
-		f.selFloat, f.kf, f.dyn, f.kc = vector.SelConstFloat64[op], v, true, r.constValue()
 	default:
 		return nil
 	}
@@ -91,10 +81,6 @@ func (f *fastFilter) apply(b *batch) (sel []int32, ok bool, err error) {
 		n = len(b.Sel)
 	}
 	out := make([]int32, 0, n)
-	if f.dyn {
-		sel, ok := f.selMixed(v, b.N, b.Sel, out)
-		return sel, ok, nil
-	}
 	if f.selInt != nil {
 		if v.Ints == nil {
 			return nil, false, nil
