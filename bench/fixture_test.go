@@ -159,5 +159,6 @@ func (nopTB) Errorf(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }
 func TestMain(m *testing.M) {
 	code := m.Run()
 	closeFixtures()
+	closeMixed()
 	os.Exit(code)
 }

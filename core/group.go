@@ -323,6 +323,15 @@ func encodeKey(buf []byte, cols []*vector.Vector, i int) []byte {
 			buf = binary.AppendUvarint(buf, uint64(len(s)))
 			buf = append(buf, s...)
 		default:
+			// A number's text is shorter than 128 bytes: its uvarint
+			// length is one byte, written once the text is.
+			at := len(buf)
+			if b, ok := appendMixedKey(append(buf, 0), c, i); ok {
+				b[at] = byte(len(b) - at - 1)
+				buf = b
+				continue
+			}
+			buf = buf[:at]
 			s := valueString(c.Value(i))
 			buf = binary.AppendUvarint(buf, uint64(len(s)))
 			buf = append(buf, s...)

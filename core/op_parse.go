@@ -273,6 +273,7 @@ func conversionFailures(text, conv *vector.Vector, n int, failed []bool) []bool 
 func nullRows(v *vector.Vector, failed []bool, n int) *vector.Vector {
 	v = v.Materialize()
 	cp := *v
+	cp.Mixed = nil // its bits would still call the nulled rows numbers
 	if cp.Valid == nil {
 		cp.Valid = vector.NewBitmapSet(n)
 	} else {

@@ -136,7 +136,10 @@ func compareKeys(v *vector.Vector, a int, w *vector.Vector, c int, desc, nullsLa
 	case v.Type == vector.Bool:
 		r = cmpBool(v.Bool(a), w.Bool(c))
 	default:
-		r, _ = compareAny(v.Value(a), w.Value(c))
+		var ok bool
+		if r, ok = mixedCompare(v, a, w, c); !ok {
+			r, _ = compareAny(v.Value(a), w.Value(c))
+		}
 	}
 	if desc {
 		return -r

@@ -1,7 +1,7 @@
 package core
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -111,22 +111,33 @@ func (t *topSink) consume(x *execCtx, b *batch) error {
 }
 
 // keepBest sorts rows (stably: earlier candidates win ties) and keeps the
-// first N.
+// first N. It sorts row numbers, not rows: a stable sort of n rows moves
+// them O(n log² n) times. slices.SortStableFunc is sort.SliceStable's
+// algorithm (both are generated from one template and only ask whether a
+// sorts before b), so the answer is the one sort.SliceStable gave even
+// where the order is not total (a dynamic key mixing numbers and words).
 func (s *topStage) keepBest(rows []topRow) []topRow {
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, c := rows[i], rows[j]
+	perm := make([]int32, len(rows))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(i, j int32) int {
+		a, c := &rows[i], &rows[j]
 		for k, key := range s.keys {
 			if r := compareKeys(a.keys[k], int(a.row), c.keys[k], int(c.row), key.desc, key.nullsLast); r != 0 {
-				return r < 0
+				return r
 			}
 		}
-		return false
+		return 0
 	})
-	if len(rows) > int(s.n) {
-		clear(rows[s.n:])
-		rows = rows[:s.n]
+	best := make([]topRow, min(len(rows), int(s.n)))
+	for k := range best {
+		best[k] = rows[perm[k]]
 	}
-	return rows
+	// Back into rows, whose capacity the next batch's candidates reuse.
+	copy(rows, best)
+	clear(rows[len(best):])
+	return rows[:len(best)]
 }
 
 func (s *topStage) finish(x *execCtx, sinks []sink) (*batch, error) {

@@ -42,6 +42,9 @@ func (c *cmpOp) eval(lv, rv *vector.Vector, n int, sel []int32) *vector.Vector {
 		eq := c.op == "=="
 		forLive(n, sel, func(i int) { out.Bools[i] = (lv.Bool(i) == rv.Bool(i)) == eq })
 	case vector.Dynamic:
+		if c.mixed(lv, rv, false, n, sel, out.Bools) || c.mixed(rv, lv, true, n, sel, out.Bools) {
+			break
+		}
 		forLive(n, sel, func(i int) {
 			if lv.IsNull(i) || rv.IsNull(i) {
 				return

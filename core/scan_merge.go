@@ -50,6 +50,7 @@ func (x *execCtx) convertedColumn(p store.Part, keys []store.ColKey, c colDef, n
 	default:
 		v = mergeValues(vs, c.Type, n)
 	}
+	v = withMixed(v)
 	if cacheable {
 		x.cache.put(key, v)
 	}

@@ -39,6 +39,10 @@ type Vector struct {
 	Dict   []string
 	Codes  []uint32
 	Dyns   []any
+
+	// Mixed, on a Dynamic vector, is the unboxed side of its number rows
+	// (mixed.go); read it through Mix.
+	Mixed *Mixed
 }
 
 // New returns an empty vector of type t with room for capacity rows.
@@ -360,6 +364,9 @@ func (v *Vector) Gather(sel []int32) *Vector {
 		for j, i := range sel {
 			out.Dyns[j] = v.Dyns[i]
 		}
+		if m := v.Mix(); m != nil {
+			out.Mixed = m.gather(sel)
+		}
 	}
 	if v.Valid != nil {
 		out.Valid = NewBitmap(len(sel))
@@ -416,6 +423,10 @@ func (v *Vector) Slice(lo, hi int) *Vector {
 		}
 	case Dynamic:
 		out.Dyns = v.Dyns[lo:hi]
+		out.Mixed = nil
+		if m := v.Mix(); m != nil && lo%64 == 0 {
+			out.Mixed = m.slice(lo, hi)
+		}
 	}
 	return &out
 }
@@ -424,6 +435,9 @@ func (v *Vector) Slice(lo, hi int) *Vector {
 // memory-budget accounting.
 func (v *Vector) Bytes() int64 {
 	n := int64(len(v.Valid)*8 + len(v.Bools) + len(v.Ints)*8 + len(v.Floats)*8 + len(v.Codes)*4 + len(v.Dyns)*16)
+	if m := v.Mixed; m != nil {
+		n += int64(len(m.Floats)*8 + (len(m.Num)+len(m.Real)+len(m.Ord)+len(m.Int))*8)
+	}
 	for _, s := range v.Strs {
 		n += int64(len(s)) + 16
 	}

@@ -79,6 +79,10 @@ func (s *avgState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	case vector.Int, vector.DateTime, vector.TimeSpan:
 		avgInts(s.hi, s.lo, s.counts, v, sel, groups)
 	case vector.Dynamic:
+		if r := v.Reals(); r != nil {
+			avgInto(s.sums, s.counts, r, r.Floats, sel, groups)
+			return
+		}
 		for k, g := range groups {
 			r, ok := liveRow(v, sel, k)
 			if !ok {

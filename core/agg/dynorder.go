@@ -77,6 +77,10 @@ func (a dynBest) value() any {
 
 // dynExtremes folds a dynamic vector into the per-group best values.
 func dynExtremes(best []dynBest, has []bool, v *vector.Vector, sel []int32, groups []uint32, isMax bool) {
+	if m := v.Mix(); m != nil {
+		mixedExtremes(best, has, v, m, sel, groups, isMax)
+		return
+	}
 	for k, g := range groups {
 		r, ok := liveRow(v, sel, k)
 		if !ok {
@@ -141,6 +145,9 @@ func readDynBests(r *rd, n int) ([]dynBest, error) {
 // only take numbers (percentile, histogram): what is not a number, or a
 // string that parses as one, becomes null.
 func dynToFloats(v *vector.Vector, sel []int32) *vector.Vector {
+	if r := v.Reals(); r != nil {
+		return r
+	}
 	if v.Const {
 		var c any
 		if x, ok := dynFloat(v.Dyn(0)); ok && !v.IsNull(0) {

@@ -219,6 +219,10 @@ func dynFloat(x any) (float64, bool) {
 	return 0, false
 }
 
+// DynReal reads a dynamic value as the aggregations do (dynFloat), for
+// the engine's unboxed side of mixed columns (vector.Mixed.Real).
+func DynReal(x any) (float64, bool) { return dynFloat(x) }
+
 // wantBool is the check every -if variant applies to its predicate.
 func wantBool(pos int, t vector.Type) error {
 	switch t {

@@ -83,6 +83,10 @@ func (s *sumState) Update(args []*vector.Vector, sel []int32, groups []uint32) {
 	case vector.Float:
 		sumInto(s.floats, s.has, v, v.Floats, sel, groups)
 	case vector.Dynamic:
+		if r := v.Reals(); r != nil {
+			sumInto(s.floats, s.has, r, r.Floats, sel, groups)
+			return
+		}
 		for k, g := range groups {
 			r, ok := liveRow(v, sel, k)
 			if !ok {
