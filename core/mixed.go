@@ -233,33 +233,23 @@ func fullWord(k int) uint64 {
 	return 1<<k - 1
 }
 
-// mixedCompare orders non-null row a of v against non-null row c of w as
-// compareAny orders their values, from the mixed sides where it can, and
-// reports whether it could. A number against a number, a numeric string,
-// a bool or a timespan compares as reals (compareAny's fn.DynFloat reads
-// them as the mixed side does); a number against a string that is not
-// one is not comparable (0); two strings compare byte-wise. The rest is
-// left to compareAny.
-func mixedCompare(v *vector.Vector, a int, w *vector.Vector, c int) (int, bool) {
+// mixedOrder orders non-null row a of v against non-null row c of w as
+// orderAny does, from their mixed sides, and reports whether it could.
+// Rows that read as numbers (the Real bit) come first, by their number;
+// the others are left to orderAny.
+func mixedOrder(v *vector.Vector, a int, w *vector.Vector, c int) (int, bool) {
 	mv, mw := v.Mix(), w.Mix()
 	if mv == nil || mw == nil {
 		return 0, false
 	}
-	na, nc := mv.Num.Get(a), mw.Num.Get(c)
-	if na && nc {
-		return cmp.Compare(mv.Floats[a], mw.Floats[c]), true
-	}
 	ra, rc := mv.Real.Get(a), mw.Real.Get(c)
-	if (na || nc) && ra && rc {
-		return cmp.Compare(mv.Floats[a], mw.Floats[c]), true
-	}
-	sa, aStr := v.Dyns[a].(string)
-	sc, cStr := w.Dyns[c].(string)
 	switch {
-	case aStr && cStr:
-		return strings.Compare(sa, sc), true
-	case na && cStr || nc && aStr:
-		return 0, true // a number and a string that is not one
+	case ra && rc:
+		return cmp.Compare(mv.Floats[a], mw.Floats[c]), true
+	case ra:
+		return -1, true
+	case rc:
+		return 1, true
 	}
 	return 0, false
 }

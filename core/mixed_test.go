@@ -142,9 +142,8 @@ func TestMixedMatchesBoxed(t *testing.T) {
 		fast := mixedEngine(t, seed, 4000+int(seed)*300, wide, nan)
 		boxed := mixedEngine(t, seed, 4000+int(seed)*300, wide, nan)
 		for _, q := range mixedQueries {
-			// One worker: top and sort over a field mixing numbers and
-			// words are not a total order, so their answer depends on
-			// the order rows arrive in, which must be the same for both.
+			// One worker: rows with equal sort keys (3 and "3.0") come
+			// in the order they arrive, which must be the same for both.
 			one := func(r *Request) { r.Workers = 1 }
 			got := stableJSON(mustQuery(t, fast, q, one))
 			mixedColumns = false

@@ -126,7 +126,7 @@ func compareKeys(v *vector.Vector, a int, w *vector.Vector, c int, desc, nullsLa
 	var r int
 	switch {
 	case v.Type != w.Type:
-		r, _ = compareAny(v.Value(a), w.Value(c))
+		r = orderAny(v.Value(a), w.Value(c))
 	case v.Type == vector.Int, v.Type == vector.DateTime, v.Type == vector.TimeSpan:
 		r = cmp.Compare(v.Int(a), w.Int(c))
 	case v.Type == vector.Float:
@@ -137,8 +137,8 @@ func compareKeys(v *vector.Vector, a int, w *vector.Vector, c int, desc, nullsLa
 		r = cmpBool(v.Bool(a), w.Bool(c))
 	default:
 		var ok bool
-		if r, ok = mixedCompare(v, a, w, c); !ok {
-			r, _ = compareAny(v.Value(a), w.Value(c))
+		if r, ok = mixedOrder(v, a, w, c); !ok {
+			r = orderAny(v.Value(a), w.Value(c))
 		}
 	}
 	if desc {
