@@ -21,16 +21,19 @@ const (
 	SDistinct  StageKind = "distinct"
 	SParse     StageKind = "parse"
 	SMvExpand  StageKind = "mv-expand"
+	SGetSchema StageKind = "getschema"
+	SSample    StageKind = "sample"
+	SUnion     StageKind = "union"
 )
 
 var stageKinds = map[StageKind]bool{SWhere: true, SExtend: true, SProject: true, SPick: true, SSummarize: true,
 	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true, SParse: true,
-	SMvExpand: true}
+	SMvExpand: true, SGetSchema: true, SSample: true, SUnion: true}
 
 // Blocking reports whether a stage of kind k needs all of its input.
 func (k StageKind) Blocking() bool {
 	switch k {
-	case SSummarize, SCount, STake, STop, SSort, SDistinct:
+	case SSummarize, SCount, STake, STop, SSort, SDistinct, SGetSchema, SUnion:
 		return true
 	}
 	return false
@@ -40,7 +43,7 @@ func (k StageKind) Blocking() bool {
 // schema, which its node then leaves out.
 func (k StageKind) SameSchema() bool {
 	switch k {
-	case SWhere, STake, STop, SSort:
+	case SWhere, STake, STop, SSort, SSample:
 		return true
 	}
 	return false
@@ -84,6 +87,14 @@ type Stage struct {
 	// Order are top's and sort's keys.
 	Order    []SortKey `json:"order,omitempty"`
 	SortTake bool      `json:"sortTake,omitempty"`
+	// P is a sample's proportion (a real constant), Seed the query's
+	// random seed its generators derive from.
+	P    *Expr  `json:"p,omitempty"`
+	Seed uint64 `json:"seed,omitempty"`
+	// Legs are what a union appends to its input; WithSource names the
+	// column reporting each row's leg.
+	Legs       []Leg  `json:"legs,omitempty"`
+	WithSource string `json:"withSource,omitempty"`
 }
 
 // Agg is one aggregation of a summarize: a registry name (core/agg),
@@ -153,7 +164,7 @@ func (s *Stage) exprs() []*Expr {
 	for _, k := range s.Order {
 		out = append(out, k.X)
 	}
-	return out
+	return append(out, s.P)
 }
 
 // check verifies the stage's kind and expressions.
@@ -166,5 +177,5 @@ func (s *Stage) check() error {
 			return err
 		}
 	}
-	return nil
+	return checkLegs(s.Legs)
 }

@@ -1,0 +1,335 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/vector"
+)
+
+// Whole pipelines as plan nodes and back: a source node and its stage
+// nodes (plan.Pipeline). Nested pipelines (a union's legs, a let table,
+// a parenthesized source) plan and build the same way, recursively.
+
+// pipelinePlan is the plan of pl; ok is false when its source, a stage
+// or an expression has no plan form.
+func pipelinePlan(pl *pipeline) (*plan.Pipeline, bool) {
+	src, ok := sourcePlan(pl.src)
+	if !ok {
+		return nil, false
+	}
+	pp := &plan.Pipeline{Source: *src, Stages: []plan.Stage{}}
+	for _, st := range pl.stages {
+		p, ok := st.(planned)
+		if !ok {
+			return nil, false
+		}
+		ps, ok := p.toPlan()
+		if !ok {
+			return nil, false
+		}
+		pp.Stages = append(pp.Stages, *ps)
+	}
+	return pp, true
+}
+
+func sourcePlan(s source) (*plan.Source, bool) {
+	switch s := s.(type) {
+	case *scanSource:
+		return s.toPlan()
+	case *filteredSource:
+		scan, ok := s.src.(*scanSource)
+		w, okw := s.st.(*whereStage)
+		if !ok || !okw || w.pred.node == nil {
+			return nil, false
+		}
+		ps, ok := scan.toPlan()
+		if ok {
+			ps.Pred = w.pred.node
+		}
+		return ps, ok
+	case *tableSource:
+		return s.toPlan()
+	case *unionSource:
+		legs, ok := legsPlan(s.parts)
+		return &plan.Source{Kind: plan.SrcUnion, Schema: schemaPlan(s.sch), Legs: legs, WithSource: s.withSource}, ok
+	}
+	return nil, false
+}
+
+// toPlan is a scan's node: its datasets and bounds. Its blocks are the
+// snapshots the planner took, bound again when the node is built.
+func (s *scanSource) toPlan() (*plan.Source, bool) {
+	if s.stream != nil {
+		return nil, false
+	}
+	ps := &plan.Source{Kind: plan.SrcScan, Schema: schemaPlan(s.sch), Datasets: s.datasets, WithSource: s.withSource}
+	if s.hasLo {
+		lo := s.timeLo
+		ps.Lo = &lo
+	}
+	if s.hasHi {
+		hi := s.timeHi
+		ps.Hi = &hi
+	}
+	return ps, true
+}
+
+// toPlan writes a table known when planning cell by cell as constants,
+// and a nested pipeline as its plan.
+func (t *tableSource) toPlan() (*plan.Source, bool) {
+	if t.sub != nil {
+		sub, ok := pipelinePlan(t.sub)
+		return &plan.Source{Kind: plan.SrcSub, Schema: schemaPlan(t.sch), Sub: sub}, ok
+	}
+	if t.b == nil {
+		return nil, false
+	}
+	ps := &plan.Source{Kind: plan.SrcTable, Schema: schemaPlan(t.sch), Cols: make([][]*plan.Expr, len(t.sch))}
+	for i, v := range t.b.Cols {
+		col := make([]*plan.Expr, t.b.N)
+		for r := range col {
+			col[r] = plan.Const(t.sch[i].Type, v.Value(r), nil)
+		}
+		ps.Cols[i] = col
+	}
+	return ps, true
+}
+
+func legsPlan(parts []unionPart) ([]plan.Leg, bool) {
+	legs := make([]plan.Leg, len(parts))
+	for i, p := range parts {
+		pp, ok := pipelinePlan(p.pl)
+		if !ok {
+			return nil, false
+		}
+		legs[i] = plan.Leg{Name: p.name, Pipe: *pp}
+	}
+	return legs, true
+}
+
+func (g *getSchemaStage) toPlan() (*plan.Stage, bool) {
+	return &plan.Stage{Kind: plan.SGetSchema, Schema: schemaPlan(g.out())}, true
+}
+
+func (s *sampleStage) toPlan() (*plan.Stage, bool) {
+	return &plan.Stage{Kind: plan.SSample, P: plan.Const(vector.Float, s.p, nil), Seed: s.seed}, true
+}
+
+// toPlan leaves out the union's first part, its own input.
+func (u *unionStage) toPlan() (*plan.Stage, bool) {
+	legs, ok := legsPlan(u.src.parts[1:])
+	return &plan.Stage{Kind: plan.SUnion, Schema: schemaPlan(u.src.sch), Legs: legs, WithSource: u.src.withSource}, ok
+}
+
+// buildEnv is what building a pipeline binds its nodes to: the
+// snapshots the planner took, by dataset, and the query's range for the
+// aggregations that read it.
+type buildEnv struct {
+	snaps map[string]*store.Snapshot
+	actx  agg.Context
+}
+
+func newBuildEnv(snaps []*store.Snapshot, actx agg.Context) *buildEnv {
+	env := &buildEnv{snaps: make(map[string]*store.Snapshot, len(snaps)), actx: actx}
+	for _, s := range snaps {
+		env.snaps[s.Dataset] = s
+	}
+	return env
+}
+
+// buildPipeline builds the operators of pp for one run. Every source
+// and stage is made from its node; what a node does not say (a scan's
+// block pruning, a top's threshold pushed into the scan) is derived here
+// as the planner derives it.
+func buildPipeline(pp *plan.Pipeline, env *buildEnv) (*pipeline, error) {
+	src, err := buildSource(&pp.Source, env)
+	if err != nil {
+		return nil, fmt.Errorf("%s source: %w", pp.Source.Kind, err)
+	}
+	pl := &pipeline{src: src}
+	in := src.schema()
+	for i := range pp.Stages {
+		st, err := buildPipelineStage(&pp.Stages[i], in, env)
+		if err != nil {
+			return nil, err
+		}
+		in = st.out()
+		if pushDown(pl, st) {
+			continue
+		}
+		pl.stages = append(pl.stages, st)
+	}
+	attachTopPrune(pl)
+	return pl, nil
+}
+
+func buildPipelineStage(ps *plan.Stage, in schema, env *buildEnv) (stage, error) {
+	switch ps.Kind {
+	case plan.SUnion:
+		st, err := buildUnionStage(ps, in, env)
+		if err != nil {
+			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
+		}
+		return st, nil
+	case plan.SSample:
+		return buildSample(ps, in)
+	case plan.SGetSchema:
+		return &getSchemaStage{in: in}, nil
+	}
+	return buildStage(ps, in, env.actx)
+}
+
+func buildSample(ps *plan.Stage, in schema) (stage, error) {
+	if ps.P == nil || ps.P.Type != vector.Float {
+		return nil, errors.New("sample stage: no real proportion")
+	}
+	f, _ := ps.P.ConstValue().(float64)
+	if !(f > 0 && f < 1) {
+		return nil, fmt.Errorf("sample stage: proportion %v", f)
+	}
+	return &sampleStage{in: in, p: f, seed: ps.Seed}, nil
+}
+
+func buildUnionStage(ps *plan.Stage, in schema, env *buildEnv) (stage, error) {
+	input := &tableSource{sch: in, eval: func(*execCtx) (*batch, error) {
+		return nil, errors.New("union: input not collected before the union ran")
+	}}
+	us, err := buildUnion(ps.Legs, ps.WithSource, ps.Schema, env, &unionPart{pl: &pipeline{src: input}})
+	if err != nil {
+		return nil, err
+	}
+	return &unionStage{in: in, src: us}, nil
+}
+
+func buildUnion(legs []plan.Leg, withSource string, want []plan.Field, env *buildEnv, first *unionPart) (*unionSource, error) {
+	us := &unionSource{withSource: withSource, sch: schemaFromPlan(want)}
+	if first != nil {
+		us.parts = append(us.parts, *first)
+	}
+	for i := range legs {
+		pl, err := buildSubPipeline(&legs[i].Pipe, env)
+		if err != nil {
+			return nil, err
+		}
+		us.parts = append(us.parts, unionPart{pl: pl, name: legs[i].Name})
+	}
+	var schemas []schema
+	for _, pt := range us.parts {
+		schemas = append(schemas, pt.pl.out())
+	}
+	got := unionSchema(schemas...)
+	if withSource != "" && got.index(withSource) < 0 {
+		got = append(got, colDef{withSource, vector.String})
+	}
+	if !sameSchema(got, us.sch) {
+		return nil, fmt.Errorf("its output is %v here, the plan says %v", got, us.sch)
+	}
+	return us, nil
+}
+
+// buildSubPipeline builds a nested pipeline, whose node has no version
+// of its own.
+func buildSubPipeline(pp *plan.Pipeline, env *buildEnv) (*pipeline, error) {
+	return buildPipeline(pp, env)
+}
+
+func buildSource(ps *plan.Source, env *buildEnv) (source, error) {
+	want := schemaFromPlan(ps.Schema)
+	var src source
+	switch ps.Kind {
+	case plan.SrcScan:
+		s, err := buildScan(ps, env)
+		if err != nil {
+			return nil, err
+		}
+		src = s
+	case plan.SrcTable:
+		t, err := buildTable(ps, want)
+		if err != nil {
+			return nil, err
+		}
+		src = t
+	case plan.SrcSub:
+		if ps.Sub == nil {
+			return nil, errors.New("no pipeline")
+		}
+		sub, err := buildSubPipeline(ps.Sub, env)
+		if err != nil {
+			return nil, err
+		}
+		src = subSource(sub)
+	case plan.SrcUnion:
+		us, err := buildUnion(ps.Legs, ps.WithSource, ps.Schema, env, nil)
+		if err != nil {
+			return nil, err
+		}
+		src = us
+	default:
+		return nil, fmt.Errorf("%w source kind %q", plan.ErrUnsupported, ps.Kind)
+	}
+	if got := src.schema(); !sameSchema(got, want) {
+		return nil, fmt.Errorf("its output is %v here, the plan says %v", got, want)
+	}
+	return src, nil
+}
+
+// buildScan binds a scan node to the planner's snapshots of its
+// datasets. A filter (search's predicate) runs in the scan's workers
+// and hands the scan its block pruning, as searchSource does.
+func buildScan(ps *plan.Source, env *buildEnv) (source, error) {
+	snaps := make([]*store.Snapshot, len(ps.Datasets))
+	for i, ds := range ps.Datasets {
+		if snaps[i] = env.snaps[ds]; snaps[i] == nil {
+			return nil, fmt.Errorf("no snapshot of dataset %q", ds)
+		}
+	}
+	s := newScanSource(snaps)
+	if ps.WithSource != "" {
+		s.withSource = ps.WithSource
+		s.sch = append(s.sch, colDef{ps.WithSource, vector.String})
+	}
+	if ps.Lo != nil {
+		s.timeLo, s.hasLo = *ps.Lo, true
+	}
+	if ps.Hi != nil {
+		s.timeHi, s.hasHi = *ps.Hi, true
+	}
+	if ps.Pred == nil {
+		return s, nil
+	}
+	pred, err := buildExpr(ps.Pred, s.sch)
+	if err != nil {
+		return nil, err
+	}
+	w := newWhereStage(s.sch, pred)
+	s.prune = append(s.prune, w.push.prune...)
+	s.granules = append(s.granules, w.push.granules...)
+	return &filteredSource{src: s, st: w}, nil
+}
+
+// buildTable makes a table's batch from its constants; plan.Source's
+// check made sure every column has as many.
+func buildTable(ps *plan.Source, sch schema) (source, error) {
+	if len(ps.Cols) != len(sch) {
+		return nil, fmt.Errorf("%d columns of cells for %d columns", len(ps.Cols), len(sch))
+	}
+	rows := 0
+	if len(ps.Cols) > 0 {
+		rows = len(ps.Cols[0])
+	}
+	vecs := make([]*vector.Vector, len(sch))
+	for i, c := range sch {
+		vecs[i] = vector.New(c.Type, rows)
+		for _, cell := range ps.Cols[i] {
+			if cell.Type != c.Type {
+				return nil, fmt.Errorf("a cell of column %s is %s, not %s", c.Name, cell.Type, c.Type)
+			}
+			vecs[i].AppendValue(cell.ConstValue())
+		}
+	}
+	return &tableSource{sch: sch, b: newBatch(vecs, rows)}, nil
+}
