@@ -143,8 +143,7 @@ func newBuildEnv(snaps []*store.Snapshot, actx agg.Context) *buildEnv {
 
 // buildPipeline builds the operators of pp for one run. Every source
 // and stage is made from its node; what a node does not say (a scan's
-// block pruning, a top's threshold pushed into the scan) is derived here
-// as the planner derives it.
+// block pruning) is derived here as the planner derives it.
 func buildPipeline(pp *plan.Pipeline, env *buildEnv) (*pipeline, error) {
 	src, err := buildSource(&pp.Source, env)
 	if err != nil {
@@ -163,6 +162,18 @@ func buildPipeline(pp *plan.Pipeline, env *buildEnv) (*pipeline, error) {
 		}
 		pl.stages = append(pl.stages, st)
 	}
+	return pl, nil
+}
+
+// buildQueryPipeline builds a query's body, and a nested pipeline the
+// planner evaluates as a table (subquery): a top right above their scan
+// hands it its threshold, as prepare and subquery attach it. A join's
+// right side and a union's legs get none, as when planned.
+func buildQueryPipeline(pp *plan.Pipeline, env *buildEnv) (*pipeline, error) {
+	pl, err := buildPipeline(pp, env)
+	if err != nil {
+		return nil, err
+	}
 	attachTopPrune(pl)
 	return pl, nil
 }
@@ -179,6 +190,17 @@ func buildPipelineStage(ps *plan.Stage, in schema, env *buildEnv) (stage, error)
 		return buildSample(ps, in)
 	case plan.SGetSchema:
 		return &getSchemaStage{in: in}, nil
+	case plan.SNulls:
+		return buildNulls(ps, in)
+	case plan.SJoin:
+		st, err := buildJoin(ps, in, env)
+		if err != nil {
+			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
+		}
+		if got, want := st.out(), schemaFromPlan(ps.Schema); !sameSchema(got, want) {
+			return nil, fmt.Errorf("%s stage: its output is %v here, the plan says %v", ps.Kind, got, want)
+		}
+		return st, nil
 	}
 	return buildStage(ps, in, env.actx)
 }
@@ -211,7 +233,7 @@ func buildUnion(legs []plan.Leg, withSource string, want []plan.Field, env *buil
 		us.parts = append(us.parts, *first)
 	}
 	for i := range legs {
-		pl, err := buildSubPipeline(&legs[i].Pipe, env)
+		pl, err := buildPipeline(&legs[i].Pipe, env)
 		if err != nil {
 			return nil, err
 		}
@@ -229,12 +251,6 @@ func buildUnion(legs []plan.Leg, withSource string, want []plan.Field, env *buil
 		return nil, fmt.Errorf("its output is %v here, the plan says %v", got, us.sch)
 	}
 	return us, nil
-}
-
-// buildSubPipeline builds a nested pipeline, whose node has no version
-// of its own.
-func buildSubPipeline(pp *plan.Pipeline, env *buildEnv) (*pipeline, error) {
-	return buildPipeline(pp, env)
 }
 
 func buildSource(ps *plan.Source, env *buildEnv) (source, error) {
@@ -257,7 +273,7 @@ func buildSource(ps *plan.Source, env *buildEnv) (source, error) {
 		if ps.Sub == nil {
 			return nil, errors.New("no pipeline")
 		}
-		sub, err := buildSubPipeline(ps.Sub, env)
+		sub, err := buildQueryPipeline(ps.Sub, env)
 		if err != nil {
 			return nil, err
 		}

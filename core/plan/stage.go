@@ -24,11 +24,14 @@ const (
 	SGetSchema StageKind = "getschema"
 	SSample    StageKind = "sample"
 	SUnion     StageKind = "union"
+	SJoin      StageKind = "join"
+	SNulls     StageKind = "nulls"
 )
 
 var stageKinds = map[StageKind]bool{SWhere: true, SExtend: true, SProject: true, SPick: true, SSummarize: true,
 	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true, SParse: true,
-	SMvExpand: true, SGetSchema: true, SSample: true, SUnion: true}
+	SMvExpand: true, SGetSchema: true, SSample: true, SUnion: true,
+	SJoin: true, SNulls: true}
 
 // Blocking reports whether a stage of kind k needs all of its input.
 func (k StageKind) Blocking() bool {
@@ -43,7 +46,7 @@ func (k StageKind) Blocking() bool {
 // schema, which its node then leaves out.
 func (k StageKind) SameSchema() bool {
 	switch k {
-	case SWhere, STake, STop, SSort, SSample:
+	case SWhere, STake, STop, SSort, SSample, SNulls:
 		return true
 	}
 	return false
@@ -95,6 +98,19 @@ type Stage struct {
 	// column reporting each row's leg.
 	Legs       []Leg  `json:"legs,omitempty"`
 	WithSource string `json:"withSource,omitempty"`
+	// Join is a join's (or lookup's); its right side is Legs[0].
+	Join *Join `json:"join,omitempty"`
+}
+
+// Join is what a join stage matches: its kind (a name of FORMAT.md's
+// join kinds), the key pairs, Left[i] over the stage's input and
+// Right[i] over the right side's output, of one type each, and the
+// right columns the output takes, in order.
+type Join struct {
+	Kind      string  `json:"kind"`
+	Left      []*Expr `json:"left"`
+	Right     []*Expr `json:"right"`
+	RightCols []int   `json:"rightCols"`
 }
 
 // Agg is one aggregation of a summarize: a registry name (core/agg),
@@ -163,6 +179,9 @@ func (s *Stage) exprs() []*Expr {
 	}
 	for _, k := range s.Order {
 		out = append(out, k.X)
+	}
+	if s.Join != nil {
+		out = append(append(out, s.Join.Left...), s.Join.Right...)
 	}
 	return append(out, s.P)
 }
