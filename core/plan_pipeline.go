@@ -192,6 +192,15 @@ func buildPipelineStage(ps *plan.Stage, in schema, env *buildEnv) (stage, error)
 		return &getSchemaStage{in: in}, nil
 	case plan.SNulls:
 		return buildNulls(ps, in)
+	case plan.SSeries:
+		st, err := buildMakeSeries(ps, in, env.actx)
+		if err != nil {
+			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
+		}
+		if got, want := st.out(), schemaFromPlan(ps.Schema); !sameSchema(got, want) {
+			return nil, fmt.Errorf("%s stage: its output is %v here, the plan says %v", ps.Kind, got, want)
+		}
+		return st, nil
 	case plan.SJoin:
 		st, err := buildJoin(ps, in, env)
 		if err != nil {

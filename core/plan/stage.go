@@ -26,17 +26,18 @@ const (
 	SUnion     StageKind = "union"
 	SJoin      StageKind = "join"
 	SNulls     StageKind = "nulls"
+	SSeries    StageKind = "make-series"
 )
 
 var stageKinds = map[StageKind]bool{SWhere: true, SExtend: true, SProject: true, SPick: true, SSummarize: true,
 	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true, SParse: true,
 	SMvExpand: true, SGetSchema: true, SSample: true, SUnion: true,
-	SJoin: true, SNulls: true}
+	SJoin: true, SNulls: true, SSeries: true}
 
 // Blocking reports whether a stage of kind k needs all of its input.
 func (k StageKind) Blocking() bool {
 	switch k {
-	case SSummarize, SCount, STake, STop, SSort, SDistinct, SGetSchema, SUnion:
+	case SSummarize, SCount, STake, STop, SSort, SDistinct, SGetSchema, SUnion, SSeries:
 		return true
 	}
 	return false
@@ -100,6 +101,22 @@ type Stage struct {
 	WithSource string `json:"withSource,omitempty"`
 	// Join is a join's (or lookup's); its right side is Legs[0].
 	Join *Join `json:"join,omitempty"`
+	// Series is a make-series's axis and bins; Keys and Aggs are its
+	// by-keys and aggregations.
+	Series *Series `json:"series,omitempty"`
+}
+
+// Series is what a make-series adds to its keys and aggregations: the
+// axis, the step and bounds as constants (a long for an axis binned in
+// int64: datetime, timespan, long with a long step; a real otherwise;
+// From and To absent when not given), and each aggregation's default
+// for an empty bin.
+type Series struct {
+	Axis     *Expr   `json:"axis"`
+	Step     *Expr   `json:"step"`
+	From     *Expr   `json:"from,omitempty"`
+	To       *Expr   `json:"to,omitempty"`
+	Defaults []*Expr `json:"defaults"`
 }
 
 // Join is what a join stage matches: its kind (a name of FORMAT.md's
@@ -179,6 +196,9 @@ func (s *Stage) exprs() []*Expr {
 	}
 	for _, k := range s.Order {
 		out = append(out, k.X)
+	}
+	if sr := s.Series; sr != nil {
+		out = append(append(out, sr.Axis, sr.Step, sr.From, sr.To), sr.Defaults...)
 	}
 	if s.Join != nil {
 		out = append(append(out, s.Join.Left...), s.Join.Right...)
