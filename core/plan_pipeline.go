@@ -192,6 +192,21 @@ func buildPipelineStage(ps *plan.Stage, in schema, env *buildEnv) (stage, error)
 		return &getSchemaStage{in: in}, nil
 	case plan.SNulls:
 		return buildNulls(ps, in)
+	case plan.SRedact:
+		st, err := buildRedact(ps, in)
+		if err != nil {
+			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
+		}
+		return st, nil
+	case plan.SParseKv:
+		st, err := buildParseKv(ps, in)
+		if err != nil {
+			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
+		}
+		if got, want := st.out(), schemaFromPlan(ps.Schema); !sameSchema(got, want) {
+			return nil, fmt.Errorf("%s stage: its output is %v here, the plan says %v", ps.Kind, got, want)
+		}
+		return st, nil
 	case plan.SSeries:
 		st, err := buildMakeSeries(ps, in, env.actx)
 		if err != nil {

@@ -27,12 +27,14 @@ const (
 	SJoin      StageKind = "join"
 	SNulls     StageKind = "nulls"
 	SSeries    StageKind = "make-series"
+	SRedact    StageKind = "redact"
+	SParseKv   StageKind = "parse-kv"
 )
 
 var stageKinds = map[StageKind]bool{SWhere: true, SExtend: true, SProject: true, SPick: true, SSummarize: true,
 	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true, SParse: true,
 	SMvExpand: true, SGetSchema: true, SSample: true, SUnion: true,
-	SJoin: true, SNulls: true, SSeries: true}
+	SJoin: true, SNulls: true, SSeries: true, SRedact: true, SParseKv: true}
 
 // Blocking reports whether a stage of kind k needs all of its input.
 func (k StageKind) Blocking() bool {
@@ -47,7 +49,7 @@ func (k StageKind) Blocking() bool {
 // schema, which its node then leaves out.
 func (k StageKind) SameSchema() bool {
 	switch k {
-	case SWhere, STake, STop, SSort, SSample, SNulls:
+	case SWhere, STake, STop, SSort, SSample, SNulls, SRedact:
 		return true
 	}
 	return false
@@ -104,6 +106,42 @@ type Stage struct {
 	// Series is a make-series's axis and bins; Keys and Aggs are its
 	// by-keys and aggregations.
 	Series *Series `json:"series,omitempty"`
+	// Redact is a redact's; Idx are the columns it rewrites.
+	Redact *Redact `json:"redact,omitempty"`
+	// Kv is a parse-kv's; Pred is the text it reads.
+	Kv *ParseKv `json:"kv,omitempty"`
+}
+
+// Redact is what a redact replaces: every match of Regexes, in order,
+// by Token (per character when it is one character long), or by the
+// match's MD5 digest with Hash; with Groups only the capturing groups.
+type Redact struct {
+	Regexes []string `json:"regexes"`
+	Token   string   `json:"token"`
+	Hash    bool     `json:"hash,omitempty"`
+	Groups  bool     `json:"groups,omitempty"`
+}
+
+// ParseKv is how a parse-kv splits its text and which keys it keeps:
+// each key's name, type and output column; the delimiters, quote pairs
+// (two characters, opening and closing), escape characters and greedy
+// flag, or the regex of two groups; none of them: any character that is
+// not a letter or digit separates.
+type ParseKv struct {
+	Keys    []KvKey  `json:"keys"`
+	Pairs   string   `json:"pairs,omitempty"`
+	Kv      string   `json:"kv,omitempty"`
+	Quotes  []string `json:"quotes,omitempty"`
+	Escapes string   `json:"escapes,omitempty"`
+	Greedy  bool     `json:"greedy,omitempty"`
+	Regex   string   `json:"regex,omitempty"`
+}
+
+// KvKey is one key a parse-kv extracts.
+type KvKey struct {
+	Name string      `json:"name"`
+	Type vector.Type `json:"type"`
+	Slot int         `json:"slot"`
 }
 
 // Series is what a make-series adds to its keys and aggregations: the
