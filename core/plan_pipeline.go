@@ -61,12 +61,14 @@ func sourcePlan(s source) (*plan.Source, bool) {
 }
 
 // toPlan is a scan's node: its datasets and bounds. Its blocks are the
-// snapshots the planner took, bound again when the node is built.
+// snapshots the planner took (a stream: the request's table), bound
+// again when the node is built.
 func (s *scanSource) toPlan() (*plan.Source, bool) {
+	kind := plan.SrcScan
 	if s.stream != nil {
-		return nil, false
+		kind = plan.SrcStream
 	}
-	ps := &plan.Source{Kind: plan.SrcScan, Schema: schemaPlan(s.sch), Datasets: s.datasets, WithSource: s.withSource}
+	ps := &plan.Source{Kind: kind, Schema: schemaPlan(s.sch), Datasets: s.datasets, WithSource: s.withSource}
 	if s.hasLo {
 		lo := s.timeLo
 		ps.Lo = &lo
@@ -126,11 +128,12 @@ func (u *unionStage) toPlan() (*plan.Stage, bool) {
 }
 
 // buildEnv is what building a pipeline binds its nodes to: the
-// snapshots the planner took, by dataset, and the query's range for the
-// aggregations that read it.
+// snapshots the planner took, by dataset, the request's streams, and
+// the query's range for the aggregations that read it.
 type buildEnv struct {
-	snaps map[string]*store.Snapshot
-	actx  agg.Context
+	snaps   map[string]*store.Snapshot
+	streams streamTables
+	actx    agg.Context
 }
 
 func newBuildEnv(snaps []*store.Snapshot, actx agg.Context) *buildEnv {
@@ -138,6 +141,13 @@ func newBuildEnv(snaps []*store.Snapshot, actx agg.Context) *buildEnv {
 	for _, s := range snaps {
 		env.snaps[s.Dataset] = s
 	}
+	return env
+}
+
+// buildEnv binds a plan to what p took while planning.
+func (p *planner) buildEnv() *buildEnv {
+	env := newBuildEnv(p.snaps, agg.Context{Start: p.req.Start, End: p.req.End})
+	env.streams = p.streams
 	return env
 }
 
@@ -282,7 +292,13 @@ func buildSource(ps *plan.Source, env *buildEnv) (source, error) {
 	var src source
 	switch ps.Kind {
 	case plan.SrcScan:
-		s, err := buildScan(ps, env)
+		s, err := buildScan(ps, want, env)
+		if err != nil {
+			return nil, err
+		}
+		src = s
+	case plan.SrcStream:
+		s, err := buildStream(ps, want, env)
 		if err != nil {
 			return nil, err
 		}
@@ -318,26 +334,22 @@ func buildSource(ps *plan.Source, env *buildEnv) (source, error) {
 }
 
 // buildScan binds a scan node to the planner's snapshots of its
-// datasets. A filter (search's predicate) runs in the scan's workers
-// and hands the scan its block pruning, as searchSource does.
-func buildScan(ps *plan.Source, env *buildEnv) (source, error) {
-	snaps := make([]*store.Snapshot, len(ps.Datasets))
+// datasets. Its schema is the node's: the planner worked it out from the
+// same snapshots' blocks, which need not be read again. A filter
+// (search's predicate) runs in the scan's workers and hands the scan its
+// block pruning, as searchSource does.
+func buildScan(ps *plan.Source, sch schema, env *buildEnv) (source, error) {
+	s := &scanSource{sch: sch, datasets: ps.Datasets, withSource: ps.WithSource}
 	for i, ds := range ps.Datasets {
-		if snaps[i] = env.snaps[ds]; snaps[i] == nil {
+		snap := env.snaps[ds]
+		if snap == nil {
 			return nil, fmt.Errorf("no snapshot of dataset %q", ds)
 		}
+		for _, p := range snap.Parts {
+			s.parts = append(s.parts, scanPart{part: p, dataset: i})
+		}
 	}
-	s := newScanSource(snaps)
-	if ps.WithSource != "" {
-		s.withSource = ps.WithSource
-		s.sch = append(s.sch, colDef{ps.WithSource, vector.String})
-	}
-	if ps.Lo != nil {
-		s.timeLo, s.hasLo = *ps.Lo, true
-	}
-	if ps.Hi != nil {
-		s.timeHi, s.hasHi = *ps.Hi, true
-	}
+	bounds(s, ps)
 	if ps.Pred == nil {
 		return s, nil
 	}
@@ -349,6 +361,32 @@ func buildScan(ps *plan.Source, env *buildEnv) (source, error) {
 	s.prune = append(s.prune, w.push.prune...)
 	s.granules = append(s.granules, w.push.granules...)
 	return &filteredSource{src: s, st: w}, nil
+}
+
+func bounds(s *scanSource, ps *plan.Source) {
+	if ps.Lo != nil {
+		s.timeLo, s.hasLo = *ps.Lo, true
+	}
+	if ps.Hi != nil {
+		s.timeHi, s.hasHi = *ps.Hi, true
+	}
+}
+
+// buildStream binds a stream scan to the request's table of that name;
+// its chunks convert to the types of the node's schema, the ones the
+// query was planned with.
+func buildStream(ps *plan.Source, sch schema, env *buildEnv) (source, error) {
+	if len(ps.Datasets) != 1 || env.streams[ps.Datasets[0]] == nil {
+		return nil, fmt.Errorf("no stream %v", ps.Datasets)
+	}
+	types := make(map[string]vector.Type, len(sch))
+	for _, c := range sch {
+		types[c.Name] = c.Type
+	}
+	s := &scanSource{sch: sch, datasets: ps.Datasets,
+		stream: &streamScan{table: env.streams[ps.Datasets[0]], planned: types}}
+	bounds(s, ps)
+	return s, nil
 }
 
 // buildTable makes a table's batch from its constants; plan.Source's
@@ -372,4 +410,38 @@ func buildTable(ps *plan.Source, sch schema) (source, error) {
 		}
 	}
 	return &tableSource{sch: sch, b: newBatch(vecs, rows)}, nil
+}
+
+// planGap names the first source or stage of pl (nested ones included)
+// without a plan form, for the error that reports a planner bug.
+func planGap(pl *pipeline) string {
+	if _, ok := sourcePlan(pl.src); !ok {
+		return sourceGap(pl.src)
+	}
+	for _, st := range pl.stages {
+		p, ok := st.(planned)
+		if !ok {
+			return fmt.Sprintf("%T", st)
+		}
+		if _, ok := p.toPlan(); !ok {
+			return fmt.Sprintf("an expression of %T", st)
+		}
+	}
+	return ""
+}
+
+func sourceGap(s source) string {
+	switch s := s.(type) {
+	case *tableSource:
+		if s.sub != nil {
+			return planGap(s.sub)
+		}
+	case *unionSource:
+		for _, pt := range s.parts {
+			if g := planGap(pt.pl); g != "" {
+				return g
+			}
+		}
+	}
+	return fmt.Sprintf("%T", s)
 }

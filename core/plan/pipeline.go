@@ -20,9 +20,11 @@ const (
 	SrcSub SourceKind = "sub"
 	// SrcUnion appends its legs' rows.
 	SrcUnion SourceKind = "union"
+	// SrcStream reads a table the request streams (Request.TableStreams).
+	SrcStream SourceKind = "stream"
 )
 
-var sourceKinds = map[SourceKind]bool{SrcScan: true, SrcTable: true, SrcSub: true, SrcUnion: true}
+var sourceKinds = map[SourceKind]bool{SrcScan: true, SrcTable: true, SrcSub: true, SrcUnion: true, SrcStream: true}
 
 // Source is the first node of a pipeline. Which fields are set depends
 // on Kind.

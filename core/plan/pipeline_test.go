@@ -14,7 +14,7 @@ func TestDecodePipelineRefuses(t *testing.T) {
 		unsup    bool
 	}{
 		{`{"v":2,"source":{"k":"scan","schema":[]},"stages":[]}`, "version 2", true},
-		{`{"v":1,"source":{"k":"stream","schema":[]},"stages":[]}`, `source kind "stream"`, true},
+		{`{"v":1,"source":{"k":"tape","schema":[]},"stages":[]}`, `source kind "tape"`, true},
 		{`{"v":1,"source":{"k":"sub","schema":[],"sub":{"source":{"k":"scan","schema":[]},"stages":[{"k":"pivot"}]}},"stages":[]}`, `stage kind "pivot"`, true},
 		{`{"v":1,"source":{"k":"scan","schema":[]},"stages":[{"k":"union","legs":[{"pipe":{"source":{"k":"warp","schema":[]},"stages":[]}}]}]}`, `source kind "warp"`, true},
 		{`{"v":1,"source":{"k":"table","schema":[{"name":"a","type":2}],"cols":[[{"k":"col","t":2}]]},"stages":[]}`, "not a constant", false},
