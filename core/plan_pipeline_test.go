@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/vector"
 )
 
 // pipelineQueries exercise the source and stage kinds that only whole
@@ -141,4 +142,49 @@ func runAnswer(p *planner, pl *pipeline, x *execCtx) (*planOut, error) {
 		return nil, err
 	}
 	return p.answer(x, pl, b), nil
+}
+
+// TestBuildPipelineRefuses checks that a pipeline node the builder
+// cannot honour is refused with the reason, never built into operators
+// that would answer otherwise.
+func TestBuildPipelineRefuses(t *testing.T) {
+	e := NewEngine(StoreCatalog(fixtureDB(t, 1, true)))
+	ctx := context.Background()
+	cases := []struct {
+		q, want string
+		edit    func(pp *plan.Pipeline)
+	}{
+		{"logs | count", `no snapshot of dataset "other"`, func(pp *plan.Pipeline) { pp.Source.Datasets = []string{"other"} }},
+		{"datatable(a:long)[1]", "a cell of column a is string", func(pp *plan.Pipeline) {
+			pp.Source.Cols[0][0] = plan.Const(vector.String, "1", nil)
+		}},
+		{"datatable(a:long)[1] | extend b = a + 1", "the plan says", func(pp *plan.Pipeline) {
+			pp.Stages[0].Schema[1].Type = vector.String
+		}},
+		{"datatable(k:long)[1] | join (datatable(k:long)[1]) on k", "compares long with string", func(pp *plan.Pipeline) {
+			pp.Stages[0].Join.Right[0] = plan.Const(vector.String, "1", nil)
+		}},
+		{"datatable(k:long)[1] | join (datatable(k:long)[1]) on k", `join kind "outer"`, func(pp *plan.Pipeline) {
+			pp.Stages[0].Join.Kind = "outer"
+		}},
+		{"union (datatable(a:long)[1]), (datatable(b:long)[1])", "the plan says", func(pp *plan.Pipeline) {
+			pp.Source.Schema = pp.Source.Schema[:1]
+		}},
+		{"print x = 'a' | redact 'a'", "not a string column", func(pp *plan.Pipeline) { pp.Stages[0].Idx = []int{3} }},
+		{"logs | make-series count() on _time step 1h", "step not positive", func(pp *plan.Pipeline) {
+			pp.Stages[len(pp.Stages)-1].Series.Step = plan.Const(vector.Int, int64(0), nil)
+		}},
+	}
+	for _, c := range cases {
+		p, pp, _, err := e.planReq(ctx, &Request{APL: c.q, Now: fixtureNow}, nil, fixtureNow)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		c.edit(pp)
+		_, err = buildQueryPipeline(pp, p.buildEnv())
+		p.release()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error with %q", c.q, err, c.want)
+		}
+	}
 }
