@@ -79,6 +79,7 @@ func TestPipelinePlanRoundTrip(t *testing.T) {
 			t.Errorf("%s: %v", q, err)
 		case (strings.HasPrefix(gap, "refused: ") || strings.HasPrefix(gap, "failed: ")) && i >= len(pipelineQueries):
 			errs++ // the error corpus
+			t.Logf("%s: %s", q, gap)
 		case gap != "":
 			t.Errorf("%s: has no plan form (%s)", q, gap)
 		default:
