@@ -10,6 +10,7 @@ import (
 
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -135,6 +136,24 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 // caller must release the planner. streams are the request's
 // TableStreams (nil when it has none).
 func (e *Engine) prepare(ctx context.Context, req *Request, streams streamTables, began time.Time) (*planner, *pipeline, *execCtx, error) {
+	p, pp, x, err := e.planReq(ctx, req, streams, began)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pl, err := buildQueryPipeline(pp, p.buildEnv())
+	if err != nil {
+		p.release()
+		return nil, nil, nil, fmt.Errorf("building the plan: %w", err)
+	}
+	return p, pl, x, nil
+}
+
+// planReq parses and plans req to plan nodes, and returns the context of
+// its run. The caller must release the planner. The planner compiles
+// stage objects to resolve names and types and to fold constants, and
+// rewrites them (pushDown, sortThenTake, finalize, sortTimeSeries);
+// only their nodes leave it.
+func (e *Engine) planReq(ctx context.Context, req *Request, streams streamTables, began time.Time) (*planner, *plan.Pipeline, *execCtx, error) {
 	q, err := parser.Parse(req.APL)
 	if err != nil {
 		return nil, nil, nil, syntaxError(err)
@@ -149,8 +168,13 @@ func (e *Engine) prepare(ctx context.Context, req *Request, streams streamTables
 	}
 	pl = p.finalize(pl, true)
 	pl = sortTimeSeries(pl)
-	attachTopPrune(pl)
-	return p, pl, x, nil
+	pp, ok := pipelinePlan(pl)
+	if !ok {
+		p.release()
+		return nil, nil, nil, fmt.Errorf("the plan of %s has no node form", planGap(pl))
+	}
+	pp.V = plan.Version
+	return p, pp, x, nil
 }
 
 // foldCtx is what planning may evaluate with: the run's function context

@@ -27,13 +27,21 @@ func fragmentPlan(src *scanSource, stages []stage) (*plan.Fragment, bool) {
 			return nil, false
 		}
 		ps, ok := p.toPlan()
-		if !ok {
+		if !ok || !fragmentKinds[ps.Kind] {
 			return nil, false
 		}
 		pf.Stages = append(pf.Stages, *ps)
 	}
 	return pf, true
 }
+
+// fragmentKinds are the stages a fragment may hold (buildStage builds
+// them). A join's right side and a union's legs read other tables than
+// the fragment's blocks, and a sample's draws depend on the batches a
+// node numbers: those stay on the node that received the query.
+var fragmentKinds = map[plan.StageKind]bool{plan.SWhere: true, plan.SExtend: true, plan.SProject: true,
+	plan.SPick: true, plan.SSummarize: true, plan.SCount: true, plan.STake: true, plan.STop: true,
+	plan.SSort: true, plan.SDistinct: true, plan.SParse: true, plan.SMvExpand: true}
 
 // buildFragment builds the pipeline of pf over the blocks of snap it
 // names: the scan with the plan's schema and time bounds, then each

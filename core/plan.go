@@ -143,7 +143,12 @@ func (p *planner) subquery(pl *parser.Pipeline) (source, error) {
 	}
 	sub = p.finalize(sub, false)
 	attachTopPrune(sub)
-	return &tableSource{sch: sub.out(), eval: func(x *execCtx) (*batch, error) { return sub.execute(x) }}, nil
+	return subSource(sub), nil
+}
+
+// subSource is the source that runs sub once per run, on first use.
+func subSource(sub *pipeline) *tableSource {
+	return &tableSource{sch: sub.out(), sub: sub, eval: func(x *execCtx) (*batch, error) { return sub.execute(x) }}
 }
 
 // tableRef resolves a name: a tabular let first, then a dataset.

@@ -85,11 +85,11 @@ func (s *summarizeStage) toPlan() (*plan.Stage, bool) {
 	st := &plan.Stage{Kind: plan.SSummarize, Schema: schemaPlan(s.sch), Keys: keys, TimeKey: s.timeKey,
 		BinSize: s.binSize, BinCol: s.binCol}
 	for _, a := range s.aggs {
-		args, ok := exprNodes(a.args)
+		pa, ok := aggPlan(a)
 		if !ok {
 			return nil, false
 		}
-		st.Aggs = append(st.Aggs, plan.Agg{Name: a.call.Name, Args: args, Outs: a.names, Pos: posOf(a.call.Sp)})
+		st.Aggs = append(st.Aggs, pa)
 	}
 	return st, true
 }
@@ -285,36 +285,52 @@ func buildSummarize(ps *plan.Stage, in schema, actx agg.Context) (stage, error) 
 	}
 	actx.BinSize = ps.BinSize
 	ctx := &actx
-	for _, pa := range ps.Aggs {
-		spec := agg.Lookup(pa.Name)
-		if spec == nil {
-			return nil, fmt.Errorf("%w aggregation %q", plan.ErrUnsupported, pa.Name)
-		}
-		args, err := buildExprs(pa.Args, in)
+	for i := range ps.Aggs {
+		ac, err := buildAggCall(&ps.Aggs[i], in, ctx)
 		if err != nil {
 			return nil, err
 		}
-		ac := &aggCall{spec: spec, args: args, ctx: ctx, names: pa.Outs,
-			call: &parser.CallExpr{Sp: spanOf(pa.Pos), Name: pa.Name}}
-		for _, e := range args {
-			ac.types = append(ac.types, e.typ)
-			ac.consts = append(ac.consts, e.constValue())
-			var cf *condFilter
-			if e.typ == vector.Bool && !e.isConst() {
-				cf = condFilterOf(in, e.node)
-			}
-			ac.conds = append(ac.conds, cf)
-		}
-		if ac.outs, err = spec.Result(ac.types); err != nil {
-			return nil, fmt.Errorf("%s: %w", pa.Name, err)
-		}
-		if len(ac.outs) != len(pa.Outs) {
-			return nil, fmt.Errorf("%s has %d results here, the plan %d", pa.Name, len(ac.outs), len(pa.Outs))
-		}
 		for i, t := range ac.outs {
-			st.sch = append(st.sch, colDef{pa.Outs[i], t})
+			st.sch = append(st.sch, colDef{ac.names[i], t})
 		}
 		st.aggs = append(st.aggs, ac)
 	}
 	return st, nil
+}
+
+// buildAggCall replays planAgg from an aggregation's node.
+func buildAggCall(pa *plan.Agg, in schema, ctx *agg.Context) (*aggCall, error) {
+	spec := agg.Lookup(pa.Name)
+	if spec == nil {
+		return nil, fmt.Errorf("%w aggregation %q", plan.ErrUnsupported, pa.Name)
+	}
+	args, err := buildExprs(pa.Args, in)
+	if err != nil {
+		return nil, err
+	}
+	ac := &aggCall{spec: spec, args: args, ctx: ctx, names: pa.Outs,
+		call: &parser.CallExpr{Sp: spanOf(pa.Pos), Name: pa.Name}}
+	for _, e := range args {
+		ac.types = append(ac.types, e.typ)
+		ac.consts = append(ac.consts, e.constValue())
+		var cf *condFilter
+		if e.typ == vector.Bool && !e.isConst() {
+			cf = condFilterOf(in, e.node)
+		}
+		ac.conds = append(ac.conds, cf)
+	}
+	if ac.outs, err = spec.Result(ac.types); err != nil {
+		return nil, fmt.Errorf("%s: %w", pa.Name, err)
+	}
+	if len(ac.outs) != len(pa.Outs) {
+		return nil, fmt.Errorf("%s has %d results here, the plan %d", pa.Name, len(ac.outs), len(pa.Outs))
+	}
+	return ac, nil
+}
+
+// aggPlan is the node of an aggregation; ok is false when an argument
+// has none.
+func aggPlan(a *aggCall) (plan.Agg, bool) {
+	args, ok := exprNodes(a.args)
+	return plan.Agg{Name: a.call.Name, Args: args, Outs: a.names, Pos: posOf(a.call.Sp)}, ok
 }

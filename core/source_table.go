@@ -13,6 +13,9 @@ type tableSource struct {
 	// eval, when set, computes the batch on first use in a run (let
 	// tables); the rows are run state (x.runs), never kept on the plan.
 	eval func(x *execCtx) (*batch, error)
+	// sub is the pipeline eval runs, kept so the source has a plan form
+	// (plan_pipeline.go); nil for a union's input placeholder.
+	sub *pipeline
 }
 
 func (t *tableSource) schema() schema { return t.sch }

@@ -21,16 +21,25 @@ const (
 	SDistinct  StageKind = "distinct"
 	SParse     StageKind = "parse"
 	SMvExpand  StageKind = "mv-expand"
+	SGetSchema StageKind = "getschema"
+	SSample    StageKind = "sample"
+	SUnion     StageKind = "union"
+	SJoin      StageKind = "join"
+	SNulls     StageKind = "nulls"
+	SSeries    StageKind = "make-series"
+	SRedact    StageKind = "redact"
+	SParseKv   StageKind = "parse-kv"
 )
 
 var stageKinds = map[StageKind]bool{SWhere: true, SExtend: true, SProject: true, SPick: true, SSummarize: true,
 	SCount: true, STake: true, STop: true, SSort: true, SDistinct: true, SParse: true,
-	SMvExpand: true}
+	SMvExpand: true, SGetSchema: true, SSample: true, SUnion: true,
+	SJoin: true, SNulls: true, SSeries: true, SRedact: true, SParseKv: true}
 
 // Blocking reports whether a stage of kind k needs all of its input.
 func (k StageKind) Blocking() bool {
 	switch k {
-	case SSummarize, SCount, STake, STop, SSort, SDistinct:
+	case SSummarize, SCount, STake, STop, SSort, SDistinct, SGetSchema, SUnion, SSeries:
 		return true
 	}
 	return false
@@ -40,7 +49,7 @@ func (k StageKind) Blocking() bool {
 // schema, which its node then leaves out.
 func (k StageKind) SameSchema() bool {
 	switch k {
-	case SWhere, STake, STop, SSort:
+	case SWhere, STake, STop, SSort, SSample, SNulls, SRedact:
 		return true
 	}
 	return false
@@ -84,6 +93,79 @@ type Stage struct {
 	// Order are top's and sort's keys.
 	Order    []SortKey `json:"order,omitempty"`
 	SortTake bool      `json:"sortTake,omitempty"`
+	// P is a sample's proportion (a real constant), Seed the query's
+	// random seed its generators derive from.
+	P    *Expr  `json:"p,omitempty"`
+	Seed uint64 `json:"seed,omitempty"`
+	// Legs are what a union appends to its input; WithSource names the
+	// column reporting each row's leg.
+	Legs       []Leg  `json:"legs,omitempty"`
+	WithSource string `json:"withSource,omitempty"`
+	// Join is a join's (or lookup's); its right side is Legs[0].
+	Join *Join `json:"join,omitempty"`
+	// Series is a make-series's axis and bins; Keys and Aggs are its
+	// by-keys and aggregations.
+	Series *Series `json:"series,omitempty"`
+	// Redact is a redact's; Idx are the columns it rewrites.
+	Redact *Redact `json:"redact,omitempty"`
+	// Kv is a parse-kv's; Pred is the text it reads.
+	Kv *ParseKv `json:"kv,omitempty"`
+}
+
+// Redact is what a redact replaces: every match of Regexes, in order,
+// by Token (per character when it is one character long), or by the
+// match's MD5 digest with Hash; with Groups only the capturing groups.
+type Redact struct {
+	Regexes []string `json:"regexes"`
+	Token   string   `json:"token"`
+	Hash    bool     `json:"hash,omitempty"`
+	Groups  bool     `json:"groups,omitempty"`
+}
+
+// ParseKv is how a parse-kv splits its text and which keys it keeps:
+// each key's name, type and output column; the delimiters, quote pairs
+// (two characters, opening and closing), escape characters and greedy
+// flag, or the regex of two groups; none of them: any character that is
+// not a letter or digit separates.
+type ParseKv struct {
+	Keys    []KvKey  `json:"keys"`
+	Pairs   string   `json:"pairs,omitempty"`
+	Kv      string   `json:"kv,omitempty"`
+	Quotes  []string `json:"quotes,omitempty"`
+	Escapes string   `json:"escapes,omitempty"`
+	Greedy  bool     `json:"greedy,omitempty"`
+	Regex   string   `json:"regex,omitempty"`
+}
+
+// KvKey is one key a parse-kv extracts.
+type KvKey struct {
+	Name string      `json:"name"`
+	Type vector.Type `json:"type"`
+	Slot int         `json:"slot"`
+}
+
+// Series is what a make-series adds to its keys and aggregations: the
+// axis, the step and bounds as constants (a long for an axis binned in
+// int64: datetime, timespan, long with a long step; a real otherwise;
+// From and To absent when not given), and each aggregation's default
+// for an empty bin.
+type Series struct {
+	Axis     *Expr   `json:"axis"`
+	Step     *Expr   `json:"step"`
+	From     *Expr   `json:"from,omitempty"`
+	To       *Expr   `json:"to,omitempty"`
+	Defaults []*Expr `json:"defaults"`
+}
+
+// Join is what a join stage matches: its kind (a name of FORMAT.md's
+// join kinds), the key pairs, Left[i] over the stage's input and
+// Right[i] over the right side's output, of one type each, and the
+// right columns the output takes, in order.
+type Join struct {
+	Kind      string  `json:"kind"`
+	Left      []*Expr `json:"left"`
+	Right     []*Expr `json:"right"`
+	RightCols []int   `json:"rightCols"`
 }
 
 // Agg is one aggregation of a summarize: a registry name (core/agg),
@@ -153,7 +235,13 @@ func (s *Stage) exprs() []*Expr {
 	for _, k := range s.Order {
 		out = append(out, k.X)
 	}
-	return out
+	if sr := s.Series; sr != nil {
+		out = append(append(out, sr.Axis, sr.Step, sr.From, sr.To), sr.Defaults...)
+	}
+	if s.Join != nil {
+		out = append(append(out, s.Join.Left...), s.Join.Right...)
+	}
+	return append(out, s.P)
 }
 
 // check verifies the stage's kind and expressions.
@@ -166,5 +254,5 @@ func (s *Stage) check() error {
 			return err
 		}
 	}
-	return nil
+	return checkLegs(s.Legs)
 }
