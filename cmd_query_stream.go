@@ -28,12 +28,14 @@ import (
 // memory is the file's, as when loaded. Parquet chunks are row groups,
 // skipped unread when their statistics rule out the query's filters.
 //
-// Parquet files are read in place for every query. Queries that keep the
-// raw events or read every field (take, *, search, union, join, ...:
-// queryFields returns nil) load the other files as before, and a query
-// the streams cannot plan loads every file: a field the query names that
-// the first chunk lacks, a union or search over a file, or types that
-// keep widening (core.ErrStreamSchema).
+// Parquet and NDJSON files are read in place for every query; queries
+// that keep the raw events or read every field (where, sort, take, *, ...:
+// queryFields returns nil) decode every field of each chunk, so a filter
+// over a large file holds its matches, not the file. JSON arrays and CSV
+// files are loaded for those, as one chunk holds all of them anyway. A
+// query the streams cannot plan loads every file: a field the query names
+// that the first chunk lacks, a union or search over a file, or types
+// that keep widening (core.ErrStreamSchema).
 
 // fileStream is an NDJSON, JSON or CSV file (gzip and zstd too) read as a
 // stream of chunks.
@@ -191,8 +193,9 @@ func (c *textChunk) Decode() (*store.Rows, error) {
 
 // fileStreams opens the -in files a query reads in place as streams, and
 // returns the other inputs, to load. Parquet files always stream (their
-// schema is known before any row is read); the other formats only when
-// keep names the fields the query reads (nil: it may read any).
+// schema is known before any row is read), and NDJSON; JSON arrays and
+// CSV only when keep names the fields the query reads (nil: it may read
+// any).
 func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]core.TableStream, []string, func(), error) {
 	now := time.Now().UnixNano()
 	out := map[string]core.TableStream{}
@@ -215,7 +218,9 @@ func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
 		}
-		if keep == nil {
+		if keep == nil && format != ingest.NDJSON {
+			// A JSON array or CSV file is one chunk: streaming it holds
+			// as much as loading it, and loading keeps every field.
 			rest = append(rest, in)
 			continue
 		}
