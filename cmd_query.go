@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -43,6 +44,7 @@ func cmdQuery(args []string) int {
 	load := fs.Bool("load", false, "load the -in files into memory before querying, instead of reading them in place")
 	chunk := fs.Int("chunk-bytes", db.StreamChunk, "bytes of NDJSON each worker decodes at a time when reading -in files in place")
 	queryMemory := fs.String("query-memory", "2G", "memory the query may hold in hash tables, sorts and the rows it returns; raise it to export a large file whole (-format parquet -o FILE)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the query to this file (for go tool pprof)")
 	var mapFields, types multiFlag
 	fs.Var(&mapFields, "map-field", "NAME=FIELD: keep FIELD's objects in the -in dataset NAME as one dynamic value, like a server map field (repeatable)")
 	fs.Var(&types, "type", "NAME=FIELD:TYPE: store FIELD of the -in dataset NAME as TYPE, e.g. traces=duration:timespan (repeatable)")
@@ -84,6 +86,14 @@ func cmdQuery(args []string) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 2
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "aplite query: -cpuprofile:", err)
+			return 2
+		}
+		defer stop()
 	}
 	began := time.Now()
 	if name, path := exportable(apl, inputs); name != "" && *format == "parquet" && *out != "" && *data == "" && !*load {
@@ -321,4 +331,17 @@ func cellText(v any) string {
 		return string(b)
 	}
 	return fmt.Sprint(v)
+}
+
+// startCPUProfile profiles the process into path until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

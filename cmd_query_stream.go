@@ -109,6 +109,11 @@ func (s *fileStream) Fields() []store.ColKey { return nil }
 // (a query restarted after a type widened reads the file again).
 func (s *fileStream) Open() (core.ChunkReader, error) {
 	s.fails.reset()
+	if s.format == ingest.NDJSON && s.comp == "" {
+		if data, unmap := mapFile(s.path); data != nil {
+			return &mappedChunks{s: s, data: data, unmap: unmap}, nil
+		}
+	}
 	r, closeFile, _, err := openFile(s.path, s.comp)
 	if err != nil {
 		return nil, err
@@ -169,10 +174,49 @@ func (c *lineChunks) Close() error {
 	return nil
 }
 
+// mappedChunks cuts a mapped NDJSON file into chunks of whole lines
+// without copying them.
+type mappedChunks struct {
+	s     *fileStream
+	data  []byte
+	off   int
+	unmap func()
+}
+
+func (c *mappedChunks) Next() (core.Chunk, error) {
+	rest := c.data[c.off:]
+	if len(bytes.TrimSpace(rest)) == 0 {
+		return nil, io.EOF
+	}
+	n := len(rest)
+	if n > c.s.chunk {
+		n = bytes.LastIndexByte(rest[:c.s.chunk], '\n') + 1
+		if n == 0 { // one line longer than the chunk: take all of it
+			if n = bytes.IndexByte(rest[c.s.chunk:], '\n') + 1; n == 0 {
+				n = len(rest)
+			} else {
+				n += c.s.chunk
+			}
+		}
+	}
+	c.off += n
+	return &textChunk{s: c.s, body: rest[:n:n], mapped: true}, nil
+}
+
+// Close unmaps the file; the scan calls it once every chunk it took is
+// decoded, and the rows never point into the mapping.
+func (c *mappedChunks) Close() error {
+	c.unmap()
+	return nil
+}
+
 // textChunk is some lines of an NDJSON file, or a whole JSON or CSV file.
 type textChunk struct {
 	s    *fileStream
 	body []byte
+	// mapped is set when body is part of a mapped file, dropped from the
+	// resident set once decoded instead of reused.
+	mapped bool
 }
 
 func (c *textChunk) Stats() store.Part { return nil }
@@ -181,7 +225,11 @@ func (c *textChunk) Decode() (*store.Rows, error) {
 	rows, res, err := db.Decode(c.body, c.s.opts)
 	// The rows hold copies of the strings they keep (the decoder's arena),
 	// never the body, so the body can carry the next chunk.
-	c.s.recycle(c.body)
+	if c.mapped {
+		dropMapped(c.body)
+	} else {
+		c.s.recycle(c.body)
+	}
 	c.body = nil
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.s.path, err)

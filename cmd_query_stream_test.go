@@ -334,3 +334,36 @@ func TestQueryExportParquetInChunks(t *testing.T) {
 		t.Errorf("exporting 38 MB with 4 MB of query memory: %s", errOut)
 	}
 }
+
+// A plain NDJSON file is mapped and cut into chunks in place: lines
+// longer than a chunk, blank lines, a last line without its newline and
+// trailing blanks all count as when the file is loaded.
+func TestQueryMappedChunks(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "{\"i\":%d,\"pad\":%q}\n", i, strings.Repeat("x", i%7*90))
+		if i%50 == 0 {
+			b.WriteString("\n  \n")
+		}
+	}
+	body := b.String()
+	for name, text := range map[string]string{
+		"newline.ndjson":   body,
+		"nonewline.ndjson": strings.TrimSuffix(body, "\n"),
+		"trailing.ndjson":  body + "\n\n   \n",
+	} {
+		path := filepath.Join(dir, name)
+		writeFile(t, path, []byte(text))
+		q := "logs | summarize count(), sum(i), max(strlen(pad))"
+		want := sortedCSV(t, "-load", "-in", "logs="+path, q)
+		if want != "count_,sum_i,max_\n500,124750,540" {
+			t.Fatalf("%s loaded: %q", name, want)
+		}
+		for _, chunk := range []string{"100", "700", "4096"} {
+			if got := sortedCSV(t, "-chunk-bytes", chunk, "-in", "logs="+path, q); got != want {
+				t.Errorf("%s in chunks of %s bytes: %q, want %q", name, chunk, got, want)
+			}
+		}
+	}
+}
