@@ -152,6 +152,7 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, stre
 		intern:  e.interner(),
 		preds:   &e.preds,
 		sorted:  &e.sorted,
+		detach:  len(streams) > 0,
 	}
 	// Functions that can build results far larger than their arguments
 	// ask the same budget as the operators.
