@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -38,6 +39,8 @@ func cmdQuery(args []string) int {
 	timing := fs.Bool("timing", false, "print how long loading, the query and writing the result took on standard error")
 	load := fs.Bool("load", false, "load the -in files into memory before querying, instead of reading them in place")
 	chunk := fs.Int("chunk-bytes", db.StreamChunk, "bytes of NDJSON each worker decodes at a time when reading -in files in place")
+	queryMemory := fs.String("query-memory", "2G", "memory the query may hold in hash tables, sorts and the rows it returns; raise it to export a large file whole (-format parquet -o FILE)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the query to this file (for go tool pprof)")
 	var mapFields, types multiFlag
 	fs.Var(&mapFields, "map-field", "NAME=FIELD: keep FIELD's objects in the -in dataset NAME as one dynamic value, like a server map field (repeatable)")
 	fs.Var(&types, "type", "NAME=FIELD:TYPE: store FIELD of the -in dataset NAME as TYPE, e.g. traces=duration:timespan (repeatable)")
@@ -63,6 +66,10 @@ func cmdQuery(args []string) int {
 	}
 	now := time.Now().UTC()
 	req := &db.Request{APL: apl, Now: now, DefaultLimit: -1}
+	if req.MemoryBudget, err = parseSize(*queryMemory); err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query: -query-memory:", err)
+		return 2
+	}
 	if req.Start, err = parseWhen(*start, now); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query: -start:", err)
 		return 2
@@ -76,7 +83,25 @@ func cmdQuery(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 2
 	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "aplite query: -cpuprofile:", err)
+			return 2
+		}
+		defer stop()
+	}
 	began := time.Now()
+	if name, path := exportable(apl, inputs); name != "" && *format == "parquet" && *out != "" && *data == "" && !*load {
+		if err := exportParquet(name, path, decls[name], *chunk, req, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "aplite query:", err)
+			return 1
+		}
+		if *timing {
+			fmt.Fprintf(os.Stderr, "timing: exported chunk by chunk in %s\n", time.Since(began).Round(time.Microsecond))
+		}
+		return 0
+	}
 	res, loaded, err := runQuery(*data, inputs, decls, *load, *chunk, req)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -302,4 +327,17 @@ func cellText(v any) string {
 		return string(b)
 	}
 	return fmt.Sprint(v)
+}
+
+// startCPUProfile profiles the process into path until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -25,12 +25,14 @@ import (
 // memory is the file's, as when loaded. Parquet chunks are row groups,
 // skipped unread when their statistics rule out the query's filters.
 //
-// Parquet files are read in place for every query. Queries that keep the
-// raw events or read every field (take, *, search, union, join, ...:
-// queryFields returns nil) load the other files as before, and a query
-// the streams cannot plan loads every file: a field the query names that
-// the first chunk lacks, a union or search over a file, or types that
-// keep widening (db.ErrStreamSchema).
+// Parquet and NDJSON files are read in place for every query; queries
+// that keep the raw events or read every field (where, sort, take, *, ...:
+// queryFields returns nil) decode every field of each chunk, so a filter
+// over a large file holds its matches, not the file. JSON arrays and CSV
+// files are loaded for those, as one chunk holds all of them anyway. A
+// query the streams cannot plan loads every file: a field the query names
+// that the first chunk lacks, a union or search over a file, or types
+// that keep widening (db.ErrStreamSchema).
 
 // fileStream is an NDJSON, JSON or CSV file (gzip and zstd too) read as a
 // stream of chunks.
@@ -104,6 +106,11 @@ func (s *fileStream) Fields() []db.ColKey { return nil }
 // (a query restarted after a type widened reads the file again).
 func (s *fileStream) Open() (db.ChunkReader, error) {
 	s.fails.reset()
+	if s.format == db.NDJSON && s.comp == "" {
+		if data, unmap := mapFile(s.path); data != nil {
+			return &mappedChunks{s: s, data: data, unmap: unmap}, nil
+		}
+	}
 	r, closeFile, _, err := openFile(s.path, s.comp)
 	if err != nil {
 		return nil, err
@@ -164,10 +171,49 @@ func (c *lineChunks) Close() error {
 	return nil
 }
 
+// mappedChunks cuts a mapped NDJSON file into chunks of whole lines
+// without copying them.
+type mappedChunks struct {
+	s     *fileStream
+	data  []byte
+	off   int
+	unmap func()
+}
+
+func (c *mappedChunks) Next() (db.Chunk, error) {
+	rest := c.data[c.off:]
+	if len(bytes.TrimSpace(rest)) == 0 {
+		return nil, io.EOF
+	}
+	n := len(rest)
+	if n > c.s.chunk {
+		n = bytes.LastIndexByte(rest[:c.s.chunk], '\n') + 1
+		if n == 0 { // one line longer than the chunk: take all of it
+			if n = bytes.IndexByte(rest[c.s.chunk:], '\n') + 1; n == 0 {
+				n = len(rest)
+			} else {
+				n += c.s.chunk
+			}
+		}
+	}
+	c.off += n
+	return &textChunk{s: c.s, body: rest[:n:n], mapped: true}, nil
+}
+
+// Close unmaps the file; the scan calls it once every chunk it took is
+// decoded, and the rows never point into the mapping.
+func (c *mappedChunks) Close() error {
+	c.unmap()
+	return nil
+}
+
 // textChunk is some lines of an NDJSON file, or a whole JSON or CSV file.
 type textChunk struct {
 	s    *fileStream
 	body []byte
+	// mapped is set when body is part of a mapped file, dropped from the
+	// resident set once decoded instead of reused.
+	mapped bool
 }
 
 func (c *textChunk) Stats() db.Part { return nil }
@@ -176,7 +222,11 @@ func (c *textChunk) Decode() (*db.Rows, error) {
 	rows, res, err := db.Decode(c.body, c.s.opts)
 	// The rows hold copies of the strings they keep (the decoder's arena),
 	// never the body, so the body can carry the next chunk.
-	c.s.recycle(c.body)
+	if c.mapped {
+		dropMapped(c.body)
+	} else {
+		c.s.recycle(c.body)
+	}
 	c.body = nil
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.s.path, err)
@@ -188,8 +238,9 @@ func (c *textChunk) Decode() (*db.Rows, error) {
 
 // fileStreams opens the -in files a query reads in place as streams, and
 // returns the other inputs, to load. Parquet files always stream (their
-// schema is known before any row is read); the other formats only when
-// keep names the fields the query reads (nil: it may read any).
+// schema is known before any row is read), and NDJSON; JSON arrays and
+// CSV only when keep names the fields the query reads (nil: it may read
+// any).
 func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]db.TableStream, []string, func(), error) {
 	now := time.Now().UnixNano()
 	out := map[string]db.TableStream{}
@@ -212,7 +263,9 @@ func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
 		}
-		if keep == nil {
+		if keep == nil && format != db.NDJSON {
+			// A JSON array or CSV file is one chunk: streaming it holds
+			// as much as loading it, and loading keeps every field.
 			rest = append(rest, in)
 			continue
 		}

@@ -247,3 +247,123 @@ func TestQueryInPlaceMemoryIsBounded(t *testing.T) {
 		t.Errorf("peak RSS grew by %d MiB for 29 MB more file (%d MiB, then %d MiB)", (rl-rs)>>20, rs>>20, rl>>20)
 	}
 }
+
+// Queries that return raw events (no summarize or project) read the file
+// in place too: their answers are the loaded file's, and a file four
+// times larger needs about the same memory when few events match.
+func TestQueryRawEventsInPlace(t *testing.T) {
+	dir := t.TempDir()
+	nd := filepath.Join(dir, "e.ndjson")
+	realisticNDJSON(t, nd, 20000)
+	for _, q := range []string{
+		"logs | where status == 500 | project-away _sysTime",
+		"logs | sort by _time desc | take 5 | project-away _sysTime",
+		"logs | where method == 'PUT' and uri startswith '/login' | extend d2 = req_duration_ms * 2 | project-away _sysTime",
+	} {
+		want := sortedCSV(t, "-load", "-in", "logs="+nd, q)
+		if got := sortedCSV(t, "-chunk-bytes", "64000", "-in", "logs="+nd, q); got != want {
+			t.Errorf("%s\nin place:\n%s\nloaded:\n%s", q, got, want)
+		}
+	}
+	if testing.Short() {
+		t.Skip("writes 48 MB")
+	}
+	write := func(path string, n int) {
+		var b bytes.Buffer
+		for i := range n {
+			fmt.Fprintf(&b, "{\"k\":\"group-%d\",\"d\":%d.25,\"pad\":\"%0100d\"}\n", i%300, i%1000, i)
+		}
+		writeFile(t, path, b.Bytes())
+	}
+	small, large := filepath.Join(dir, "s.ndjson"), filepath.Join(dir, "l.ndjson")
+	write(small, 60_000)  // ~9.6 MB
+	write(large, 240_000) // ~38 MB
+	run := func(path string) int64 {
+		return peakRSS(t, "query", "-chunk-bytes", "262144", "-o", os.DevNull, "-in", "logs="+path, `logs | where k == "group-7" and d < 10`)
+	}
+	rs, rl := run(small), run(large)
+	t.Logf("peak RSS: %d MiB for 9.6 MB, %d MiB for 38 MB", rs>>20, rl>>20)
+	if rl-rs > 8<<20 {
+		t.Errorf("peak RSS grew by %d MiB for 29 MB more file (%d MiB, then %d MiB)", (rl-rs)>>20, rs>>20, rl>>20)
+	}
+}
+
+// Exporting a file whole as Parquet reads it chunk by chunk: the file
+// holds the events a load writes, with the types unified over every
+// chunk (status turns dynamic near the end), and a file four times larger
+// needs about the same memory.
+func TestQueryExportParquetInChunks(t *testing.T) {
+	dir := t.TempDir()
+	nd := filepath.Join(dir, "e.ndjson")
+	realisticNDJSON(t, nd, 20000)
+	loaded, chunked := filepath.Join(dir, "l.parquet"), filepath.Join(dir, "c.parquet")
+	for _, args := range [][]string{{"-load", "-o", loaded}, {"-chunk-bytes", "64000", "-o", chunked}} {
+		if _, errOut, code := aplite(t, "", append([]string{"query", "-format", "parquet", "-in", "logs=" + nd}, append(args, "logs")...)...); code != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+	}
+	for _, q := range []string{"logs | getschema", "logs | project-away _sysTime"} {
+		want := sortedCSV(t, "-in", "logs="+loaded, q)
+		if got := sortedCSV(t, "-in", "logs="+chunked, q); got != want {
+			t.Errorf("%s over the chunked export:\n%.2000s\nover the loaded one:\n%.2000s", q, got, want)
+		}
+	}
+	if testing.Short() {
+		t.Skip("writes 48 MB")
+	}
+	write := func(path string, n int) {
+		var b bytes.Buffer
+		for i := range n {
+			fmt.Fprintf(&b, "{\"k\":\"group-%d\",\"d\":%d.25,\"pad\":\"%0100d\"}\n", i%300, i%1000, i)
+		}
+		writeFile(t, path, b.Bytes())
+	}
+	small, large := filepath.Join(dir, "s.ndjson"), filepath.Join(dir, "l.ndjson")
+	write(small, 60_000)  // ~9.6 MB
+	write(large, 240_000) // ~38 MB
+	run := func(path string) int64 {
+		return peakRSS(t, "query", "-chunk-bytes", "262144", "-format", "parquet", "-o", filepath.Join(dir, "out.parquet"), "-in", "logs="+path, "logs")
+	}
+	rs, rl := run(small), run(large)
+	t.Logf("peak RSS: %d MiB for 9.6 MB, %d MiB for 38 MB", rs>>20, rl>>20)
+	if rl-rs > 8<<20 {
+		t.Errorf("peak RSS grew by %d MiB for 29 MB more file (%d MiB, then %d MiB)", (rl-rs)>>20, rs>>20, rl>>20)
+	}
+	// The query holds one chunk's rows at a time, well under its budget.
+	if _, errOut, code := aplite(t, "", "query", "-chunk-bytes", "262144", "-query-memory", "4M", "-format", "parquet", "-o", filepath.Join(dir, "out.parquet"), "-in", "logs="+large, "logs"); code != 0 {
+		t.Errorf("exporting 38 MB with 4 MB of query memory: %s", errOut)
+	}
+}
+
+// A plain NDJSON file is mapped and cut into chunks in place: lines
+// longer than a chunk, blank lines, a last line without its newline and
+// trailing blanks all count as when the file is loaded.
+func TestQueryMappedChunks(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "{\"i\":%d,\"pad\":%q}\n", i, strings.Repeat("x", i%7*90))
+		if i%50 == 0 {
+			b.WriteString("\n  \n")
+		}
+	}
+	body := b.String()
+	for name, text := range map[string]string{
+		"newline.ndjson":   body,
+		"nonewline.ndjson": strings.TrimSuffix(body, "\n"),
+		"trailing.ndjson":  body + "\n\n   \n",
+	} {
+		path := filepath.Join(dir, name)
+		writeFile(t, path, []byte(text))
+		q := "logs | summarize count(), sum(i), max(strlen(pad))"
+		want := sortedCSV(t, "-load", "-in", "logs="+path, q)
+		if want != "count_,sum_i,max_\n500,124750,540" {
+			t.Fatalf("%s loaded: %q", name, want)
+		}
+		for _, chunk := range []string{"100", "700", "4096"} {
+			if got := sortedCSV(t, "-chunk-bytes", chunk, "-in", "logs="+path, q); got != want {
+				t.Errorf("%s in chunks of %s bytes: %q, want %q", name, chunk, got, want)
+			}
+		}
+	}
+}

@@ -159,6 +159,7 @@ func (e *Engine) planReq(ctx context.Context, req *Request, streams streamTables
 		return nil, nil, nil, syntaxError(err)
 	}
 	x := e.newExecCtx(ctx, req, began)
+	x.detach = len(streams) > 0
 	p := &planner{e: e, req: req, fold: foldCtx(x), lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
 	p.bindVariables()
 	pl, err := p.planQuery(q)

@@ -21,6 +21,9 @@ type execCtx struct {
 	finals finalStates
 	// runs holds what operators compute once per run (runstate.go).
 	runs runState
+	// detach is set when the run reads streams: collected rows copy their
+	// strings out of the decoded chunks (detach.go).
+	detach bool
 }
 
 // source produces the first batches of a pipeline. run may call emit from
@@ -206,11 +209,18 @@ func (c *collectStage) finish(x *execCtx, sinks []sink) (*batch, error) {
 type collectSink struct {
 	parts []*batch
 	rows  int
+	dicts map[*string][]string // dictionaries detached (detach.go)
 }
 
 func (s *collectSink) consume(x *execCtx, b *batch) error {
 	if err := b.compact(); err != nil {
 		return err
+	}
+	if x.detach {
+		if s.dicts == nil {
+			s.dicts = map[*string][]string{}
+		}
+		detachStrings(b, s.dicts)
 	}
 	s.parts = append(s.parts, b)
 	s.rows += b.N

@@ -104,6 +104,7 @@ const (
 	String   = vector.String
 	DateTime = vector.DateTime
 	TimeSpan = vector.TimeSpan
+	Dynamic  = vector.Dynamic
 )
 
 // Ingest.

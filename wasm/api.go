@@ -200,10 +200,12 @@ func (a *api) add(l loader) int {
 	return a.nextID
 }
 
-// beginParquet(fileName, size, footer, fields?): a Parquet file read a
-// row group at a time into the dataset named after it; footer is the
-// file's last bytes, at least its footer and 8-byte trailer. fields (an
-// array) reads only those columns and _time; without it, every column.
+// beginParquet(fileName, size, footer, fields?, rows?): a Parquet file
+// read a row group at a time into the dataset named after it; footer is
+// the file's last bytes, at least its footer and 8-byte trailer. fields
+// (an array) reads only those columns and _time; without it, every
+// column. rows (a need's rows) lists only the first row groups holding
+// that many rows, every column.
 func (a *api) beginParquet(args []js.Value) (any, error) {
 	if len(args) < 3 {
 		return nil, errors.New("beginParquet(fileName, size, footer) needs the file name, its size and its last bytes")
@@ -216,7 +218,13 @@ func (a *api) beginParquet(args []js.Value) (any, error) {
 			fields[i] = args[3].Index(i).String()
 		}
 	}
-	l, err := a.s.BeginParquet(name, int64(args[1].Float()), bytesArg(args[2]), fields, time.Time{})
+	var l *session.ParquetLoader
+	var err error
+	if len(args) > 4 && args[4].Type() == js.TypeNumber && args[4].Float() > 0 {
+		l, err = a.s.BeginParquetFirst(name, int64(args[1].Float()), bytesArg(args[2]), int64(args[4].Float()), time.Time{})
+	} else {
+		l, err = a.s.BeginParquet(name, int64(args[1].Float()), bytesArg(args[2]), fields, time.Time{})
+	}
 	if err != nil {
 		return nil, err
 	}

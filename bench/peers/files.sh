@@ -2,7 +2,8 @@
 # Queries a file in place (NDJSON or Parquet) with aplite and with DuckDB
 # (read_json / read_parquet), query by query, each in a process of its
 # own, and prints one line per run: query, engine, wall seconds, peak RSS
-# in KB (GNU time). The queries are bench/README.md's q1..q7, take 10 and
+# in KB, user and system CPU seconds (GNU time; on a shared machine the
+# CPU seconds vary less than the wall time). The queries are bench/README.md's q1..q7, take 10 and
 # dc-method (summarize count(), avg(req_duration_ms) by server_datacenter,
 # method). Make the file with:
 #   go run ./bench/peers/ndjson -n 1000000 -shape real > FILE.ndjson
@@ -35,8 +36,8 @@ apl() {
 for run in $(seq "${REPEAT:-1}"); do
 	for q in ${QUERIES:-q1 q2 q3 q4 q5 q6 q7 take10 dc-method}; do
 		for bin in "$@"; do
-			/usr/bin/time -f "$q	$bin	%e	%M" "$bin" query -o /dev/null -in "logs=$file" "$(apl "$q")" || echo "$q	$bin	failed"
+			/usr/bin/time -f "$q	$bin	%e	%M	%U	%S" "$bin" query -o /dev/null -in "logs=$file" "$(apl "$q")" || echo "$q	$bin	failed"
 		done
-		/usr/bin/time -f "$q	duckdb	%e	%M" node bench/peers/files.mjs "$file" "$q" >/dev/null || echo "$q	duckdb	failed"
+		/usr/bin/time -f "$q	duckdb	%e	%M	%U	%S" node bench/peers/files.mjs "$file" "$q" >/dev/null || echo "$q	duckdb	failed"
 	done
 done

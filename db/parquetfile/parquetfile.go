@@ -68,3 +68,14 @@ func (p *File) RowGroupStats(i int) (lo, hi int64, cols []db.ColumnMeta) {
 
 // ReadRowGroup decodes row group i into rows whose _sysTime is now.
 func (p *File) ReadRowGroup(i int, now int64) (*db.Rows, error) { return p.f.ReadRowGroup(i, now) }
+
+// Writer writes a query's result to a Parquet file in pieces: each Write
+// appends the rows of one Output as row groups, so an export never holds
+// the whole result.
+type Writer = parquet.Writer
+
+// NewWriter starts a Parquet file on w with the given columns (names and
+// their type names, as Output.Columns returns them).
+func NewWriter(w io.Writer, names, types []string) (*Writer, error) {
+	return parquet.NewWriter(w, names, types)
+}

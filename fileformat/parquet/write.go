@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,32 @@ const RowGroupRows = 64 << 10
 // RowGroupRows rows.
 func Write(w io.Writer, res *output.Output) error {
 	names, types := res.Columns()
+	pw, err := NewWriter(w, names, types)
+	if err != nil {
+		return err
+	}
+	if err := pw.Write(res); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+// Writer writes several results with the same columns into one Parquet
+// file, one after the other: `aplite query` exports a file read chunk by
+// chunk this way, holding one chunk's result at a time instead of the
+// whole file's.
+type Writer struct {
+	pw     *pq.Writer
+	names  []string
+	types  []string
+	order  []int // order[j] is the leaf of column j
+	rows   []pq.Row
+	closed bool
+}
+
+// NewWriter starts a file whose columns are names, of the APL result
+// types (API names) types.
+func NewWriter(w io.Writer, names, types []string) (*Writer, error) {
 	group := pq.Group{}
 	for i, n := range names {
 		group[n] = pq.Optional(node(types[i]))
@@ -37,36 +64,56 @@ func Write(w io.Writer, res *output.Output) error {
 	for i, n := range names {
 		idx, ok := leaf[n]
 		if !ok {
-			return fmt.Errorf("parquet: no column for %q", n)
+			return nil, fmt.Errorf("parquet: no column for %q", n)
 		}
 		order[i] = idx
 	}
-	pw := pq.NewWriter(w, schema, pq.Compression(&zstd.Codec{}), pq.MaxRowsPerRowGroup(RowGroupRows))
-	rows := make([]pq.Row, 0, 1024)
-	flush := func() error {
-		if _, err := pw.WriteRows(rows); err != nil {
-			return err
-		}
-		rows = rows[:0]
-		return nil
+	return &Writer{
+		pw:    pq.NewWriter(w, schema, pq.Compression(&zstd.Codec{}), pq.MaxRowsPerRowGroup(RowGroupRows)),
+		names: names, types: types, order: order, rows: make([]pq.Row, 0, 1024),
+	}, nil
+}
+
+// Write appends the rows of res, whose columns must be the writer's.
+func (w *Writer) Write(res *output.Output) error {
+	names, types := res.Columns()
+	if !slices.Equal(names, w.names) || !slices.Equal(types, w.types) {
+		return fmt.Errorf("parquet: the result's columns %v (%v) are not the file's %v (%v)", names, types, w.names, w.types)
 	}
 	for r := 0; r < res.NumRows(); r++ {
 		row := make(pq.Row, len(names))
 		for j := range names {
 			v := res.Value(r, j)
-			row[order[j]] = value(v, types[j]).Level(0, defLevel(v), order[j])
+			row[w.order[j]] = value(v, types[j]).Level(0, defLevel(v), w.order[j])
 		}
-		rows = append(rows, row)
-		if len(rows) == cap(rows) {
-			if err := flush(); err != nil {
+		w.rows = append(w.rows, row)
+		if len(w.rows) == cap(w.rows) {
+			if err := w.flush(); err != nil {
 				return err
 			}
 		}
 	}
-	if err := flush(); err != nil {
+	return nil
+}
+
+func (w *Writer) flush() error {
+	if _, err := w.pw.WriteRows(w.rows); err != nil {
 		return err
 	}
-	return pw.Close()
+	w.rows = w.rows[:0]
+	return nil
+}
+
+// Close writes the last rows and the footer.
+func (w *Writer) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.pw.Close()
 }
 
 func defLevel(v any) int {

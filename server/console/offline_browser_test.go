@@ -94,6 +94,51 @@ func TestBrowserOfflineFiles(t *testing.T) {
 		}
 	})
 
+	t.Run("take over a Parquet file reads its first row groups", func(t *testing.T) {
+		h.t = t
+		// Four row groups: take 100 needs every column of the first alone.
+		var b strings.Builder
+		for i := range 4 << 16 {
+			fmt.Fprintf(&b, `{"_time":"2024-03-01T00:%02d:%02dZ","status":%d,"uri":"/api/v1/items/%d","message":"served item %d in %d ms"}`+"\n",
+				i/60%60, i%60, 200+i%4, i, i, i%977)
+		}
+		src := filepath.Join(h.dir, "takes.ndjson")
+		if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(h.dir, "takes.parquet")
+		runCLI(t, cli, "query", "-format", "parquet", "-o", file, "-in", "takes="+src, "takes")
+		st, err := os.Stat(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, closeTab := chromedp.NewContext(h.browse)
+		defer closeTab()
+		h.ctx = tab
+		h.open()
+		if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
+			t.Fatal(err)
+		}
+		h.waitFor(`document.getElementById("status").dataset.state === "loaded"`, 60*time.Second)
+		eval[chromedp.Void](h, `window.__reads = 0; window.__bytes = 0; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "reading") { window.__reads++; window.__bytes = Math.max(window.__bytes, +s.dataset.bytes); } }).observe(document.getElementById("status"), {attributes: true})`)
+		eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
+		r := h.query("['takes'] | take 100")
+		if r.Error != "" || r.Rows != 100 {
+			t.Fatalf("take 100: %+v", r)
+		}
+		read := eval[float64](h, `window.__bytes`)
+		if reads := eval[int](h, `window.__reads`); reads == 0 || read == 0 || read > float64(st.Size())/2 {
+			t.Errorf("take 100 read %.0f bytes of %d, progress shown %d times; want the first of four row groups, with progress", read, st.Size(), reads)
+		}
+		t.Logf("figure: take 100 over %s (%d bytes, 4 row groups) read %.0f bytes (%.0f%%) in %.0f ms", filepath.Base(file), st.Size(), read, 100*read/float64(st.Size()), r.MS)
+		// A later query reads the file again, over every row.
+		r = h.query("['takes'] | summarize count()")
+		cell := eval[string](h, `document.querySelector("#results tbody").textContent`)
+		if r.Error != "" || strings.NewReplacer(",", "", " ", "", "\u202f", "").Replace(cell) != "262144" {
+			t.Errorf("count after take: %+v, table %q", r, cell)
+		}
+	})
+
 	t.Run("a Parquet load can be cancelled", func(t *testing.T) {
 		h.t = t
 		// Eight small row groups: the cancel reaches the worker while it

@@ -32,7 +32,11 @@ func (s *Session) Datasets() []Dataset {
 	for _, info := range list {
 		// A Parquet dataset lists the fields it has not loaded yet too:
 		// they load when a query names them.
-		info.Fields = slices.Concat(info.Fields, s.parquetFields(info.Name))
+		fs, whole := s.parquetFields(info.Name)
+		info.Fields = slices.Concat(info.Fields, fs)
+		if whole != nil { // a take loaded the first row groups alone
+			info.NumEvents, info.MinTime, info.MaxTime = whole.NumEvents, whole.MinTime, whole.MaxTime
+		}
 		out = append(out, describe(info))
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/db/parquetfile"
+	"github.com/aplite/aplite/parser"
 )
 
 // Parquet is the format name of a Parquet file. Parquet needs random
@@ -25,7 +26,7 @@ import (
 const Parquet = "parquet"
 
 // ParquetLoader streams one Parquet file into a dataset: the worker
-// reads the footer (the last parquet.FooterSize bytes), calls
+// reads the footer (the last fileformat/parquet.FooterSize bytes), calls
 // BeginParquet, then hands over each row group's ranges in turn.
 type ParquetLoader struct {
 	db     *db.DB
@@ -52,14 +53,32 @@ type parquetSource struct {
 	now    time.Time
 	loaded []string    // the fields in the dataset, sorted
 	fields []db.ColKey // every field of the file, for Datasets
+	// rows is set when only the first row groups are loaded (every
+	// column, for a take): how many rows they hold. whole then describes
+	// the whole file for Datasets, as the dataset loaded before did.
+	rows  int64
+	whole *db.Info
 }
 
 // BeginParquet replaces the dataset called name with an empty one that
 // RowGroupData fills. size is the file's length and footer its last
-// bytes, at least the footer and trailer (parquet.FooterSize). fields
+// bytes, at least the footer and trailer (fileformat/parquet.FooterSize). fields
 // nil reads every column; otherwise only those fields and _time are
 // read, and ParquetNeeds tells which a query needs that are not.
 func (s *Session) BeginParquet(name string, size int64, footer []byte, fields []string, now time.Time) (*ParquetLoader, error) {
+	return s.beginParquet(name, size, footer, fields, 0, now)
+}
+
+// BeginParquetFirst is BeginParquet for every column of only the first
+// row groups, as many as hold rows rows (a Need's Rows): `take 100` over
+// a million events reads one row group of sixteen. The dataset then
+// holds those rows alone, and the next query that needs more loads the
+// file again.
+func (s *Session) BeginParquetFirst(name string, size int64, footer []byte, rows int64, now time.Time) (*ParquetLoader, error) {
+	return s.beginParquet(name, size, footer, nil, max(rows, 1), now)
+}
+
+func (s *Session) beginParquet(name string, size int64, footer []byte, fields []string, rows int64, now time.Time) (*ParquetLoader, error) {
 	if err := db.ValidateName(name); err != nil {
 		return nil, err
 	}
@@ -94,8 +113,22 @@ func (s *Session) BeginParquet(name string, size int64, footer []byte, fields []
 			loaded: fields, fields: all.Fields()}
 	}
 	l.file, l.now = f, now.UnixNano()
+	var held int64
 	for i := range f.NumRowGroups() {
+		if rows > 0 && held >= rows {
+			break
+		}
 		l.groups = append(l.groups, RowGroup{Ranges: f.ChunkRanges(i), Rows: f.NumRows(i)})
+		held += f.NumRows(i)
+	}
+	if rows > 0 && len(l.groups) < f.NumRowGroups() {
+		first := &parquetSource{size: size, footer: footer, now: now, fields: all.Fields(), rows: held, whole: s.wholeInfo(name, src)}
+		for _, k := range first.fields {
+			first.loaded = append(first.loaded, k.Name)
+		}
+		slices.Sort(first.loaded)
+		first.loaded = slices.Compact(first.loaded)
+		s.sources[name] = first
 	}
 	if sk := f.Skipped(); len(sk) > 0 {
 		l.res.Failures = append(l.res.Failures, db.Failure{
@@ -154,6 +187,12 @@ func (l *ParquetLoader) End() (LoadResult, error) {
 type Need struct {
 	Dataset string   `json:"dataset"`
 	Fields  []string `json:"fields"`
+	// Rows, when set, asks for every column of the first row groups that
+	// hold this many rows (BeginParquetFirst): the query takes that many
+	// rows of the dataset and does not care which. The worker loads the
+	// whole file instead when the answer comes out shorter (a where or
+	// the time range dropped rows).
+	Rows int64 `json:"rows,omitempty"`
 }
 
 // ParquetNeeds lists the Parquet datasets apl names whose loaded columns
@@ -171,23 +210,80 @@ func (s *Session) ParquetNeeds(apl string) []Need {
 		if !r.AnyTable && !slices.Contains(r.Tables, name) {
 			continue
 		}
+		if n := takeRows(apl, name); n > 0 && (src.rows == 0 || src.rows < n) {
+			out = append(out, Need{Dataset: name, Rows: n})
+			continue
+		} else if n > 0 {
+			continue // its first row groups are loaded whole
+		}
 		if r.Keep == nil {
 			out = append(out, Need{Dataset: name})
 			continue
 		}
-		want := slices.Clone(src.loaded)
+		loaded := src.loaded
+		if src.rows > 0 {
+			loaded = nil // every column of some rows: load the file again
+		}
+		want := slices.Clone(loaded)
 		for _, k := range src.fields {
 			if r.Keep(k.Name) && !slices.Contains(want, k.Name) {
 				want = append(want, k.Name)
 			}
 		}
-		if len(want) > len(src.loaded) {
+		if len(want) > len(loaded) || src.rows > 0 {
 			slices.Sort(want)
 			out = append(out, Need{Dataset: name, Fields: want})
 		}
 	}
 	slices.SortFunc(out, func(a, b Need) int { return strings.Compare(a.Dataset, b.Dataset) })
 	return out
+}
+
+// takeRows returns N when apl is a take of N rows of the dataset name
+// through operators that keep or drop rows one by one (where, extend,
+// project...), so that the file's first N rows may answer it; 0
+// otherwise.
+func takeRows(apl, name string) int64 {
+	q, err := parser.Parse(apl)
+	if err != nil || q.Body == nil || len(q.Stmts) > 0 || len(q.Body.Ops) == 0 {
+		return 0
+	}
+	if src, ok := q.Body.Source.(*parser.TableRef); !ok || src.Pattern || src.Name != name {
+		return 0
+	}
+	ops := q.Body.Ops
+	take, ok := ops[len(ops)-1].(*parser.TakeOp)
+	if !ok {
+		return 0
+	}
+	lit, ok := take.N.(*parser.Literal)
+	if !ok || lit.Kind != parser.LitInt {
+		return 0
+	}
+	for _, op := range ops[:len(ops)-1] {
+		switch op.(type) {
+		case *parser.WhereOp, *parser.ExtendOp, *parser.ProjectOp, *parser.ProjectAwayOp,
+			*parser.ProjectKeepOp, *parser.ProjectRenameOp:
+		default:
+			return 0
+		}
+	}
+	n, _ := lit.Value.(int64)
+	return max(n, 0)
+}
+
+// wholeInfo describes the dataset name, whose source was prev, before a
+// load of the first row groups replaces it: the whole file, for Datasets.
+func (s *Session) wholeInfo(name string, prev *parquetSource) *db.Info {
+	if prev != nil && prev.whole != nil {
+		return prev.whole
+	}
+	for _, info := range s.db.Datasets() {
+		if info.Name == name {
+			return &info
+		}
+	}
+	return nil
 }
 
 // forget drops what the session knows of a dataset's Parquet file, when
@@ -199,14 +295,18 @@ func (s *Session) forget(name string) {
 }
 
 // parquetFields is every field of the Parquet file behind a dataset,
-// loaded or not.
-func (s *Session) parquetFields(name string) []db.ColKey {
+// loaded or not, and the whole file's description when only its first
+// row groups are loaded.
+func (s *Session) parquetFields(name string) ([]db.ColKey, *db.Info) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if src := s.sources[name]; src != nil {
-		return src.fields
+		if src.rows > 0 {
+			return src.fields, src.whole
+		}
+		return src.fields, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // loadParquet loads a Parquet file held whole in data, as the streamed

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core"
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/fileformat/parquet"
 )
 
@@ -181,7 +183,10 @@ func TestParquetColumnsOnDemand(t *testing.T) {
 			t.Errorf("%s needs %+v", apl, n)
 		}
 	}
-	if n := s.ParquetNeeds("['p'] | take 1"); !reflect.DeepEqual(n, []Need{{Dataset: "p"}}) {
+	if n := s.ParquetNeeds("['p'] | take 1"); !reflect.DeepEqual(n, []Need{{Dataset: "p", Rows: 1}}) {
+		t.Errorf("a take needs %+v, want every column of its first rows", n)
+	}
+	if n := s.ParquetNeeds("['p'] | sort by uri"); !reflect.DeepEqual(n, []Need{{Dataset: "p"}}) {
 		t.Errorf("a query of raw events needs %+v, want every column", n)
 	}
 	loadParquetFields(t, s, "p", file, needs[0].Fields)
@@ -199,5 +204,73 @@ func TestParquetColumnsOnDemand(t *testing.T) {
 	}
 	if n := s.ParquetNeeds("['p'] | take 1"); len(n) != 0 {
 		t.Errorf("a dropped dataset needs %+v", n)
+	}
+}
+
+// A take of N rows of a Parquet dataset loaded with _time alone reads
+// every column of the first row groups holding N rows, not the file; the
+// sidebar still counts the whole file, and a later query that needs more
+// reads the file again and answers over every row.
+func TestParquetTakeReadsFirstRowGroups(t *testing.T) {
+	var nd strings.Builder
+	n := 2*parquet.RowGroupRows + 500 // three row groups
+	for i := range n {
+		fmt.Fprintf(&nd, `{"_time":"2024-01-01T00:%02d:00Z","status":%s,"uri":"/x/%d"}`+"\n", i%60, []string{"200", "404", "500"}[i%3], i)
+	}
+	file := parquetOf(t, []byte(nd.String()))
+	size := int64(len(file))
+	s := New()
+	loadParquetFields(t, s, "p", file, []string{})
+	take := "['p'] | where status != 0 | take 100"
+	needs := s.ParquetNeeds(take)
+	if !reflect.DeepEqual(needs, []Need{{Dataset: "p", Rows: 100}}) {
+		t.Fatalf("%s needs %+v", take, needs)
+	}
+	fs, err := parquet.FooterSize(file[size-parquet.TrailerSize:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.BeginParquetFirst("p", size, file[size-fs:], needs[0].Rows, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := l.RowGroups(); len(g) != 1 {
+		t.Fatalf("take 100 reads %d row groups, want the first", len(g))
+	}
+	if _, err := l.RowGroupData(0, parts(file, l.RowGroups()[0])); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.End(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := s.Query(context.Background(), take, QueryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := tr.Tables[0].Fields
+	if rows := len(tr.Tables[0].Columns[0]); rows != 100 || !slices.ContainsFunc(cols, func(f render.TabularField) bool { return f.Name == "uri" }) {
+		t.Errorf("%s: %d rows, fields %+v", take, rows, cols)
+	}
+	if ds := s.Datasets(); len(ds) != 1 || ds[0].NumEvents != int64(n) || ds[0].MaxTime != "2024-01-01T00:59:00Z" {
+		t.Errorf("with the first row group loaded, the dataset shows as %+v, want the file's %d events", ds, n)
+	}
+	if needs := s.ParquetNeeds("['p'] | take 7"); len(needs) != 0 {
+		t.Errorf("take 7 after take 100 needs %+v", needs)
+	}
+	if needs := s.ParquetNeeds("['p'] | take 70000"); !reflect.DeepEqual(needs, []Need{{Dataset: "p", Rows: 70000}}) {
+		t.Errorf("take 70000 after take 100 needs %+v", needs)
+	}
+	q := "['p'] | summarize count() by status"
+	needs = s.ParquetNeeds(q)
+	if !reflect.DeepEqual(needs, []Need{{Dataset: "p", Fields: []string{"status"}}}) {
+		t.Fatalf("%s after a take needs %+v, want the file again", q, needs)
+	}
+	loadParquetFields(t, s, "p", file, needs[0].Fields)
+	var total int64
+	for _, row := range statusCounts(t, s, "p")[1] {
+		total += row.(int64)
+	}
+	if total != int64(n) {
+		t.Errorf("%s counts %d events, want %d", q, total, n)
 	}
 }

@@ -64,6 +64,8 @@ function backend() {
   return state.mode === "offline" ? state.offline : state.server;
 }
 
+const mib = (n) => (n / 1048576).toFixed(1);
+
 function setStatus(text, attrs = {}) {
   const s = $("status");
   s.textContent = text;
@@ -265,7 +267,9 @@ async function run() {
   const bounds = range.bounds();
   const began = performance.now();
   try {
-    const res = await b.query(apl, bounds);
+    const res = await b.query(apl, bounds, (p) => setStatus(
+      `Reading: ${mib(p.bytes)} of ${mib(p.total)} MiB, ${p.rows.toLocaleString("en")} rows, ${(p.ms / 1000).toFixed(1)} s`,
+      { state: "reading", bytes: p.bytes, rows: p.rows }));
     const ms = performance.now() - began;
     remember(apl);
     detail.hide();
@@ -316,7 +320,6 @@ async function openFile(file) {
   setMode("offline");
   setStatus(`Loading ${file.name}…`, { state: "loading" });
   const began = performance.now();
-  const mib = (n) => (n / 1048576).toFixed(1);
   const load = state.offline.loadFile(file, (p) => {
     state.loadProgress = p;
     setStatus(`Loading ${file.name}: ${mib(p.bytes)} of ${mib(p.total)} MiB, ${p.rows.toLocaleString("en")} rows, ${(p.ms / 1000).toFixed(1)} s`,

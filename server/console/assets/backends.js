@@ -187,7 +187,9 @@ export class OfflineBackend {
     return this.call("memory").done;
   }
 
-  async query(apl, range) {
-    return this.call("query", { apl, range: { start: range.start || "", end: range.end || "" } }).done;
+  // query runs apl; onProgress receives {bytes, total, rows, ms} while a
+  // Parquet file's columns or row groups the query needs are read.
+  async query(apl, range, onProgress) {
+    return this.call("query", { apl, range: { start: range.start || "", end: range.end || "" } }, onProgress).done;
   }
 }

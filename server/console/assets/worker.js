@@ -104,8 +104,9 @@ async function load(id, file) {
 // loadParquet reads the 8-byte trailer, which says how long the footer
 // is, then the footer, then each row group's chunks of the columns in
 // fields (null: every column): a row group (64Ki rows as aplite writes
-// them) is the most the tab holds at once.
-async function loadParquet(id, api, file, fields) {
+// them) is the most the tab holds at once. rows, when set, reads every
+// column of only the first row groups holding that many rows (a take).
+async function loadParquet(id, api, file, fields, rows) {
   const began = performance.now();
   const trailer = await read(file, Math.max(0, file.size - 8), file.size);
   if (trailer.length < 8 || String.fromCharCode(...trailer.subarray(4)) !== "PAR1") {
@@ -113,7 +114,7 @@ async function loadParquet(id, api, file, fields) {
   }
   const tail = new DataView(trailer.buffer).getUint32(0, true) + 8;
   const footer = await read(file, Math.max(0, file.size - tail), file.size);
-  const begin = answer(api.beginParquet(file.name, file.size, footer, fields));
+  const begin = answer(api.beginParquet(file.name, file.size, footer, fields, rows || 0));
   parquetFiles.set(begin.dataset, file);
   let bytes = footer.length;
   for (const [i, g] of begin.rowGroups.entries()) {
@@ -129,20 +130,40 @@ async function loadParquet(id, api, file, fields) {
 // query first reads the Parquet columns the query uses that are not
 // loaded yet. A dataset whose reload fails halfway (the file changed or
 // went away) is dropped rather than left with some of its row groups.
+// A take of N rows reads only the first row groups holding N rows; when
+// its answer comes out shorter (a where or the time range dropped rows),
+// the whole file is read and the query runs again.
 async function query(id, apl, range) {
   const { api } = await start();
-  for (const need of answer(api.parquetNeeds(apl))) {
+  const firsts = await readNeeds(id, api, answer(api.parquetNeeds(apl)));
+  const res = answer(api.query(apl, range));
+  const short = firsts.filter((n) => resultRows(res) < n.rows);
+  if (!short.length) return res;
+  await readNeeds(id, api, short.map((n) => ({ dataset: n.dataset, fields: null })));
+  return answer(api.query(apl, range));
+}
+
+// readNeeds loads the Parquet columns (or first row groups) needs asks
+// for, and returns the needs that read first row groups only.
+async function readNeeds(id, api, needs) {
+  for (const need of needs) {
     const file = parquetFiles.get(need.dataset);
     if (!file) continue;
     try {
-      await loadParquet(id, api, file, need.fields);
+      await loadParquet(id, api, file, need.fields, need.rows);
     } catch (err) {
       parquetFiles.delete(need.dataset);
       api.drop(need.dataset);
       throw new Error(`cannot read more of ${file.name} (${err.message}): open the file again`);
     }
   }
-  return answer(api.query(apl, range));
+  return needs.filter((n) => n.rows > 0 && parquetFiles.has(n.dataset));
+}
+
+// resultRows is the row count of a query's first table.
+function resultRows(res) {
+  const t = res.tables && res.tables[0];
+  return t && t.columns && t.columns.length ? t.columns[0].length : 0;
 }
 
 self.onmessage = async (e) => {
