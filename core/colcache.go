@@ -3,6 +3,7 @@ package core
 import (
 	"container/list"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
@@ -32,6 +33,8 @@ type colCache struct {
 	probation, protected *list.List
 	protectedBytes       int64
 	items                map[colCacheKey]*list.Element
+	// queries numbers the queries that use the cache (forQuery), from 1.
+	queries atomic.Uint64
 }
 
 // protectedShare is the part of the cache (in tenths) that columns used
@@ -55,13 +58,17 @@ type colCacheEntry struct {
 	v         *vector.Vector
 	n         int64
 	protected bool
+	// query is the last query that put or used the column; 0 for none.
+	query uint64
 }
 
 func newColCache(limit int64) *colCache {
 	return &colCache{limit: limit, probation: list.New(), protected: list.New(), items: map[colCacheKey]*list.Element{}}
 }
 
-func (c *colCache) get(k colCacheKey) *vector.Vector {
+// get returns the cached vector of k, counting a use by query q (0:
+// none).
+func (c *colCache) get(k colCacheKey, q uint64) *vector.Vector {
 	if c == nil {
 		return nil
 	}
@@ -72,6 +79,9 @@ func (c *colCache) get(k colCacheKey) *vector.Vector {
 		return nil
 	}
 	ent := e.Value.(*colCacheEntry)
+	if q != 0 {
+		ent.query = q
+	}
 	if ent.protected {
 		c.protected.MoveToFront(e)
 		return ent.v
@@ -108,7 +118,9 @@ func (c *colCache) peek(k colCacheKey) *vector.Vector {
 	return nil
 }
 
-func (c *colCache) put(k colCacheKey, v *vector.Vector) {
+// put caches v under k for query q (0: none), unless making room would
+// evict a column q itself put or used (evictsOwn).
+func (c *colCache) put(k colCacheKey, v *vector.Vector, q uint64) {
 	if c == nil {
 		return
 	}
@@ -118,10 +130,10 @@ func (c *colCache) put(k colCacheKey, v *vector.Vector) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.items[k]; ok {
+	if _, ok := c.items[k]; ok || c.evictsOwn(n, q) {
 		return
 	}
-	c.items[k] = c.probation.PushFront(&colCacheEntry{key: k, v: v, n: n})
+	c.items[k] = c.probation.PushFront(&colCacheEntry{key: k, v: v, n: n, query: q})
 	c.used += n
 	for c.used > c.limit {
 		l := c.probation

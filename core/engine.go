@@ -157,7 +157,7 @@ func (e *Engine) prepare(ctx context.Context, req *Request, frag *Fragment, stre
 	// ask the same budget as the operators.
 	x.fn.Charge = x.budget.charge
 	if !req.NoColumnCache {
-		x.cache = e.cache
+		x.cache = e.cache.forQuery()
 	}
 	if x.workers <= 0 {
 		x.workers = runtime.GOMAXPROCS(0)
