@@ -203,13 +203,26 @@ func benchInProcess(b *testing.B, f *fixture, q benchQuery, req core.Request) {
 	pprof.Do(ctx, pprof.Labels("query", q.id), func(context.Context) {
 		for b.Loop() {
 			began := time.Now()
-			if _, err := run(); err != nil {
+			out, err := run()
+			if err != nil {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(began))
+			res = out
 		}
 	})
 	reportLatency(b, lat, processCPU()-cpu, f.n)
+	reportScan(b, res)
+}
+
+// reportScan adds what one run of the query read: the blocks it examined,
+// the column pages it decoded and the rows it scanned, so a change in
+// latency can be told apart from a change in work.
+func reportScan(b *testing.B, res *output.Output) {
+	st := res.Stats
+	b.ReportMetric(float64(st.BlocksExamined), "blocks/op")
+	b.ReportMetric(float64(st.PagesDecoded), "pages/op")
+	b.ReportMetric(float64(st.RowsExamined), "rowsread/op")
 }
 
 func benchHTTP(b *testing.B, f *fixture, q benchQuery, path string) {

@@ -3,6 +3,7 @@ package core
 import (
 	"container/list"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
@@ -32,6 +33,8 @@ type colCache struct {
 	probation, protected *list.List
 	protectedBytes       int64
 	items                map[colCacheKey]*list.Element
+	// queries numbers the queries that use the cache (forQuery), from 1.
+	queries atomic.Uint64
 }
 
 // protectedShare is the part of the cache (in tenths) that columns used
@@ -55,13 +58,17 @@ type colCacheEntry struct {
 	v         *vector.Vector
 	n         int64
 	protected bool
+	// query is the last query that put or used the column; 0 for none.
+	query uint64
 }
 
 func newColCache(limit int64) *colCache {
 	return &colCache{limit: limit, probation: list.New(), protected: list.New(), items: map[colCacheKey]*list.Element{}}
 }
 
-func (c *colCache) get(k colCacheKey) *vector.Vector {
+// get returns the cached vector of k, counting a use by query q (0:
+// none).
+func (c *colCache) get(k colCacheKey, q uint64) *vector.Vector {
 	if c == nil {
 		return nil
 	}
@@ -72,6 +79,9 @@ func (c *colCache) get(k colCacheKey) *vector.Vector {
 		return nil
 	}
 	ent := e.Value.(*colCacheEntry)
+	if q != 0 {
+		ent.query = q
+	}
 	if ent.protected {
 		c.protected.MoveToFront(e)
 		return ent.v
@@ -108,7 +118,9 @@ func (c *colCache) peek(k colCacheKey) *vector.Vector {
 	return nil
 }
 
-func (c *colCache) put(k colCacheKey, v *vector.Vector) {
+// put caches v under k for query q (0: none), unless making room would
+// evict a column q itself put or used (evictsOwn).
+func (c *colCache) put(k colCacheKey, v *vector.Vector, q uint64) {
 	if c == nil {
 		return
 	}
@@ -118,10 +130,10 @@ func (c *colCache) put(k colCacheKey, v *vector.Vector) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.items[k]; ok {
+	if _, ok := c.items[k]; ok || c.evictsOwn(n, q) {
 		return
 	}
-	c.items[k] = c.probation.PushFront(&colCacheEntry{key: k, v: v, n: n})
+	c.items[k] = c.probation.PushFront(&colCacheEntry{key: k, v: v, n: n, query: q})
 	c.used += n
 	for c.used > c.limit {
 		l := c.probation
@@ -139,18 +151,36 @@ func (c *colCache) put(k colCacheKey, v *vector.Vector) {
 	}
 }
 
+// dictSampleRows is how many leading values tell dictEncode that a column
+// is free text: more than seven in eight of them distinct.
+const dictSampleRows = 2048
+
 // dictEncode turns a plain string column into a dictionary-encoded one
 // when it repeats values, so group-by and string predicates over it run
 // once per distinct value. It is applied once, when a column enters the
 // cache; a column with mostly distinct values is returned unchanged.
+//
+// A column whose first dictSampleRows values are nearly all distinct
+// (free text, ids) is given up on there: hashing half of a million-row
+// block of messages before giving up cost a third of a full-text
+// search's decode.
 func dictEncode(v *vector.Vector) *vector.Vector {
 	if v.Type != vector.String || v.Codes != nil || v.Const || v.Len < 1024 {
 		return v
 	}
 	limit := v.Len / 2
 	index := make(map[string]uint32, 1024)
-	codes := make([]uint32, v.Len)
 	var dict []string
+	for _, s := range v.Strs[:min(v.Len, dictSampleRows)] {
+		if _, ok := index[s]; !ok {
+			index[s] = uint32(len(dict))
+			dict = append(dict, s)
+		}
+	}
+	if v.Len > dictSampleRows && len(dict) > dictSampleRows*7/8 {
+		return v
+	}
+	codes := make([]uint32, v.Len)
 	for i, s := range v.Strs[:v.Len] {
 		c, ok := index[s]
 		if !ok {

@@ -27,23 +27,23 @@ func TestColCacheResistsSweeps(t *testing.T) {
 	small := intColumn(1000)
 	size := small.Bytes()
 	c := newColCache(size * 20)
-	c.put(colKey("hot"), small)
-	if c.get(colKey("hot")) == nil { // second use: protected
+	c.put(colKey("hot"), small, 0)
+	if c.get(colKey("hot"), 0) == nil { // second use: protected
 		t.Fatal("a column just put is missing")
 	}
 	for i := range 200 {
-		c.put(colKey(fmt.Sprint("sweep", i)), intColumn(1000))
+		c.put(colKey(fmt.Sprint("sweep", i)), intColumn(1000), 0)
 		if c.used > c.limit {
 			t.Fatalf("%d bytes held, limit %d", c.used, c.limit)
 		}
 	}
-	if c.get(colKey("hot")) == nil {
+	if c.get(colKey("hot"), 0) == nil {
 		t.Error("a sweep of once-used columns evicted a column used twice")
 	}
-	if c.get(colKey("sweep0")) != nil {
+	if c.get(colKey("sweep0"), 0) != nil {
 		t.Error("the oldest once-used column survived the sweep")
 	}
-	if c.get(colKey("sweep199")) == nil {
+	if c.get(colKey("sweep199"), 0) == nil {
 		t.Error("the newest column is missing")
 	}
 }
@@ -55,8 +55,8 @@ func TestColCacheProtectedShare(t *testing.T) {
 	c := newColCache(size * 10)
 	for i := range 10 {
 		k := colKey(fmt.Sprint("p", i))
-		c.put(k, intColumn(1000))
-		c.get(k)
+		c.put(k, intColumn(1000), 0)
+		c.get(k, 0)
 	}
 	if c.protectedBytes > c.limit*protectedShare/10 {
 		t.Errorf("protected holds %d bytes, over its share of %d", c.protectedBytes, c.limit*protectedShare/10)

@@ -207,7 +207,7 @@ func (e *Engine) newExecCtx(ctx context.Context, req *Request, began time.Time) 
 	// ask the same budget as the operators.
 	x.fn.Charge = x.budget.charge
 	if !req.NoColumnCache {
-		x.cache = e.cache
+		x.cache = e.cache.forQuery()
 	}
 	if x.workers <= 0 {
 		x.workers = runtime.GOMAXPROCS(0)

@@ -13,7 +13,7 @@ type execCtx struct {
 	stats   *scanStats
 	budget  *memBudget
 	workers int
-	cache   *colCache
+	cache   *cacheView
 	intern  *interner
 	preds   *dictMemo
 	sorted  *sortedTimes

@@ -29,6 +29,10 @@ type reader struct {
 	base int64
 	file string
 	err  *CorruptionError
+	// private says buf is a heap buffer of this reader alone (a body it
+	// decompressed), so decoded strings may point into it instead of
+	// into a copy: a free-text page is then one allocation, not two.
+	private bool
 }
 
 func newReader(file string, base int64, b []byte) *reader {

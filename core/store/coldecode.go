@@ -31,6 +31,7 @@ func decodeColumnInto(file string, base int64, blob []byte, t vector.Type, n int
 		// Offsets inside a decompressed body cannot name a file byte;
 		// report them at the blob start.
 		body = newReader(file+" (decompressed column)", base, raw)
+		body.private = true
 	case compHuff:
 		rawLen := r.count(0, "raw length")
 		raw := r.huffDecompress(rawLen)
@@ -42,6 +43,7 @@ func decodeColumnInto(file string, base int64, blob []byte, t vector.Type, n int
 			return nil, r.err
 		}
 		body = newReader(file+" (decompressed column)", base, raw)
+		body.private = true
 	default:
 		r.pos--
 		r.fail("unknown compression")

@@ -238,7 +238,10 @@ func (r *reader) readStrPlain(dst []string) {
 	if r.err != nil {
 		return
 	}
-	arena := slices.Clone(b) // never alias mapped memory
+	arena := b
+	if !r.private {
+		arena = slices.Clone(b) // never alias mapped memory
+	}
 	off := 0
 	for i, l := range lens {
 		dst[i] = bytesToString(arena[off : off+int(l)])
