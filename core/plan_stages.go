@@ -148,6 +148,13 @@ func buildSortKeys(keys []plan.SortKey, in schema) ([]sortKey, error) {
 // this node disagree and the stage is refused.
 func buildStage(ps *plan.Stage, in schema, actx agg.Context) (stage, error) {
 	st, err := buildStageOf(ps, in, actx)
+	return checkedStage(ps, st, err)
+}
+
+// checkedStage names ps's kind in err, and refuses st when its output
+// is not the schema ps records (a kind that keeps its input's schema
+// records none).
+func checkedStage(ps *plan.Stage, st stage, err error) (stage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
 	}
