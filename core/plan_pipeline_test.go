@@ -172,6 +172,8 @@ func TestBuildPipelineRefuses(t *testing.T) {
 			pp.Source.Schema = pp.Source.Schema[:1]
 		}},
 		{"print x = 'a' | redact 'a'", "not a string column", func(pp *plan.Pipeline) { pp.Stages[0].Idx = []int{3} }},
+		{"logs | top 3 by status", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -26 }},
+		{"logs | take 3", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -1 }},
 		{"logs | make-series count() on _time step 1h", "step not positive", func(pp *plan.Pipeline) {
 			pp.Stages[len(pp.Stages)-1].Series.Step = plan.Const(vector.Int, int64(0), nil)
 		}},

@@ -216,8 +216,16 @@ func buildStageOf(ps *plan.Stage, in schema, actx agg.Context) (stage, error) {
 	case plan.SCount:
 		return &countStage{}, nil
 	case plan.STake:
+		if ps.N < 0 {
+			return nil, fmt.Errorf("negative row count %d", ps.N)
+		}
 		return &takeStage{in: in, n: ps.N}, nil
 	case plan.STop, plan.SSort:
+		if ps.N < 0 {
+			// The planner refuses `top -1`; a plan from elsewhere must be
+			// refused too, or the scan workers' top pruning panics.
+			return nil, fmt.Errorf("negative row count %d", ps.N)
+		}
 		keys, err := buildSortKeys(ps.Order, in)
 		if err != nil {
 			return nil, err

@@ -1,0 +1,86 @@
+package core
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/aplite/aplite/core/store"
+)
+
+// FuzzRunFragment feeds RunFragment plans a peer could send: a query
+// node builds and runs whatever arrives, and nothing recovers a panic in
+// its scan workers, so a malformed plan must come back as an error. The
+// seeds are the plans of planQueries over the test cluster's blocks.
+func FuzzRunFragment(f *testing.F) {
+	c := newTestCluster(f)
+	for _, q := range planQueries {
+		if js, ok := fragmentBytes(f, c, q); ok {
+			f.Add(js)
+		}
+	}
+	f.Fuzz(func(t *testing.T, js []byte) {
+		_, _ = c.b.RunFragment(context.Background(), &Fragment{Plan: js, Now: fixtureNow})
+	})
+}
+
+// FuzzRunFragmentNumbers changes one number of a valid plan (a column
+// index, a type, a count, a constant), which byte-level fuzzing of JSON
+// seldom reaches: the plan still decodes and has to be refused by the
+// builder or run, never panic.
+func FuzzRunFragmentNumbers(f *testing.F) {
+	c := newTestCluster(f)
+	var seeds [][]byte
+	for _, q := range planQueries {
+		if js, ok := fragmentBytes(f, c, q); ok {
+			seeds = append(seeds, js)
+		}
+	}
+	for i := range seeds {
+		f.Add(uint8(i), uint16(0), int64(-1))
+		f.Add(uint8(i), uint16(3), int64(9))
+	}
+	f.Fuzz(func(t *testing.T, seed uint8, k uint16, v int64) {
+		js := seeds[int(seed)%len(seeds)]
+		nums := jsonNumber.FindAllSubmatchIndex(js, -1)
+		if len(nums) == 0 {
+			return
+		}
+		at := nums[int(k)%len(nums)]
+		edited := append(append(append([]byte(nil), js[:at[2]]...), strconv.FormatInt(v, 10)...), js[at[3]:]...)
+		_, _ = c.b.RunFragment(context.Background(), &Fragment{Plan: edited, Now: fixtureNow})
+	})
+}
+
+// jsonNumber matches a JSON number that is a value (after a colon, a
+// bracket or a comma), not digits inside a string.
+var jsonNumber = regexp.MustCompile(`(?:[:\[,])(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)`)
+
+// fragmentBytes is the encoded fragment plan of q over every block of
+// its scan, as executeDistributed would send it; ok is false when q's
+// pipeline does not travel.
+func fragmentBytes(t testing.TB, c *testCluster, q string) ([]byte, bool) {
+	p, pl, x, err := c.a.prepare(context.Background(), &Request{APL: q, Now: fixtureNow, DisableCache: true}, nil, fixtureNow)
+	if err != nil {
+		return nil, false // a query this build does not parse seeds nothing
+	}
+	defer p.release()
+	src, ok := pl.src.(*scanSource)
+	k, blk := pl.firstBlocking()
+	if !ok || len(src.datasets) != 1 || src.withSource != "" || !canTravel(x, blk) {
+		return nil, false
+	}
+	pf, ok := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+	if !ok {
+		return nil, false
+	}
+	for _, sp := range src.parts {
+		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(sp.part))
+	}
+	js, err := pf.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js, true
+}
