@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,6 +174,10 @@ func TestBuildPipelineRefuses(t *testing.T) {
 		}},
 		{"print x = 'a' | redact 'a'", "not a string column", func(pp *plan.Pipeline) { pp.Stages[0].Idx = []int{3} }},
 		{"logs | top 3 by status", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -26 }},
+		{"logs | summarize count() by bin(_time, 1h)", "time bin of column", func(pp *plan.Pipeline) {
+			pp.Stages[0].BinCol = slices.IndexFunc(pp.Source.Schema, func(f plan.Field) bool { return f.Type == vector.String })
+		}},
+		{"logs | summarize count() by bin(_time, 1h)", "time bin of column", func(pp *plan.Pipeline) { pp.Stages[0].BinSize = 0 }},
 		{"logs | take 3", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -1 }},
 		{"logs | make-series count() on _time step 1h", "step not positive", func(pp *plan.Pipeline) {
 			pp.Stages[len(pp.Stages)-1].Series.Step = plan.Const(vector.Int, int64(0), nil)

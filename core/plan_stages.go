@@ -292,6 +292,12 @@ func buildSummarize(ps *plan.Stage, in schema, actx agg.Context) (stage, error) 
 	if len(keys) > len(ps.Schema) || ps.TimeKey >= len(keys) || ps.BinCol >= len(in) {
 		return nil, fmt.Errorf("bad key layout")
 	}
+	// The workers bin a datetime column's nanoseconds by the width
+	// themselves (binIndexes), as the planner sets it up only for
+	// bin(_time, w) with w > 0: anything else would panic in a scan worker.
+	if ps.BinCol >= 0 && (ps.TimeKey < 0 || ps.BinSize <= 0 || in[ps.BinCol].Type != vector.DateTime) {
+		return nil, fmt.Errorf("time bin of column %d by %d for key %d", ps.BinCol, ps.BinSize, ps.TimeKey)
+	}
 	st := &summarizeStage{in: in, keys: keys, timeKey: ps.TimeKey, binSize: ps.BinSize, binCol: ps.BinCol}
 	for i, k := range keys {
 		name := ps.Schema[i].Name
