@@ -66,6 +66,11 @@ func buildNode(node *plan.Expr, in schema, args []*expr) (*expr, error) {
 			return nil, fmt.Errorf("plan: column %d of %d", node.Index, len(in))
 		}
 		if node.Kind == plan.KCursor {
+			// The cursor reads the column's nanoseconds: only a datetime
+			// column has them (the compiler passes _time's).
+			if t := in[node.Index].Type; t != vector.DateTime {
+				return nil, fmt.Errorf("plan: cursor of column %d, a %s", node.Index, t)
+			}
 			return cursorExpr(node.Index, sp), nil
 		}
 		e := colExpr(node.Index, in[node.Index], sp)
