@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-
-	"github.com/aplite/aplite/core/store"
 )
 
 // FuzzRunFragment feeds RunFragment plans a peer could send: a query
@@ -57,26 +55,17 @@ func FuzzRunFragmentNumbers(f *testing.F) {
 // bracket or a comma), not digits inside a string.
 var jsonNumber = regexp.MustCompile(`(?:[:\[,])(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)`)
 
-// fragmentBytes is the encoded fragment plan of q over every block of
-// its scan, as executeDistributed would send it; ok is false when q's
-// pipeline does not travel.
+// fragmentBytes is the encoded fragment plan of q (travellingFragment);
+// ok is false when q does not parse or its pipeline does not travel.
 func fragmentBytes(t testing.TB, c *testCluster, q string) ([]byte, bool) {
 	p, pl, x, err := c.a.prepare(context.Background(), &Request{APL: q, Now: fixtureNow, DisableCache: true}, nil, fixtureNow)
 	if err != nil {
-		return nil, false // a query this build does not parse seeds nothing
+		return nil, false
 	}
 	defer p.release()
-	src, ok := pl.src.(*scanSource)
-	k, blk := pl.firstBlocking()
-	if !ok || len(src.datasets) != 1 || src.withSource != "" || !canTravel(x, blk) {
-		return nil, false
-	}
-	pf, ok := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+	pf, ok := travellingFragment(pl, x)
 	if !ok {
 		return nil, false
-	}
-	for _, sp := range src.parts {
-		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(sp.part))
 	}
 	js, err := pf.Encode()
 	if err != nil {
