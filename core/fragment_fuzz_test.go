@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"testing"
@@ -54,6 +55,41 @@ func FuzzRunFragmentNumbers(f *testing.F) {
 // jsonNumber matches a JSON number that is a value (after a colon, a
 // bracket or a comma), not digits inside a string.
 var jsonNumber = regexp.MustCompile(`(?:[:\[,])(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)`)
+
+// FuzzRunFragmentStrings is FuzzRunFragmentNumbers for the strings of a
+// plan: an operator, a function or column name, a parse pattern.
+func FuzzRunFragmentStrings(f *testing.F) {
+	c := newTestCluster(f)
+	var seeds [][]byte
+	for _, q := range planQueries {
+		if js, ok := fragmentBytes(f, c, q); ok {
+			seeds = append(seeds, js)
+		}
+	}
+	for i := range seeds {
+		f.Add(uint8(i), uint16(5), "==")
+		f.Add(uint8(i), uint16(9), "")
+	}
+	f.Fuzz(func(t *testing.T, seed uint8, k uint16, v string) {
+		js := seeds[int(seed)%len(seeds)]
+		strs := jsonString.FindAllSubmatchIndex(js, -1)
+		if len(strs) == 0 {
+			return
+		}
+		at := strs[int(k)%len(strs)]
+		q, err := json.Marshal(v)
+		if err != nil {
+			return
+		}
+		edited := append(append(append([]byte(nil), js[:at[2]]...), q...), js[at[3]:]...)
+		_, _ = c.b.RunFragment(context.Background(), &Fragment{Plan: edited, Now: fixtureNow})
+	})
+}
+
+// jsonString matches a JSON string after a colon, a bracket or a comma:
+// a value, or a key other than an object's first (renaming it drops
+// that field, which is worth trying too).
+var jsonString = regexp.MustCompile(`(?:[:\[,])("(?:[^"\\]|\\.)*")`)
 
 // fragmentBytes is the encoded fragment plan of q (travellingFragment);
 // ok is false when q does not parse or its pipeline does not travel.

@@ -151,6 +151,11 @@ func buildCall(node *plan.Expr, sp parser.Span, args []*expr) (*expr, error) {
 	if f == nil {
 		return nil, fmt.Errorf("%w function %q", plan.ErrUnsupported, node.Name)
 	}
+	// Evaluators index their arguments as the compiler's arity check
+	// lets them: a call with too few would panic in a scan worker.
+	if n := len(args); n < f.MinArgs || (f.MaxArgs >= 0 && n > f.MaxArgs) {
+		return nil, fmt.Errorf("plan: %s expects %s, got %d", node.Name, arity(f.MinArgs, f.MaxArgs), n)
+	}
 	types := make([]vector.Type, len(args))
 	for i, a := range args {
 		if a == nil {

@@ -181,6 +181,7 @@ func TestBuildPipelineRefuses(t *testing.T) {
 		{"logs | extend c = cursor_current()", "cursor of column", func(pp *plan.Pipeline) {
 			pp.Stages[0].Exprs[0].Index = slices.IndexFunc(pp.Source.Schema, func(f plan.Field) bool { return f.Type == vector.String })
 		}},
+		{"logs | extend s = tostring(status)", "tostring expects 1 argument", func(pp *plan.Pipeline) { pp.Stages[0].Exprs[0].Args = nil }},
 		{"logs | take 3", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -1 }},
 		{"logs | make-series count() on _time step 1h", "step not positive", func(pp *plan.Pipeline) {
 			pp.Stages[len(pp.Stages)-1].Series.Step = plan.Const(vector.Int, int64(0), nil)
