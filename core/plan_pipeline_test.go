@@ -182,6 +182,10 @@ func TestBuildPipelineRefuses(t *testing.T) {
 			pp.Stages[0].Exprs[0].Index = slices.IndexFunc(pp.Source.Schema, func(f plan.Field) bool { return f.Type == vector.String })
 		}},
 		{"logs | extend s = tostring(status)", "tostring expects 1 argument", func(pp *plan.Pipeline) { pp.Stages[0].Exprs[0].Args = nil }},
+		{"logs | summarize avg(req_duration_ms)", "avg expects 1 argument", func(pp *plan.Pipeline) { pp.Stages[0].Aggs[0].Args = nil }},
+		{"logs | summarize percentile(req_duration_ms, 95)", "must be a constant", func(pp *plan.Pipeline) {
+			pp.Stages[0].Aggs[0].Args[1] = pp.Stages[0].Aggs[0].Args[0]
+		}},
 		{"logs | take 3", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -1 }},
 		{"logs | make-series count() on _time step 1h", "step not positive", func(pp *plan.Pipeline) {
 			pp.Stages[len(pp.Stages)-1].Series.Step = plan.Const(vector.Int, int64(0), nil)

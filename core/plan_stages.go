@@ -329,6 +329,16 @@ func buildAggCall(pa *plan.Agg, in schema, ctx *agg.Context) (*aggCall, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The checks planAgg makes: the states index their arguments and read
+	// the constant ones as the compiler let them.
+	if n := len(args); n < spec.MinArgs || (spec.MaxArgs >= 0 && n > spec.MaxArgs) {
+		return nil, fmt.Errorf("%s expects %s, got %d", pa.Name, arity(spec.MinArgs, spec.MaxArgs), n)
+	}
+	for _, i := range spec.ConstArgs {
+		if i < len(args) && !args[i].isConst() {
+			return nil, fmt.Errorf("argument %d of %s must be a constant", i+1, pa.Name)
+		}
+	}
 	ac := &aggCall{spec: spec, args: args, ctx: ctx, names: pa.Outs,
 		call: &parser.CallExpr{Sp: spanOf(pa.Pos), Name: pa.Name}}
 	for _, e := range args {
