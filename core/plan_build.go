@@ -111,6 +111,11 @@ func buildNode(node *plan.Expr, in schema, args []*expr) (*expr, error) {
 			return nil, err
 		}
 		res, dom, ok := arithType(node.Op, args[0].typ, args[1].typ)
+		if _, known := vector.ArithInt64[node.Op]; !known {
+			// arithType reads the operator only for datetimes and
+			// timespans; the kernels of an unknown one would be nil.
+			return nil, fmt.Errorf("plan: unknown arithmetic operator %q", node.Op)
+		}
 		if !ok {
 			return nil, fmt.Errorf("plan: operator %s is not defined for %s and %s", node.Op, args[0].typ, args[1].typ)
 		}
