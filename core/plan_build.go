@@ -132,6 +132,13 @@ func buildNode(node *plan.Expr, in schema, args []*expr) (*expr, error) {
 		if err := need(len(args)); err != nil {
 			return nil, err
 		}
+		switch node.Op {
+		case "in", "!in", "in~", "!in~", "has_any", "has_any_cs", "has_all":
+		default:
+			// inExpr reads an operator by its prefix and suffix: an
+			// unknown one would run as some in, a wrong answer.
+			return nil, fmt.Errorf("plan: unknown in operator %q", node.Op)
+		}
 		return inExpr(node, sp, node.Op, args[0], args[1:]), nil
 	case plan.KIndex:
 		if err := need(2); err != nil {
