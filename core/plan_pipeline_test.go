@@ -188,6 +188,7 @@ func TestBuildPipelineRefuses(t *testing.T) {
 		}},
 		{"logs | extend s = resp_body_size_bytes + 1", "unknown arithmetic operator", func(pp *plan.Pipeline) { pp.Stages[0].Exprs[0].Op = "^" }},
 		{"logs | where method in ('GET')", "unknown in operator", func(pp *plan.Pipeline) { pp.Stages[0].Pred.Op = "!inx" }},
+		{"logs | top 3 by status", "no sort key", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].Order = nil }},
 		{"logs | take 3", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -1 }},
 		{"logs | make-series count() on _time step 1h", "step not positive", func(pp *plan.Pipeline) {
 			pp.Stages[len(pp.Stages)-1].Series.Step = plan.Const(vector.Int, int64(0), nil)

@@ -226,6 +226,10 @@ func buildStageOf(ps *plan.Stage, in schema, actx agg.Context) (stage, error) {
 			// refused too, or the scan workers' top pruning panics.
 			return nil, fmt.Errorf("negative row count %d", ps.N)
 		}
+		if len(ps.Order) == 0 {
+			// The parser never makes one; top's pruning reads keys[0].
+			return nil, fmt.Errorf("no sort key")
+		}
 		keys, err := buildSortKeys(ps.Order, in)
 		if err != nil {
 			return nil, err
