@@ -21,10 +21,11 @@ import (
 // top, take, sort, distinct, or none), the scan is cut into fragments:
 // every block in the bucket goes to one query node, chosen by rendezvous
 // hashing of the block's key, so a block is always read by the same node
-// and its caches stay warm. Each node plans the same query text against
-// the same source schema, scans its blocks, runs the streaming stages and
-// the partial blocking stage in its workers, and sends back the encoded
-// sinks; the receiver merges them with its own (blocks only it has, such
+// and its caches stay warm. Each node is sent the fragment's plan
+// (core/plan, FORMAT.md) with the receiver's source schema, builds its
+// operators from it without parsing (buildFragment), scans its blocks,
+// runs the streaming stages and the partial blocking stage in its
+// workers, and sends back the encoded sinks; the receiver merges them with its own (blocks only it has, such
 // as its unflushed buffer, it always scans itself) and runs the rest of
 // the pipeline. A node that fails is replaced by the next in its
 // rendezvous order, and after Attempts failures the receiver scans the

@@ -64,17 +64,11 @@ func buildFragment(pf *plan.Fragment, snap *store.Snapshot, actx agg.Context) (*
 		src.timeHi, src.hasHi = *pf.Scan.Hi, true
 	}
 	pl := &pipeline{src: src}
-	in := src.sch
-	for i := range pf.Stages {
-		st, err := buildStage(&pf.Stages[i], in, actx)
-		if err != nil {
-			return nil, err
-		}
-		in = st.out()
-		if pushDown(pl, st) {
-			continue
-		}
-		pl.stages = append(pl.stages, st)
+	err := pl.buildStages(pf.Stages, func(ps *plan.Stage, in schema) (stage, error) {
+		return buildStage(ps, in, actx)
+	})
+	if err != nil {
+		return nil, err
 	}
 	attachTopPrune(pl)
 	return pl, nil

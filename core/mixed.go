@@ -131,15 +131,8 @@ func (k *cmpOp) mixed(col, con *vector.Vector, flip bool, n int, sel []int32, ou
 	if !okc {
 		fast = nil
 	}
-	var want [3]bool // the answer for a three-way result r, at r+1
-	for r := -1; r <= 1; r++ {
-		if flip {
-			want[r+1] = cmpResult(op, -r)
-		} else {
-			want[r+1] = cmpResult(op, r)
-		}
-	}
-	other := func(i int) bool {
+	mc := mixedCmp{fs: m.Floats, cf: cf, fast: fast, want: threeWay(op, flip)}
+	mc.other = func(i int) bool {
 		if col.IsNull(i) {
 			return false // applyCompareNulls decides
 		}
@@ -154,42 +147,80 @@ func (k *cmpOp) mixed(col, con *vector.Vector, flip bool, n int, sel []int32, ou
 		r, ok := compareAny(a, b)
 		return ok && cmpResult(op, r) || !ok && op == "!="
 	}
-	fs := m.Floats
 	if fast != nil && !m.NaN && cf == cf {
 		// Without NaNs the generated kernel's answer is cmp.Compare's:
 		// run it over every row, then redo the rows it must not answer.
-		k.kernel(fs[:n], cf, flip, sel, out)
-		if sel != nil {
-			for _, i := range sel {
-				if !fast.Get(int(i)) {
-					out[i] = other(int(i))
-				}
-			}
-			return true
-		}
-		for w, bits := range fast[:(n+63)/64] {
-			lo := w * 64
-			hi := min(lo+64, n)
-			if bits == fullWord(hi-lo) {
-				continue
-			}
-			for i := lo; i < hi; i++ {
-				if !fast.Get(i) {
-					out[i] = other(i)
-				}
-			}
-		}
+		k.kernel(m.Floats[:n], cf, flip, sel, out)
+		mc.redo(n, sel, out)
 		return true
 	}
+	mc.fill(n, sel, out)
+	return true
+}
+
+// threeWay returns op's answer for each three-way result r (at r+1) of
+// comparing the column with the constant, the constant on the left when
+// flip.
+func threeWay(op string, flip bool) [3]bool {
+	var want [3]bool
+	for r := -1; r <= 1; r++ {
+		if flip {
+			want[r+1] = cmpResult(op, -r)
+		} else {
+			want[r+1] = cmpResult(op, r)
+		}
+	}
+	return want
+}
+
+// mixedCmp is one comparison of a mixed column with a constant: the rows
+// in fast compare their number in fs with cf, the others go to other.
+type mixedCmp struct {
+	fs    []float64
+	cf    float64
+	fast  vector.Bitmap
+	want  [3]bool
+	other func(i int) bool
+}
+
+// redo answers again, through other, the rows the float kernel answered
+// but that are not in fast.
+func (mc *mixedCmp) redo(n int, sel []int32, out []bool) {
+	if sel != nil {
+		for _, i := range sel {
+			if !mc.fast.Get(int(i)) {
+				out[i] = mc.other(int(i))
+			}
+		}
+		return
+	}
+	for w, bits := range mc.fast[:(n+63)/64] {
+		lo := w * 64
+		hi := min(lo+64, n)
+		if bits == fullWord(hi-lo) {
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			if !mc.fast.Get(i) {
+				out[i] = mc.other(i)
+			}
+		}
+	}
+}
+
+// fill answers every row (of sel, or the first n): the rows in fast by
+// cmp.Compare of their number with cf, the others through other.
+func (mc *mixedCmp) fill(n int, sel []int32, out []bool) {
+	fs, cf, fast, want := mc.fs, mc.cf, mc.fast, mc.want
 	if sel != nil {
 		for _, i := range sel {
 			if fast != nil && fast.Get(int(i)) {
 				out[i] = want[cmp.Compare(fs[i], cf)+1]
 			} else {
-				out[i] = other(int(i))
+				out[i] = mc.other(int(i))
 			}
 		}
-		return true
+		return
 	}
 	for lo := 0; lo < n; lo += 64 {
 		hi := min(lo+64, n)
@@ -203,11 +234,10 @@ func (k *cmpOp) mixed(col, con *vector.Vector, flip bool, n int, sel []int32, ou
 			if fast != nil && fast.Get(i) {
 				out[i] = want[cmp.Compare(fs[i], cf)+1]
 			} else {
-				out[i] = other(i)
+				out[i] = mc.other(i)
 			}
 		}
 	}
-	return true
 }
 
 // kernel runs the generated float comparison of the column's values fs

@@ -66,6 +66,11 @@ func buildNode(node *plan.Expr, in schema, args []*expr) (*expr, error) {
 			return nil, fmt.Errorf("plan: column %d of %d", node.Index, len(in))
 		}
 		if node.Kind == plan.KCursor {
+			// The cursor reads the column's nanoseconds: only a datetime
+			// column has them (the compiler passes _time's).
+			if t := in[node.Index].Type; t != vector.DateTime {
+				return nil, fmt.Errorf("plan: cursor of column %d, a %s", node.Index, t)
+			}
 			return cursorExpr(node.Index, sp), nil
 		}
 		e := colExpr(node.Index, in[node.Index], sp)
@@ -106,6 +111,11 @@ func buildNode(node *plan.Expr, in schema, args []*expr) (*expr, error) {
 			return nil, err
 		}
 		res, dom, ok := arithType(node.Op, args[0].typ, args[1].typ)
+		if _, known := vector.ArithInt64[node.Op]; !known {
+			// arithType reads the operator only for datetimes and
+			// timespans; the kernels of an unknown one would be nil.
+			return nil, fmt.Errorf("plan: unknown arithmetic operator %q", node.Op)
+		}
 		if !ok {
 			return nil, fmt.Errorf("plan: operator %s is not defined for %s and %s", node.Op, args[0].typ, args[1].typ)
 		}
@@ -121,6 +131,13 @@ func buildNode(node *plan.Expr, in schema, args []*expr) (*expr, error) {
 		}
 		if err := need(len(args)); err != nil {
 			return nil, err
+		}
+		switch node.Op {
+		case "in", "!in", "in~", "!in~", "has_any", "has_any_cs", "has_all":
+		default:
+			// inExpr reads an operator by its prefix and suffix: an
+			// unknown one would run as some in, a wrong answer.
+			return nil, fmt.Errorf("plan: unknown in operator %q", node.Op)
 		}
 		return inExpr(node, sp, node.Op, args[0], args[1:]), nil
 	case plan.KIndex:
@@ -145,6 +162,11 @@ func buildCall(node *plan.Expr, sp parser.Span, args []*expr) (*expr, error) {
 	f := fn.Lookup(node.Name)
 	if f == nil {
 		return nil, fmt.Errorf("%w function %q", plan.ErrUnsupported, node.Name)
+	}
+	// Evaluators index their arguments as the compiler's arity check
+	// lets them: a call with too few would panic in a scan worker.
+	if n := len(args); n < f.MinArgs || (f.MaxArgs >= 0 && n > f.MaxArgs) {
+		return nil, fmt.Errorf("plan: %s expects %s, got %d", node.Name, arity(f.MinArgs, f.MaxArgs), n)
 	}
 	types := make([]vector.Type, len(args))
 	for i, a := range args {

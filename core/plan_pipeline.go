@@ -95,11 +95,24 @@ func buildPipeline(pp *plan.Pipeline, env *buildEnv) (*pipeline, error) {
 		return nil, fmt.Errorf("%s source: %w", pp.Source.Kind, err)
 	}
 	pl := &pipeline{src: src}
-	in := src.schema()
-	for i := range pp.Stages {
-		st, err := buildPipelineStage(&pp.Stages[i], in, env)
+	err = pl.buildStages(pp.Stages, func(ps *plan.Stage, in schema) (stage, error) {
+		return buildPipelineStage(ps, in, env)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+// buildStages builds the stage of each node in turn over the output of
+// the one before (the source's for the first) and appends it to pl,
+// unless pushDown folds it into the source.
+func (pl *pipeline) buildStages(nodes []plan.Stage, build func(*plan.Stage, schema) (stage, error)) error {
+	in := pl.src.schema()
+	for i := range nodes {
+		st, err := build(&nodes[i], in)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		in = st.out()
 		if pushDown(pl, st) {
@@ -107,7 +120,7 @@ func buildPipeline(pp *plan.Pipeline, env *buildEnv) (*pipeline, error) {
 		}
 		pl.stages = append(pl.stages, st)
 	}
-	return pl, nil
+	return nil
 }
 
 // buildQueryPipeline builds a query's body, and a nested pipeline the
@@ -127,10 +140,7 @@ func buildPipelineStage(ps *plan.Stage, in schema, env *buildEnv) (stage, error)
 	switch ps.Kind {
 	case plan.SUnion:
 		st, err := buildUnionStage(ps, in, env)
-		if err != nil {
-			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
-		}
-		return st, nil
+		return checkedStage(ps, st, err)
 	case plan.SSample:
 		return buildSample(ps, in)
 	case plan.SGetSchema:
@@ -139,37 +149,16 @@ func buildPipelineStage(ps *plan.Stage, in schema, env *buildEnv) (stage, error)
 		return buildNulls(ps, in)
 	case plan.SRedact:
 		st, err := buildRedact(ps, in)
-		if err != nil {
-			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
-		}
-		return st, nil
+		return checkedStage(ps, st, err)
 	case plan.SParseKv:
 		st, err := buildParseKv(ps, in)
-		if err != nil {
-			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
-		}
-		if got, want := st.out(), schemaFromPlan(ps.Schema); !sameSchema(got, want) {
-			return nil, fmt.Errorf("%s stage: its output is %v here, the plan says %v", ps.Kind, got, want)
-		}
-		return st, nil
+		return checkedStage(ps, st, err)
 	case plan.SSeries:
 		st, err := buildMakeSeries(ps, in, env.actx)
-		if err != nil {
-			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
-		}
-		if got, want := st.out(), schemaFromPlan(ps.Schema); !sameSchema(got, want) {
-			return nil, fmt.Errorf("%s stage: its output is %v here, the plan says %v", ps.Kind, got, want)
-		}
-		return st, nil
+		return checkedStage(ps, st, err)
 	case plan.SJoin:
 		st, err := buildJoin(ps, in, env)
-		if err != nil {
-			return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
-		}
-		if got, want := st.out(), schemaFromPlan(ps.Schema); !sameSchema(got, want) {
-			return nil, fmt.Errorf("%s stage: its output is %v here, the plan says %v", ps.Kind, got, want)
-		}
-		return st, nil
+		return checkedStage(ps, st, err)
 	}
 	return buildStage(ps, in, env.actx)
 }

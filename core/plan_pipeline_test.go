@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,6 +173,23 @@ func TestBuildPipelineRefuses(t *testing.T) {
 			pp.Source.Schema = pp.Source.Schema[:1]
 		}},
 		{"print x = 'a' | redact 'a'", "not a string column", func(pp *plan.Pipeline) { pp.Stages[0].Idx = []int{3} }},
+		{"logs | top 3 by status", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -26 }},
+		{"logs | summarize count() by bin(_time, 1h)", "time bin of column", func(pp *plan.Pipeline) {
+			pp.Stages[0].BinCol = slices.IndexFunc(pp.Source.Schema, func(f plan.Field) bool { return f.Type == vector.String })
+		}},
+		{"logs | summarize count() by bin(_time, 1h)", "time bin of column", func(pp *plan.Pipeline) { pp.Stages[0].BinSize = 0 }},
+		{"logs | extend c = cursor_current()", "cursor of column", func(pp *plan.Pipeline) {
+			pp.Stages[0].Exprs[0].Index = slices.IndexFunc(pp.Source.Schema, func(f plan.Field) bool { return f.Type == vector.String })
+		}},
+		{"logs | extend s = tostring(status)", "tostring expects 1 argument", func(pp *plan.Pipeline) { pp.Stages[0].Exprs[0].Args = nil }},
+		{"logs | summarize avg(req_duration_ms)", "avg expects 1 argument", func(pp *plan.Pipeline) { pp.Stages[0].Aggs[0].Args = nil }},
+		{"logs | summarize percentile(req_duration_ms, 95)", "must be a constant", func(pp *plan.Pipeline) {
+			pp.Stages[0].Aggs[0].Args[1] = pp.Stages[0].Aggs[0].Args[0]
+		}},
+		{"logs | extend s = resp_body_size_bytes + 1", "unknown arithmetic operator", func(pp *plan.Pipeline) { pp.Stages[0].Exprs[0].Op = "^" }},
+		{"logs | where method in ('GET')", "unknown in operator", func(pp *plan.Pipeline) { pp.Stages[0].Pred.Op = "!inx" }},
+		{"logs | top 3 by status", "no sort key", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].Order = nil }},
+		{"logs | take 3", "negative row count", func(pp *plan.Pipeline) { pp.Stages[len(pp.Stages)-1].N = -1 }},
 		{"logs | make-series count() on _time step 1h", "step not positive", func(pp *plan.Pipeline) {
 			pp.Stages[len(pp.Stages)-1].Series.Step = plan.Const(vector.Int, int64(0), nil)
 		}},

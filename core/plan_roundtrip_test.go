@@ -99,19 +99,13 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 		t.Fatal(err)
 	}
 	defer p.release()
-	src, ok := pl.src.(*scanSource)
-	k, blk := pl.firstBlocking()
-	codec, okc := blk.(sinkCodec)
-	if !ok || !okc || len(src.datasets) != 1 || src.withSource != "" || !canTravel(x, blk) {
-		return nil, false
-	}
-	pf, ok := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+	pf, ok := travellingFragment(pl, x)
 	if !ok {
 		return nil, false
 	}
-	for _, sp := range src.parts {
-		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(sp.part))
-	}
+	src := pl.src.(*scanSource)
+	k, blk := pl.firstBlocking()
+	codec := blk.(sinkCodec)
 	js, err := pf.Encode()
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
@@ -158,6 +152,26 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return p.answer(x, pl, res), true
+}
+
+// travellingFragment is the fragment plan of pl over every block of its
+// scan, as executeDistributed would send it; ok is false when pl does
+// not travel.
+func travellingFragment(pl *pipeline, x *execCtx) (*plan.Fragment, bool) {
+	src, ok := pl.src.(*scanSource)
+	k, blk := pl.firstBlocking()
+	_, okc := blk.(sinkCodec)
+	if !ok || !okc || len(src.datasets) != 1 || src.withSource != "" || !canTravel(x, blk) {
+		return nil, false
+	}
+	pf, ok := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+	if !ok {
+		return nil, false
+	}
+	for _, sp := range src.parts {
+		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(sp.part))
+	}
+	return pf, true
 }
 
 type planOut = output.Output

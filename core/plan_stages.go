@@ -148,6 +148,13 @@ func buildSortKeys(keys []plan.SortKey, in schema) ([]sortKey, error) {
 // this node disagree and the stage is refused.
 func buildStage(ps *plan.Stage, in schema, actx agg.Context) (stage, error) {
 	st, err := buildStageOf(ps, in, actx)
+	return checkedStage(ps, st, err)
+}
+
+// checkedStage names ps's kind in err, and refuses st when its output
+// is not the schema ps records (a kind that keeps its input's schema
+// records none).
+func checkedStage(ps *plan.Stage, st stage, err error) (stage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s stage: %w", ps.Kind, err)
 	}
@@ -209,8 +216,20 @@ func buildStageOf(ps *plan.Stage, in schema, actx agg.Context) (stage, error) {
 	case plan.SCount:
 		return &countStage{}, nil
 	case plan.STake:
+		if ps.N < 0 {
+			return nil, fmt.Errorf("negative row count %d", ps.N)
+		}
 		return &takeStage{in: in, n: ps.N}, nil
 	case plan.STop, plan.SSort:
+		if ps.N < 0 {
+			// The planner refuses `top -1`; a plan from elsewhere must be
+			// refused too, or the scan workers' top pruning panics.
+			return nil, fmt.Errorf("negative row count %d", ps.N)
+		}
+		if len(ps.Order) == 0 {
+			// The parser never makes one; top's pruning reads keys[0].
+			return nil, fmt.Errorf("no sort key")
+		}
 		keys, err := buildSortKeys(ps.Order, in)
 		if err != nil {
 			return nil, err
@@ -277,6 +296,12 @@ func buildSummarize(ps *plan.Stage, in schema, actx agg.Context) (stage, error) 
 	if len(keys) > len(ps.Schema) || ps.TimeKey >= len(keys) || ps.BinCol >= len(in) {
 		return nil, fmt.Errorf("bad key layout")
 	}
+	// The workers bin a datetime column's nanoseconds by the width
+	// themselves (binIndexes), as the planner sets it up only for
+	// bin(_time, w) with w > 0: anything else would panic in a scan worker.
+	if ps.BinCol >= 0 && (ps.TimeKey < 0 || ps.BinSize <= 0 || in[ps.BinCol].Type != vector.DateTime) {
+		return nil, fmt.Errorf("time bin of column %d by %d for key %d", ps.BinCol, ps.BinSize, ps.TimeKey)
+	}
 	st := &summarizeStage{in: in, keys: keys, timeKey: ps.TimeKey, binSize: ps.BinSize, binCol: ps.BinCol}
 	for i, k := range keys {
 		name := ps.Schema[i].Name
@@ -307,6 +332,16 @@ func buildAggCall(pa *plan.Agg, in schema, ctx *agg.Context) (*aggCall, error) {
 	args, err := buildExprs(pa.Args, in)
 	if err != nil {
 		return nil, err
+	}
+	// The checks planAgg makes: the states index their arguments and read
+	// the constant ones as the compiler let them.
+	if n := len(args); n < spec.MinArgs || (spec.MaxArgs >= 0 && n > spec.MaxArgs) {
+		return nil, fmt.Errorf("%s expects %s, got %d", pa.Name, arity(spec.MinArgs, spec.MaxArgs), n)
+	}
+	for _, i := range spec.ConstArgs {
+		if i < len(args) && !args[i].isConst() {
+			return nil, fmt.Errorf("argument %d of %s must be a constant", i+1, pa.Name)
+		}
 	}
 	ac := &aggCall{spec: spec, args: args, ctx: ctx, names: pa.Outs,
 		call: &parser.CallExpr{Sp: spanOf(pa.Pos), Name: pa.Name}}

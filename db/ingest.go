@@ -101,6 +101,7 @@ func appendRows(ds *store.Dataset, rows *store.Rows, res IngestResult, prepare f
 // request was fine, unlike a decode error.
 type AppendError struct{ Err error }
 
+// Error says the events were not stored, and why.
 func (e *AppendError) Error() string { return "storing the events: " + e.Err.Error() }
 
 // Unwrap returns the storage's error.
@@ -119,8 +120,8 @@ func (d *DB) Append(name string, rows *Rows) (AppendResult, error) {
 // StreamChunk is the size of the pieces IngestStream cuts NDJSON into.
 const StreamChunk = 8 << 20
 
-// StreamProgress, when given to IngestStream, counts the events appended
-// so far; a caller may read it while the stream runs.
+// StreamProgress counts the events IngestStream has appended so far when
+// it is given one; a caller may read it while the stream runs.
 type StreamProgress struct{ Rows atomic.Int64 }
 
 // StreamOptions tune IngestStream.

@@ -59,19 +59,24 @@ func (f *Fragment) Encode() ([]byte, error) { return json.Marshal(f) }
 // Decode reads a fragment and checks it.
 func Decode(b []byte) (*Fragment, error) {
 	var f Fragment
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := decode(b, &f, f.Check); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// decode unmarshals b into v, then runs check (v's Check).
+func decode(b []byte, v any, check func() error) error {
+	if err := json.Unmarshal(b, v); err != nil {
 		// A later version may change the shape of what follows, and its
 		// reader must hear "version", not a JSON type error.
 		var head struct {
 			V int `json:"v"`
 		}
 		if json.Unmarshal(b, &head) == nil && head.V != Version {
-			return nil, unsupported("version %d", head.V)
+			return unsupported("version %d", head.V)
 		}
-		return nil, err
+		return err
 	}
-	if err := f.Check(); err != nil {
-		return nil, err
-	}
-	return &f, nil
+	return check()
 }

@@ -130,16 +130,7 @@ func (p *Pipeline) Encode() ([]byte, error) { return json.Marshal(p) }
 // DecodePipeline reads a pipeline and checks it.
 func DecodePipeline(b []byte) (*Pipeline, error) {
 	var p Pipeline
-	if err := json.Unmarshal(b, &p); err != nil {
-		var head struct {
-			V int `json:"v"`
-		}
-		if json.Unmarshal(b, &head) == nil && head.V != Version {
-			return nil, unsupported("version %d", head.V)
-		}
-		return nil, err
-	}
-	if err := p.Check(); err != nil {
+	if err := decode(b, &p, p.Check); err != nil {
 		return nil, err
 	}
 	return &p, nil

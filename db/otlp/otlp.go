@@ -24,6 +24,7 @@ const (
 // a *db.AppendError.
 type Error struct{ Err error }
 
+// Error says the body is not valid OTLP, and why.
 func (e *Error) Error() string { return "invalid OTLP body: " + e.Err.Error() }
 
 // Unwrap returns the decoder's error.

@@ -81,16 +81,7 @@ func addMetricPoints(m *metricspb.Metric, point pointFunc) {
 		for _, p := range d.Histogram.DataPoints {
 			point(attrSetter(p.Attributes), p.StartTimeUnixNano, p.TimeUnixNano, p.Flags, func(b *store.RowsBuilder) {
 				b.SetString("metric.type", "histogram")
-				b.SetInt("count", int64(p.Count))
-				if p.Sum != nil {
-					b.SetFloat("sum", *p.Sum)
-				}
-				if p.Min != nil {
-					b.SetFloat("min", *p.Min)
-				}
-				if p.Max != nil {
-					b.SetFloat("max", *p.Max)
-				}
+				setDistribution(b, p.Count, p.Sum, p.Min, p.Max)
 				b.SetDynamic("bucket_counts", uints(p.BucketCounts))
 				bounds := make([]any, len(p.ExplicitBounds))
 				for i, x := range p.ExplicitBounds {
@@ -106,16 +97,7 @@ func addMetricPoints(m *metricspb.Metric, point pointFunc) {
 		for _, p := range d.ExponentialHistogram.DataPoints {
 			point(attrSetter(p.Attributes), p.StartTimeUnixNano, p.TimeUnixNano, p.Flags, func(b *store.RowsBuilder) {
 				b.SetString("metric.type", "exponential_histogram")
-				b.SetInt("count", int64(p.Count))
-				if p.Sum != nil {
-					b.SetFloat("sum", *p.Sum)
-				}
-				if p.Min != nil {
-					b.SetFloat("min", *p.Min)
-				}
-				if p.Max != nil {
-					b.SetFloat("max", *p.Max)
-				}
+				setDistribution(b, p.Count, p.Sum, p.Min, p.Max)
 				b.SetInt("scale", int64(p.Scale))
 				b.SetInt("zero_count", int64(p.ZeroCount))
 				b.SetFloat("zero_threshold", p.ZeroThreshold)
@@ -168,4 +150,18 @@ func uints(xs []uint64) []any {
 		out[i] = int64(x)
 	}
 	return out
+}
+
+// setDistribution sets the count of a histogram point, and its sum, min
+// and max where the point has them (both histogram kinds carry these).
+func setDistribution(b *store.RowsBuilder, count uint64, sum, lo, hi *float64) {
+	b.SetInt("count", int64(count))
+	for _, f := range [...]struct {
+		name string
+		v    *float64
+	}{{"sum", sum}, {"min", lo}, {"max", hi}} {
+		if f.v != nil {
+			b.SetFloat(f.name, *f.v)
+		}
+	}
 }
