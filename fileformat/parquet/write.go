@@ -135,7 +135,12 @@ func node(t string) pq.Node {
 	case "datetime":
 		return pq.Timestamp(pq.Nanosecond)
 	}
-	return pq.String() // strings, timespans (as text), dynamic values (as JSON)
+	// Strings, timespans (as text) and dynamic values (as JSON) are
+	// dictionary-encoded: log fields repeat a few values, and the reader
+	// takes a dictionary-encoded chunk as codes (dict.go), not a string a
+	// row. parquet-go writes plain pages instead once a chunk's
+	// dictionary outgrows its page buffer (unique ids, messages).
+	return pq.Encoded(pq.String(), &pq.RLEDictionary)
 }
 
 // value converts a result cell to the Parquet type node(t) chose. A
