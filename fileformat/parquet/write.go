@@ -138,8 +138,9 @@ func node(t string) pq.Node {
 	// Strings, timespans (as text) and dynamic values (as JSON) are
 	// dictionary-encoded: log fields repeat a few values, and the reader
 	// takes a dictionary-encoded chunk as codes (dict.go), not a string a
-	// row. parquet-go writes plain pages instead once a chunk's
-	// dictionary outgrows its page buffer (unique ids, messages).
+	// row. A column of unique values (ids, messages) gets a dictionary as
+	// large as its chunk, bounded by RowGroupRows, which reads no slower
+	// than plain pages: its strings are copied out in one allocation.
 	return pq.Encoded(pq.String(), &pq.RLEDictionary)
 }
 
