@@ -208,7 +208,8 @@ func TestReadDictionaryGolden(t *testing.T) {
 	}
 }
 
-// Our exports dictionary-encode strings, so they are read as codes.
+// Our exports dictionary-encode the strings that repeat, so they are
+// read as codes, and leave unique ones plain.
 func TestWriteDictionary(t *testing.T) {
 	file := toParquet(t, events(3000))
 	enc := chunkEncodings(t, file)
@@ -216,6 +217,9 @@ func TestWriteDictionary(t *testing.T) {
 		if !slices.Contains(enc[col], format.RLEDictionary) {
 			t.Errorf("%s is written %v, not dictionary-encoded", col, enc[col])
 		}
+	}
+	if slices.Contains(enc["rare"], format.RLEDictionary) {
+		t.Errorf("rare, whose values are unique, is written %v", enc["rare"])
 	}
 	f, err := parquet.Open(bytes.NewReader(file), int64(len(file)), nil)
 	if err != nil {
