@@ -97,7 +97,7 @@ func (w *Writer) start(first *output.Output) {
 const sampleRows = 8192
 
 // encodings says which string columns to dictionary-encode: those whose
-// first rows repeat their values, on average twice or more. Log fields
+// first rows repeat their values, on average twice or more, or are null. Log fields
 // mostly do (a method, a URI, a city), and the reader takes such a chunk
 // as codes (dict.go), not a string a row. A column of unique values (ids,
 // messages) stays plain: a dictionary would hold a copy of its whole row
@@ -113,12 +113,19 @@ func encodings(res *output.Output, types []string) []bool {
 		seen := map[string]struct{}{}
 		set := 0
 		for r := range n {
-			if s, ok := res.Value(r, j).(string); ok {
-				seen[s] = struct{}{}
+			switch v := res.Value(r, j).(type) {
+			case nil:
+			case string:
+				seen[v] = struct{}{}
+				set++
+			default: // a dynamic cell, written as its JSON text
+				seen[fmt.Sprint(v)] = struct{}{}
 				set++
 			}
 		}
-		dict[j] = set > 0 && 2*len(seen) <= set
+		// A column null so far says nothing of its values: it may be a
+		// field later events set, and DictionaryMaxBytes bounds the cost.
+		dict[j] = 2*len(seen) <= set
 	}
 	return dict
 }
