@@ -55,7 +55,9 @@ func (c *column) codes(p pq.Page) error {
 	if c.dict == nil {
 		c.dict = p.Dictionary()
 		c.vec.Dict = dictStrings(c.dict)
-		c.vec.Codes = make([]uint32, 0, c.n)
+		// A damaged footer may claim up to maxRowGroupRows rows: size by
+		// what our writer cuts, and let a larger group grow by appending.
+		c.vec.Codes = make([]uint32, 0, min(c.n, RowGroupRows))
 	}
 	data := p.Data()
 	idx := data.Int32()
@@ -81,7 +83,7 @@ func (c *column) codes(p pq.Page) error {
 		v.Dict = append(v.Dict, "")
 	}
 	if v.Valid == nil {
-		v.Valid = vector.NewBitmapSet(max(c.n, v.Len+len(defs)))
+		v.Valid = vector.NewBitmapSet(v.Len + len(defs))
 	}
 	v.Valid = v.Valid.Grow(v.Len + len(defs))
 	j := 0
