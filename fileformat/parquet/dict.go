@@ -82,8 +82,8 @@ func (c *column) codes(p pq.Page) error {
 	if len(v.Dict) == 0 { // a null row's code must index something
 		v.Dict = append(v.Dict, "")
 	}
-	if v.Valid == nil {
-		v.Valid = vector.NewBitmapSet(v.Len + len(defs))
+	if v.Valid == nil { // the rows before this page are all set
+		v.Valid = vector.NewBitmapSet(v.Len)
 	}
 	v.Valid = v.Valid.Grow(v.Len + len(defs))
 	j := 0
@@ -97,6 +97,7 @@ func (c *column) codes(p pq.Page) error {
 			if code < 0 || int(code) >= len(v.Dict) {
 				return errIndex(code, len(v.Dict))
 			}
+			v.Valid.Set(v.Len)
 			v.Codes = append(v.Codes, uint32(code))
 		}
 		v.Len++
