@@ -85,9 +85,10 @@ func (c *column) read(cc pq.ColumnChunk, buf []pq.Value) ([]pq.Value, error) {
 		if err != nil {
 			return buf, err
 		}
+		var done bool
 		if c.asCodes(p) {
 			err = c.codes(p)
-		} else {
+		} else if done, err = c.typed(p); !done && err == nil {
 			c.plain()
 			err = c.page(p.Values(), buf)
 		}
