@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 
@@ -44,6 +45,11 @@ func checkPages(r io.ReaderAt, codec format.CompressionCodec, start, end int64) 
 		if next > end {
 			return fmt.Errorf("%w: a page runs past its column chunk (byte %d of %d)", ErrDamaged, next, end)
 		}
+		if codec == format.Snappy {
+			if err := checkSnappy(r, body, &h); err != nil {
+				return fmt.Errorf("%w: Snappy page at byte %d: %v", ErrDamaged, off, err)
+			}
+		}
 		if codec == format.Lz4Raw {
 			if err := checkLZ4(r, body, &h); err != nil {
 				return fmt.Errorf("%w: LZ4 page at byte %d: %v", ErrDamaged, off, err)
@@ -77,6 +83,34 @@ func checkLZ4(r io.ReaderAt, off int64, h *format.PageHeader) error {
 	}
 	_, err := lz4.UncompressBlock(src, make([]byte, h.UncompressedPageSize))
 	return err
+}
+
+// checkSnappy refuses a Snappy page whose body claims to decompress to
+// more bytes than its header says: the decoder allocates what the body's
+// leading length claims, up to 4 GiB, before it finds the data short.
+func checkSnappy(r io.ReaderAt, off int64, h *format.PageHeader) error {
+	levels, size := int64(0), int64(h.UncompressedPageSize)
+	if h.DataPageHeaderV2.Valid { // levels come first, uncompressed
+		v2 := h.DataPageHeaderV2.V
+		if v2.IsCompressed.Valid && !v2.IsCompressed.V {
+			return nil
+		}
+		levels = int64(v2.RepetitionLevelsByteLength) + int64(v2.DefinitionLevelsByteLength)
+		size -= levels
+	}
+	if levels < 0 || levels >= int64(h.CompressedPageSize) {
+		return nil // nothing compressed; parquet-go reports bad lengths
+	}
+	var head [binary.MaxVarintLen32]byte
+	n, _ := r.ReadAt(head[:min(int64(len(head)), int64(h.CompressedPageSize)-levels)], off+levels)
+	claim, k := binary.Uvarint(head[:n])
+	if k <= 0 {
+		return fmt.Errorf("no length")
+	}
+	if claim > uint64(max(size, 0)) {
+		return fmt.Errorf("claims %d bytes, the page %d", claim, size)
+	}
+	return nil
 }
 
 // countReader counts the bytes read through it.
