@@ -62,6 +62,13 @@ func (c *column) codes(p pq.Page) error {
 	data := p.Data()
 	idx := data.Int32()
 	defs := p.DefinitionLevels()
+	rows := len(idx)
+	if defs != nil {
+		rows = len(defs)
+	}
+	if c.rows+rows > c.n {
+		return fmt.Errorf("%w: more values than the row group's %d rows", ErrDamaged, c.n)
+	}
 	if defs == nil { // a required column: every row has a value
 		return c.appendCodes(idx, len(idx))
 	}

@@ -46,6 +46,9 @@ func appendNumbers[T int32 | int64 | float32 | float64](c *column, vals []T, def
 	if defs != nil {
 		rows = len(defs)
 	}
+	if c.rows+rows > c.n {
+		return fmt.Errorf("%w: more values than the row group's %d rows", ErrDamaged, c.n)
+	}
 	j := 0
 	for r := range rows {
 		if defs != nil && defs[r] != maxDef {
