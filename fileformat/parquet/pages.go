@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 
@@ -25,8 +26,17 @@ const maxPageBytes = 256 << 20
 // their header gives: parquet-go's LZ4 decoder doubles its buffer for as
 // long as a block fails to decode, so damaged LZ4 data ends in an
 // allocation the process cannot survive instead of an error.
-func checkPages(r io.ReaderAt, codec format.CompressionCodec, start, end int64) error {
+//
+// The pages may also hold no more values than the chunk (values, from
+// the footer, and no more than the row group's rows for the unrepeated
+// leaves read here): parquet-go sizes its buffers by the value counts of
+// page headers too, and pads a dictionary-encoded page's indexes to its
+// count. A dictionary header claiming 2^31 values asked FuzzRead's
+// workers for 32 GiB, and many small pages each claiming the row group
+// made one input decode for minutes.
+func checkPages(r io.ReaderAt, codec format.CompressionCodec, start, end, values int64) error {
 	var proto thrift.CompactProtocol
+	seen := int64(0) // the values of the data pages so far
 	for off := start; off < end; {
 		cr := &countReader{r: io.NewSectionReader(r, off, end-off)}
 		br := bufio.NewReaderSize(cr, 512)
@@ -39,10 +49,22 @@ func checkPages(r io.ReaderAt, codec format.CompressionCodec, start, end int64) 
 			return fmt.Errorf("%w: page at byte %d claims %d bytes (%d uncompressed)",
 				ErrDamaged, off, h.CompressedPageSize, h.UncompressedPageSize)
 		}
+		n := pageValues(&h)
+		if !h.DictionaryPageHeader.Valid {
+			seen += n
+		}
+		if n < 0 || n > values || seen > values {
+			return fmt.Errorf("%w: page at byte %d claims %d values, past the chunk's %d", ErrDamaged, off, n, values)
+		}
 		body := off + cr.n - int64(br.Buffered())
 		next := body + int64(h.CompressedPageSize)
 		if next > end {
 			return fmt.Errorf("%w: a page runs past its column chunk (byte %d of %d)", ErrDamaged, next, end)
+		}
+		if codec == format.Snappy {
+			if err := checkSnappy(r, body, &h); err != nil {
+				return fmt.Errorf("%w: Snappy page at byte %d: %v", ErrDamaged, off, err)
+			}
 		}
 		if codec == format.Lz4Raw {
 			if err := checkLZ4(r, body, &h); err != nil {
@@ -52,6 +74,19 @@ func checkPages(r io.ReaderAt, codec format.CompressionCodec, start, end int64) 
 		off = next
 	}
 	return nil
+}
+
+// pageValues is the number of values page header h claims.
+func pageValues(h *format.PageHeader) int64 {
+	switch {
+	case h.DataPageHeader.Valid:
+		return int64(h.DataPageHeader.V.NumValues)
+	case h.DataPageHeaderV2.Valid:
+		return max(int64(h.DataPageHeaderV2.V.NumValues), int64(h.DataPageHeaderV2.V.NumRows))
+	case h.DictionaryPageHeader.Valid:
+		return int64(h.DictionaryPageHeader.V.NumValues)
+	}
+	return 0
 }
 
 // checkLZ4 decompresses the LZ4 page whose body starts at off.
@@ -77,6 +112,34 @@ func checkLZ4(r io.ReaderAt, off int64, h *format.PageHeader) error {
 	}
 	_, err := lz4.UncompressBlock(src, make([]byte, h.UncompressedPageSize))
 	return err
+}
+
+// checkSnappy refuses a Snappy page whose body claims to decompress to
+// more bytes than its header says: the decoder allocates what the body's
+// leading length claims, up to 4 GiB, before it finds the data short.
+func checkSnappy(r io.ReaderAt, off int64, h *format.PageHeader) error {
+	levels, size := int64(0), int64(h.UncompressedPageSize)
+	if h.DataPageHeaderV2.Valid { // levels come first, uncompressed
+		v2 := h.DataPageHeaderV2.V
+		if v2.IsCompressed.Valid && !v2.IsCompressed.V {
+			return nil
+		}
+		levels = int64(v2.RepetitionLevelsByteLength) + int64(v2.DefinitionLevelsByteLength)
+		size -= levels
+	}
+	if levels < 0 || levels >= int64(h.CompressedPageSize) {
+		return nil // nothing compressed; parquet-go reports bad lengths
+	}
+	var head [binary.MaxVarintLen32]byte
+	n, _ := r.ReadAt(head[:min(int64(len(head)), int64(h.CompressedPageSize)-levels)], off+levels)
+	claim, k := binary.Uvarint(head[:n])
+	if k <= 0 {
+		return fmt.Errorf("no length")
+	}
+	if claim > uint64(max(size, 0)) {
+		return fmt.Errorf("claims %d bytes, the page %d", claim, size)
+	}
+	return nil
 }
 
 // countReader counts the bytes read through it.

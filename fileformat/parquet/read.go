@@ -198,7 +198,8 @@ func (f *File) readRowGroup(i int, now int64) (*store.Rows, error) {
 		if md.DictionaryPageOffset != 0 {
 			start = md.DictionaryPageOffset
 		}
-		if err := checkPages(f.r, md.Codec, start, start+md.TotalCompressedSize); err != nil {
+		values := min(max(md.NumValues, 0), int64(n))
+		if err := checkPages(f.r, md.Codec, start, start+md.TotalCompressedSize, values); err != nil {
 			return nil, fmt.Errorf("row group %d: column %s: %w", i, l.name, err)
 		}
 		c := newColumn(l, n, rows.Time)

@@ -24,6 +24,10 @@ type column struct {
 	// fields repeat a few values (a method, a city) thousands of times,
 	// and one string each costs an allocation and its bytes.
 	strs map[string]string
+	// dict is the chunk's dictionary while its pages are read as codes
+	// (dict.go); n is the rows of the row group, for sizing.
+	dict pq.Dictionary
+	n    int
 }
 
 // maxInterned bounds strs, so a column of unique values (ids, messages)
@@ -31,14 +35,18 @@ type column struct {
 const maxInterned = 4096
 
 func newColumn(l leaf, n int, times []int64) *column {
-	c := &column{l: l}
+	c := &column{l: l, n: n}
 	if l.name == store.TimeField {
 		c.time = times
 		return c
 	}
 	typ := l.vectorType()
 	if typ == vector.String {
+		// Strs or Codes is sized by the first page, which says which
+		// form the chunk is read in.
 		c.strs = map[string]string{}
+		c.vec = &vector.Vector{Type: typ}
+		return c
 	}
 	c.vec = vector.New(typ, n)
 	return c
@@ -77,7 +85,13 @@ func (c *column) read(cc pq.ColumnChunk, buf []pq.Value) ([]pq.Value, error) {
 		if err != nil {
 			return buf, err
 		}
-		err = c.page(p.Values(), buf)
+		var done bool
+		if c.asCodes(p) {
+			err = c.codes(p)
+		} else if done, err = c.typed(p); !done && err == nil {
+			c.plain()
+			err = c.page(p.Values(), buf)
+		}
 		pq.Release(p) // the values' bytes are copied out by now
 		if err != nil {
 			return buf, err
