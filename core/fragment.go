@@ -103,7 +103,8 @@ func (e *Engine) RunFragment(ctx context.Context, f *Fragment) ([]byte, error) {
 // engine's catalog), as Request.Catalog does for a query. A plan of a
 // version or with a kind this node does not know is refused
 // (plan.ErrUnsupported) before anything is read.
-func (e *Engine) RunFragmentIn(ctx context.Context, cat Catalog, f *Fragment) ([]byte, error) {
+func (e *Engine) RunFragmentIn(ctx context.Context, cat Catalog, f *Fragment) (_ []byte, err error) {
+	defer recoverInto(&err)
 	if len(f.Plan) == 0 || string(f.Plan) == "null" {
 		// A node from before plans sends the query text instead.
 		return nil, fmt.Errorf("fragment: %w fragment without a plan (query text)", plan.ErrUnsupported)
@@ -196,7 +197,12 @@ func (e *Engine) executeDistributed(x *execCtx, pl *pipeline, req *Request) (*ba
 	answers := make(chan answer, len(remote))
 	for node, parts := range remote {
 		go func() {
-			sinks, err := e.runRemote(x, d, codec, frag, *pf, node, parts)
+			var sinks []sink
+			var err error
+			func() {
+				defer recoverInto(&err)
+				sinks, err = e.runRemote(x, d, codec, frag, *pf, node, parts)
+			}()
 			if err != nil {
 				answers <- answer{back: parts, err: err}
 				return

@@ -169,6 +169,14 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			var err error
+			defer func() {
+				if err != nil {
+					once.Do(func() { firstErr = err })
+					stop.Store(true)
+				}
+			}()
+			defer recoverInto(&err)
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) {
@@ -177,9 +185,7 @@ func (s *scanSource) run(x *execCtx, workers int, emit func(int, *batch) error) 
 				if tasks[i].part.beaten(shared) {
 					continue
 				}
-				if err := s.scanMorsel(x, w, tasks[i], emit); err != nil {
-					once.Do(func() { firstErr = err })
-					stop.Store(true)
+				if err = s.scanMorsel(x, w, tasks[i], emit); err != nil {
 					return
 				}
 			}

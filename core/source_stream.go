@@ -72,17 +72,21 @@ func (s *scanSource) runStream(x *execCtx, workers int, emit func(int, *batch) e
 	var stop atomic.Bool
 	for w := range max(workers, 1) {
 		wg.Go(func() {
-			for !stop.Load() {
-				c, rows, err := next()
-				if err == io.EOF {
-					return
-				}
-				if err == nil {
-					err = s.scanChunk(x, w, c, rows, emit)
-				}
-				if err != nil {
+			var err error
+			defer func() {
+				if err != nil && err != io.EOF {
 					once.Do(func() { firstErr = err })
 					stop.Store(true)
+				}
+			}()
+			defer recoverInto(&err)
+			for !stop.Load() {
+				var c Chunk
+				var rows *store.Rows
+				if c, rows, err = next(); err != nil {
+					return
+				}
+				if err = s.scanChunk(x, w, c, rows, emit); err != nil {
 					return
 				}
 			}
