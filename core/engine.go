@@ -72,7 +72,8 @@ func NewEngineWith(cat Catalog, o EngineOptions) *Engine {
 
 // Query parses, plans and runs req. The returned Output is shared with
 // the result cache: callers must not modify it (output.WithMessage copies).
-func (e *Engine) Query(ctx context.Context, req *Request) (*output.Output, error) {
+func (e *Engine) Query(ctx context.Context, req *Request) (o *output.Output, err error) {
+	defer recoverInto(&err)
 	if len(req.Streams) == 0 {
 		return e.query(ctx, req, nil)
 	}
@@ -159,7 +160,14 @@ func (e *Engine) planReq(ctx context.Context, req *Request, streams streamTables
 		return nil, nil, nil, syntaxError(err)
 	}
 	x := e.newExecCtx(ctx, req, began)
-	x.detach = len(streams) > 0
+	if len(streams) > 0 {
+		// Stream chunks' strings and dictionaries live for one chunk:
+		// kept strings are copied out, and nothing is remembered by a
+		// dictionary's address.
+		x.detach = true
+		x.intern = &interner{ids: make(map[string]uint32, 1024), transient: true}
+		x.preds = &dictMemo{transient: true}
+	}
 	p := &planner{e: e, req: req, fold: foldCtx(x), lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
 	p.bindVariables()
 	pl, err := p.planQuery(q)

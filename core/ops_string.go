@@ -310,6 +310,9 @@ type dictMemo struct {
 	mu    sync.Mutex
 	cache map[memoKey][]bool
 	bytes int
+	// transient, for a query over streams, computes without keeping: a
+	// stream chunk's dictionary is gone after the chunk (see interner).
+	transient bool
 }
 
 type memoKey struct {
@@ -329,7 +332,9 @@ func (m *dictMemo) apply(v *vector.Vector, pred string, n int, compute func([]st
 	m.mu.Lock()
 	res, ok := m.cache[key]
 	m.mu.Unlock()
-	if !ok {
+	if !ok && m.transient {
+		res = compute(v.Dict)
+	} else if !ok {
 		res = compute(v.Dict)
 		m.mu.Lock()
 		if m.cache == nil || len(m.cache) >= maxMemoDicts || m.bytes+len(res) > maxMemoBytes {
