@@ -66,6 +66,20 @@ func (s *scanSource) runStream(x *execCtx, workers int, emit func(int, *batch) e
 		}
 		return c, nil, err
 	}
+	// The first chunk is scanned before the workers take any other: a
+	// take N whose answers are in it stops the read there, however many
+	// workers there are (with a worker per chunk, every chunk of a small
+	// file was read at once). It costs the parallelism of one chunk.
+	c, rows, err := next()
+	if err == io.EOF {
+		return nil
+	}
+	if err == nil {
+		err = s.scanChunk(x, 0, c, rows, emit)
+	}
+	if err != nil {
+		return err
+	}
 	var wg sync.WaitGroup
 	var once sync.Once
 	var firstErr error
