@@ -47,7 +47,7 @@ func Write(w io.Writer, res *output.Output) error {
 // whole file's.
 type Writer struct {
 	w      io.Writer
-	pw     *pq.Writer // made by the first Write, which picks the encodings
+	pw     *pq.GenericWriter[any] // made by the first Write, which picks the encodings
 	names  []string
 	types  []string
 	order  []int // order[j] is the leaf of column j
@@ -91,7 +91,7 @@ func newSchema(names, types []string, dict []bool) *pq.Schema {
 
 // start makes the Parquet writer, with the encodings first's rows call for.
 func (w *Writer) start(first *output.Output) {
-	w.pw = pq.NewWriter(w.w, newSchema(w.names, w.types, encodings(first, w.types)),
+	w.pw = pq.NewGenericWriter[any](w.w, newSchema(w.names, w.types, encodings(first, w.types)),
 		pq.Compression(&snappy.Codec{}), pq.MaxRowsPerRowGroup(RowGroupRows),
 		pq.DictionaryMaxBytes(DictionaryMaxBytes))
 }
