@@ -51,10 +51,9 @@ func TestFusedCondEqualsExpression(t *testing.T) {
 	}
 }
 
-// BenchmarkCondSelect times the fused predicate kernel over 64Ki rows in
-// 8 groups: a long compared with a constant and a bool column.
-func BenchmarkCondSelect(b *testing.B) {
-	const n = 1 << 16
+// condBenchColumns are the kernel benchmarks' columns: longs in [0, 600),
+// bools about 3/7 true, and 8 groups.
+func condBenchColumns(n int) ([]int64, []bool, []uint32) {
 	ints := make([]int64, n)
 	bools := make([]bool, n)
 	groups := make([]uint32, n)
@@ -63,6 +62,14 @@ func BenchmarkCondSelect(b *testing.B) {
 		bools[i] = (i*31)%7 < 3
 		groups[i] = uint32(i*13) % 8
 	}
+	return ints, bools, groups
+}
+
+// BenchmarkCondSelect times the fused predicate kernel over 64Ki rows in
+// 8 groups: a long compared with a constant and a bool column.
+func BenchmarkCondSelect(b *testing.B) {
+	const n = 1 << 16
+	ints, bools, groups := condBenchColumns(n)
 	for _, c := range []struct {
 		name string
 		f    *condFilter
@@ -99,14 +106,7 @@ func newLaneTotals(groups int) laneTotals { return laneTotals{n: make([]int64, g
 // groups, dense and through a selection of every other row.
 func BenchmarkCondCountLanes(b *testing.B) {
 	const n = 1 << 16
-	ints := make([]int64, n)
-	bools := make([]bool, n)
-	groups := make([]uint32, n)
-	for i := range n {
-		ints[i] = int64(i*7919) % 600
-		bools[i] = (i*31)%7 < 3
-		groups[i] = uint32(i*13) % 8
-	}
+	ints, bools, groups := condBenchColumns(n)
 	half := make([]int32, 0, n/2)
 	for i := 0; i < n; i += 2 {
 		half = append(half, int32(i))
