@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"math/rand/v2"
@@ -213,39 +212,42 @@ func peakRSS(t *testing.T, args ...string) int64 {
 	return ru.Maxrss << 10 // KiB on Linux
 }
 
-// Reading a file in place holds a few chunks at a time: a file four times
-// larger (and many times the chunk size) needs about the same memory.
-func TestQueryInPlaceMemoryIsBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 48 MB")
-	}
-	dir := t.TempDir()
+// assertFlatRSS runs `aplite query -chunk-bytes 262144 ARGS... -in
+// logs=FILE Q` (q is the last of args) over a file of 60,000 and one of
+// 240,000 small events, written in dir, and fails when the larger needs
+// more than 8 MiB more at its peak: memory that follows the chunk, not
+// the file.
+func assertFlatRSS(t *testing.T, dir string, args ...string) {
+	t.Helper()
 	write := func(path string, n int) {
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := bufio.NewWriter(f)
+		var b bytes.Buffer
 		for i := range n {
-			fmt.Fprintf(w, "{\"k\":\"group-%d\",\"d\":%d.25,\"pad\":\"%0100d\"}\n", i%300, i%1000, i)
+			fmt.Fprintf(&b, "{\"k\":\"group-%d\",\"d\":%d.25,\"pad\":\"%0100d\"}\n", i%300, i%1000, i)
 		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
+		writeFile(t, path, b.Bytes())
 	}
 	small, large := filepath.Join(dir, "s.ndjson"), filepath.Join(dir, "l.ndjson")
 	write(small, 60_000)  // ~9.6 MB
 	write(large, 240_000) // ~38 MB
-	q := "logs | summarize count(), avg(d) by k"
+	opts, q := args[:len(args)-1], args[len(args)-1]
 	run := func(path string) int64 {
-		return peakRSS(t, "query", "-chunk-bytes", "262144", "-o", os.DevNull, "-in", "logs="+path, q)
+		a := append([]string{"query", "-chunk-bytes", "262144"}, opts...)
+		return peakRSS(t, append(a, "-in", "logs="+path, q)...)
 	}
 	rs, rl := run(small), run(large)
 	t.Logf("peak RSS: %d MiB for 9.6 MB, %d MiB for 38 MB", rs>>20, rl>>20)
 	if rl-rs > 8<<20 {
 		t.Errorf("peak RSS grew by %d MiB for 29 MB more file (%d MiB, then %d MiB)", (rl-rs)>>20, rs>>20, rl>>20)
 	}
+}
+
+// Reading a file in place holds a few chunks at a time: a file four times
+// larger (and many times the chunk size) needs about the same memory.
+func TestQueryInPlaceMemoryIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 48 MB")
+	}
+	assertFlatRSS(t, t.TempDir(), "-o", os.DevNull, "logs | summarize count(), avg(d) by k")
 }
 
 // Queries that return raw events (no summarize or project) read the file
@@ -268,24 +270,7 @@ func TestQueryRawEventsInPlace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 48 MB")
 	}
-	write := func(path string, n int) {
-		var b bytes.Buffer
-		for i := range n {
-			fmt.Fprintf(&b, "{\"k\":\"group-%d\",\"d\":%d.25,\"pad\":\"%0100d\"}\n", i%300, i%1000, i)
-		}
-		writeFile(t, path, b.Bytes())
-	}
-	small, large := filepath.Join(dir, "s.ndjson"), filepath.Join(dir, "l.ndjson")
-	write(small, 60_000)  // ~9.6 MB
-	write(large, 240_000) // ~38 MB
-	run := func(path string) int64 {
-		return peakRSS(t, "query", "-chunk-bytes", "262144", "-o", os.DevNull, "-in", "logs="+path, `logs | where k == "group-7" and d < 10`)
-	}
-	rs, rl := run(small), run(large)
-	t.Logf("peak RSS: %d MiB for 9.6 MB, %d MiB for 38 MB", rs>>20, rl>>20)
-	if rl-rs > 8<<20 {
-		t.Errorf("peak RSS grew by %d MiB for 29 MB more file (%d MiB, then %d MiB)", (rl-rs)>>20, rs>>20, rl>>20)
-	}
+	assertFlatRSS(t, dir, "-o", os.DevNull, `logs | where k == "group-7" and d < 10`)
 }
 
 // Exporting a file whole as Parquet reads it chunk by chunk: the file
@@ -311,26 +296,10 @@ func TestQueryExportParquetInChunks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 48 MB")
 	}
-	write := func(path string, n int) {
-		var b bytes.Buffer
-		for i := range n {
-			fmt.Fprintf(&b, "{\"k\":\"group-%d\",\"d\":%d.25,\"pad\":\"%0100d\"}\n", i%300, i%1000, i)
-		}
-		writeFile(t, path, b.Bytes())
-	}
-	small, large := filepath.Join(dir, "s.ndjson"), filepath.Join(dir, "l.ndjson")
-	write(small, 60_000)  // ~9.6 MB
-	write(large, 240_000) // ~38 MB
-	run := func(path string) int64 {
-		return peakRSS(t, "query", "-chunk-bytes", "262144", "-format", "parquet", "-o", filepath.Join(dir, "out.parquet"), "-in", "logs="+path, "logs")
-	}
-	rs, rl := run(small), run(large)
-	t.Logf("peak RSS: %d MiB for 9.6 MB, %d MiB for 38 MB", rs>>20, rl>>20)
-	if rl-rs > 8<<20 {
-		t.Errorf("peak RSS grew by %d MiB for 29 MB more file (%d MiB, then %d MiB)", (rl-rs)>>20, rs>>20, rl>>20)
-	}
+	assertFlatRSS(t, dir, "-format", "parquet", "-o", filepath.Join(dir, "out.parquet"), "logs")
+	// assertFlatRSS left the larger file, l.ndjson, in dir.
 	// The query holds one chunk's rows at a time, well under its budget.
-	if _, errOut, code := aplite(t, "", "query", "-chunk-bytes", "262144", "-query-memory", "4M", "-format", "parquet", "-o", filepath.Join(dir, "out.parquet"), "-in", "logs="+large, "logs"); code != 0 {
+	if _, errOut, code := aplite(t, "", "query", "-chunk-bytes", "262144", "-query-memory", "4M", "-format", "parquet", "-o", filepath.Join(dir, "out.parquet"), "-in", "logs="+filepath.Join(dir, "l.ndjson"), "logs"); code != 0 {
 		t.Errorf("exporting 38 MB with 4 MB of query memory: %s", errOut)
 	}
 }
