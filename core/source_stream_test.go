@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -322,7 +323,6 @@ func TestStreamGroupKeysDoNotPinChunks(t *testing.T) {
 		fmt.Fprintf(&sb, "{\"k\":\"unique-%d\"}\n", c)
 		chunks = append(chunks, sb.String())
 	}
-	e := NewEngine(nil)
 	heap := func() uint64 {
 		runtime.GC()
 		runtime.GC()
@@ -330,18 +330,30 @@ func TestStreamGroupKeysDoNotPinChunks(t *testing.T) {
 		runtime.ReadMemStats(&m)
 		return m.HeapAlloc
 	}
-	before := heap()
-	res := mustQuery(t, e, "logs | summarize count() by k", func(r *Request) {
-		r.Streams = map[string]TableStream{"logs": &memStream{chunks: chunks}}
-	})
-	held := heap()
-	if res.NumRows() != 150 {
-		t.Fatalf("%d groups, want 150", res.NumRows())
+	// The heap is the whole process's: a goroutine another test left
+	// running (a cancelled query winding down) can hold megabytes while
+	// this one measures. Pinned chunks grow the heap on every attempt,
+	// so the least growth of three is the query's own.
+	least := int64(math.MaxInt64)
+	for range 3 {
+		e := NewEngine(nil)
+		before := heap()
+		res := mustQuery(t, e, "logs | summarize count() by k", func(r *Request) {
+			r.Streams = map[string]TableStream{"logs": &memStream{chunks: chunks}}
+		})
+		held := heap()
+		if res.NumRows() != 150 {
+			t.Fatalf("%d groups, want 150", res.NumRows())
+		}
+		least = min(least, int64(held)-int64(before))
+		runtime.KeepAlive(res)
+		runtime.KeepAlive(e)
+		if least <= 2<<20 {
+			break
+		}
 	}
-	if grew := int64(held) - int64(before); grew > 2<<20 {
-		t.Errorf("the result of 150 groups holds %d KiB of heap", grew>>10)
+	if least > 2<<20 {
+		t.Errorf("the result of 150 groups holds %d KiB of heap", least>>10)
 	}
-	runtime.KeepAlive(res)
-	runtime.KeepAlive(e)
 	runtime.KeepAlive(chunks)
 }
