@@ -7,6 +7,7 @@ import (
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -200,7 +201,7 @@ func (c *compiler) columnIfExists(call *parser.CallExpr) (*expr, error) {
 // cursorExpr is cursor_current(): the cursor of each row, made from its
 // _time as the result's min/max cursors are (cursor.go), so a row's
 // cursor resumes a query there.
-func cursorExpr(col int, sp parser.Span) *expr {
+func cursorExpr(col int, sp srcpos.Span) *expr {
 	node := &plan.Expr{Kind: plan.KCursor, Type: vector.String, Index: col, Pos: posOf(sp)}
 	return &expr{typ: vector.String, col: -1, span: sp, node: node, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
 		t, err := b.col(col)

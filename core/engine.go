@@ -11,6 +11,7 @@ import (
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -241,7 +242,7 @@ func syntaxError(err error) error {
 func (p *planner) bindVariables() {
 	for name, v := range p.req.Variables {
 		t, val := inferValue(v)
-		p.lets[name] = constExpr(t, val, parser.Span{})
+		p.lets[name] = constExpr(t, val, srcpos.Span{})
 	}
 }
 
@@ -255,7 +256,7 @@ func sortTimeSeries(pl *pipeline) *pipeline {
 	if !ok || s.timeKey < 0 {
 		return pl
 	}
-	key := sortKey{e: colExpr(s.timeKey, s.sch[s.timeKey], parser.Span{})}
+	key := sortKey{e: colExpr(s.timeKey, s.sch[s.timeKey], srcpos.Span{})}
 	pl.stages = append(pl.stages, &sortStage{in: s.sch, keys: []sortKey{key}})
 	return pl
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"strings"
 
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -14,7 +15,12 @@ import (
 
 // callErr is a semantic error at n about a call of function name.
 func callErr(n parser.Node, name string, err error) error {
-	return semErr(n, "%s", withName(name, err.Error()))
+	return callErrAt(n.Span(), name, err)
+}
+
+// callErrAt is callErr at a span, for what the execution reports.
+func callErrAt(sp srcpos.Span, name string, err error) error {
+	return semErrAt(sp, "%s", withName(name, err.Error()))
 }
 
 // wrapCallErr is callErr for errors raised while running, which keep their

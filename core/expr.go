@@ -5,6 +5,7 @@ import (
 
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -21,7 +22,7 @@ type expr struct {
 	col  int    // input column index when the expression is a plain column reference, else -1
 	cnst *vector.Vector
 	eval func(x *execCtx, b *batch) (*vector.Vector, error)
-	span parser.Span
+	span srcpos.Span
 	// node is the expression as plan data (core/plan): what a fragment
 	// carries to another node, which builds this same evaluator from it
 	// (plan_build.go). nil when the expression has no plan form (a join's
@@ -61,19 +62,19 @@ func (e *expr) run(x *execCtx, b *batch) (*vector.Vector, error) {
 }
 
 // constExpr returns a constant expression of type t and boxed value v.
-func constExpr(t vector.Type, v any, sp parser.Span) *expr {
+func constExpr(t vector.Type, v any, sp srcpos.Span) *expr {
 	return constVecExpr(vector.NewConst(t, v, 1), sp)
 }
 
 // constVecExpr is the constant expression of c, a Const vector of one
 // row. Its node holds the value as the vector boxes it, so a constant
 // written as a literal and one decoded from a plan are the same vector.
-func constVecExpr(c *vector.Vector, sp parser.Span) *expr {
+func constVecExpr(c *vector.Vector, sp srcpos.Span) *expr {
 	return &expr{typ: c.Type, col: -1, cnst: c, span: sp, node: plan.Const(c.Type, c.Value(0), posOf(sp))}
 }
 
 // colExpr returns a reference to input column i.
-func colExpr(i int, c colDef, sp parser.Span) *expr {
+func colExpr(i int, c colDef, sp srcpos.Span) *expr {
 	return &expr{typ: c.Type, name: c.Name, col: i, span: sp, node: plan.Col(i, c.Name, c.Type, posOf(sp)),
 		eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
 			return b.col(i)
@@ -82,7 +83,7 @@ func colExpr(i int, c colDef, sp parser.Span) *expr {
 
 // posOf is a span's start as a plan position; nil for a span the
 // planner made up (no line).
-func posOf(sp parser.Span) *plan.Pos {
+func posOf(sp srcpos.Span) *plan.Pos {
 	if sp.Start.Line == 0 {
 		return nil
 	}
@@ -90,17 +91,17 @@ func posOf(sp parser.Span) *plan.Pos {
 }
 
 // spanOf is the span a plan position stands for.
-func spanOf(p *plan.Pos) parser.Span {
+func spanOf(p *plan.Pos) srcpos.Span {
 	if p == nil {
-		return parser.Span{}
+		return srcpos.Span{}
 	}
-	return parser.Span{Start: parser.Pos{Line: p[0], Col: p[1]}}
+	return srcpos.Span{Start: srcpos.Pos{Line: p[0], Col: p[1]}}
 }
 
 // nodeOf is the plan node of an operator over args, or nil when one of
 // them has no plan form (then neither has the operator). A nil arg is
 // an absent optional operand and stays nil in the node.
-func nodeOf(k plan.Kind, t vector.Type, op string, sp parser.Span, args ...*expr) *plan.Expr {
+func nodeOf(k plan.Kind, t vector.Type, op string, sp srcpos.Span, args ...*expr) *plan.Expr {
 	nodes := make([]*plan.Expr, len(args))
 	for i, a := range args {
 		if a == nil {
@@ -116,7 +117,13 @@ func nodeOf(k plan.Kind, t vector.Type, op string, sp parser.Span, args ...*expr
 
 // semErr builds a semantic error at the start of a node.
 func semErr(n parser.Node, format string, args ...any) error {
-	p := n.Span().Start
+	return semErrAt(n.Span(), format, args...)
+}
+
+// semErrAt is semErr for what the execution reports: it keeps the span
+// of a node, not the node.
+func semErrAt(sp srcpos.Span, format string, args ...any) error {
+	p := sp.Start
 	return &QueryError{Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...), Kind: "semantic"}
 }
 
@@ -183,7 +190,7 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*expr) (*e
 
 // callExpr is the evaluator of registry function f (called as name,
 // for error messages) over args, with result type rt.
-func callExpr(node *plan.Expr, sp parser.Span, rt vector.Type, name string, f *fn.Func, args []*expr) *expr {
+func callExpr(node *plan.Expr, sp srcpos.Span, rt vector.Type, name string, f *fn.Func, args []*expr) *expr {
 	n := len(args)
 	return &expr{typ: rt, col: -1, span: sp, node: node, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
 		vs := make([]*vector.Vector, n)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -145,7 +146,7 @@ func TestFuncLiveRowsOnly(t *testing.T) {
 		p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
 			lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
 		c := p.compilerFor(sch)
-		e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, countRowsFunc("count_rows", &rows), []*expr{colExpr(0, sch[0], parser.Span{})})
+		e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, countRowsFunc("count_rows", &rows), []*expr{colExpr(0, sch[0], srcpos.Span{})})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -195,7 +195,7 @@ func (s *summarizeStage) encodeSink(sk sink) ([]byte, error) {
 	for i, st := range a.states {
 		c, ok := st.(agg.Codec)
 		if !ok {
-			return nil, fmt.Errorf("%s: %w", s.aggs[i].call.Name, errNoCodec)
+			return nil, fmt.Errorf("%s: %w", s.aggs[i].fname, errNoCodec)
 		}
 		st.Grow(a.groups.n)
 		body, err := c.AppendState(nil, a.groups.n)
@@ -232,18 +232,18 @@ func (s *summarizeStage) decodeSink(x *execCtx, b []byte) (sink, error) {
 	for i, st := range a.states {
 		c, ok := st.(agg.Codec)
 		if !ok {
-			return nil, fmt.Errorf("%s: %w", s.aggs[i].call.Name, errNoCodec)
+			return nil, fmt.Errorf("%s: %w", s.aggs[i].fname, errNoCodec)
 		}
 		size, k := binary.Uvarint(rest)
 		if k <= 0 || size > uint64(len(rest)-k) {
-			return nil, fmt.Errorf("partial aggregate %s: bad length", s.aggs[i].call.Name)
+			return nil, fmt.Errorf("partial aggregate %s: bad length", s.aggs[i].fname)
 		}
 		got, err := c.DecodeState(rest[k : k+int(size)])
 		if err != nil {
-			return nil, fmt.Errorf("partial aggregate %s: %w", s.aggs[i].call.Name, err)
+			return nil, fmt.Errorf("partial aggregate %s: %w", s.aggs[i].fname, err)
 		}
 		if got != n {
-			return nil, fmt.Errorf("partial aggregate %s holds %d groups, the keys %d", s.aggs[i].call.Name, got, n)
+			return nil, fmt.Errorf("partial aggregate %s holds %d groups, the keys %d", s.aggs[i].fname, got, n)
 		}
 		rest = rest[k+int(size):]
 	}

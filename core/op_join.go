@@ -38,9 +38,7 @@ type joinStage struct {
 // joinKey is one equality condition: a left and a right expression.
 type joinKey struct {
 	l, r     *expr
-	cond     parser.Expr
-	rightAST parser.Expr // the right operand, for narrowRight
-	rightCol int         // the right column the key reads as is, or -1
+	rightCol int // the right column the key reads as is, or -1
 }
 
 func (p *planner) planJoin(in schema, op *parser.JoinOp) (stage, error) {
@@ -62,11 +60,13 @@ func (p *planner) newJoin(in schema, op parser.Node, kind joinKind, right *parse
 		return nil, err
 	}
 	j := joinSpec{kind: kind, left: in, right: rpl.out(), rightPl: rpl}
+	var rightASTs []parser.Expr // the right operands, for narrowRight
 	for _, cond := range on {
-		k, err := p.joinCondition(in, j.right, cond)
+		k, rx, err := p.joinCondition(in, j.right, cond)
 		if err != nil {
 			return nil, err
 		}
+		rightASTs = append(rightASTs, rx)
 		j.keys = append(j.keys, k)
 		j.types = append(j.types, k.l.typ)
 	}
@@ -95,7 +95,7 @@ func (p *planner) newJoin(in schema, op parser.Node, kind joinKind, right *parse
 			j.rightCols = append(j.rightCols, i)
 		}
 	}
-	j.narrowRight()
+	narrowRight(&j, rightASTs)
 	switch kind {
 	case joinRightOuter, joinFullOuter, joinRightSemi, joinRightAnti:
 		return &joinStage{joinSpec: j, collectInput: &collectStage{sch: in}}, nil
@@ -104,50 +104,51 @@ func (p *planner) newJoin(in schema, op parser.Node, kind joinKind, right *parse
 }
 
 // joinCondition compiles `key` (the same column on both sides) or
-// `l == r`, where l reads the left side and r the right one. $left.x and
+// `l == r`, where l reads the left side and r the right one, and returns
+// the right operand's AST for narrowRight. $left.x and
 // $right.x name a side explicitly; without them the left operand of ==
 // belongs to the left side, as Axiom documents.
-func (p *planner) joinCondition(left, right schema, cond parser.Expr) (joinKey, error) {
+func (p *planner) joinCondition(left, right schema, cond parser.Expr) (joinKey, parser.Expr, error) {
 	var lx, rx parser.Expr
 	switch c := cond.(type) {
 	case *parser.Ident:
 		if left.index(c.Name) < 0 {
-			return joinKey{}, semErr(c, "join key %q is not a field of the left side", c.Name)
+			return joinKey{}, nil, semErr(c, "join key %q is not a field of the left side", c.Name)
 		}
 		if right.index(c.Name) < 0 {
-			return joinKey{}, semErr(c, "join key %q is not a field of the right side", c.Name)
+			return joinKey{}, nil, semErr(c, "join key %q is not a field of the right side", c.Name)
 		}
 		lx, rx = c, c
 	case *parser.BinaryExpr:
 		if c.Op != "==" {
-			return joinKey{}, semErr(c, "a join condition must be an equality (==), not %s; separate several conditions with commas", c.Op)
+			return joinKey{}, nil, semErr(c, "a join condition must be an equality (==), not %s; separate several conditions with commas", c.Op)
 		}
 		lx, rx = c.L, c.R
 		ls, rs := sideOf(c.L), sideOf(c.R)
 		if ls == "both" || rs == "both" {
-			return joinKey{}, semErr(c, "each side of a join condition must read one side: $left or $right, not both")
+			return joinKey{}, nil, semErr(c, "each side of a join condition must read one side: $left or $right, not both")
 		}
 		if ls == "$right" || rs == "$left" {
 			lx, rx = rx, lx
 			ls, rs = rs, ls
 		}
 		if ls == rs && ls != "" {
-			return joinKey{}, semErr(c, "both sides of the join condition read %s", ls)
+			return joinKey{}, nil, semErr(c, "both sides of the join condition read %s", ls)
 		}
 	default:
-		return joinKey{}, semErr(cond, "a join condition must be a field name or left == right")
+		return joinKey{}, nil, semErr(cond, "a join condition must be a field name or left == right")
 	}
 	l, err := p.sideExpr(left, "$left", lx)
 	if err != nil {
-		return joinKey{}, err
+		return joinKey{}, nil, err
 	}
 	r, err := p.sideExpr(right, "$right", rx)
 	if err != nil {
-		return joinKey{}, err
+		return joinKey{}, nil, err
 	}
 	rcol := r.col // before a cast hides it: lookup drops this column
 	l, r, err = unifyJoinTypes(cond, l, r)
-	return joinKey{l: l, r: r, cond: cond, rightAST: rx, rightCol: rcol}, err
+	return joinKey{l: l, r: r, rightCol: rcol}, rx, err
 }
 
 // unifyJoinTypes makes both key expressions one type: equal types stay,

@@ -29,15 +29,16 @@ func (s *unusedNullStage) apply(x *execCtx, b *batch) (*batch, error) {
 }
 
 // narrowRight appends an unusedNullStage to the join's right pipeline
-// when some right columns are neither output nor read by a condition.
-func (j *joinSpec) narrowRight() {
+// when some right columns are neither output nor read by a condition
+// (rights: the right operand of each key).
+func narrowRight(j *joinSpec, rights []parser.Expr) {
 	keep := make([]bool, len(j.right))
 	for _, c := range j.rightCols {
 		keep[c] = true
 	}
 	names := map[string]bool{}
-	for _, k := range j.keys {
-		parser.Walk(k.rightAST, func(n parser.Node) bool {
+	for _, rx := range rights {
+		parser.Walk(rx, func(n parser.Node) bool {
 			switch n := n.(type) {
 			case *parser.Ident:
 				names[n.Name] = true

@@ -30,7 +30,7 @@ type makeSeriesStage struct {
 	intAxis  bool // axis and step in int64 (datetime, timespan, long)
 	step     int64
 	fstep    float64
-	from, to *float64 // bounds as float64 for a real axis
+	from, to *float64 // seriesBounds as float64 for a real axis
 	ifrom    *int64
 	ito      *int64
 	axisType vector.Type
@@ -49,7 +49,7 @@ func (p *planner) planMakeSeries(in schema, op *parser.MakeSeriesOp) (stage, err
 		return nil, semErr(op.On, "make-series axis must be a datetime, timespan or number, got %s", axis.typ)
 	}
 	st.axis, st.axisType = axis, axis.typ
-	if err := st.bounds(c, op); err != nil {
+	if err := seriesBounds(st, c, op); err != nil {
 		return nil, err
 	}
 	var keyNames []string
@@ -72,7 +72,7 @@ func (p *planner) planMakeSeries(in schema, op *parser.MakeSeriesOp) (stage, err
 		actx.BinSize = st.step
 	}
 	for _, ma := range op.Aggs {
-		if err := st.planAgg(p, c, in, ma, actx, keyNames); err != nil {
+		if err := seriesPlanAgg(st, p, c, in, ma, actx, keyNames); err != nil {
 			return nil, err
 		}
 	}
@@ -81,14 +81,14 @@ func (p *planner) planMakeSeries(in schema, op *parser.MakeSeriesOp) (stage, err
 	return st, nil
 }
 
-// planAgg plans one aggregation and its default.
-func (st *makeSeriesStage) planAgg(p *planner, c *compiler, in schema, ma *parser.MakeSeriesAgg, actx *agg.Context, keyNames []string) error {
+// seriesPlanAgg plans one aggregation and its default.
+func seriesPlanAgg(st *makeSeriesStage, p *planner, c *compiler, in schema, ma *parser.MakeSeriesAgg, actx *agg.Context, keyNames []string) error {
 	ac, err := p.planAgg(c, in, ma.Agg, actx, keyNames)
 	if err != nil {
 		return err
 	}
 	if len(ac.outs) != 1 {
-		return semErr(ma.Agg.Expr, "make-series needs aggregations with one result; %s returns %d", ac.call.Name, len(ac.outs))
+		return semErr(ma.Agg.Expr, "make-series needs aggregations with one result; %s returns %d", ac.fname, len(ac.outs))
 	}
 	var def any
 	if ma.Default != nil {
@@ -105,7 +105,7 @@ func (st *makeSeriesStage) planAgg(p *planner, c *compiler, in schema, ma *parse
 	}
 	if def != nil && ac.outs[0] != vector.Dynamic {
 		if def = convertValue(def, ac.outs[0]); def == nil {
-			return semErr(ma.Default, "make-series default does not fit the %s result of %s", ac.outs[0], ac.call.Name)
+			return semErr(ma.Default, "make-series default does not fit the %s result of %s", ac.outs[0], ac.fname)
 		}
 	}
 	name := ac.names[0]
@@ -137,9 +137,9 @@ func axisName(ast parser.Expr, e *expr, s schema) string {
 	return name
 }
 
-// bounds compiles from, to and step, which must be constants of the
+// seriesBounds compiles from, to and step, which must be constants of the
 // axis's kind.
-func (st *makeSeriesStage) bounds(c *compiler, op *parser.MakeSeriesOp) error {
+func seriesBounds(st *makeSeriesStage, c *compiler, op *parser.MakeSeriesOp) error {
 	konst := func(e parser.Expr, what string) (any, vector.Type, error) {
 		v, err := c.compile(e)
 		if err != nil {

@@ -29,7 +29,7 @@ func (st *makeSeriesStage) newSink(x *execCtx) (sink, error) {
 	for _, a := range st.aggs {
 		s, err := a.spec.New(a.ctx, a.types, a.consts)
 		if err != nil {
-			return nil, callErr(a.call, a.call.Name, err)
+			return nil, callErrAt(a.span, a.fname, err)
 		}
 		sk.states = append(sk.states, s)
 	}

@@ -79,7 +79,7 @@ func buildMakeSeries(ps *plan.Stage, in schema, actx agg.Context) (stage, error)
 			return nil, err
 		}
 		if len(ac.outs) != 1 {
-			return nil, fmt.Errorf("%s has %d results", ac.call.Name, len(ac.outs))
+			return nil, fmt.Errorf("%s has %d results", ac.fname, len(ac.outs))
 		}
 		st.aggs = append(st.aggs, ac)
 		st.defaults = append(st.defaults, sr.Defaults[i].ConstValue())

@@ -27,7 +27,7 @@ import (
 // flags=U; a typed capture must convert.
 //
 // It runs in the scan workers. Over a dictionary-encoded column the
-// pattern runs once per distinct value.
+// parsePattern runs once per distinct value.
 type parseStage struct {
 	in, sch schema
 	src     *expr
@@ -63,7 +63,7 @@ func (p *planner) planParse(in schema, op *parser.ParseOp) (stage, error) {
 		return nil, semErr(op, "parse flags need kind=regex")
 	}
 	st := &parseStage{in: in, sch: append(schema(nil), in...), src: src, where: op.Where, relaxed: kind == "relaxed"}
-	text, err := st.pattern(op, kind)
+	text, err := parsePattern(st, op, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -79,8 +79,8 @@ func (p *planner) planParse(in schema, op *parser.ParseOp) (stage, error) {
 	return st, nil
 }
 
-// pattern builds the regular expression and the capture list.
-func (st *parseStage) pattern(op *parser.ParseOp, kind string) (string, error) {
+// parsePattern builds the regular expression and the capture list.
+func parsePattern(st *parseStage, op *parser.ParseOp, kind string) (string, error) {
 	var sb strings.Builder
 	lazy := "*?"
 	switch kind {
@@ -115,7 +115,7 @@ func (st *parseStage) pattern(op *parser.ParseOp, kind string) (string, error) {
 				return "", semErr(it, "parse captures %q twice", it.Name)
 			}
 			seen[it.Name] = true
-			c, err := st.capture(it)
+			c, err := parseCaptureOf(st, it)
 			if err != nil {
 				return "", err
 			}
@@ -140,8 +140,8 @@ func (st *parseStage) pattern(op *parser.ParseOp, kind string) (string, error) {
 	return sb.String(), nil
 }
 
-// capture plans the output column of one capture.
-func (st *parseStage) capture(it *parser.ParseItem) (parseCapture, error) {
+// parseCaptureOf plans the output column of one capture.
+func parseCaptureOf(st *parseStage, it *parser.ParseItem) (parseCapture, error) {
 	c := parseCapture{name: it.Name, typ: it.Type}
 	if c.typ != vector.String {
 		name, ok := convName[c.typ]

@@ -63,7 +63,7 @@ func (p *planner) planParseKv(in schema, op *parser.ParseKvOp) (stage, error) {
 		src = castExpr(src, vector.String)
 	}
 	st := &parseKvStage{in: in, sch: append(schema(nil), in...), src: src, index: map[string]int{}}
-	if err := st.options(c, op); err != nil {
+	if err := parseKvOptions(st, c, op); err != nil {
 		return nil, err
 	}
 	for _, k := range op.Keys {
@@ -89,8 +89,8 @@ func (p *planner) planParseKv(in schema, op *parser.ParseKvOp) (stage, error) {
 	return st, nil
 }
 
-// options reads the with (...) list.
-func (st *parseKvStage) options(c *compiler, op *parser.ParseKvOp) error {
+// parseKvOptions reads the with (...) list.
+func parseKvOptions(st *parseKvStage, c *compiler, op *parser.ParseKvOp) error {
 	for _, o := range op.Options {
 		v, err := c.compile(o.Expr)
 		if err != nil {
@@ -116,7 +116,7 @@ func (st *parseKvStage) options(c *compiler, op *parser.ParseKvOp) error {
 		default:
 			return semErr(o, "unknown parse-kv option %q (want pair_delimiter, kv_delimiter, quote, escape, greedy or regex)", o.Name)
 		}
-		if err := st.option(o, strings.ToLower(o.Name), s); err != nil {
+		if err := parseKvOption(st, o, strings.ToLower(o.Name), s); err != nil {
 			return err
 		}
 	}
@@ -129,8 +129,8 @@ func (st *parseKvStage) options(c *compiler, op *parser.ParseKvOp) error {
 	return nil
 }
 
-// option records one string option.
-func (st *parseKvStage) option(o *parser.NamedExpr, name, s string) error {
+// parseKvOption records one string option.
+func parseKvOption(st *parseKvStage, o *parser.NamedExpr, name, s string) error {
 	switch name {
 	case "pair_delimiter":
 		st.pairs = s

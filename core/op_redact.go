@@ -56,10 +56,10 @@ func (p *planner) planRedact(in schema, op *parser.RedactOp) (stage, error) {
 		}
 		*o.dst = v.(bool)
 	}
-	if err := st.patterns(c, op); err != nil {
+	if err := redactPatterns(st, c, op); err != nil {
 		return nil, err
 	}
-	if err := st.fields(c, in, op); err != nil {
+	if err := redactFields(st, c, in, op); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -77,9 +77,9 @@ func constOption(c *compiler, e parser.Expr, name string, t vector.Type) (any, e
 	return v.constValue(), nil
 }
 
-// patterns compiles the regular expressions: string constants, or a
+// redactPatterns compiles the regular expressions: string constants, or a
 // dynamic array or bag of them.
-func (st *redactStage) patterns(c *compiler, op *parser.RedactOp) error {
+func redactPatterns(st *redactStage, c *compiler, op *parser.RedactOp) error {
 	if len(op.Patterns) == 0 {
 		return semErr(op, "redact needs at least one regular expression")
 	}
@@ -122,8 +122,8 @@ func (st *redactStage) patterns(c *compiler, op *parser.RedactOp) error {
 	return nil
 }
 
-// fields resolves the `on` list, or takes every string field.
-func (st *redactStage) fields(c *compiler, in schema, op *parser.RedactOp) error {
+// redactFields resolves the `on` list, or takes every string field.
+func redactFields(st *redactStage, c *compiler, in schema, op *parser.RedactOp) error {
 	if len(op.On) == 0 {
 		for i, col := range in {
 			if col.Type == vector.String {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -18,7 +19,10 @@ type aggCall struct {
 	outs   []vector.Type
 	names  []string
 	ctx    *agg.Context
-	call   *parser.CallExpr
+	// fname and span are the function's name and place in the query, for
+	// errors while running and for the plan node.
+	fname string
+	span  srcpos.Span
 	// conds holds, per bool argument, the kernel that evaluates it as a
 	// filter (op_summarize_cond.go); nil entries have none.
 	conds []*condFilter
@@ -158,7 +162,7 @@ func (p *planner) planAgg(c *compiler, in schema, ne *parser.NamedExpr, actx *ag
 	if len(args) < spec.MinArgs || (spec.MaxArgs >= 0 && len(args) > spec.MaxArgs) {
 		return nil, semErr(call, "%s expects %s, got %d", call.Name, arity(spec.MinArgs, spec.MaxArgs), len(args))
 	}
-	ac := &aggCall{spec: spec, ctx: actx, call: call}
+	ac := &aggCall{spec: spec, ctx: actx, fname: call.Name, span: call.Sp}
 	var argNames []string
 	for _, a := range args {
 		if na, ok := a.(*parser.NamedArg); ok {
@@ -271,7 +275,7 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 	for _, a := range s.aggs {
 		state, err := a.spec.New(a.ctx, a.types, a.consts)
 		if err != nil {
-			return nil, callErr(a.call, a.call.Name, err)
+			return nil, callErrAt(a.span, a.fname, err)
 		}
 		sk.states = append(sk.states, state)
 		sk.conds = append(sk.conds, newCondRun(a, state))

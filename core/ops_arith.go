@@ -5,6 +5,7 @@ import (
 
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -82,7 +83,7 @@ func (c *compiler) arith(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 
 // arithExpr is the evaluator of l op r with result type res computed in
 // domain dom (arithType), its kernels picked here, once.
-func arithExpr(node *plan.Expr, sp parser.Span, op string, res, dom vector.Type, l, r *expr) *expr {
+func arithExpr(node *plan.Expr, sp srcpos.Span, op string, res, dom vector.Type, l, r *expr) *expr {
 	a := &arithOp{op: op, res: res, dom: dom, ints: vector.ArithInt64[op], floats: vector.ArithFloat64[op]}
 	e := &expr{typ: res, col: -1, span: sp, node: node}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {

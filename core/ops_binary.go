@@ -7,6 +7,7 @@ import (
 
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -117,7 +118,7 @@ func (c *compiler) dynIndex(n parser.Node, x, key *expr) (*expr, error) {
 }
 
 // indexExpr is the evaluator of x[key] over dynamic values.
-func indexExpr(node *plan.Expr, sp parser.Span, x, key *expr) *expr {
+func indexExpr(node *plan.Expr, sp srcpos.Span, x, key *expr) *expr {
 	e := &expr{typ: vector.Dynamic, col: -1, span: sp, node: node}
 	e.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
 		xv, err := x.run(xc, b)

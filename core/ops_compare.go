@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -54,7 +55,7 @@ func (c *compiler) comparison(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 
 // cmpExpr is the evaluator of l op r; the domain they compare in comes
 // from their types, so a plan node needs to carry only the operator.
-func cmpExpr(node *plan.Expr, sp parser.Span, op string, l, r *expr) *expr {
+func cmpExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *expr) *expr {
 	dom, _ := compareDomain(l.typ, r.typ)
 	k := &cmpOp{op: op, dom: dom, ints: vector.CmpInt64[op], floats: vector.CmpFloat64[op], strs: vector.CmpString[op]}
 	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}

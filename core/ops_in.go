@@ -5,6 +5,7 @@ import (
 
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -37,7 +38,7 @@ func (c *compiler) inList(e *parser.InExpr) (*expr, error) {
 
 // inExpr is the evaluator of x op (list...): a set built once when the
 // list is all constants, else a test row by row.
-func inExpr(node *plan.Expr, sp parser.Span, op string, x *expr, list []*expr) *expr {
+func inExpr(node *plan.Expr, sp srcpos.Span, op string, x *expr, list []*expr) *expr {
 	var items []any
 	allConst := true
 	for _, l := range list {
@@ -245,7 +246,7 @@ func (c *compiler) between(e *parser.BetweenExpr) (*expr, error) {
 }
 
 // not negates a bool expression (null stays null).
-func (c *compiler) not(sp parser.Span, x *expr) (*expr, error) {
+func (c *compiler) not(sp srcpos.Span, x *expr) (*expr, error) {
 	e := notExpr(nodeOf(plan.KNot, vector.Bool, "", sp, x), sp, x)
 	if x.isConst() {
 		return fold(c.x, e)
@@ -254,7 +255,7 @@ func (c *compiler) not(sp parser.Span, x *expr) (*expr, error) {
 }
 
 // notExpr is the evaluator of not(x).
-func notExpr(node *plan.Expr, sp parser.Span, x *expr) *expr {
+func notExpr(node *plan.Expr, sp srcpos.Span, x *expr) *expr {
 	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	e.eval = func(xc *execCtx, b *batch) (*vector.Vector, error) {
 		v, err := x.run(xc, b)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -22,7 +23,7 @@ func (c *compiler) logical(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 }
 
 // logicExpr is the evaluator of l and r (isAnd) or l or r.
-func logicExpr(node *plan.Expr, sp parser.Span, isAnd bool, l, r *expr) *expr {
+func logicExpr(node *plan.Expr, sp srcpos.Span, isAnd bool, l, r *expr) *expr {
 	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)

@@ -3,6 +3,7 @@ package core
 import (
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -46,7 +47,7 @@ func (c *compiler) slice(e *parser.SliceExpr) (*expr, error) {
 
 // sliceExpr is the evaluator of x[lo:hi] with result type t; an absent
 // bound is nil.
-func sliceExpr(node *plan.Expr, sp parser.Span, t vector.Type, x *expr, bounds [2]*expr) *expr {
+func sliceExpr(node *plan.Expr, sp srcpos.Span, t vector.Type, x *expr, bounds [2]*expr) *expr {
 	return &expr{typ: t, col: -1, span: sp, node: node, eval: func(xc *execCtx, b *batch) (*vector.Vector, error) {
 		xv, err := x.run(xc, b)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -62,7 +63,7 @@ func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
 // strExpr is the evaluator of the string operator op (known to
 // lookupStringOp, or [!]matches regex) over text l and needle r. Its
 // error is a constant pattern's that does not compile.
-func strExpr(node *plan.Expr, sp parser.Span, op string, l, r *expr) (*expr, error) {
+func strExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *expr) (*expr, error) {
 	var pred strPred
 	var ft *foldTerm
 	neg := false
@@ -275,7 +276,7 @@ func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
 // regexPerRow is `matches regex` with a pattern that varies by row: each
 // distinct pattern is compiled once per batch; an invalid one matches
 // nothing.
-func regexPerRow(node *plan.Expr, sp parser.Span, l, r *expr, neg bool) *expr {
+func regexPerRow(node *plan.Expr, sp srcpos.Span, l, r *expr, neg bool) *expr {
 	e := &expr{typ: vector.Bool, col: -1, span: sp, node: node}
 	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
 		lv, err := l.run(x, bt)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
-	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -158,7 +158,7 @@ func buildNode(node *plan.Expr, in schema, args []*expr) (*expr, error) {
 
 // buildCall is a registry function call; the function must exist here
 // and type its arguments as the sender's did.
-func buildCall(node *plan.Expr, sp parser.Span, args []*expr) (*expr, error) {
+func buildCall(node *plan.Expr, sp srcpos.Span, args []*expr) (*expr, error) {
 	f := fn.Lookup(node.Name)
 	if f == nil {
 		return nil, fmt.Errorf("%w function %q", plan.ErrUnsupported, node.Name)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -99,7 +100,7 @@ func (p *planner) finalize(pl *pipeline, top bool) *pipeline {
 		limit = -1
 	}
 	if ti >= 0 && out[ti].Type == vector.DateTime && scansDataset(pl) {
-		key := sortKey{e: colExpr(ti, out[ti], parser.Span{}), desc: true, nullsLast: true}
+		key := sortKey{e: colExpr(ti, out[ti], srcpos.Span{}), desc: true, nullsLast: true}
 		if limit > 0 {
 			pl.stages = append(pl.stages, &topStage{in: out, n: int64(limit), keys: []sortKey{key}})
 		} else {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/plan"
-	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -344,7 +343,7 @@ func buildAggCall(pa *plan.Agg, in schema, ctx *agg.Context) (*aggCall, error) {
 		}
 	}
 	ac := &aggCall{spec: spec, args: args, ctx: ctx, names: pa.Outs,
-		call: &parser.CallExpr{Sp: spanOf(pa.Pos), Name: pa.Name}}
+		fname: pa.Name, span: spanOf(pa.Pos)}
 	for _, e := range args {
 		ac.types = append(ac.types, e.typ)
 		ac.consts = append(ac.consts, e.constValue())
@@ -367,5 +366,5 @@ func buildAggCall(pa *plan.Agg, in schema, ctx *agg.Context) (*aggCall, error) {
 // has none.
 func aggPlan(a *aggCall) (plan.Agg, bool) {
 	args, ok := exprNodes(a.args)
-	return plan.Agg{Name: a.call.Name, Args: args, Outs: a.names, Pos: posOf(a.call.Sp)}, ok
+	return plan.Agg{Name: a.fname, Args: args, Outs: a.names, Pos: posOf(a.span)}, ok
 }

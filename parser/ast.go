@@ -20,22 +20,16 @@
 package parser
 
 import (
+	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/vector"
 )
 
-// Pos is a position in the query text. Line and Col are 1-based; Col
-// counts runes. Offset is the 0-based byte offset.
-type Pos struct {
-	Offset int
-	Line   int
-	Col    int
-}
+// Pos is a position in the query text (srcpos.Pos, so that the execution
+// can carry positions without importing the AST).
+type Pos = srcpos.Pos
 
 // Span is the half-open source range [Start, End) of a node.
-type Span struct {
-	Start Pos
-	End   Pos
-}
+type Span = srcpos.Span
 
 // Node is implemented by every AST node.
 type Node interface {

@@ -173,7 +173,7 @@ func (p *exprParser) binary(minPrec int) (Expr, error) {
 			var right Expr
 			right, err = p.binary(op.prec + 1)
 			if err == nil {
-				left = &BinaryExpr{Sp: Span{left.Span().Start, right.Span().End}, Op: op.name, OpPos: posOf(opTok.Pos), L: left, R: right}
+				left = &BinaryExpr{Sp: Span{Start: left.Span().Start, End: right.Span().End}, Op: op.name, OpPos: posOf(opTok.Pos), L: left, R: right}
 			}
 		}
 		if err != nil {
@@ -287,7 +287,7 @@ func (p *exprParser) inRest(x Expr, op string) (Expr, error) {
 	if err := p.expect(")"); err != nil {
 		return nil, err
 	}
-	in.Sp = Span{x.Span().Start, p.end()}
+	in.Sp = Span{Start: x.Span().Start, End: p.end()}
 	return in, nil
 }
 
@@ -353,7 +353,7 @@ func (p *exprParser) betweenRest(x Expr, op string) (Expr, error) {
 	if err := p.expect(")"); err != nil {
 		return nil, err
 	}
-	return &BetweenExpr{Sp: Span{x.Span().Start, p.end()}, Not: op == "!between", X: x, Lo: lo, Hi: hi}, nil
+	return &BetweenExpr{Sp: Span{Start: x.Span().Start, End: p.end()}, Not: op == "!between", X: x, Lo: lo, Hi: hi}, nil
 }
 
 // exprList parses comma-separated expressions up to (not including) the
@@ -399,7 +399,7 @@ func (p *exprParser) unaryExpr() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UnaryExpr{Sp: Span{posOf(t.Pos), x.Span().End}, Op: t.Value, X: x}, nil
+	return &UnaryExpr{Sp: Span{Start: posOf(t.Pos), End: x.Span().End}, Op: t.Value, X: x}, nil
 }
 
 func (p *exprParser) postfix() (Expr, error) {
@@ -419,14 +419,14 @@ func (p *exprParser) postfix() (Expr, error) {
 				if err != nil {
 					return nil, err
 				}
-				x = &MemberExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Name: q.(*Ident).Name}
+				x = &MemberExpr{Sp: Span{Start: x.Span().Start, End: p.end()}, X: x, Name: q.(*Ident).Name}
 				continue
 			}
 			if n.Type != tIdent {
 				return nil, expected("a member name after \".\"", n)
 			}
 			p.next()
-			x = &MemberExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Name: n.Value}
+			x = &MemberExpr{Sp: Span{Start: x.Span().Start, End: p.end()}, X: x, Name: n.Value}
 		case isOp(t, "["):
 			p.next()
 			var err error
@@ -452,7 +452,7 @@ func (p *exprParser) indexOrSlice(x Expr) (Expr, error) {
 			if err := p.expect("]"); err != nil {
 				return nil, err
 			}
-			return &IndexExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Index: idx}, nil
+			return &IndexExpr{Sp: Span{Start: x.Span().Start, End: p.end()}, X: x, Index: idx}, nil
 		}
 		lo = idx
 	}
@@ -467,7 +467,7 @@ func (p *exprParser) indexOrSlice(x Expr) (Expr, error) {
 	if err := p.expect("]"); err != nil {
 		return nil, err
 	}
-	return &SliceExpr{Sp: Span{x.Span().Start, p.end()}, X: x, Lo: lo, Hi: hi}, nil
+	return &SliceExpr{Sp: Span{Start: x.Span().Start, End: p.end()}, X: x, Lo: lo, Hi: hi}, nil
 }
 
 func (p *exprParser) primary() (Expr, error) {
@@ -518,7 +518,7 @@ func (p *exprParser) quotedName() (Expr, error) {
 	if err := p.expect("]"); err != nil {
 		return nil, err
 	}
-	return &Ident{Sp: Span{posOf(start.Pos), p.end()}, Name: name, Quoted: true}, nil
+	return &Ident{Sp: Span{Start: posOf(start.Pos), End: p.end()}, Name: name, Quoted: true}, nil
 }
 
 func (p *exprParser) identPrimary() (Expr, error) {
@@ -544,7 +544,7 @@ func (p *exprParser) call(name *lexer.Token) (Expr, error) {
 	c := &CallExpr{Name: name.Value}
 	if isOp(p.peek(), ")") {
 		p.next()
-		c.Sp = Span{posOf(name.Pos), p.end()}
+		c.Sp = Span{Start: posOf(name.Pos), End: p.end()}
 		return c, nil
 	}
 	for {
@@ -561,7 +561,7 @@ func (p *exprParser) call(name *lexer.Token) (Expr, error) {
 			return nil, expected(`"," or ")" in the arguments of `+name.Value+"()", t)
 		}
 	}
-	c.Sp = Span{posOf(name.Pos), p.end()}
+	c.Sp = Span{Start: posOf(name.Pos), End: p.end()}
 	return c, nil
 }
 
@@ -576,7 +576,7 @@ func (p *exprParser) arg(typeArg bool) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &NamedArg{Sp: Span{posOf(t.Pos), v.Span().End}, Name: t.Value, Value: v}, nil
+		return &NamedArg{Sp: Span{Start: posOf(t.Pos), End: v.Span().End}, Name: t.Value, Value: v}, nil
 	}
 	if typeArg {
 		if t.Type != tIdent {

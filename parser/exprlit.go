@@ -36,7 +36,7 @@ func tokEnd(t *lexer.Token) Pos {
 	return p
 }
 
-func tokSpan(t *lexer.Token) Span { return Span{posOf(t.Pos), tokEnd(t)} }
+func tokSpan(t *lexer.Token) Span { return Span{Start: posOf(t.Pos), End: tokEnd(t)} }
 
 // numberLit builds an int, real or timespan literal from a number token,
 // folding a preceding sign so that -9223372036854775808 and a[-1] are
@@ -169,7 +169,7 @@ func (p *exprParser) typedLiteral(name *lexer.Token, typ vector.Type) (Expr, err
 	if err := p.expect(")"); err != nil {
 		return nil, err
 	}
-	lit.Sp = Span{posOf(name.Pos), p.end()}
+	lit.Sp = Span{Start: posOf(name.Pos), End: p.end()}
 	var raw strings.Builder
 	for _, tok := range p.lex.Range(start, p.lex.RawCursor()) {
 		raw.WriteString(tok.Value)
@@ -378,7 +378,7 @@ func (p *exprParser) dynArray() (dynPart, error) {
 		}
 		return dynPart{val: arr}, nil
 	}
-	call := &CallExpr{Sp: Span{posOf(open.Pos), p.end()}, Name: "pack_array"}
+	call := &CallExpr{Sp: Span{Start: posOf(open.Pos), End: p.end()}, Name: "pack_array"}
 	for _, x := range parts {
 		call.Args = append(call.Args, x.asExpr(call.Sp))
 	}
@@ -426,7 +426,7 @@ func (p *exprParser) dynObject() (dynPart, error) {
 		return dynPart{val: obj}, nil
 	}
 	// bag_pack keeps the last of repeated keys, as the constant form does.
-	call := &CallExpr{Sp: Span{posOf(open.Pos), p.end()}, Name: "bag_pack"}
+	call := &CallExpr{Sp: Span{Start: posOf(open.Pos), End: p.end()}, Name: "bag_pack"}
 	for i, x := range parts {
 		call.Args = append(call.Args, &Literal{Sp: call.Sp, Kind: LitString, Type: vector.String, Value: keys[i], Raw: quoteText(keys[i])}, x.asExpr(call.Sp))
 	}

@@ -35,20 +35,20 @@ func (g *gFastOp) Parse(lex *lexer.PeekingLexer) error {
 		if err != nil {
 			return err
 		}
-		g.Op = &WhereOp{Sp: Span{start, e.Span().End}, Pred: e}
+		g.Op = &WhereOp{Sp: Span{Start: start, End: e.Span().End}, Pred: e}
 	case "take", "limit":
 		lex.Next()
 		e, err := fastExpr(lex)
 		if err != nil {
 			return err
 		}
-		g.Op = &TakeOp{Sp: Span{start, e.Span().End}, Keyword: kw.Value, N: e}
+		g.Op = &TakeOp{Sp: Span{Start: start, End: e.Span().End}, Keyword: kw.Value, N: e}
 	case "count", "getschema":
 		if next := peek2(lex); next != nil && !next.EOF() && !isOp(next, "|") && !isOp(next, ")") && !isOp(next, ";") {
 			return participle.NextMatch
 		}
 		lex.Next()
-		sp := Span{start, tokEnd(&kw)}
+		sp := Span{Start: start, End: tokEnd(&kw)}
 		if kw.Value == "count" {
 			g.Op = &CountOp{Sp: sp}
 		} else {
@@ -60,7 +60,7 @@ func (g *gFastOp) Parse(lex *lexer.PeekingLexer) error {
 		if err != nil {
 			return err
 		}
-		sp := Span{start, cols[len(cols)-1].Span().End}
+		sp := Span{Start: start, End: cols[len(cols)-1].Span().End}
 		if kw.Value == "project" {
 			g.Op = &ProjectOp{Sp: sp, Cols: cols}
 		} else {
@@ -84,7 +84,7 @@ func (g *gFastOp) Parse(lex *lexer.PeekingLexer) error {
 			}
 			lex.Next()
 		}
-		g.Op = &SortOp{Sp: Span{start, keys[len(keys)-1].Sp.End}, Keyword: kw.Value, Keys: keys}
+		g.Op = &SortOp{Sp: Span{Start: start, End: keys[len(keys)-1].Sp.End}, Keyword: kw.Value, Keys: keys}
 	case "top":
 		lex.Next()
 		n, err := fastExpr(lex)
@@ -99,7 +99,7 @@ func (g *gFastOp) Parse(lex *lexer.PeekingLexer) error {
 		if err != nil {
 			return err
 		}
-		g.Op = &TopOp{Sp: Span{start, k.Sp.End}, N: n, Key: k}
+		g.Op = &TopOp{Sp: Span{Start: start, End: k.Sp.End}, N: n, Key: k}
 	case "distinct":
 		lex.Next()
 		var cols []Expr
@@ -114,7 +114,7 @@ func (g *gFastOp) Parse(lex *lexer.PeekingLexer) error {
 			}
 			lex.Next()
 		}
-		g.Op = &DistinctOp{Sp: Span{start, cols[len(cols)-1].Span().End}, Cols: cols}
+		g.Op = &DistinctOp{Sp: Span{Start: start, End: cols[len(cols)-1].Span().End}, Cols: cols}
 	case "summarize":
 		lex.Next()
 		return g.summarize(lex, start, &kw)
@@ -151,7 +151,7 @@ func (g *gFastOp) summarize(lex *lexer.PeekingLexer, start Pos, kw *lexer.Token)
 		op.By = by
 		end = by[len(by)-1].Span().End
 	}
-	op.Sp = Span{start, end}
+	op.Sp = Span{Start: start, End: end}
 	g.Op = op
 	return nil
 }
@@ -212,7 +212,7 @@ func fastSortKey(lex *lexer.PeekingLexer) (*SortKey, error) {
 		end = tokEnd(t)
 		lex.Next()
 	}
-	k.Sp = Span{e.Span().Start, end}
+	k.Sp = Span{Start: e.Span().Start, End: end}
 	return k, nil
 }
 
@@ -240,7 +240,7 @@ func (g *gFastSource) Parse(lex *lexer.PeekingLexer) error {
 			return participle.NextMatch
 		}
 		lex.Next()
-		g.Ref = &TableRef{Sp: Span{posOf(t.Pos), tokEnd(&t)}, Name: t.Value, Pattern: strings.Contains(t.Value, "*")}
+		g.Ref = &TableRef{Sp: Span{Start: posOf(t.Pos), End: tokEnd(&t)}, Name: t.Value, Pattern: strings.Contains(t.Value, "*")}
 		return nil
 	case isOp(&t, "["):
 		cp := lex.MakeCheckpoint()
@@ -261,7 +261,7 @@ func (g *gFastSource) Parse(lex *lexer.PeekingLexer) error {
 		if msg != "" {
 			return errAt(&s, msg)
 		}
-		g.Ref = &TableRef{Sp: Span{posOf(t.Pos), tokEnd(&end)}, Name: name, Quoted: true, Pattern: strings.Contains(name, "*")}
+		g.Ref = &TableRef{Sp: Span{Start: posOf(t.Pos), End: tokEnd(&end)}, Name: name, Quoted: true, Pattern: strings.Contains(name, "*")}
 		return nil
 	}
 	return participle.NextMatch

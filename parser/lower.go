@@ -15,7 +15,7 @@ func spanOf(toks []lexer.Token) Span {
 	if len(toks) == 0 {
 		return Span{}
 	}
-	return Span{posOf(toks[0].Pos), tokEnd(&toks[len(toks)-1])}
+	return Span{Start: posOf(toks[0].Pos), End: tokEnd(&toks[len(toks)-1])}
 }
 
 // findTok returns the first token equal to v after the token `after`
@@ -467,7 +467,7 @@ func (f *gFuzzy) literal() (*Literal, error) {
 	end := start
 	end.Offset += len(f.Value)
 	end.Col += len(f.Value)
-	lit := &Literal{Sp: Span{start, end}, Kind: LitBool, Type: boolType, Raw: f.Value}
+	lit := &Literal{Sp: Span{Start: start, End: end}, Kind: LitBool, Type: boolType, Raw: f.Value}
 	switch strings.ToLower(f.Value) {
 	case "true", "1":
 		lit.Value = true

@@ -62,7 +62,7 @@ func parseNamed(lex *lexer.PeekingLexer) (*NamedExpr, error) {
 		return nil, err
 	}
 	n.Expr = e
-	n.Sp = Span{posOf(start.Pos), e.Span().End}
+	n.Sp = Span{Start: posOf(start.Pos), End: e.Span().End}
 	return n, nil
 }
 

@@ -52,7 +52,7 @@ func Parse(src string) (q *Query, err error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
-	q.Sp = Span{q.Body.Sp.End, q.Body.Sp.End}
+	q.Sp = Span{Start: q.Body.Sp.End, End: q.Body.Sp.End}
 	if len(q.Stmts) > 0 {
 		q.Sp.Start = q.Stmts[0].Span().Start
 	} else {

@@ -85,7 +85,7 @@ func TestSpanPositions(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := q.Body.Ops[0].(*WhereOp)
-	if got := w.Sp; got.Start != (Pos{7, 2, 3}) || got.End != (Pos{len(src), 2, 27}) {
+	if got := w.Sp; got.Start != (Pos{Offset: 7, Line: 2, Col: 3}) || got.End != (Pos{Offset: len(src), Line: 2, Col: 27}) {
 		t.Errorf("where span = %+v", got)
 	}
 	and := w.Pred.(*BinaryExpr)
