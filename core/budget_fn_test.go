@@ -3,6 +3,8 @@ package core
 import (
 	"errors"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // Functions whose results dwarf their arguments charge the query's memory
@@ -10,20 +12,20 @@ import (
 // server down; now the query fails alone with ErrMemoryExceeded, whether
 // the expression is folded as a constant or computed per row.
 func TestStrrepMemoryBudget(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 1, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 1, true)))
 	for _, q := range []string{
 		`print n = strlen(strrep(strrep(strrep(strrep("x", 1024), 1024), 1024), 1024))`,
 		`logs | extend s = strrep(strrep(strrep(uri, 1024), 1024), 1024) | summarize max(strlen(s))`,
 	} {
-		_, err := query(t, e, q, func(r *Request) { r.MemoryBudget = 64 << 20 })
-		if !errors.Is(err, ErrMemoryExceeded) {
+		_, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget = 64 << 20 })
+		if !errors.Is(err, exec.ErrMemoryExceeded) {
 			t.Errorf("%s: want ErrMemoryExceeded, got %v", q, err)
 		}
 	}
 	// What fits still runs, and its charge is given back: many rows of
 	// 1 MB strings stay within a 64 MB budget.
 	q := `logs | extend s = strrep(strrep("x", 1024), 1024) | summarize max(strlen(s))`
-	res, err := query(t, e, q, func(r *Request) { r.MemoryBudget = 64 << 20 })
+	res, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget = 64 << 20 })
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}

@@ -3,19 +3,21 @@ package core
 import (
 	"errors"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // A query that needs more memory than its budget fails with
 // ErrMemoryExceeded (the API's 432) instead of growing without bound.
 func TestMemoryBudget(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 2, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 2, true)))
 	for _, q := range []string{
 		"logs | summarize count() by id",
 		"logs | distinct id, uri",
 		"logs | sort by id asc",
 	} {
-		_, err := query(t, e, q, func(r *Request) { r.MemoryBudget = 2048 })
-		if !errors.Is(err, ErrMemoryExceeded) {
+		_, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget = 2048 })
+		if !errors.Is(err, exec.ErrMemoryExceeded) {
 			t.Errorf("%s: want ErrMemoryExceeded, got %v", q, err)
 		}
 		if _, err := query(t, e, q); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -16,9 +17,9 @@ func TestRequestCatalog(t *testing.T) {
 	if _, err := other.Create("logs"); err != nil {
 		t.Fatal(err)
 	}
-	e := NewEngine(StoreCatalog(full))
-	count := func(cat Catalog, apl string) (any, error) {
-		res, err := e.Query(context.Background(), &Request{APL: apl, Catalog: cat})
+	e := NewEngine(exec.StoreCatalog(full))
+	count := func(cat exec.Catalog, apl string) (any, error) {
+		res, err := e.Query(context.Background(), &exec.Request{APL: apl, Catalog: cat})
 		if err != nil {
 			return nil, err
 		}
@@ -29,7 +30,7 @@ func TestRequestCatalog(t *testing.T) {
 		if err != nil || want == int64(0) {
 			t.Fatalf("%s over the engine's catalog: %v, %v", apl, want, err)
 		}
-		if got, err := count(StoreCatalog(other), apl); err != nil || got != int64(0) {
+		if got, err := count(exec.StoreCatalog(other), apl); err != nil || got != int64(0) {
 			t.Errorf("%s over the request's empty catalog: %v, %v", apl, got, err)
 		}
 		if again, _ := count(nil, apl); again != want {

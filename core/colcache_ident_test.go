@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
 )
@@ -35,10 +36,10 @@ func TestColumnCacheKeepsDatasetsApart(t *testing.T) {
 	}
 	load("a", `{"_time":"2024-01-01T00:00:00Z","v":1}`+"\n")
 	load("b", `{"_time":"2024-01-01T00:00:00Z","v":2}`+"\n")
-	e := NewEngine(StoreCatalog(db))
+	e := NewEngine(exec.StoreCatalog(db))
 	sum := func(apl string) any {
 		t.Helper()
-		r, err := e.Query(context.Background(), &Request{APL: apl, DisableCache: true})
+		r, err := e.Query(context.Background(), &exec.Request{APL: apl, DisableCache: true})
 		if err != nil {
 			t.Fatal(err)
 		}

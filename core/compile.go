@@ -4,10 +4,9 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
-	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -15,17 +14,17 @@ import (
 // compiler turns AST expressions into evaluators against one input schema.
 type compiler struct {
 	// x folds constants: a foldCtx, never a run's context.
-	x    *execCtx
-	in   schema
-	lets map[string]*expr // scalar let bindings and request variables
+	x    *exec.Ctx
+	in   exec.Schema
+	lets map[string]*exec.Expr // scalar let bindings and request variables
 	// side, when set, resolves $left / $right member access (join conditions).
-	side func(which string, name string, n parser.Node) (*expr, error)
+	side func(which string, name string, n parser.Node) (*exec.Expr, error)
 	// strict is `set stricttypes`: comparisons need matching types.
 	strict bool
 }
 
 // compile compiles one scalar expression.
-func (c *compiler) compile(e parser.Expr) (*expr, error) {
+func (c *compiler) compile(e parser.Expr) (*exec.Expr, error) {
 	switch e := e.(type) {
 	case *parser.Literal:
 		return constExpr(e.Type, e.Value, e.Sp), nil
@@ -34,7 +33,7 @@ func (c *compiler) compile(e parser.Expr) (*expr, error) {
 	case *parser.MemberExpr:
 		return c.member(e)
 	case *parser.IndexExpr:
-		return c.index(e)
+		return c.Index(e)
 	case *parser.SliceExpr:
 		return c.slice(e)
 	case *parser.BinaryExpr:
@@ -60,13 +59,13 @@ func (c *compiler) compile(e parser.Expr) (*expr, error) {
 }
 
 // ident resolves a bare or bracketed name: a column, then a let binding.
-func (c *compiler) ident(id *parser.Ident) (*expr, error) {
-	if i := c.in.index(id.Name); i >= 0 {
-		return colExpr(i, c.in[i], id.Sp), nil
+func (c *compiler) ident(id *parser.Ident) (*exec.Expr, error) {
+	if i := c.in.Index(id.Name); i >= 0 {
+		return exec.ColExpr(i, c.in[i], id.Sp), nil
 	}
 	if l, ok := c.lets[id.Name]; ok {
 		cp := *l
-		cp.span = id.Sp
+		cp.Span = id.Sp
 		return &cp, nil
 	}
 	switch id.Name {
@@ -105,10 +104,10 @@ func dottedName(e parser.Expr) (string, bool) {
 
 // member resolves `a.b`: a flattened field called "a.b" wins over member
 // access into a dynamic column a, which is how Axiom stores nested JSON.
-func (c *compiler) member(m *parser.MemberExpr) (*expr, error) {
+func (c *compiler) member(m *parser.MemberExpr) (*exec.Expr, error) {
 	if name, ok := dottedName(m); ok {
-		if i := c.in.index(name); i >= 0 {
-			return colExpr(i, c.in[i], m.Sp), nil
+		if i := c.in.Index(name); i >= 0 {
+			return exec.ColExpr(i, c.in[i], m.Sp), nil
 		}
 		if id, ok := m.X.(*parser.Ident); ok && c.side != nil && (id.Name == "$left" || id.Name == "$right") {
 			return c.side(id.Name, m.Name, m)
@@ -125,8 +124,8 @@ func (c *compiler) member(m *parser.MemberExpr) (*expr, error) {
 	return c.dynIndex(m, x, key)
 }
 
-// index resolves `x[i]` and `x['key']` on dynamic values.
-func (c *compiler) index(ix *parser.IndexExpr) (*expr, error) {
+// Index resolves `x[i]` and `x['key']` on dynamic values.
+func (c *compiler) Index(ix *parser.IndexExpr) (*exec.Expr, error) {
 	x, err := c.compile(ix.X)
 	if err != nil {
 		return nil, err
@@ -140,7 +139,7 @@ func (c *compiler) index(ix *parser.IndexExpr) (*expr, error) {
 
 // call compiles a function call; aggregations are rejected here because
 // only summarize and make-series may evaluate them.
-func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
+func (c *compiler) call(call *parser.CallExpr) (*exec.Expr, error) {
 	name := call.Name
 	switch {
 	case name == "column_ifexists":
@@ -150,14 +149,14 @@ func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
 	case name == "ensure_field":
 		return c.ensureField(call)
 	case name == "ingestion_time" && len(call.Args) == 0:
-		if i := c.in.index(store.SysTimeField); i >= 0 && c.in[i].Type == vector.DateTime {
-			e := colExpr(i, c.in[i], call.Sp)
-			e.name = "" // a computed value, not the _sysTime column
+		if i := c.in.Index(store.SysTimeField); i >= 0 && c.in[i].Type == vector.DateTime {
+			e := exec.ColExpr(i, c.in[i], call.Sp)
+			e.Name = "" // a computed value, not the _sysTime column
 			return e, nil
 		}
 	case name == "cursor_current" && len(call.Args) == 0:
-		if i := c.in.index(store.TimeField); i >= 0 && c.in[i].Type == vector.DateTime {
-			return cursorExpr(i, call.Sp), nil
+		if i := c.in.Index(store.TimeField); i >= 0 && c.in[i].Type == vector.DateTime {
+			return exec.CursorExpr(i, call.Sp), nil
 		}
 	}
 	f := fn.Lookup(name)
@@ -167,7 +166,7 @@ func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
 		}
 		return nil, semErr(call, "unknown function %q", name)
 	}
-	args := make([]*expr, len(call.Args))
+	args := make([]*exec.Expr, len(call.Args))
 	for i, a := range call.Args {
 		if t, ok := a.(*parser.TypeExpr); ok {
 			args[i] = constExpr(vector.String, t.Type.String(), t.Sp)
@@ -184,7 +183,7 @@ func (c *compiler) call(call *parser.CallExpr) (*expr, error) {
 
 // columnIfExists is column_ifexists(name, default): the column when the
 // input has it, else the default, decided at plan time.
-func (c *compiler) columnIfExists(call *parser.CallExpr) (*expr, error) {
+func (c *compiler) columnIfExists(call *parser.CallExpr) (*exec.Expr, error) {
 	if len(call.Args) != 2 {
 		return nil, semErr(call, "column_ifexists expects 2 arguments, got %d", len(call.Args))
 	}
@@ -192,30 +191,8 @@ func (c *compiler) columnIfExists(call *parser.CallExpr) (*expr, error) {
 	if !ok || lit.Kind != parser.LitString {
 		return nil, semErr(call.Args[0], "column_ifexists: the first argument must be a string literal")
 	}
-	if i := c.in.index(lit.Value.(string)); i >= 0 {
-		return colExpr(i, c.in[i], call.Sp), nil
+	if i := c.in.Index(lit.Value.(string)); i >= 0 {
+		return exec.ColExpr(i, c.in[i], call.Sp), nil
 	}
 	return c.compile(call.Args[1])
-}
-
-// cursorExpr is cursor_current(): the cursor of each row, made from its
-// _time as the result's min/max cursors are (cursor.go), so a row's
-// cursor resumes a query there.
-func cursorExpr(col int, sp srcpos.Span) *expr {
-	node := &plan.Expr{Kind: plan.KCursor, Type: vector.String, Index: col, Pos: posOf(sp)}
-	return &expr{typ: vector.String, col: -1, span: sp, node: node, eval: func(x *execCtx, b *batch) (*vector.Vector, error) {
-		t, err := b.col(col)
-		if err != nil {
-			return nil, err
-		}
-		out := vector.New(vector.String, b.N)
-		for i := 0; i < b.N; i++ {
-			if t.IsNull(i) {
-				out.AppendNull()
-			} else {
-				out.AppendStr(makeCursor(t.Int(i)))
-			}
-		}
-		return out, nil
-	}}
 }

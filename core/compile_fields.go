@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -8,10 +9,10 @@ import (
 // ensureField is ensure_field(name, typeof(T)) (Axiom's conversion
 // functions): the field converted to T when the input has it, else a null
 // of type T. Like column_ifexists it is decided at plan time, from the
-// schema, so a query over data that lacks the field still plans. The
+// Schema, so a query over data that lacks the field still plans. The
 // value is converted so the column has type T either way: a later stage
 // sees the same type whether or not this dataset had the field.
-func (c *compiler) ensureField(call *parser.CallExpr) (*expr, error) {
+func (c *compiler) ensureField(call *parser.CallExpr) (*exec.Expr, error) {
 	if len(call.Args) != 2 {
 		return nil, semErr(call, "ensure_field expects 2 arguments, got %d", len(call.Args))
 	}
@@ -23,8 +24,8 @@ func (c *compiler) ensureField(call *parser.CallExpr) (*expr, error) {
 	if !ok {
 		return nil, semErr(call.Args[1], "ensure_field: the second argument must be a type, as typeof(string)")
 	}
-	if i := c.in.index(lit.Value.(string)); i >= 0 {
-		return castExpr(colExpr(i, c.in[i], call.Sp), t), nil
+	if i := c.in.Index(lit.Value.(string)); i >= 0 {
+		return exec.CastExpr(exec.ColExpr(i, c.in[i], call.Sp), t), nil
 	}
 	return constExpr(t, nil, call.Sp), nil
 }

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
 // An expression stops at the query's deadline while it evaluates one
-// batch, not only between batches: a 1 MB where clause (100,000 or-ed
+// Batch, not only between batches: a 1 MB where clause (100,000 or-ed
 // comparisons) ran 46 s over one batch with a 30 s -query-timeout
 // (scripts/badinput).
 func TestExpressionStopsAtDeadline(t *testing.T) {
@@ -20,9 +21,9 @@ func TestExpressionStopsAtDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
-		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
-	e, err := p.compilerFor(schema{{"a", vector.Int}}).compile(pe)
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()},
+		lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
+	e, err := p.compilerFor(exec.Schema{{Name: "a", Type: vector.Int}}).compile(pe)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,13 +31,13 @@ func TestExpressionStopsAtDeadline(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		col.AppendInt(int64(i))
 	}
-	b := &batch{Batch: vector.Batch{Cols: []*vector.Vector{col}, N: 4}}
-	if _, err := e.run(&execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}, b); err != nil {
+	b := &exec.Batch{Batch: vector.Batch{Cols: []*vector.Vector{col}, N: 4}}
+	if _, err := e.Run(&exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0), Fn: testFnContext()}, b); err != nil {
 		t.Fatalf("live context: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = e.run(&execCtx{ctx: ctx, budget: newMemBudget(0), fn: testFnContext()}, b)
+	_, err = e.Run(&exec.Ctx{Ctx: ctx, Budget: exec.NewMemBudget(0), Fn: testFnContext()}, b)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled context: want context.Canceled, got %v", err)
 	}

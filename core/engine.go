@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/plan"
@@ -17,20 +18,20 @@ import (
 
 // Engine answers APL queries over a Catalog. It is safe for concurrent use.
 type Engine struct {
-	cat     Catalog
-	cache   *colCache
-	results *resultCache
-	intern  atomic.Pointer[interner]
-	preds   dictMemo
-	sorted  sortedTimes
+	cat     exec.Catalog
+	cache   *exec.ColCache
+	results *exec.ResultCache
+	intern  atomic.Pointer[exec.Interner]
+	preds   exec.DictMemo
+	sorted  exec.SortedTimes
 }
 
-// interner returns the engine's shared string interner, starting a fresh
+// Interner returns the engine's shared string interner, starting a fresh
 // one when the current one has grown past its bounds.
-func (e *Engine) interner() *interner {
+func (e *Engine) interner() *exec.Interner {
 	in := e.intern.Load()
-	if in == nil || in.full() {
-		fresh := newInterner()
+	if in == nil || in.Full() {
+		fresh := exec.NewInterner()
 		if e.intern.CompareAndSwap(in, fresh) {
 			return fresh
 		}
@@ -57,10 +58,10 @@ type EngineOptions struct {
 
 // NewEngine returns an engine reading datasets from cat (nil for queries
 // that read no dataset), with default cache bounds.
-func NewEngine(cat Catalog) *Engine { return NewEngineWith(cat, EngineOptions{}) }
+func NewEngine(cat exec.Catalog) *Engine { return NewEngineWith(cat, EngineOptions{}) }
 
 // NewEngineWith returns an engine whose caches hold at most what o says.
-func NewEngineWith(cat Catalog, o EngineOptions) *Engine {
+func NewEngineWith(cat exec.Catalog, o EngineOptions) *Engine {
 	cols, results := o.ColumnCacheBytes, o.ResultCacheBytes
 	if cols == 0 {
 		cols = DefaultColumnCacheBytes
@@ -68,31 +69,31 @@ func NewEngineWith(cat Catalog, o EngineOptions) *Engine {
 	if results == 0 {
 		results = DefaultResultCacheBytes
 	}
-	return &Engine{cat: cat, cache: newColCache(max(cols, 0)), results: newResultCache(max(results, 0))}
+	return &Engine{cat: cat, cache: exec.NewColCache(max(cols, 0)), results: exec.NewResultCache(max(results, 0))}
 }
 
 // Query parses, plans and runs req. The returned Output is shared with
 // the result cache: callers must not modify it (output.WithMessage copies).
-func (e *Engine) Query(ctx context.Context, req *Request) (o *output.Output, err error) {
-	defer recoverInto(&err)
+func (e *Engine) Query(ctx context.Context, req *exec.Request) (o *output.Output, err error) {
+	defer exec.RecoverInto(&err)
 	if len(req.Streams) == 0 {
 		return e.query(ctx, req, nil)
 	}
-	streams := newStreamTables(req.Streams)
-	defer streams.close()
+	streams := exec.NewStreamTables(req.Streams)
+	defer streams.Close()
 	for tries := 0; ; tries++ {
 		o, err := e.query(ctx, req, streams)
-		if !errors.Is(err, errStreamWidened) {
+		if !errors.Is(err, exec.ErrStreamWidened) {
 			return o, err
 		}
 		if tries == maxReplans {
-			return nil, fmt.Errorf("%w after %d restarts", ErrStreamSchema, tries)
+			return nil, fmt.Errorf("%w after %d restarts", exec.ErrStreamSchema, tries)
 		}
 	}
 }
 
 // query plans and runs req once over the given streams.
-func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) (*output.Output, error) {
+func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.StreamTables) (*output.Output, error) {
 	began := time.Now()
 	p, pl, x, err := e.prepare(ctx, req, streams, began)
 	if err != nil {
@@ -106,30 +107,30 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 		key = cacheKey(req, pl)
 	}
 	if key != "" {
-		if hit := e.results.get(key); hit != nil {
+		if hit := e.results.Get(key); hit != nil {
 			cp := *hit
 			cp.Elapsed = time.Since(began)
 			cp.CacheStatus = output.CacheHit
 			return &cp, nil
 		}
 	}
-	var b *batch
+	var b *exec.Batch
 	// Variables travel folded into the plan's constants.
 	if req.Distribute != nil && len(p.snaps) == 1 {
 		b, err = e.executeDistributed(x, pl, req)
 	} else {
-		b, err = pl.execute(x)
+		b, err = pl.Execute(x)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := b.compact(); err != nil {
+	if err := b.LoadCompact(); err != nil {
 		return nil, err
 	}
 	o := p.answer(x, pl, b)
 	o.Elapsed = time.Since(began)
 	if key != "" {
-		e.results.put(key, o)
+		e.results.Put(key, o)
 	}
 	return o, nil
 }
@@ -137,12 +138,12 @@ func (e *Engine) query(ctx context.Context, req *Request, streams streamTables) 
 // prepare parses and plans req, and returns the context of its run. The
 // caller must release the planner. streams are the request's
 // TableStreams (nil when it has none).
-func (e *Engine) prepare(ctx context.Context, req *Request, streams streamTables, began time.Time) (*planner, *pipeline, *execCtx, error) {
+func (e *Engine) prepare(ctx context.Context, req *exec.Request, streams exec.StreamTables, began time.Time) (*planner, *exec.Pipeline, *exec.Ctx, error) {
 	p, pp, x, err := e.planReq(ctx, req, streams, began)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	pl, err := buildQueryPipeline(pp, p.buildEnv())
+	pl, err := exec.BuildQueryPipeline(pp, p.buildEnv())
 	if err != nil {
 		p.release()
 		return nil, nil, nil, fmt.Errorf("building the plan: %w", err)
@@ -152,10 +153,10 @@ func (e *Engine) prepare(ctx context.Context, req *Request, streams streamTables
 
 // planReq parses and plans req to plan nodes, and returns the context of
 // its run. The caller must release the planner. The planner compiles
-// stage objects to resolve names and types and to fold constants, and
+// Stage objects to resolve names and types and to fold constants, and
 // rewrites them (pushDown, sortThenTake, finalize, sortTimeSeries);
 // only their nodes leave it.
-func (e *Engine) planReq(ctx context.Context, req *Request, streams streamTables, began time.Time) (*planner, *plan.Pipeline, *execCtx, error) {
+func (e *Engine) planReq(ctx context.Context, req *exec.Request, streams exec.StreamTables, began time.Time) (*planner, *plan.Pipeline, *exec.Ctx, error) {
 	q, err := parser.Parse(req.APL)
 	if err != nil {
 		return nil, nil, nil, syntaxError(err)
@@ -165,11 +166,11 @@ func (e *Engine) planReq(ctx context.Context, req *Request, streams streamTables
 		// Stream chunks' strings and dictionaries live for one chunk:
 		// kept strings are copied out, and nothing is remembered by a
 		// dictionary's address.
-		x.detach = true
-		x.intern = &interner{ids: make(map[string]uint32, 1024), transient: true}
-		x.preds = &dictMemo{transient: true}
+		x.Detach = true
+		x.Intern = &exec.Interner{Ids: make(map[string]uint32, 1024), Transient: true}
+		x.Preds = &exec.DictMemo{Transient: true}
 	}
-	p := &planner{e: e, req: req, fold: foldCtx(x), lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
+	p := &planner{e: e, req: req, fold: foldCtx(x), lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
 	p.bindVariables()
 	pl, err := p.planQuery(q)
 	if err != nil {
@@ -178,10 +179,10 @@ func (e *Engine) planReq(ctx context.Context, req *Request, streams streamTables
 	}
 	pl = p.finalize(pl, true)
 	pl = sortTimeSeries(pl)
-	pp, ok := pipelinePlan(pl)
+	pp, ok := exec.PipelinePlan(pl)
 	if !ok {
 		p.release()
-		return nil, nil, nil, fmt.Errorf("the plan of %s has no node form", planGap(pl))
+		return nil, nil, nil, fmt.Errorf("the plan of %s has no node form", exec.PlanGap(pl))
 	}
 	pp.V = plan.Version
 	return p, pp, x, nil
@@ -191,35 +192,35 @@ func (e *Engine) planReq(ctx context.Context, req *Request, streams streamTables
 // (its clock, range, random seed and memory budget) and deadline, and
 // none of its state (statistics, caches, merged groups, per-run values),
 // so a plan never holds or changes what a run owns.
-func foldCtx(x *execCtx) *execCtx {
-	return &execCtx{ctx: x.ctx, fn: x.fn, preds: x.preds}
+func foldCtx(x *exec.Ctx) *exec.Ctx {
+	return &exec.Ctx{Ctx: x.Ctx, Fn: x.Fn, Preds: x.Preds}
 }
 
 // newExecCtx is the context of one run of req, planned or built from a
 // fragment's plan.
-func (e *Engine) newExecCtx(ctx context.Context, req *Request, began time.Time) *execCtx {
+func (e *Engine) newExecCtx(ctx context.Context, req *exec.Request, began time.Time) *exec.Ctx {
 	now := req.Now
 	if now.IsZero() {
 		now = began
 	}
-	x := &execCtx{
-		ctx:     ctx,
-		fn:      &fn.Context{Now: now.UTC(), Start: req.Start, End: req.End, Rand: uint64(now.UnixNano())},
-		stats:   &scanStats{},
-		budget:  newMemBudget(req.MemoryBudget),
-		workers: req.Workers,
-		intern:  e.interner(),
-		preds:   &e.preds,
-		sorted:  &e.sorted,
+	x := &exec.Ctx{
+		Ctx:     ctx,
+		Fn:      &fn.Context{Now: now.UTC(), Start: req.Start, End: req.End, Rand: uint64(now.UnixNano())},
+		Stats:   &exec.ScanStats{},
+		Budget:  exec.NewMemBudget(req.MemoryBudget),
+		Workers: req.Workers,
+		Intern:  e.interner(),
+		Preds:   &e.preds,
+		Sorted:  &e.sorted,
 	}
 	// Functions that can build results far larger than their arguments
 	// ask the same budget as the operators.
-	x.fn.Charge = x.budget.charge
+	x.Fn.Charge = x.Budget.Charge
 	if !req.NoColumnCache {
-		x.cache = e.cache.forQuery()
+		x.Cache = e.cache.ForQuery()
 	}
-	if x.workers <= 0 {
-		x.workers = runtime.GOMAXPROCS(0)
+	if x.Workers <= 0 {
+		x.Workers = runtime.GOMAXPROCS(0)
 	}
 	return x
 }
@@ -229,13 +230,13 @@ func (e *Engine) newExecCtx(ctx context.Context, req *Request, began time.Time) 
 func syntaxError(err error) error {
 	var list parser.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
-		return &QueryError{Line: list[0].Pos.Line, Col: list[0].Pos.Col, Msg: list[0].Msg, Kind: "syntax"}
+		return &exec.QueryError{Line: list[0].Pos.Line, Col: list[0].Pos.Col, Msg: list[0].Msg, Kind: "syntax"}
 	}
 	var one *parser.Error
 	if errors.As(err, &one) {
-		return &QueryError{Line: one.Pos.Line, Col: one.Pos.Col, Msg: one.Msg, Kind: "syntax"}
+		return &exec.QueryError{Line: one.Pos.Line, Col: one.Pos.Col, Msg: one.Msg, Kind: "syntax"}
 	}
-	return &QueryError{Line: 1, Col: 1, Msg: err.Error(), Kind: "syntax"}
+	return &exec.QueryError{Line: 1, Col: 1, Msg: err.Error(), Kind: "syntax"}
 }
 
 // bindVariables makes the request's variables available as constants.
@@ -248,15 +249,15 @@ func (p *planner) bindVariables() {
 
 // sortTimeSeries orders a final time-bucketed summarize by its time key,
 // as the service does.
-func sortTimeSeries(pl *pipeline) *pipeline {
-	if len(pl.stages) == 0 {
+func sortTimeSeries(pl *exec.Pipeline) *exec.Pipeline {
+	if len(pl.Stages) == 0 {
 		return pl
 	}
-	s, ok := pl.stages[len(pl.stages)-1].(*summarizeStage)
-	if !ok || s.timeKey < 0 {
+	s, ok := pl.Stages[len(pl.Stages)-1].(*exec.SummarizeStage)
+	if !ok || s.TimeKey < 0 {
 		return pl
 	}
-	key := sortKey{e: colExpr(s.timeKey, s.sch[s.timeKey], srcpos.Span{})}
-	pl.stages = append(pl.stages, &sortStage{in: s.sch, keys: []sortKey{key}})
+	key := exec.SortKey{E: exec.ColExpr(s.TimeKey, s.Sch[s.TimeKey], srcpos.Span{})}
+	pl.Stages = append(pl.Stages, &exec.SortStage{In: s.Sch, Keys: []exec.SortKey{key}})
 	return pl
 }

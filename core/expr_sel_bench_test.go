@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -17,8 +18,8 @@ func BenchmarkExprSelective(b *testing.B) {
 		a.AppendInt(int64(i * 7 % 1000))
 		c.AppendInt(int64(i % 13))
 	}
-	sch := schema{{"a", vector.Int}, {"b", vector.Int}}
-	x := &execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}
+	sch := exec.Schema{{Name: "a", Type: vector.Int}, {Name: "b", Type: vector.Int}}
+	x := &exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0), Fn: testFnContext()}
 	for _, src := range []string{"a * 2 + b", "a > b", "strlen(tostring(a))"} {
 		e := compileSelTest(b, sch, src)
 		for _, d := range []struct {
@@ -30,12 +31,12 @@ func BenchmarkExprSelective(b *testing.B) {
 				sel = append(sel, int32(i))
 			}
 			b.Run(src+"/"+d.name, func(b *testing.B) {
-				bt := newBatch([]*vector.Vector{a, c}, vector.BatchSize)
+				bt := exec.NewBatch([]*vector.Vector{a, c}, vector.BatchSize)
 				bt.Sel = sel
 				b.SetBytes(vector.BatchSize * 16)
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := e.run(x, bt); err != nil {
+					if _, err := e.Run(x, bt); err != nil {
 						b.Fatal(err)
 					}
 				}

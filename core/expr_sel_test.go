@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
@@ -21,7 +22,7 @@ const selTestRows = 64
 // selTestBatch returns a batch with an int column a (1..64, one null), a
 // real column f, a datetime column d, a string column s, a dictionary
 // encoded one k and a bool column t (all true), with every other row live.
-func selTestBatch() (*batch, schema) {
+func selTestBatch() (*exec.Batch, exec.Schema) {
 	a, f, d := vector.New(vector.Int, selTestRows), vector.New(vector.Float, selTestRows), vector.New(vector.DateTime, selTestRows)
 	s, tr := vector.New(vector.String, selTestRows), vector.NewConst(vector.Bool, true, selTestRows).Materialize()
 	k := &vector.Vector{Type: vector.String, Len: selTestRows, Dict: []string{"p", "q", "r"}, Codes: make([]uint32, selTestRows)}
@@ -40,20 +41,20 @@ func selTestBatch() (*batch, schema) {
 	for i := 0; i < selTestRows; i += 2 {
 		sel = append(sel, int32(i))
 	}
-	b := newBatch([]*vector.Vector{a, f, d, s, k, tr}, selTestRows)
+	b := exec.NewBatch([]*vector.Vector{a, f, d, s, k, tr}, selTestRows)
 	b.Sel = sel
-	return b, schema{{"a", vector.Int}, {"f", vector.Float}, {"d", vector.DateTime}, {"s", vector.String}, {"k", vector.String}, {"t", vector.Bool}}
+	return b, exec.Schema{{Name: "a", Type: vector.Int}, {Name: "f", Type: vector.Float}, {Name: "d", Type: vector.DateTime}, {Name: "s", Type: vector.String}, {Name: "k", Type: vector.String}, {Name: "t", Type: vector.Bool}}
 }
 
 // compileSelTest compiles one APL expression over sch.
-func compileSelTest(t testing.TB, sch schema, src string) *expr {
+func compileSelTest(t testing.TB, sch exec.Schema, src string) *exec.Expr {
 	t.Helper()
 	pe, err := parser.ParseExpr(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
-		lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()},
+		lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
 	e, err := p.compilerFor(sch).compile(pe)
 	if err != nil {
 		t.Fatal(err)
@@ -87,8 +88,8 @@ func TestExprComputesLiveRowsOnly(t *testing.T) {
 		t.Run(src, func(t *testing.T) {
 			b, sch := selTestBatch()
 			e := compileSelTest(t, sch, src)
-			x := &execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}
-			got, err := e.run(x, b)
+			x := &exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0), Fn: testFnContext()}
+			got, err := e.Run(x, b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +98,7 @@ func TestExprComputesLiveRowsOnly(t *testing.T) {
 			}
 			dense, _ := selTestBatch()
 			dense.Sel = nil
-			want, err := e.run(x, dense)
+			want, err := e.Run(x, dense)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,14 +144,14 @@ func TestFuncLiveRowsOnly(t *testing.T) {
 			b.Sel = sel
 		}
 		rows := 0
-		p := &planner{e: NewEngine(nil), req: &Request{}, fold: &execCtx{budget: newMemBudget(0), fn: testFnContext()},
-			lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+		p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()},
+			lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
 		c := p.compilerFor(sch)
-		e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, countRowsFunc("count_rows", &rows), []*expr{colExpr(0, sch[0], srcpos.Span{})})
+		e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, countRowsFunc("count_rows", &rows), []*exec.Expr{exec.ColExpr(0, sch[0], srcpos.Span{})})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := e.run(&execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}, b)
+		got, err := e.Run(&exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0), Fn: testFnContext()}, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,13 +179,13 @@ var (
 // selection), and the query's answer is that of every row.
 func TestFuncAfterWhereSeesLiveRows(t *testing.T) {
 	fnselRegisterOnce.Do(func() { fn.Register(countRowsFunc("fnsel_count_rows", &fnselCountRows)) })
-	e := NewEngine(StoreCatalog(fixtureDB(t, 3, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 3, true)))
 	for _, where := range []string{"status >= 500", "req_duration_ms > 1.0", "isnotnull(status)"} {
 		t.Run(where, func(t *testing.T) {
 			kept := mustQuery(t, e, "['logs'] | where "+where+" | count")
 			want := mustQuery(t, e, "['logs'] | where "+where+" | summarize sum(status)")
 			fnselCountRows = 0
-			got := mustQuery(t, e, "['logs'] | where "+where+" | extend y = fnsel_count_rows(status) | summarize sum(y)", func(r *Request) { r.Workers = 1 })
+			got := mustQuery(t, e, "['logs'] | where "+where+" | extend y = fnsel_count_rows(status) | summarize sum(y)", func(r *exec.Request) { r.Workers = 1 })
 			live := rows(kept)[0][0]
 			if fmt.Sprint(fnselCountRows) != fmt.Sprint(live) {
 				t.Errorf("the function computed %d rows, the where kept %v", fnselCountRows, live)
@@ -205,8 +206,8 @@ func TestExtendAfterWhereComputesLiveRows(t *testing.T) {
 	}
 	b, sch := selTestBatch()
 	b.Sel = nil
-	x := &execCtx{ctx: context.Background(), budget: newMemBudget(0), fn: testFnContext()}
-	p := &planner{e: NewEngine(nil), req: &Request{}, fold: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
+	x := &exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0), Fn: testFnContext()}
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: x, lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
 	where, err := p.planWhere(sch, pq.Body.Ops[0].(*parser.WhereOp))
 	if err != nil {
 		t.Fatal(err)
@@ -215,13 +216,13 @@ func TestExtendAfterWhereComputesLiveRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err = where.(*whereStage).apply(x, b); err != nil {
+	if b, err = where.(*exec.WhereStage).Apply(x, b); err != nil {
 		t.Fatal(err)
 	}
-	if sparse(b) || len(b.Sel) == 0 {
+	if exec.Sparse(b) || len(b.Sel) == 0 {
 		t.Fatalf("the where kept %d of %d rows: the test needs a selection extend does not narrow", len(b.Sel), b.N)
 	}
-	if b, err = ext.(*extendStage).apply(x, b); err != nil {
+	if b, err = ext.(*exec.ExtendStage).Apply(x, b); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range b.Cols[len(sch):] {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // FuzzRunFragment feeds RunFragment plans a peer could send: a query
@@ -20,7 +22,7 @@ func FuzzRunFragment(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, js []byte) {
-		_, _ = c.b.RunFragment(context.Background(), &Fragment{Plan: js, Now: fixtureNow})
+		_, _ = c.b.RunFragment(context.Background(), &exec.Fragment{Plan: js, Now: fixtureNow})
 	})
 }
 
@@ -48,7 +50,7 @@ func FuzzRunFragmentNumbers(f *testing.F) {
 		}
 		at := nums[int(k)%len(nums)]
 		edited := append(append(append([]byte(nil), js[:at[2]]...), strconv.FormatInt(v, 10)...), js[at[3]:]...)
-		_, _ = c.b.RunFragment(context.Background(), &Fragment{Plan: edited, Now: fixtureNow})
+		_, _ = c.b.RunFragment(context.Background(), &exec.Fragment{Plan: edited, Now: fixtureNow})
 	})
 }
 
@@ -82,7 +84,7 @@ func FuzzRunFragmentStrings(f *testing.F) {
 			return
 		}
 		edited := append(append(append([]byte(nil), js[:at[2]]...), q...), js[at[3]:]...)
-		_, _ = c.b.RunFragment(context.Background(), &Fragment{Plan: edited, Now: fixtureNow})
+		_, _ = c.b.RunFragment(context.Background(), &exec.Fragment{Plan: edited, Now: fixtureNow})
 	})
 }
 
@@ -94,7 +96,7 @@ var jsonString = regexp.MustCompile(`(?:[:\[,])("(?:[^"\\]|\\.)*")`)
 // fragmentBytes is the encoded fragment plan of q (travellingFragment);
 // ok is false when q does not parse or its pipeline does not travel.
 func fragmentBytes(t testing.TB, c *testCluster, q string) ([]byte, bool) {
-	p, pl, x, err := c.a.prepare(context.Background(), &Request{APL: q, Now: fixtureNow, DisableCache: true}, nil, fixtureNow)
+	p, pl, x, err := c.a.prepare(context.Background(), &exec.Request{APL: q, Now: fixtureNow, DisableCache: true}, nil, fixtureNow)
 	if err != nil {
 		return nil, false
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
@@ -45,22 +46,22 @@ type oldFragmentCol struct {
 // query, the old and the new wire form of its fragment over every block.
 func benchFragments(b *testing.B, c *testCluster) (old, cur [][]byte) {
 	for _, q := range referenceQueries {
-		p, pl, _, err := c.a.prepare(context.Background(), &Request{APL: q.apl, Now: fixtureNow}, nil, fixtureNow)
+		p, pl, _, err := c.a.prepare(context.Background(), &exec.Request{APL: q.apl, Now: fixtureNow}, nil, fixtureNow)
 		if err != nil {
 			b.Fatal(err)
 		}
-		src := pl.src.(*scanSource)
-		k, _ := pl.firstBlocking()
-		pf, ok := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+		src := pl.Src.(*exec.ScanSource)
+		k, _ := pl.FirstBlocking()
+		pf, ok := exec.FragmentPlan(src, pl.Stages[:min(k+1, len(pl.Stages))])
 		if !ok {
 			b.Fatalf("%s does not travel", q.id)
 		}
 		of := oldFragment{APL: q.apl, Now: fixtureNow, Dataset: "logs"}
-		for _, sp := range src.parts {
-			pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(sp.part))
+		for _, sp := range src.Parts {
+			pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(sp.Part))
 		}
 		of.Parts = pf.Scan.Parts
-		for _, col := range src.sch {
+		for _, col := range src.Sch {
 			of.Schema = append(of.Schema, oldFragmentCol(col))
 		}
 		js, err := pf.Encode()
@@ -68,7 +69,7 @@ func benchFragments(b *testing.B, c *testCluster) (old, cur [][]byte) {
 			b.Fatal(err)
 		}
 		ob, _ := json.Marshal(of)
-		nb, _ := json.Marshal(&Fragment{Plan: js, Now: fixtureNow})
+		nb, _ := json.Marshal(&exec.Fragment{Plan: js, Now: fixtureNow})
 		old, cur = append(old, ob), append(cur, nb)
 		p.release()
 	}
@@ -92,7 +93,7 @@ func BenchmarkFragmentReceive(b *testing.B) {
 				if err := json.Unmarshal(old[i], &f); err != nil {
 					b.Fatal(err)
 				}
-				p, _, _, err := c.b.prepare(ctx, &Request{APL: f.APL, Now: f.Now}, nil, f.Now)
+				p, _, _, err := c.b.prepare(ctx, &exec.Request{APL: f.APL, Now: f.Now}, nil, f.Now)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -101,7 +102,7 @@ func BenchmarkFragmentReceive(b *testing.B) {
 			b.ReportMetric(float64(len(old[i])), "wire-bytes")
 		})
 		b.Run(q.id+"/decode+build", func(b *testing.B) {
-			var f Fragment
+			var f exec.Fragment
 			b.SetBytes(int64(len(cur[i])))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -116,7 +117,7 @@ func BenchmarkFragmentReceive(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := buildFragment(pf, snap, agg.Context{Start: f.Start, End: f.End}); err != nil {
+				if _, err := exec.BuildFragment(pf, snap, agg.Context{Start: f.Start, End: f.End}); err != nil {
 					b.Fatal(err)
 				}
 				snap.Release()

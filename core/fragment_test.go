@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/bench/gen"
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/render"
@@ -71,7 +72,7 @@ func newTestCluster(t testing.TB) *testCluster {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		*e = NewEngine(StoreCatalog(db))
+		*e = NewEngine(exec.StoreCatalog(db))
 	}
 	// Block keys carry random nonces: name node b so that rendezvous
 	// hashing gives each node at least one block, or the test would not
@@ -86,7 +87,7 @@ func newTestCluster(t testing.TB) *testCluster {
 		name := fmt.Sprintf("b%d", i)
 		owners := map[string]int{}
 		for _, k := range keys {
-			owners[rendezvous([]string{"a", name}, k)[0]]++
+			owners[exec.Rendezvous([]string{"a", name}, k)[0]]++
 		}
 		if owners["a"] > 0 && owners[name] > 0 {
 			c.bName = name
@@ -95,9 +96,9 @@ func newTestCluster(t testing.TB) *testCluster {
 	return c
 }
 
-func (c *testCluster) distribution(failures *[]string) *Distribution {
-	return &Distribution{Nodes: []string{"a", c.bName}, Self: "a",
-		Run: func(ctx context.Context, node string, f *Fragment) ([]byte, error) {
+func (c *testCluster) distribution(failures *[]string) *exec.Distribution {
+	return &exec.Distribution{Nodes: []string{"a", c.bName}, Self: "a",
+		Run: func(ctx context.Context, node string, f *exec.Fragment) ([]byte, error) {
 			if node != c.bName {
 				return nil, errors.New("unknown node " + node)
 			}
@@ -109,7 +110,7 @@ func (c *testCluster) distribution(failures *[]string) *Distribution {
 			if err != nil {
 				return nil, err
 			}
-			var got Fragment
+			var got exec.Fragment
 			if err := json.Unmarshal(js, &got); err != nil {
 				return nil, err
 			}
@@ -145,7 +146,7 @@ var distributedQueries = []string{
 	"['logs'] | where message has 'permutation' | count",
 }
 
-func tabularJSON(t *testing.T, e *Engine, req Request) (string, render.Status) {
+func tabularJSON(t *testing.T, e *Engine, req exec.Request) (string, render.Status) {
 	t.Helper()
 	r, err := e.Query(context.Background(), &req)
 	if err != nil {
@@ -161,10 +162,10 @@ func tabularJSON(t *testing.T, e *Engine, req Request) (string, render.Status) {
 func TestDistributedSameAnswer(t *testing.T) {
 	c := newTestCluster(t)
 	for _, q := range distributedQueries {
-		want, wst := tabularJSON(t, c.a, Request{APL: q, DisableCache: true})
+		want, wst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true})
 		before := c.ran.Load()
 		var fails []string
-		got, gst := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Distribute: c.distribution(&fails)})
+		got, gst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Distribute: c.distribution(&fails)})
 		if !sameJSONNumbers(got, want) {
 			t.Errorf("%s\n got %s\nwant %s", q, got, want)
 		}
@@ -187,9 +188,9 @@ func TestDistributedNodeDown(t *testing.T) {
 	c := newTestCluster(t)
 	c.failB.Store(true)
 	for _, q := range distributedQueries {
-		want, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true})
+		want, _ := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true})
 		var fails []string
-		got, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Distribute: c.distribution(&fails)})
+		got, _ := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Distribute: c.distribution(&fails)})
 		if !sameJSONNumbers(got, want) {
 			t.Errorf("%s with node b down\n got %s\nwant %s", q, got, want)
 		}
@@ -211,8 +212,8 @@ func TestFragmentUnknownBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.b.RunFragment(context.Background(), &Fragment{Plan: js})
-	if !errors.Is(err, ErrFragmentParts) {
+	_, err = c.b.RunFragment(context.Background(), &exec.Fragment{Plan: js})
+	if !errors.Is(err, exec.ErrFragmentParts) {
 		t.Fatalf("got %v, want ErrFragmentParts", err)
 	}
 }
@@ -290,68 +291,25 @@ func nearJSON(x, y any) bool {
 
 // travels reports whether the query's first blocking stage can be split.
 func travels(t *testing.T, e *Engine, q string) bool {
-	p, pl, x, err := e.prepare(context.Background(), &Request{APL: q}, nil, time.Now())
+	p, pl, x, err := e.prepare(context.Background(), &exec.Request{APL: q}, nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.release()
-	k, blk := pl.firstBlocking()
-	src, ok := pl.src.(*scanSource)
+	k, blk := pl.FirstBlocking()
+	src, ok := pl.Src.(*exec.ScanSource)
 	if !ok {
 		return false
 	}
-	_, planned := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
-	return planned && canTravel(x, blk)
-}
-
-// TestFragmentStatsRoundTrip: every scan counter a fragment sends back
-// arrives, pages decoded included, and the bytes after the statistics
-// are left for the sinks.
-func TestFragmentStatsRoundTrip(t *testing.T) {
-	var s scanStats
-	for i, c := range []*atomic.Int64{&s.blocksExamined, &s.blocksMatched, &s.blocksCached,
-		&s.rowsExamined, &s.rowsMatched, &s.pagesDecoded} {
-		c.Store(int64(i+1) * 1000)
-	}
-	s.noteBlock(-5, 1<<40)
-	b := append(encodeFragmentStats(nil, &s), "sinks"...)
-	var got scanStats
-	rest, err := decodeFragmentStats(b, &got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(rest) != "sinks" {
-		t.Fatalf("left %q after the statistics, want the sinks", rest)
-	}
-	want, have := statsOf(&s), statsOf(&got)
-	if want != have {
-		t.Fatalf("round trip gives %+v, want %+v", have, want)
-	}
-	if _, err := decodeFragmentStats(b[:len(b)-len("sinks")-1], &got); err == nil {
-		t.Fatal("truncated statistics decoded")
-	}
-	if _, err := decodeFragmentStats(append([]byte{fragmentStatsVersion + 1}, b[1:]...), &got); err == nil ||
-		!strings.Contains(err.Error(), "version") {
-		t.Fatalf("statistics of another version decoded: %v", err)
-	}
-}
-
-// statsOf copies the counters of s for comparison.
-func statsOf(s *scanStats) [9]int64 {
-	seen := int64(0)
-	if s.seen.Load() {
-		seen = 1
-	}
-	return [9]int64{s.blocksExamined.Load(), s.blocksMatched.Load(), s.blocksCached.Load(),
-		s.rowsExamined.Load(), s.rowsMatched.Load(), s.minBlockTime.Load(), s.maxBlockTime.Load(),
-		s.pagesDecoded.Load(), seen}
+	_, planned := exec.FragmentPlan(src, pl.Stages[:min(k+1, len(pl.Stages))])
+	return planned && exec.CanTravel(x, blk)
 }
 
 // TestDistributedPagesDecoded runs a rare-word query over one paged block
 // that another node owns: the status the first node renders reports the
 // pages the other decoded, as a local run of the query does.
 func TestDistributedPagesDecoded(t *testing.T) {
-	g := termGranuleRows
+	g := exec.TermGranuleRows
 	n := 3*g + 500
 	objs := store.NewMemObjects()
 	opts := pagedOptions(n)
@@ -377,7 +335,7 @@ func TestDistributedPagesDecoded(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		engines[i] = NewEngine(StoreCatalog(db))
+		engines[i] = NewEngine(exec.StoreCatalog(db))
 	}
 	var key string
 	for _, k := range objs.Keys() {
@@ -386,17 +344,17 @@ func TestDistributedPagesDecoded(t *testing.T) {
 		}
 	}
 	other := "b"
-	for i := 0; rendezvous([]string{"a", other}, key)[0] != other; i++ {
+	for i := 0; exec.Rendezvous([]string{"a", other}, key)[0] != other; i++ {
 		other = fmt.Sprintf("b%d", i)
 	}
 	var ran atomic.Int64
-	dist := &Distribution{Nodes: []string{"a", other}, Self: "a",
-		Run: func(ctx context.Context, node string, f *Fragment) ([]byte, error) {
+	dist := &exec.Distribution{Nodes: []string{"a", other}, Self: "a",
+		Run: func(ctx context.Context, node string, f *exec.Fragment) ([]byte, error) {
 			js, err := json.Marshal(f)
 			if err != nil {
 				return nil, err
 			}
-			var got Fragment
+			var got exec.Fragment
 			if err := json.Unmarshal(js, &got); err != nil {
 				return nil, err
 			}
@@ -405,7 +363,7 @@ func TestDistributedPagesDecoded(t *testing.T) {
 		}}
 	q := "['logs'] | where message has '" + gen.RareWord + "' | project _time, message"
 	local := mustQuery(t, engines[0], q, noColumnCache)
-	remote := mustQuery(t, engines[0], q, noColumnCache, func(r *Request) { r.Distribute = dist })
+	remote := mustQuery(t, engines[0], q, noColumnCache, func(r *exec.Request) { r.Distribute = dist })
 	if ran.Load() == 0 {
 		t.Fatal("no fragment ran on the other node")
 	}
@@ -437,7 +395,7 @@ func TestFragmentNewerPlanRefused(t *testing.T) {
 		var fails []string
 		d := c.distribution(&fails)
 		run := d.Run
-		d.Run = func(ctx context.Context, node string, f *Fragment) ([]byte, error) {
+		d.Run = func(ctx context.Context, node string, f *exec.Fragment) ([]byte, error) {
 			g := *f
 			if edit.from == "" { // a node from before plans sent its text
 				g.Plan = nil
@@ -447,8 +405,8 @@ func TestFragmentNewerPlanRefused(t *testing.T) {
 			return run(ctx, node, &g)
 		}
 		q := "['logs'] | where status >= 400 | summarize count() by method"
-		want, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true})
-		got, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Distribute: d})
+		want, _ := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true})
+		got, _ := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Distribute: d})
 		if !sameJSONNumbers(got, want) {
 			t.Errorf("%s with a plan of %s\n got %s\nwant %s", q, edit.to, got, want)
 		}
@@ -464,9 +422,9 @@ func TestDistributedVariables(t *testing.T) {
 	c := newTestCluster(t)
 	q := "['logs'] | where status >= minStatus and method in (methods) | summarize count() by method"
 	vars := map[string]any{"minStatus": 400, "methods": []any{"GET", "POST"}}
-	want, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Variables: vars})
+	want, _ := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Variables: vars})
 	var fails []string
-	got, _ := tabularJSON(t, c.a, Request{APL: q, DisableCache: true, Variables: vars, Distribute: c.distribution(&fails)})
+	got, _ := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Variables: vars, Distribute: c.distribution(&fails)})
 	if !sameJSONNumbers(got, want) || len(fails) > 0 {
 		t.Errorf("got %s, want %s (failures %v)", got, want, fails)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -18,7 +20,7 @@ func TestGolden(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no golden queries")
 	}
-	e := NewEngine(StoreCatalog(fixtureDB(t, 3, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 3, true)))
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".apl")
 		t.Run(name, func(t *testing.T) {

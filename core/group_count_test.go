@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // TestDenseCountEqualsGeneral: count() by one long key, counted in lanes,
@@ -13,7 +15,7 @@ import (
 // the dense window, a selection left by a where, time bins, several
 // workers, and groups in order of first appearance with one worker.
 func TestDenseCountEqualsGeneral(t *testing.T) {
-	e := NewEngine(StoreCatalog(topDB(t, 5, 3, 9000)))
+	e := NewEngine(exec.StoreCatalog(topDB(t, 5, 3, 9000)))
 	for _, q := range []string{
 		"t | summarize %s by i",
 		"t | where id %% 5 != 2 | summarize %s by i",
@@ -25,7 +27,7 @@ func TestDenseCountEqualsGeneral(t *testing.T) {
 		"t | summarize %s by id | order by id asc",
 	} {
 		for _, w := range []int{1, 3} {
-			mod := func(r *Request) { r.Workers = w }
+			mod := func(r *exec.Request) { r.Workers = w }
 			got := rowStrings(rows(mustQuery(t, e, fmt.Sprintf(q, "count()"), mod)), w > 1)
 			want := rowStrings(rows(mustQuery(t, e, fmt.Sprintf(q, "countif(true)"), mod)), w > 1)
 			if got != want {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/render"
@@ -76,9 +77,9 @@ func splitLines(body []byte, n int) [][]byte {
 }
 
 // query runs q against e with the fixture clock.
-func query(t testing.TB, e *Engine, q string, mod ...func(*Request)) (*output.Output, error) {
+func query(t testing.TB, e *Engine, q string, mod ...func(*exec.Request)) (*output.Output, error) {
 	t.Helper()
-	req := &Request{APL: q, Now: fixtureNow, Workers: runtime.GOMAXPROCS(0)}
+	req := &exec.Request{APL: q, Now: fixtureNow, Workers: runtime.GOMAXPROCS(0)}
 	for _, m := range mod {
 		m(req)
 	}
@@ -86,7 +87,7 @@ func query(t testing.TB, e *Engine, q string, mod ...func(*Request)) (*output.Ou
 }
 
 // mustQuery is query that fails the test on error.
-func mustQuery(t testing.TB, e *Engine, q string, mod ...func(*Request)) *output.Output {
+func mustQuery(t testing.TB, e *Engine, q string, mod ...func(*exec.Request)) *output.Output {
 	t.Helper()
 	r, err := query(t, e, q, mod...)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/store"
 )
@@ -27,7 +28,7 @@ func TestMixedOldBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	e := NewEngine(StoreCatalog(db))
+	e := NewEngine(exec.StoreCatalog(db))
 	src, err := os.ReadFile(filepath.Join("testdata", "mixedblocks", "source.ndjson"))
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +64,7 @@ func TestMixedOldBlocks(t *testing.T) {
 			}
 		}
 	}
-	one := func(r *Request) { r.Workers = 1 }
+	one := func(r *exec.Request) { r.Workers = 1 }
 	got := rows(mustQuery(t, e, `mixed | summarize c = count(), s = sum(x), hi = max(x)`, one))[0]
 	if s, _ := got[1].(float64); got[0] != int64(900) || fmt.Sprintf("%.6f", s) != fmt.Sprintf("%.6f", sum) || fmt.Sprint(got[2]) != fmt.Sprint(maxInt) {
 		t.Errorf("count, sum, max = %v, want 900, %.6f, %d", got, sum, maxInt)
@@ -76,9 +77,9 @@ func TestMixedOldBlocks(t *testing.T) {
 	for _, q := range mixedQueries {
 		q = "mixed" + q[len("events"):]
 		fast := stableJSON(mustQuery(t, e, q, one))
-		mixedColumns = false
-		boxed := stableJSON(mustQuery(t, e, q, one, func(r *Request) { r.NoColumnCache = true }))
-		mixedColumns = true
+		exec.MixedColumns = false
+		boxed := stableJSON(mustQuery(t, e, q, one, func(r *exec.Request) { r.NoColumnCache = true }))
+		exec.MixedColumns = true
 		if fast != boxed {
 			t.Errorf("%s\n got %s\nwant %s", q, fast, boxed)
 		}

@@ -1,14 +1,13 @@
 package core
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/vector"
 )
 
 // mixedValue draws one value of a field that is mostly numbers: longs,
@@ -96,7 +95,7 @@ func mixedEngine(t *testing.T, seed uint64, n int, wide, nan bool) *Engine {
 			}
 		}
 	}
-	return NewEngine(StoreCatalog(db))
+	return NewEngine(exec.StoreCatalog(db))
 }
 
 // mixedQueries are the query kinds the mixed side serves, with constants
@@ -144,53 +143,15 @@ func TestMixedMatchesBoxed(t *testing.T) {
 		for _, q := range mixedQueries {
 			// One worker: rows with equal sort keys (3 and "3.0") come
 			// in the order they arrive, which must be the same for both.
-			one := func(r *Request) { r.Workers = 1 }
+			one := func(r *exec.Request) { r.Workers = 1 }
 			got := stableJSON(mustQuery(t, fast, q, one))
-			mixedColumns = false
+			exec.MixedColumns = false
 			want := stableJSON(mustQuery(t, boxed, q, one))
-			mixedColumns = true
+			exec.MixedColumns = true
 			if got != want {
 				t.Errorf("seed %d: %s\n got %s\nwant %s", seed, q, got, want)
 			}
 		}
-	}
-}
-
-// TestMixedSideReadFromBlocks checks that a mixed field read from sealed
-// blocks and from the buffer gets its unboxed side with the right bits,
-// and that a long beyond 2^53 keeps the column boxed.
-func TestMixedSideReadFromBlocks(t *testing.T) {
-	v := &vector.Vector{Type: vector.Dynamic}
-	for _, x := range []any{int64(3), 2.5, "12.5", "n/a", nil, true, math.NaN()} {
-		v.AppendDyn(x)
-	}
-	m := withMixed(v).Mix()
-	if m == nil {
-		t.Fatal("no mixed side")
-	}
-	bits := func(b vector.Bitmap) string {
-		s := ""
-		for i := range v.Len {
-			s += map[bool]string{true: "1", false: "0"}[b.Get(i)]
-		}
-		return s
-	}
-	if got := fmt.Sprint(bits(m.Num), " ", bits(m.Int), " ", bits(m.Real), " ", m.Floats[:4]); got != "1100001 1000000 1110011 [3 2.5 12.5 0]" {
-		t.Errorf("mixed side = %s", got)
-	}
-	v.AppendDyn(int64(1<<53 + 1))
-	if withMixed(v).Mix() != nil {
-		t.Error("a long beyond 2^53 got a mixed side")
-	}
-	if s := v.Slice(0, 3); s.Mix() != nil {
-		t.Error("a slice of a vector without a mixed side has one")
-	}
-	w := withMixed(v.Slice(0, 7))
-	if s := w.Slice(0, 3); s.Mix() == nil || len(s.Mix().Floats) != 3 {
-		t.Error("a slice lost the mixed side")
-	}
-	if g := w.Gather([]int32{2, 0}).Mix(); g == nil || fmt.Sprint(g.Floats, g.Num.Get(0), g.Num.Get(1), g.Int.Get(1), g.Real.Get(0)) != "[12.5 3] false true true true" {
-		t.Errorf("gathered mixed side = %+v", g)
 	}
 }
 
@@ -200,11 +161,11 @@ func TestMixedSideReadFromBlocks(t *testing.T) {
 func TestMixedSideCached(t *testing.T) {
 	e := mixedEngine(t, 9, 2500, false, false)
 	mustQuery(t, e, `events | where x > 0 | count`)
-	e.cache.mu.Lock()
-	defer e.cache.mu.Unlock()
+	e.cache.Mu.Lock()
+	defer e.cache.Mu.Unlock()
 	mixed := 0
-	for k, el := range e.cache.items {
-		if k.converted && k.col.Name == "x" && el.Value.(*colCacheEntry).v.Mix() != nil {
+	for k, el := range e.cache.Items {
+		if k.Converted && k.Col.Name == "x" && el.Value.(*exec.ColCacheEntry).V.Mix() != nil {
 			mixed++
 		}
 	}

@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 func TestExtend(t *testing.T) {
@@ -24,8 +26,8 @@ func TestExtend(t *testing.T) {
 // ingestion_time() is each row's _sysTime and cursor_current() its
 // cursor (they were null: nothing substituted them).
 func TestIngestionTimeAndCursor(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 2, true)))
-	r, err := e.Query(context.Background(), &Request{APL: "['logs'] | extend it = ingestion_time(), cc = cursor_current() | where it == _sysTime and isnotempty(cc) | count", DisableCache: true})
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 2, true)))
+	r, err := e.Query(context.Background(), &exec.Request{APL: "['logs'] | extend it = ingestion_time(), cc = cursor_current() | where it == _sysTime and isnotempty(cc) | count", DisableCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}

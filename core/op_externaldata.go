@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -16,27 +17,27 @@ import (
 // ignoreFirstRecord=...)]`. Reading URLs from a query is off unless the
 // caller supplies Request.ExternalData (the server does when it was
 // started with an allow-list); the core never opens a connection itself.
-func (p *planner) externalData(s *parser.ExternalDataSource) (source, error) {
+func (p *planner) externalData(s *parser.ExternalDataSource) (exec.Source, error) {
 	if p.req.ExternalData == nil {
 		return nil, semErr(s, "externaldata is disabled: start the server with -externaldata-allow URL-PREFIX,... to let queries read those URLs")
 	}
 	format, skipFirst := "csv", false
 	for _, o := range s.Options {
 		e, err := p.compilerFor(nil).compile(o.Expr)
-		if err != nil || !e.isConst() {
+		if err != nil || !e.IsConst() {
 			return nil, semErr(o, "externaldata option %s must be a constant", o.Name)
 		}
 		switch strings.ToLower(o.Name) {
 		case "format":
-			format = strings.ToLower(valueString(e.constValue()))
+			format = strings.ToLower(exec.ValueString(e.ConstValue()))
 		case "ignorefirstrecord":
-			skipFirst = valueString(e.constValue()) == "true"
+			skipFirst = exec.ValueString(e.ConstValue()) == "true"
 		}
 	}
-	sch := make(schema, len(s.Cols))
+	sch := make(exec.Schema, len(s.Cols))
 	vecs := make([]*vector.Vector, len(s.Cols))
 	for i, c := range s.Cols {
-		sch[i] = colDef{c.Name, c.Type}
+		sch[i] = exec.ColDef{Name: c.Name, Type: c.Type}
 		vecs[i] = vector.New(c.Type, 16)
 	}
 	rows := 0
@@ -51,11 +52,11 @@ func (p *planner) externalData(s *parser.ExternalDataSource) (source, error) {
 		}
 		rows += n
 	}
-	return &tableSource{sch: sch, b: newBatch(vecs, rows)}, nil
+	return &exec.TableSource{Sch: sch, B: exec.NewBatch(vecs, rows)}, nil
 }
 
 // readExternal appends the records of one document to vecs.
-func readExternal(body []byte, format string, skipFirst bool, sch schema, vecs []*vector.Vector) (int, error) {
+func readExternal(body []byte, format string, skipFirst bool, sch exec.Schema, vecs []*vector.Vector) (int, error) {
 	add := func(vals []any) {
 		for i := range sch {
 			var v any
@@ -65,7 +66,7 @@ func readExternal(body []byte, format string, skipFirst bool, sch schema, vecs [
 			if sch[i].Type == vector.Dynamic {
 				vecs[i].AppendValue(v)
 			} else {
-				vecs[i].AppendValue(convertValue(v, sch[i].Type))
+				vecs[i].AppendValue(exec.ConvertValue(v, sch[i].Type))
 			}
 		}
 	}
@@ -111,7 +112,7 @@ func readExternal(body []byte, format string, skipFirst bool, sch schema, vecs [
 			}
 		}
 		for _, d := range docs {
-			obj, _ := normalizeJSON(d).(map[string]any)
+			obj, _ := exec.NormalizeJSON(d).(map[string]any)
 			vals := make([]any, len(sch))
 			for i, c := range sch {
 				vals[i] = obj[c.Name]

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // externaldata is refused unless the caller supplies a fetcher, and reads
@@ -18,7 +20,7 @@ func TestExternalData(t *testing.T) {
 		"https://example.com/a.csv":  "name,n\nx,1\ny,2\n",
 		"https://example.com/b.json": `[{"name":"z","n":3},{"name":"w"}]`,
 	}
-	fetch := func(r *Request) {
+	fetch := func(r *exec.Request) {
 		r.ExternalData = func(url string) ([]byte, error) {
 			if d, ok := docs[url]; ok {
 				return []byte(d), nil

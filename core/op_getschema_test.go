@@ -1,11 +1,15 @@
 package core
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/aplite/aplite/core/exec"
+)
 
 // getschema over a dataset lists system fields first, then the others
 // alphabetically, with the mixed-type field as dynamic.
 func TestGetschemaDataset(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 1, false)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 1, false)))
 	got := rows(mustQuery(t, e, "logs | getschema | project ColumnName, ColumnType | take 4"))
 	want := [][]any{{"_sysTime", "datetime"}, {"_time", "datetime"}, {"geo.city", "string"}, {"geo.country", "string"}}
 	for i := range want {

@@ -3,37 +3,16 @@ package core
 import (
 	"strings"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
-	"github.com/aplite/aplite/vector"
 )
-
-// unusedNullStage replaces the columns a join does not read from its
-// right side with constant nulls, so collecting the right side decodes
-// only the key columns and the columns the join outputs. Column positions
-// stay the same, so compiled key expressions keep working.
-type unusedNullStage struct {
-	sch  schema
-	keep []bool
-}
-
-func (s *unusedNullStage) out() schema { return s.sch }
-
-func (s *unusedNullStage) apply(x *execCtx, b *batch) (*batch, error) {
-	nb := withColumns(b)
-	for i, k := range s.keep {
-		if !k {
-			nb.Cols[i] = vector.NewNulls(s.sch[i].Type, b.N)
-		}
-	}
-	return nb, nil
-}
 
 // narrowRight appends an unusedNullStage to the join's right pipeline
 // when some right columns are neither output nor read by a condition
 // (rights: the right operand of each key).
-func narrowRight(j *joinSpec, rights []parser.Expr) {
-	keep := make([]bool, len(j.right))
-	for _, c := range j.rightCols {
+func narrowRight(j *exec.JoinSpec, rights []parser.Expr) {
+	keep := make([]bool, len(j.Right))
+	for _, c := range j.RightCols {
 		keep[c] = true
 	}
 	names := map[string]bool{}
@@ -55,13 +34,13 @@ func narrowRight(j *joinSpec, rights []parser.Expr) {
 		})
 	}
 	dropped := false
-	for i, c := range j.right {
+	for i, c := range j.Right {
 		if !keep[i] && names[c.Name] {
 			keep[i] = true
 		}
 		dropped = dropped || !keep[i]
 	}
 	if dropped {
-		j.rightPl.stages = append(j.rightPl.stages, &unusedNullStage{sch: j.right, keep: keep})
+		j.RightPl.Stages = append(j.RightPl.Stages, &exec.UnusedNullStage{Sch: j.Right, Keep: keep})
 	}
 }

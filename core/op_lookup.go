@@ -3,19 +3,20 @@ package core
 import (
 	"strings"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 )
 
 // planLookup plans `lookup [kind=leftouter|inner] Table on cond, ...`: a
 // join that enriches the left rows with the lookup table's columns,
 // leftouter by default, without repeating the table's key columns.
-func (p *planner) planLookup(in schema, op *parser.LookupOp) (stage, error) {
-	var kind joinKind
+func (p *planner) planLookup(in exec.Schema, op *parser.LookupOp) (exec.Stage, error) {
+	var kind exec.JoinKind
 	switch strings.ToLower(op.Kind) {
 	case "", "leftouter":
-		kind = joinLeftOuter
+		kind = exec.JoinLeftOuter
 	case "inner":
-		kind = joinInner
+		kind = exec.JoinInner
 	default:
 		return nil, semErr(op, "unknown lookup kind %q (want leftouter or inner)", op.Kind)
 	}

@@ -5,50 +5,25 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-// makeSeriesStage is make-series: hash aggregation keyed by the by-keys
-// plus the axis bin, then one row per by-group with a dynamic array per
-// aggregation (one element per bin, the default where a bin has no rows)
-// and the axis itself as an array of bin starts.
-//
-// Columns are the by-keys, the aggregations (named as summarize names
-// them: count_, avg_x, ...) and last the axis, named after the on column
-// as in KQL. Without `from`, the series start at the first bin that has
-// data in any series; without `to`, they end after the last such bin.
-// Bins are [from + k*step, from + (k+1)*step); `to` is exclusive.
-type makeSeriesStage struct {
-	sch      schema
-	axis     *expr
-	keys     []*expr
-	keyTypes []vector.Type
-	aggs     []*aggCall
-	defaults []any
-	intAxis  bool // axis and step in int64 (datetime, timespan, long)
-	step     int64
-	fstep    float64
-	from, to *float64 // seriesBounds as float64 for a real axis
-	ifrom    *int64
-	ito      *int64
-	axisType vector.Type
-}
-
-func (p *planner) planMakeSeries(in schema, op *parser.MakeSeriesOp) (stage, error) {
+func (p *planner) planMakeSeries(in exec.Schema, op *parser.MakeSeriesOp) (exec.Stage, error) {
 	c := p.compilerFor(in)
-	st := &makeSeriesStage{}
+	st := &exec.MakeSeriesStage{}
 	axis, err := c.compile(op.On)
 	if err != nil {
 		return nil, err
 	}
-	switch axis.typ {
+	switch axis.Typ {
 	case vector.DateTime, vector.TimeSpan, vector.Int, vector.Float:
 	default:
-		return nil, semErr(op.On, "make-series axis must be a datetime, timespan or number, got %s", axis.typ)
+		return nil, semErr(op.On, "make-series axis must be a datetime, timespan or number, got %s", axis.Typ)
 	}
-	st.axis, st.axisType = axis, axis.typ
+	st.Axis, st.AxisType = axis, axis.Typ
 	if err := seriesBounds(st, c, op); err != nil {
 		return nil, err
 	}
@@ -60,35 +35,35 @@ func (p *planner) planMakeSeries(in schema, op *parser.MakeSeriesOp) (stage, err
 		}
 		name := ne.Name
 		if name == "" {
-			name = byName(ne.Expr, e, st.sch)
+			name = byName(ne.Expr, e, st.Sch)
 		}
-		st.keys = append(st.keys, e)
-		st.keyTypes = append(st.keyTypes, e.typ)
-		st.sch = append(st.sch, colDef{name, e.typ})
+		st.Keys = append(st.Keys, e)
+		st.KeyTypes = append(st.KeyTypes, e.Typ)
+		st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: e.Typ})
 		keyNames = append(keyNames, name)
 	}
 	actx := &agg.Context{Start: p.req.Start, End: p.req.End}
-	if axis.typ == vector.DateTime {
-		actx.BinSize = st.step
+	if axis.Typ == vector.DateTime {
+		actx.BinSize = st.Step
 	}
 	for _, ma := range op.Aggs {
 		if err := seriesPlanAgg(st, p, c, in, ma, actx, keyNames); err != nil {
 			return nil, err
 		}
 	}
-	name := axisName(op.On, axis, st.sch)
-	st.sch = append(st.sch, colDef{name, vector.Dynamic})
+	name := axisName(op.On, axis, st.Sch)
+	st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: vector.Dynamic})
 	return st, nil
 }
 
 // seriesPlanAgg plans one aggregation and its default.
-func seriesPlanAgg(st *makeSeriesStage, p *planner, c *compiler, in schema, ma *parser.MakeSeriesAgg, actx *agg.Context, keyNames []string) error {
+func seriesPlanAgg(st *exec.MakeSeriesStage, p *planner, c *compiler, in exec.Schema, ma *parser.MakeSeriesAgg, actx *agg.Context, keyNames []string) error {
 	ac, err := p.planAgg(c, in, ma.Agg, actx, keyNames)
 	if err != nil {
 		return err
 	}
-	if len(ac.outs) != 1 {
-		return semErr(ma.Agg.Expr, "make-series needs aggregations with one result; %s returns %d", ac.fname, len(ac.outs))
+	if len(ac.Outs) != 1 {
+		return semErr(ma.Agg.Expr, "make-series needs aggregations with one result; %s returns %d", ac.Fname, len(ac.Outs))
 	}
 	var def any
 	if ma.Default != nil {
@@ -96,33 +71,33 @@ func seriesPlanAgg(st *makeSeriesStage, p *planner, c *compiler, in schema, ma *
 		if err != nil {
 			return err
 		}
-		if !d.isConst() {
+		if !d.IsConst() {
 			return semErr(ma.Default, "make-series default must be a constant")
 		}
-		def = d.constValue()
-	} else if ac.outs[0].IsNumeric() {
+		def = d.ConstValue()
+	} else if ac.Outs[0].IsNumeric() {
 		def = int64(0)
 	}
-	if def != nil && ac.outs[0] != vector.Dynamic {
-		if def = convertValue(def, ac.outs[0]); def == nil {
-			return semErr(ma.Default, "make-series default does not fit the %s result of %s", ac.outs[0], ac.fname)
+	if def != nil && ac.Outs[0] != vector.Dynamic {
+		if def = exec.ConvertValue(def, ac.Outs[0]); def == nil {
+			return semErr(ma.Default, "make-series default does not fit the %s result of %s", ac.Outs[0], ac.Fname)
 		}
 	}
-	name := ac.names[0]
-	if st.sch.index(name) >= 0 {
-		name = uniqueName(st.sch, name)
+	name := ac.Names[0]
+	if st.Sch.Index(name) >= 0 {
+		name = uniqueName(st.Sch, name)
 	}
-	st.sch = append(st.sch, colDef{name, vector.Dynamic})
-	st.aggs = append(st.aggs, ac)
-	st.defaults = append(st.defaults, def)
+	st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: vector.Dynamic})
+	st.Aggs = append(st.Aggs, ac)
+	st.Defaults = append(st.Defaults, def)
 	return nil
 }
 
 // axisName is the output name of the axis: the on column's name.
-func axisName(ast parser.Expr, e *expr, s schema) string {
+func axisName(ast parser.Expr, e *exec.Expr, s exec.Schema) string {
 	name := ""
-	if e.col >= 0 {
-		name = e.name
+	if e.Col >= 0 {
+		name = e.Name
 	} else if n, ok := dottedName(ast); ok {
 		name = n
 	} else if id := firstIdent(ast); id != "" {
@@ -131,7 +106,7 @@ func axisName(ast parser.Expr, e *expr, s schema) string {
 	if name == "" {
 		return nextColumnName(s)
 	}
-	if s.index(name) >= 0 {
+	if s.Index(name) >= 0 {
 		return uniqueName(s, name)
 	}
 	return name
@@ -139,16 +114,16 @@ func axisName(ast parser.Expr, e *expr, s schema) string {
 
 // seriesBounds compiles from, to and step, which must be constants of the
 // axis's kind.
-func seriesBounds(st *makeSeriesStage, c *compiler, op *parser.MakeSeriesOp) error {
+func seriesBounds(st *exec.MakeSeriesStage, c *compiler, op *parser.MakeSeriesOp) error {
 	konst := func(e parser.Expr, what string) (any, vector.Type, error) {
 		v, err := c.compile(e)
 		if err != nil {
 			return nil, 0, err
 		}
-		if !v.isConst() || v.cnst.IsNull(0) {
+		if !v.IsConst() || v.Cnst.IsNull(0) {
 			return nil, 0, semErr(e, "make-series %s must be a constant", what)
 		}
-		return v.constValue(), v.typ, nil
+		return v.ConstValue(), v.Typ, nil
 	}
 	if op.Step == nil {
 		return semErr(op, "make-series needs a step")
@@ -157,22 +132,22 @@ func seriesBounds(st *makeSeriesStage, c *compiler, op *parser.MakeSeriesOp) err
 	if err != nil {
 		return err
 	}
-	timeAxis := st.axisType == vector.DateTime || st.axisType == vector.TimeSpan
+	timeAxis := st.AxisType == vector.DateTime || st.AxisType == vector.TimeSpan
 	switch {
 	case timeAxis && stepType != vector.TimeSpan:
-		return semErr(op.Step, "make-series step over a %s axis must be a timespan, got %s", st.axisType, stepType)
+		return semErr(op.Step, "make-series step over a %s axis must be a timespan, got %s", st.AxisType, stepType)
 	case !timeAxis && !stepType.IsNumeric():
 		return semErr(op.Step, "make-series step over a numeric axis must be a number, got %s", stepType)
 	}
-	st.intAxis = timeAxis || (st.axisType == vector.Int && stepType == vector.Int)
-	if st.intAxis {
-		st.step = toInt64(step)
-		if st.step <= 0 {
+	st.IntAxis = timeAxis || (st.AxisType == vector.Int && stepType == vector.Int)
+	if st.IntAxis {
+		st.Step = toInt64(step)
+		if st.Step <= 0 {
 			return semErr(op.Step, "make-series step must be positive")
 		}
 	} else {
-		st.fstep, _ = fn.DynFloat(step)
-		if !(st.fstep > 0) || math.IsInf(st.fstep, 0) {
+		st.Fstep, _ = fn.DynFloat(step)
+		if !(st.Fstep > 0) || math.IsInf(st.Fstep, 0) {
 			return semErr(op.Step, "make-series step must be positive")
 		}
 	}
@@ -181,7 +156,7 @@ func seriesBounds(st *makeSeriesStage, c *compiler, op *parser.MakeSeriesOp) err
 		what string
 		i    **int64
 		f    **float64
-	}{{op.From, "from", &st.ifrom, &st.from}, {op.To, "to", &st.ito, &st.to}} {
+	}{{op.From, "from", &st.Ifrom, &st.From}, {op.To, "to", &st.Ito, &st.To}} {
 		if b.e == nil {
 			continue
 		}
@@ -189,8 +164,8 @@ func seriesBounds(st *makeSeriesStage, c *compiler, op *parser.MakeSeriesOp) err
 		if err != nil {
 			return err
 		}
-		if (t == st.axisType) || (!timeAxis && t.IsNumeric()) {
-			if st.intAxis {
+		if (t == st.AxisType) || (!timeAxis && t.IsNumeric()) {
+			if st.IntAxis {
 				iv := toInt64(v)
 				*b.i = &iv
 			} else {
@@ -199,23 +174,12 @@ func seriesBounds(st *makeSeriesStage, c *compiler, op *parser.MakeSeriesOp) err
 			}
 			continue
 		}
-		return semErr(b.e, "make-series %s must be a %s like the axis, got %s", b.what, st.axisType, t)
+		return semErr(b.e, "make-series %s must be a %s like the axis, got %s", b.what, st.AxisType, t)
 	}
-	if n := st.fixedBins(); n > maxSeriesBins {
-		return semErr(op.Step, "make-series would have %d bins per series (at most %d): use a larger step or a narrower range", n, maxSeriesBins)
+	if n := st.FixedBins(); n > exec.MaxSeriesBins {
+		return semErr(op.Step, "make-series would have %d bins per series (at most %d): use a larger step or a narrower range", n, exec.MaxSeriesBins)
 	}
 	return nil
-}
-
-// fixedBins is the series length when from and to are both given, else 0.
-func (st *makeSeriesStage) fixedBins() int64 {
-	switch {
-	case st.ifrom != nil && st.ito != nil:
-		return ceilDiv(*st.ito-*st.ifrom, st.step)
-	case st.from != nil && st.to != nil:
-		return int64(math.Min(math.Ceil((*st.to-*st.from)/st.fstep), math.MaxInt64/2))
-	}
-	return 0
 }
 
 // toInt64 reads a boxed long, datetime or timespan as int64.
@@ -232,5 +196,3 @@ func toInt64(v any) int64 {
 	}
 	return 0
 }
-
-func (st *makeSeriesStage) out() schema { return st.sch }

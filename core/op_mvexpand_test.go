@@ -3,6 +3,8 @@ package core
 import (
 	"errors"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 func TestMvExpand(t *testing.T) {
@@ -56,18 +58,18 @@ func TestMvExpandErrors(t *testing.T) {
 // ErrMemoryExceeded while it is being built: before the fix a constant
 // range() of a million values on every row built all of a batch's rows
 // at once and took the server down. The budget is released with the
-// batch, so expansions that fit run again and again.
+// Batch, so expansions that fit run again and again.
 func TestMvExpandMemoryBudget(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 1, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 1, true)))
 	rows := `datatable(a:long)[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]`
 	q := rows + ` | extend r = range(1, 100000) | mv-expand r | count`
-	_, err := query(t, e, q, func(r *Request) { r.MemoryBudget = 16 << 20 })
-	if !errors.Is(err, ErrMemoryExceeded) {
+	_, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget = 16 << 20 })
+	if !errors.Is(err, exec.ErrMemoryExceeded) {
 		t.Fatalf("2,000,000 expanded rows under a 16 MB budget: want ErrMemoryExceeded, got %v", err)
 	}
 	// Many batches that each fit do not add up to a failure.
 	q = `logs | extend r = range(1, 20) | mv-expand r | count`
-	if _, err := query(t, e, q, func(r *Request) { r.MemoryBudget = 16 << 20 }); err != nil {
+	if _, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget = 16 << 20 }); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -42,8 +43,8 @@ func TestFastMatchAgreesWithRegexp(t *testing.T) {
 				sb.WriteString(alphabet[rng.IntN(len(alphabet))])
 			}
 			s := sb.String()
-			out := make([]string, len(st.caps))
-			ok, definite := fastMatch(items, s, out)
+			out := make([]string, len(st.Caps))
+			ok, definite := exec.FastMatch(items, s, out)
 			if !definite {
 				continue
 			}
@@ -70,26 +71,26 @@ func TestFastPatternShapes(t *testing.T) {
 }
 
 // planSimpleParse plans `parse kind=simple s with <pat>` over a string column.
-func planSimpleParse(t *testing.T, pat string) (*parseStage, []fastItem) {
+func planSimpleParse(t *testing.T, pat string) (*exec.ParseStage, []exec.FastItem) {
 	t.Helper()
 	q, err := parser.Parse("T | parse s with " + pat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &execCtx{budget: newMemBudget(0), fn: testFnContext()}
-	p := &planner{e: NewEngine(nil), req: &Request{}, fold: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
-	st, err := p.planParse(schema{{"s", vector.String}}, q.Body.Ops[0].(*parser.ParseOp))
+	x := &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()}
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: x, lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
+	st, err := p.planParse(exec.Schema{{Name: "s", Type: vector.String}}, q.Body.Ops[0].(*parser.ParseOp))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := st.(*parseStage)
-	return ps, ps.fast
+	ps := st.(*exec.ParseStage)
+	return ps, ps.Fast
 }
 
 // regexpMatch is parseStage.match without the fast path.
-func regexpMatch(st *parseStage, s string) ([]string, bool) {
-	fast := st.fast
-	st.fast = nil
-	defer func() { st.fast = fast }()
-	return st.match(s)
+func regexpMatch(st *exec.ParseStage, s string) ([]string, bool) {
+	fast := st.Fast
+	st.Fast = nil
+	defer func() { st.Fast = fast }()
+	return st.Match(s)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -97,15 +98,15 @@ func runParseStage(t *testing.T, q string, v *vector.Vector, sel []int32) []stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &execCtx{ctx: context.Background(), budget: newMemBudget(0)}
-	x.fn = testFnContext()
-	p := &planner{e: NewEngine(nil), req: &Request{}, fold: x, lets: map[string]*expr{}, tables: map[string]*parser.Pipeline{}}
-	in := schema{{"s", vector.String}}
+	x := &exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0)}
+	x.Fn = testFnContext()
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: x, lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
+	in := exec.Schema{{Name: "s", Type: vector.String}}
 	st, err := p.planParse(in, pq.Body.Ops[0].(*parser.ParseOp))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := st.(*parseStage).apply(x, &batch{Batch: vector.Batch{Cols: []*vector.Vector{v}, N: v.Len, Sel: append([]int32(nil), sel...)}})
+	b, err := st.(*exec.ParseStage).Apply(x, &exec.Batch{Batch: vector.Batch{Cols: []*vector.Vector{v}, N: v.Len, Sel: append([]int32(nil), sel...)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +114,11 @@ func runParseStage(t *testing.T, q string, v *vector.Vector, sel []int32) []stri
 		return nil
 	}
 	var out []string
-	for _, r := range b.liveRows() {
+	for _, r := range b.LiveRows() {
 		row := ""
 		for c := range b.Cols {
-			col, _ := b.col(c)
-			row += valueString(col.Value(int(r))) + "|"
+			col, _ := b.Col(c)
+			row += exec.ValueString(col.Value(int(r))) + "|"
 			if col.IsNull(int(r)) {
 				row += "null|"
 			}

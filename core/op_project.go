@@ -5,19 +5,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
-	"github.com/aplite/aplite/vector"
 )
 
-// projectStage selects and computes the output columns. Plain column
-// references are remapped without decoding; computed ones are evaluated.
-type projectStage struct {
-	sch   schema
-	exprs []*expr
-}
-
-func (p *planner) planProject(in schema, op *parser.ProjectOp) (stage, error) {
-	st := &projectStage{}
+func (p *planner) planProject(in exec.Schema, op *parser.ProjectOp) (exec.Stage, error) {
+	st := &exec.ProjectStage{}
 	c := p.compilerFor(in)
 	for _, ne := range op.Cols {
 		e, err := c.compile(ne.Expr)
@@ -26,52 +19,19 @@ func (p *planner) planProject(in schema, op *parser.ProjectOp) (stage, error) {
 		}
 		name := ne.Name
 		if name == "" {
-			name = e.name
-			if e.col < 0 || name == "" {
-				name = nextColumnName(st.sch)
+			name = e.Name
+			if e.Col < 0 || name == "" {
+				name = nextColumnName(st.Sch)
 			}
 		}
-		if st.sch.index(name) >= 0 {
+		if st.Sch.Index(name) >= 0 {
 			return nil, semErr(ne, "column %q is projected twice", name)
 		}
-		st.sch = append(st.sch, colDef{name, e.typ})
-		st.exprs = append(st.exprs, e)
+		st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: e.Typ})
+		st.Exprs = append(st.Exprs, e)
 	}
 	return st, nil
 }
-
-func (s *projectStage) out() schema { return s.sch }
-
-func (s *projectStage) keepsNothing() {}
-
-func (s *projectStage) apply(x *execCtx, b *batch) (*batch, error) {
-	nb := &batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.exprs)), N: b.N, Sel: b.Sel}, scratch: b.scratch}
-	for i, e := range s.exprs {
-		if e.col >= 0 && e.eval != nil {
-			// A plain column stays lazy: decoded only if someone reads it.
-			nb.Cols[i] = b.Cols[e.col]
-			continue
-		}
-		v, err := e.run(x, b)
-		if err != nil {
-			return nil, err
-		}
-		nb.Cols[i] = v
-	}
-	nb.load = func(i int) (*vector.Vector, error) { return b.col(s.exprs[i].col) }
-	return nb, nil
-}
-
-// pickStage keeps columns by index: project-away, project-keep,
-// project-rename and project-reorder all reduce to it.
-type pickStage struct {
-	sch schema
-	idx []int
-}
-
-func (s *pickStage) out() schema { return s.sch }
-
-func (s *pickStage) apply(x *execCtx, b *batch) (*batch, error) { return remap(b, s.idx), nil }
 
 // matchPattern reports whether a column name matches a project-away /
 // project-keep pattern (`*` wildcards).
@@ -83,7 +43,7 @@ func matchPattern(pattern, name string) bool {
 	return ok
 }
 
-func planProjectAway(in schema, op *parser.ProjectAwayOp) (stage, error) {
+func planProjectAway(in exec.Schema, op *parser.ProjectAwayOp) (exec.Stage, error) {
 	drop := make([]bool, len(in))
 	for _, cp := range op.Cols {
 		hit := false
@@ -96,17 +56,17 @@ func planProjectAway(in schema, op *parser.ProjectAwayOp) (stage, error) {
 			return nil, semErr(cp, "unknown field %q", cp.Pattern)
 		}
 	}
-	st := &pickStage{}
+	st := &exec.PickStage{}
 	for i, c := range in {
 		if !drop[i] {
-			st.sch = append(st.sch, c)
-			st.idx = append(st.idx, i)
+			st.Sch = append(st.Sch, c)
+			st.Idx = append(st.Idx, i)
 		}
 	}
 	return st, nil
 }
 
-func planProjectKeep(in schema, op *parser.ProjectKeepOp) (stage, error) {
+func planProjectKeep(in exec.Schema, op *parser.ProjectKeepOp) (exec.Stage, error) {
 	keep := make([]bool, len(in))
 	for _, cp := range op.Cols {
 		hit := false
@@ -119,30 +79,30 @@ func planProjectKeep(in schema, op *parser.ProjectKeepOp) (stage, error) {
 			return nil, semErr(cp, "unknown field %q", cp.Pattern)
 		}
 	}
-	st := &pickStage{}
+	st := &exec.PickStage{}
 	for i, c := range in {
 		if keep[i] {
-			st.sch = append(st.sch, c)
-			st.idx = append(st.idx, i)
+			st.Sch = append(st.Sch, c)
+			st.Idx = append(st.Idx, i)
 		}
 	}
 	return st, nil
 }
 
-func planProjectRename(in schema, op *parser.ProjectRenameOp) (stage, error) {
-	st := &pickStage{sch: append(schema(nil), in...)}
+func planProjectRename(in exec.Schema, op *parser.ProjectRenameOp) (exec.Stage, error) {
+	st := &exec.PickStage{Sch: append(exec.Schema(nil), in...)}
 	for i := range in {
-		st.idx = append(st.idx, i)
+		st.Idx = append(st.Idx, i)
 	}
 	for _, rp := range op.Pairs {
-		i := st.sch.index(rp.Old)
+		i := st.Sch.Index(rp.Old)
 		if i < 0 {
 			return nil, semErr(rp, "unknown field %q", rp.Old)
 		}
-		if j := st.sch.index(rp.New); j >= 0 && j != i {
+		if j := st.Sch.Index(rp.New); j >= 0 && j != i {
 			return nil, semErr(rp, "column %q already exists", rp.New)
 		}
-		st.sch[i].Name = rp.New
+		st.Sch[i].Name = rp.New
 	}
 	return st, nil
 }
@@ -152,7 +112,7 @@ func planProjectRename(in schema, op *parser.ProjectRenameOp) (stage, error) {
 // their order after them. A bare `*` stands for those others where it is
 // written, so `project-reorder a, *, b` puts a first and b last: the named
 // entries are matched before the star takes what is left.
-func planProjectReorder(in schema, op *parser.ProjectReorderOp) (stage, error) {
+func planProjectReorder(in exec.Schema, op *parser.ProjectReorderOp) (exec.Stage, error) {
 	used := make([]bool, len(in))
 	hits := make([][]int, len(op.Cols))
 	rest := -1
@@ -180,24 +140,24 @@ func planProjectReorder(in schema, op *parser.ProjectReorderOp) (stage, error) {
 	if rest >= 0 {
 		hits[rest], others = others, nil
 	}
-	st := &pickStage{}
+	st := &exec.PickStage{}
 	for k, rc := range op.Cols {
 		sortReorder(in, hits[k], rc.Order)
 		for _, i := range hits[k] {
-			st.sch = append(st.sch, in[i])
-			st.idx = append(st.idx, i)
+			st.Sch = append(st.Sch, in[i])
+			st.Idx = append(st.Idx, i)
 		}
 	}
 	for _, i := range others {
-		st.sch = append(st.sch, in[i])
-		st.idx = append(st.idx, i)
+		st.Sch = append(st.Sch, in[i])
+		st.Idx = append(st.Idx, i)
 	}
 	return st, nil
 }
 
 // sortReorder orders one entry's matches by name for asc, desc,
 // granny-asc and granny-desc (case-insensitive); no order keeps them.
-func sortReorder(in schema, hits []int, order string) {
+func sortReorder(in exec.Schema, hits []int, order string) {
 	if order == "" {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -11,7 +12,7 @@ import (
 // searchSource plans `search [kind=...] [in (T*)] predicate` as a scan
 // of the named datasets (all readable datasets by default) filtered by
 // the predicate with search's term rules.
-func (p *planner) searchSource(s *parser.SearchOp) (source, error) {
+func (p *planner) searchSource(s *parser.SearchOp) (exec.Source, error) {
 	var names []string
 	if len(s.In) == 0 {
 		names = p.matchDatasets("*")
@@ -31,40 +32,22 @@ func (p *planner) searchSource(s *parser.SearchOp) (source, error) {
 		return nil, err
 	}
 	scan := p.newScan(snaps)
-	scan.withSource = "$table"
-	scan.sch = append(scan.sch, colDef{"$table", vector.String})
+	scan.WithSource = "$table"
+	scan.Sch = append(scan.Sch, exec.ColDef{Name: "$table", Type: vector.String})
 	// The predicate is planned now, against the scan's schema, so its term
 	// tests can skip blocks (op_termprune.go).
-	st, err := p.planSearch(scan.sch, s)
+	st, err := p.planSearch(scan.Sch, s)
 	if err != nil {
 		return nil, err
 	}
-	w := st.(*whereStage)
-	scan.prune = append(scan.prune, w.push.prune...)
-	scan.granules = append(scan.granules, w.push.granules...)
-	return &filteredSource{src: scan, st: w}, nil
-}
-
-// filteredSource is a source followed by a planned filter stage.
-type filteredSource struct {
-	src source
-	st  streamStage
-}
-
-func (f *filteredSource) schema() schema { return f.src.schema() }
-
-func (f *filteredSource) run(x *execCtx, workers int, emit func(int, *batch) error) error {
-	return f.src.run(x, workers, func(w int, b *batch) error {
-		nb, err := f.st.apply(x, b)
-		if err != nil || nb == nil {
-			return err
-		}
-		return emit(w, nb)
-	})
+	w := st.(*exec.WhereStage)
+	scan.Prune = append(scan.Prune, w.Push.Prune...)
+	scan.Granules = append(scan.Granules, w.Push.Granules...)
+	return &exec.FilteredSource{Src: scan, St: w}, nil
 }
 
 // planSearch compiles a search predicate into a where stage.
-func (p *planner) planSearch(in schema, s *parser.SearchOp) (stage, error) {
+func (p *planner) planSearch(in exec.Schema, s *parser.SearchOp) (exec.Stage, error) {
 	cs := s.Kind == "case_sensitive"
 	pred := rewriteSearch(s.Pred, in, cs)
 	c := p.compilerFor(in)
@@ -72,14 +55,14 @@ func (p *planner) planSearch(in schema, s *parser.SearchOp) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &whereStage{in: in, pred: e, push: pushOf(in, e.node)}, nil
+	return &exec.WhereStage{In: in, Pred: e, Push: exec.PushOf(in, e.Node)}, nil
 }
 
 // rewriteSearch turns search's shorthand into ordinary predicates: a bare
 // string means "some string column has it" (with * wildcards choosing
 // hasprefix, hassuffix, contains or a regex), `col:"x"` means col has x,
 // and `*` matches every row.
-func rewriteSearch(e parser.Expr, in schema, cs bool) parser.Expr {
+func rewriteSearch(e parser.Expr, in exec.Schema, cs bool) parser.Expr {
 	switch x := e.(type) {
 	case *parser.StarExpr:
 		return &parser.Literal{Sp: x.Sp, Kind: parser.LitBool, Type: vector.Bool, Value: true}
@@ -111,7 +94,7 @@ func rewriteSearch(e parser.Expr, in schema, cs bool) parser.Expr {
 }
 
 // anyColumn ors a test over every string column.
-func anyColumn(n parser.Node, in schema, test func(col parser.Expr) parser.Expr) parser.Expr {
+func anyColumn(n parser.Node, in exec.Schema, test func(col parser.Expr) parser.Expr) parser.Expr {
 	var acc parser.Expr
 	for _, c := range in {
 		if c.Type != vector.String || c.Name == "$table" {

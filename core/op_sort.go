@@ -1,31 +1,13 @@
 package core
 
 import (
-	"cmp"
-	"sort"
-	"strings"
-
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
-	"github.com/aplite/aplite/vector"
 )
 
-// sortKey is one ordering key. KQL puts nulls first when ascending and
-// last when descending unless `nulls first|last` says otherwise.
-type sortKey struct {
-	e         *expr
-	desc      bool
-	nullsLast bool
-}
-
-// sortStage orders all of its input.
-type sortStage struct {
-	in   schema
-	keys []sortKey
-}
-
-func (p *planner) planSortKeys(in schema, keys []*parser.SortKey) ([]sortKey, error) {
+func (p *planner) planSortKeys(in exec.Schema, keys []*parser.SortKey) ([]exec.SortKey, error) {
 	c := p.compilerFor(in)
-	var out []sortKey
+	var out []exec.SortKey
 	for _, k := range keys {
 		e, err := c.compile(k.Expr)
 		if err != nil {
@@ -38,111 +20,15 @@ func (p *planner) planSortKeys(in schema, keys []*parser.SortKey) ([]sortKey, er
 		case "last":
 			nl = true
 		}
-		out = append(out, sortKey{e: e, desc: k.Desc, nullsLast: nl})
+		out = append(out, exec.SortKey{E: e, Desc: k.Desc, NullsLast: nl})
 	}
 	return out, nil
 }
 
-func (p *planner) planSort(in schema, keys []*parser.SortKey) (stage, error) {
+func (p *planner) planSort(in exec.Schema, keys []*parser.SortKey) (exec.Stage, error) {
 	ks, err := p.planSortKeys(in, keys)
 	if err != nil {
 		return nil, err
 	}
-	return &sortStage{in: in, keys: ks}, nil
-}
-
-func (s *sortStage) out() schema { return s.in }
-
-func (s *sortStage) newSink(*execCtx) (sink, error) { return &collectSink{}, nil }
-
-func (s *sortStage) finish(x *execCtx, sinks []sink) (*batch, error) {
-	all, err := (&collectStage{sch: s.in}).finish(x, sinks)
-	if err != nil {
-		return nil, err
-	}
-	return sortBatch(x, all, s.keys, -1)
-}
-
-// sortBatch orders a dense batch by keys and keeps the first limit rows
-// (all when limit < 0). The sort is stable.
-func sortBatch(x *execCtx, b *batch, keys []sortKey, limit int) (*batch, error) {
-	if err := b.compact(); err != nil {
-		return nil, err
-	}
-	kv := make([]*vector.Vector, len(keys))
-	for i, k := range keys {
-		v, err := k.e.run(x, b)
-		if err != nil {
-			return nil, err
-		}
-		kv[i] = v
-	}
-	perm := make([]int32, b.N)
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	less := func(a, c int32) bool {
-		for i, k := range keys {
-			if r := compareRows(kv[i], int(a), int(c), k.desc, k.nullsLast); r != 0 {
-				return r < 0
-			}
-		}
-		return false
-	}
-	sort.SliceStable(perm, func(i, j int) bool { return less(perm[i], perm[j]) })
-	if limit >= 0 && limit < len(perm) {
-		perm = perm[:limit]
-	}
-	vecs := make([]*vector.Vector, len(b.Cols))
-	for i, v := range b.Cols {
-		vecs[i] = v.Gather(perm)
-	}
-	return newBatch(vecs, len(perm)), nil
-}
-
-// compareRows orders rows a and c of v for a sort key, nulls placed as asked.
-func compareRows(v *vector.Vector, a, c int, desc, nullsLast bool) int {
-	return compareKeys(v, a, v, c, desc, nullsLast)
-}
-
-// compareKeys orders row a of v against row c of w (two vectors of one
-// sort key, from different batches), nulls placed as asked.
-func compareKeys(v *vector.Vector, a int, w *vector.Vector, c int, desc, nullsLast bool) int {
-	an, cn := v.IsNull(a), w.IsNull(c)
-	switch {
-	case an && cn:
-		return 0
-	case an:
-		if nullsLast {
-			return 1
-		}
-		return -1
-	case cn:
-		if nullsLast {
-			return -1
-		}
-		return 1
-	}
-	var r int
-	switch {
-	case v.Type != w.Type:
-		r = orderAny(v.Value(a), w.Value(c))
-	case v.Type == vector.Int, v.Type == vector.DateTime, v.Type == vector.TimeSpan:
-		r = cmp.Compare(v.Int(a), w.Int(c))
-	case v.Type == vector.Float:
-		r = cmp.Compare(v.Float(a), w.Float(c))
-	case v.Type == vector.String:
-		r = strings.Compare(v.Str(a), w.Str(c))
-	case v.Type == vector.Bool:
-		r = cmpBool(v.Bool(a), w.Bool(c))
-	default:
-		var ok bool
-		if r, ok = mixedOrder(v, a, w, c); !ok {
-			r = orderAny(v.Value(a), w.Value(c))
-		}
-	}
-	if desc {
-		return -r
-	}
-	return r
+	return &exec.SortStage{In: in, Keys: ks}, nil
 }

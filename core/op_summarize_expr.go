@@ -5,14 +5,9 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 )
-
-// stageChain is several stages planned from one operator; planPipeline
-// splices them in order.
-type stageChain []stage
-
-func (c stageChain) out() schema { return c[len(c)-1].out() }
 
 // splitAggExpr handles a summarize entry that computes over aggregations,
 // such as `v = 100 * count()`: every aggregation call inside becomes a
@@ -73,7 +68,7 @@ func splitAggExpr(e parser.Expr, next *int) (hidden []*parser.NamedExpr, rewritt
 // planSummarizeExprs plans a summarize whose entries may compute over
 // aggregations: the summarize of the hidden aggregations, an extend of the
 // expressions, and a projection that restores the requested column order.
-func (p *planner) planSummarizeExprs(in schema, op *parser.SummarizeOp) (stage, error) {
+func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (exec.Stage, error) {
 	next := 0
 	var aggs []*parser.NamedExpr
 	type post struct {
@@ -104,39 +99,39 @@ func (p *planner) planSummarizeExprs(in schema, op *parser.SummarizeOp) (stage, 
 	if err != nil {
 		return nil, err
 	}
-	sum := sumSt.(*summarizeStage)
+	sum := sumSt.(*exec.SummarizeStage)
 	var cols []*parser.NamedExpr
 	for _, pe := range posts {
 		cols = append(cols, &parser.NamedExpr{Name: pe.name, Expr: pe.expr})
 	}
-	ext, err := p.planExtend(sum.out(), &parser.ExtendOp{Sp: op.Sp, Cols: cols})
+	ext, err := p.planExtend(sum.Out(), &parser.ExtendOp{Sp: op.Sp, Cols: cols})
 	if err != nil {
 		return nil, err
 	}
 	// Keep the keys, then each entry in the order written, dropping hidden columns.
-	es := ext.out()
-	pick := &pickStage{}
-	for _, k := range sum.keyNames {
-		i := es.index(k)
-		pick.sch, pick.idx = append(pick.sch, es[i]), append(pick.idx, i)
+	es := ext.Out()
+	pick := &exec.PickStage{}
+	for _, k := range sum.KeyNames {
+		i := es.Index(k)
+		pick.Sch, pick.Idx = append(pick.Sch, es[i]), append(pick.Idx, i)
 	}
-	hiddenAgg := func(a *aggCall) bool { return strings.HasPrefix(a.names[0], "__agg") }
+	hiddenAgg := func(a *exec.AggCall) bool { return strings.HasPrefix(a.Names[0], "__agg") }
 	ai := 0
 	for _, name := range order {
 		if name == "" {
 			// A plain aggregation: its columns as the summarize named them.
-			for ai < len(sum.aggs) && hiddenAgg(sum.aggs[ai]) {
+			for ai < len(sum.Aggs) && hiddenAgg(sum.Aggs[ai]) {
 				ai++
 			}
-			for _, n := range sum.aggs[ai].names {
-				i := es.index(n)
-				pick.sch, pick.idx = append(pick.sch, es[i]), append(pick.idx, i)
+			for _, n := range sum.Aggs[ai].Names {
+				i := es.Index(n)
+				pick.Sch, pick.Idx = append(pick.Sch, es[i]), append(pick.Idx, i)
 			}
 			ai++
 			continue
 		}
-		i := es.index(name)
-		pick.sch, pick.idx = append(pick.sch, es[i]), append(pick.idx, i)
+		i := es.Index(name)
+		pick.Sch, pick.Idx = append(pick.Sch, es[i]), append(pick.Idx, i)
 	}
-	return stageChain{sum, ext, pick}, nil
+	return exec.StageChain{sum, ext, pick}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
@@ -45,7 +46,7 @@ func termDB(t *testing.T) *store.DB {
 // A rare word reads only the block that holds it; the answers are the
 // ones a full scan gives.
 func TestTermFiltersSkipBlocks(t *testing.T) {
-	e := NewEngine(StoreCatalog(termDB(t)))
+	e := NewEngine(exec.StoreCatalog(termDB(t)))
 	cases := []struct {
 		apl     string
 		count   int64
@@ -64,7 +65,7 @@ func TestTermFiltersSkipBlocks(t *testing.T) {
 		{"['logs'] | where * has 'zebra0' | count", 1, 1},
 	}
 	for _, c := range cases {
-		r, err := e.Query(context.Background(), &Request{APL: c.apl, DisableCache: true})
+		r, err := e.Query(context.Background(), &exec.Request{APL: c.apl, DisableCache: true})
 		if err != nil {
 			t.Fatalf("%s: %v", c.apl, err)
 		}
@@ -89,7 +90,7 @@ func granuleDB(t *testing.T, at map[int]string) *Engine {
 		t.Fatal(err)
 	}
 	b := store.NewRowsBuilder()
-	for i := 0; i < 6*termGranuleRows+4000; i++ {
+	for i := 0; i < 6*exec.TermGranuleRows+4000; i++ {
 		b.Begin()
 		b.SetTime(int64(i) * 1e9)
 		msg := fmt.Sprintf("GET /api/items/%d took %dms", i%977, i%50)
@@ -108,7 +109,7 @@ func granuleDB(t *testing.T, at map[int]string) *Engine {
 	if err := ds.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	return NewEngine(StoreCatalog(db))
+	return NewEngine(exec.StoreCatalog(db))
 }
 
 // Inside a block that holds a rare word, only the granules whose filters
@@ -118,7 +119,7 @@ func granuleDB(t *testing.T, at map[int]string) *Engine {
 // word (about 2% of them), so a test allows one granule more than those
 // that hold it, never one less.
 func TestTermFiltersSkipGranules(t *testing.T) {
-	g := termGranuleRows
+	g := exec.TermGranuleRows
 	e := granuleDB(t, map[int]string{5: "deadlock", 3*g + 1: "deadlock", 3*g + 2: "livelock deadlock", 6*g + 100: "livelock"})
 	cases := []struct {
 		apl      string
@@ -136,7 +137,7 @@ func TestTermFiltersSkipGranules(t *testing.T) {
 		{fmt.Sprintf("['logs'] | where _time >= datetime(1970-01-01T00:00:00Z) + %ds and message has 'deadlock' | count", 3*g), 2, int64(g)},
 	}
 	for _, c := range cases {
-		r := mustQuery(t, e, c.apl, func(r *Request) { r.DisableCache = true })
+		r := mustQuery(t, e, c.apl, func(r *exec.Request) { r.DisableCache = true })
 		if got := r.Value(0, 0); got != c.count {
 			t.Errorf("%s: count %v, want %d", c.apl, got, c.count)
 		}

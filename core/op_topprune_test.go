@@ -1,14 +1,13 @@
 package core
 
 import (
-	"cmp"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
@@ -78,19 +77,19 @@ func TestTopPruningEqualsFullSort(t *testing.T) {
 		"g desc", "g asc", "g asc nulls last", "h asc", "h desc", "_time desc", "_time asc",
 	}
 	for seed := range uint64(4) {
-		e := NewEngine(StoreCatalog(topDB(t, seed, 9, 700)))
+		e := NewEngine(exec.StoreCatalog(topDB(t, seed, 9, 700)))
 		// g puts NaN where f is large, h on every 7th row and has no
 		// nulls: not stored columns, so only the row filter prunes them.
 		const src = `t | extend g = iff(f > 3, todouble("nan"), f), h = iff(id % 7 == 0, todouble("nan"), todouble(id % 13))`
 		for _, k := range keys {
 			// id breaks ties, so the full sort has one answer.
 			full := rows(mustQuery(t, e, fmt.Sprintf("%s | sort by %s, id asc | project id, x, f, g, _time, h", src, k),
-				func(r *Request) { r.Workers = 1 }))
+				func(r *exec.Request) { r.Workers = 1 }))
 			for _, n := range []int{1, 5, 37, 300} {
 				want := fmt.Sprint(full[:n])
 				for _, w := range []int{1, 4} {
 					q := fmt.Sprintf("%s | sort by %s, id asc | take %d | project id, x, f, g, _time, h", src, k, n)
-					got := fmt.Sprint(rows(mustQuery(t, e, q, func(r *Request) { r.Workers = w })))
+					got := fmt.Sprint(rows(mustQuery(t, e, q, func(r *exec.Request) { r.Workers = w })))
 					if got != want {
 						t.Fatalf("seed %d, %d workers: %s\n got %s\nwant %s", seed, w, q, got, want)
 					}
@@ -98,7 +97,7 @@ func TestTopPruningEqualsFullSort(t *testing.T) {
 					// keys must match, and each row must be a real one.
 					k1 := strings.Fields(k)[0]
 					q = fmt.Sprintf("%s | top %d by %s | project id, %s", src, n, k, k1)
-					checkTopKeys(t, q, rows(mustQuery(t, e, q, func(r *Request) { r.Workers = w })), full[:n], k1)
+					checkTopKeys(t, q, rows(mustQuery(t, e, q, func(r *exec.Request) { r.Workers = w })), full[:n], k1)
 				}
 			}
 		}
@@ -155,7 +154,7 @@ func TestTopSkipsBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cat := &countingCatalog{Catalog: StoreCatalog(db)}
+	cat := &countingCatalog{Catalog: exec.StoreCatalog(db)}
 	e := NewEngine(cat)
 	for _, c := range []struct {
 		q    string
@@ -167,7 +166,7 @@ func TestTopSkipsBlocks(t *testing.T) {
 	} {
 		for _, w := range []int{1, 2} {
 			cat.reads.Store(0)
-			r := mustQuery(t, e, c.q, func(r *Request) { r.Workers = w; r.NoColumnCache = true })
+			r := mustQuery(t, e, c.q, func(r *exec.Request) { r.Workers = w; r.NoColumnCache = true })
 			if got := fmt.Sprint(rows(r)); got != c.want {
 				t.Fatalf("%s: %s, want %s", c.q, got, c.want)
 			}
@@ -182,7 +181,7 @@ func TestTopSkipsBlocks(t *testing.T) {
 
 // countingCatalog counts the columns its parts decode.
 type countingCatalog struct {
-	Catalog
+	exec.Catalog
 	reads atomic.Int64
 }
 
@@ -209,45 +208,4 @@ func (p countingPart) ReadColumn(k store.ColKey) (*vector.Vector, error) {
 		p.reads.Add(1)
 	}
 	return p.Part.ReadColumn(k)
-}
-
-// TestRanksOrderAsCompareKeys: ranks order values exactly as the sort
-// does (a better rank sorts first), NaN, ±0, ±Inf and extreme longs
-// included, and the threshold kernels keep exactly the rows ranked at or
-// above the threshold.
-func TestRanksOrderAsCompareKeys(t *testing.T) {
-	floats := []float64{math.NaN(), math.Inf(-1), -1e300, -2.5, math.Copysign(0, -1), 0, 1e-300, 2.5, math.MaxFloat64, math.Inf(1)}
-	ints := []int64{math.MinInt64, -3, -1, 0, 1, 7, math.MaxInt64}
-	fv := &vector.Vector{Type: vector.Float, Len: len(floats), Floats: floats}
-	iv := &vector.Vector{Type: vector.Int, Len: len(ints), Ints: ints}
-	for _, v := range []*vector.Vector{fv, iv} {
-		for _, desc := range []bool{false, true} {
-			k := sortKey{desc: desc, nullsLast: desc}
-			for a := range v.Len {
-				for c := range v.Len {
-					ra, rc := rankAt(v, a, desc), rankAt(v, c, desc)
-					if want, got := compareKeys(v, a, v, c, desc, k.nullsLast), -cmp.Compare(ra, rc); want != got {
-						t.Errorf("%v desc=%v: %v vs %v: ranks say %d, compareKeys %d", v.Type, desc, v.Value(a), v.Value(c), got, want)
-					}
-				}
-				thr := rankAt(v, a, desc)
-				var want []int32
-				for c := range v.Len {
-					if rankAt(v, c, desc) >= thr {
-						want = append(want, int32(c))
-					}
-				}
-				if got := keepAtLeast(v, nil, v.Len, thr, k, nil); fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Errorf("%v desc=%v threshold %v: kept %v, want %v", v.Type, desc, v.Value(a), got, want)
-				}
-				all := make([]int32, v.Len)
-				for i := range all {
-					all[i] = int32(i)
-				}
-				if got := keepAtLeast(v, all, v.Len, thr, k, nil); fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Errorf("%v desc=%v threshold %v over a selection: kept %v, want %v", v.Type, desc, v.Value(a), got, want)
-				}
-			}
-		}
-	}
 }

@@ -1,6 +1,10 @@
 package core
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/aplite/aplite/core/exec"
+)
 
 func TestUnionAndSearch(t *testing.T) {
 	runOpCases(t, []opCase{
@@ -11,7 +15,7 @@ func TestUnionAndSearch(t *testing.T) {
 		{q: "T | union nosuchtable", err: "unknown dataset or table"},
 	})
 	// search over a dataset: bare terms, field:term and wildcards.
-	e := NewEngine(StoreCatalog(fixtureDB(t, 2, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 2, true)))
 	for q, want := range map[string]int64{
 		`search "Higgs" | count`:                 35,
 		`search in (logs) method:"POST" | count`: 26,

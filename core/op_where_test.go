@@ -3,13 +3,15 @@ package core
 import (
 	"fmt"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // The selection-kernel fast path of where (column op constant) agrees with
 // the general expression path for every operator and column type,
 // including columns with nulls (which fall back) and constants on the left.
 func TestWhereFastPathAgrees(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 3, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 3, true)))
 	cases := []struct{ col, k string }{
 		{"resp_body_size_bytes", "2500"},
 		{"req_duration_ms", "1.0"},
@@ -19,7 +21,7 @@ func TestWhereFastPathAgrees(t *testing.T) {
 	for _, c := range cases {
 		for _, op := range []string{"==", "!=", "<", "<=", ">", ">="} {
 			fast := fmt.Sprintf("logs | where %s %s %s | count", c.col, op, c.k)
-			flipped := fmt.Sprintf("logs | where %s %s %s | count", c.k, flipCmp(op), c.col)
+			flipped := fmt.Sprintf("logs | where %s %s %s | count", c.k, exec.FlipCmp(op), c.col)
 			slow := fmt.Sprintf("logs | extend v = iff(true, %s, %s) | where v %s %s | count", c.col, c.col, op, c.k)
 			want := rows(mustQuery(t, e, slow))[0][0]
 			for _, q := range []string{fast, flipped} {

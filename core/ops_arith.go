@@ -1,154 +1,21 @@
 package core
 
 import (
-	"time"
-
-	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/plan"
-	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
-	"github.com/aplite/aplite/vector"
 )
-
-// arithType returns the result type of l op r, and the domain both
-// operands are converted to before the kernel runs.
-func arithType(op string, l, r vector.Type) (res, dom vector.Type, ok bool) {
-	switch {
-	case l == vector.Null || r == vector.Null:
-		if l == vector.Null {
-			return r, r, true
-		}
-		return l, l, true
-	case l == vector.Dynamic || r == vector.Dynamic:
-		return vector.Dynamic, vector.Dynamic, true
-	case l.IsNumeric() && r.IsNumeric():
-		d := unifyNumeric(l, r)
-		return d, d, true
-	}
-	dt, ts := vector.DateTime, vector.TimeSpan
-	switch op {
-	case "+":
-		switch {
-		case l == dt && r == ts, l == ts && r == dt:
-			return dt, vector.Int, true
-		case l == ts && r == ts:
-			return ts, vector.Int, true
-		}
-	case "-":
-		switch {
-		case l == dt && r == dt:
-			return ts, vector.Int, true
-		case l == dt && r == ts:
-			return dt, vector.Int, true
-		case l == ts && r == ts:
-			return ts, vector.Int, true
-		}
-	case "*":
-		switch {
-		case l == ts && r == vector.Int, l == vector.Int && r == ts:
-			return ts, vector.Int, true
-		case l == ts && r == vector.Float, l == vector.Float && r == ts:
-			return ts, vector.Float, true
-		}
-	case "/":
-		switch {
-		case l == ts && r == ts:
-			return vector.Float, vector.Float, true
-		case l == ts && r == vector.Int:
-			return ts, vector.Int, true
-		case l == ts && r == vector.Float:
-			return ts, vector.Float, true
-		}
-	case "%":
-		if l == ts && r == ts {
-			return ts, vector.Int, true
-		}
-	}
-	return 0, 0, false
-}
 
 // arith compiles + - * / %, picking the operator's kernels here, once,
 // so evaluation never looks at the operator's text.
-func (c *compiler) arith(b *parser.BinaryExpr, l, r *expr) (*expr, error) {
-	res, dom, ok := arithType(b.Op, l.typ, r.typ)
+func (c *compiler) arith(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr, error) {
+	res, dom, ok := exec.ArithType(b.Op, l.Typ, r.Typ)
 	if !ok {
-		return nil, semErr(b, "operator %s is not defined for %s and %s", b.Op, l.typ, r.typ)
+		return nil, semErr(b, "operator %s is not defined for %s and %s", b.Op, l.Typ, r.Typ)
 	}
-	e := arithExpr(nodeOf(plan.KArith, res, b.Op, b.Sp, l, r), b.Sp, b.Op, res, dom, l, r)
-	if l.isConst() && r.isConst() {
+	e := exec.ArithExpr(exec.NodeOf(plan.KArith, res, b.Op, b.Sp, l, r), b.Sp, b.Op, res, dom, l, r)
+	if l.IsConst() && r.IsConst() {
 		return fold(c.x, e)
 	}
 	return e, nil
-}
-
-// arithExpr is the evaluator of l op r with result type res computed in
-// domain dom (arithType), its kernels picked here, once.
-func arithExpr(node *plan.Expr, sp srcpos.Span, op string, res, dom vector.Type, l, r *expr) *expr {
-	a := &arithOp{op: op, res: res, dom: dom, ints: vector.ArithInt64[op], floats: vector.ArithFloat64[op]}
-	e := &expr{typ: res, col: -1, span: sp, node: node}
-	e.eval = func(x *execCtx, bt *batch) (*vector.Vector, error) {
-		lv, err := l.run(x, bt)
-		if err != nil {
-			return nil, err
-		}
-		rv, err := r.run(x, bt)
-		if err != nil {
-			return nil, err
-		}
-		return a.eval(bt.scratch, lv, rv, bt.N, bt.Sel), nil
-	}
-	return e
-}
-
-// arithAny is the boxed slow path for dynamic operands.
-func arithAny(op string, a, b any) any {
-	if a == nil || b == nil {
-		return nil
-	}
-	ai, aInt := a.(int64)
-	bi, bInt := b.(int64)
-	if aInt && bInt {
-		switch op {
-		case "+":
-			return ai + bi
-		case "-":
-			return ai - bi
-		case "*":
-			return ai * bi
-		case "/":
-			if bi == 0 {
-				return nil
-			}
-			return ai / bi
-		case "%":
-			if bi == 0 {
-				return nil
-			}
-			return ai % bi
-		}
-	}
-	if at, ok := a.(time.Time); ok {
-		switch bv := b.(type) {
-		case time.Duration:
-			if op == "+" {
-				return at.Add(bv)
-			}
-			if op == "-" {
-				return at.Add(-bv)
-			}
-		case time.Time:
-			if op == "-" {
-				return at.Sub(bv)
-			}
-		}
-		return nil
-	}
-	af, ok1 := fn.DynFloat(a)
-	bf, ok2 := fn.DynFloat(b)
-	if !ok1 || !ok2 {
-		return nil
-	}
-	out := make([]float64, 1)
-	vector.ArithFloat64[op].VC([]float64{af}, bf, out, nil)
-	return out[0]
 }

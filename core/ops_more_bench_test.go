@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -44,7 +45,7 @@ func opsBenchEngine(b *testing.B) *Engine {
 			b.Fatal(err)
 		}
 	}
-	benchOpsEngine = NewEngine(StoreCatalog(db))
+	benchOpsEngine = NewEngine(exec.StoreCatalog(db))
 	return benchOpsEngine
 }
 
@@ -53,7 +54,7 @@ func benchOpsQuery(b *testing.B, q string, wantRows int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := e.Query(context.Background(), &Request{APL: q, DefaultLimit: -1})
+		res, err := e.Query(context.Background(), &exec.Request{APL: q, DefaultLimit: -1})
 		if err != nil {
 			b.Fatal(err)
 		}

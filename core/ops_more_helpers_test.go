@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/output"
 )
@@ -15,7 +16,7 @@ import (
 // opsQuery runs q through the whole engine and fails the test on error.
 func opsQuery(t *testing.T, q string) *output.Output {
 	t.Helper()
-	res, err := NewEngine(nil).Query(context.Background(), &Request{APL: q})
+	res, err := NewEngine(nil).Query(context.Background(), &exec.Request{APL: q})
 	if err != nil {
 		t.Fatalf("query failed: %v\n%s", err, q)
 	}
@@ -23,9 +24,9 @@ func opsQuery(t *testing.T, q string) *output.Output {
 }
 
 // opsQueryErr runs q and returns its error (nil when it succeeded).
-func opsQueryErr(q string, req *Request) error {
+func opsQueryErr(q string, req *exec.Request) error {
 	if req == nil {
-		req = &Request{}
+		req = &exec.Request{}
 	}
 	req.APL = q
 	_, err := NewEngine(nil).Query(context.Background(), req)
@@ -82,7 +83,7 @@ func opsExpect(t *testing.T, q, cols string, rows ...string) {
 func opsExpectError(t *testing.T, q string, line, col int, want string) {
 	t.Helper()
 	err := opsQueryErr(q, nil)
-	var qe *QueryError
+	var qe *exec.QueryError
 	if !errors.As(err, &qe) {
 		t.Fatalf("want a QueryError containing %q, got %v\nquery: %s", want, err, q)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -35,7 +36,7 @@ func opsStoreEngine(t *testing.T, n int) *Engine {
 			t.Fatal(err)
 		}
 	}
-	return NewEngine(StoreCatalog(db))
+	return NewEngine(exec.StoreCatalog(db))
 }
 
 // TestOperatorsOverScans runs each operator over a multi-part dataset and
@@ -54,7 +55,7 @@ func TestOperatorsOverScans(t *testing.T) {
 		{`events | make-series c = count() on _time from datetime(2024-01-01) step 1000s | project s = array_sum(c)`, `[5000]`},
 	}
 	for _, c := range cases {
-		res, err := e.Query(context.Background(), &Request{APL: c.q, Workers: 3})
+		res, err := e.Query(context.Background(), &exec.Request{APL: c.q, Workers: 3})
 		if err != nil {
 			t.Errorf("%s: %v", c.q, err)
 			continue
@@ -77,11 +78,11 @@ func sumK4(n int) int {
 // subject to the caller's dataset permissions.
 func TestJoinRightDatasetPermission(t *testing.T) {
 	e := opsStoreEngine(t, 10)
-	_, err := e.Query(context.Background(), &Request{
+	_, err := e.Query(context.Background(), &exec.Request{
 		APL:     `datatable(k:long)[1] | join kind=inner events on k`,
 		Allowed: func(string) bool { return false },
 	})
-	var fe *ForbiddenError
+	var fe *exec.ForbiddenError
 	if !errors.As(err, &fe) {
 		t.Fatalf("want ForbiddenError, got %v", err)
 	}

@@ -3,12 +3,14 @@ package core
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // pack(*) packs every column of its input, as Axiom's performance guide
 // uses it (`project … | extend event = pack(*)`).
 func TestPackStar(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 1, false)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 1, false)))
 	for _, q := range []string{
 		"logs | sort by _time asc | take 1 | project method, status | extend event = pack(*) | project event",
 		"logs | sort by _time asc | take 1 | project method, status | extend event = bag_pack(*) | project event",

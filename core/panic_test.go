@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/vector"
 )
@@ -20,12 +21,12 @@ func TestWorkerPanicFailsOnlyItsQuery(t *testing.T) {
 		}})
 	e := opsStoreEngine(t, 3000)
 	for _, workers := range []int{1, 3} {
-		_, err := e.Query(context.Background(), &Request{APL: "events | extend y = panic_in_worker_test(k) | summarize sum(y)", Workers: workers})
-		var ie *InternalError
+		_, err := e.Query(context.Background(), &exec.Request{APL: "events | extend y = panic_in_worker_test(k) | summarize sum(y)", Workers: workers})
+		var ie *exec.InternalError
 		if !errors.As(err, &ie) || ie.Value != "boom" || len(ie.Stack) == 0 {
 			t.Fatalf("%d workers: got %v, want an InternalError holding the panic and its stack", workers, err)
 		}
-		if _, err := e.Query(context.Background(), &Request{APL: "events | count", Workers: workers}); err != nil {
+		if _, err := e.Query(context.Background(), &exec.Request{APL: "events | count", Workers: workers}); err != nil {
 			t.Fatalf("the next query failed: %v", err)
 		}
 	}

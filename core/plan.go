@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -13,11 +14,11 @@ import (
 // planner turns a parsed query into an executable pipeline.
 type planner struct {
 	e   *Engine
-	req *Request
+	req *exec.Request
 	// fold is what planning evaluates constants with (foldCtx); the
 	// run's own context is not the planner's.
-	fold   *execCtx
-	lets   map[string]*expr
+	fold   *exec.Ctx
+	lets   map[string]*exec.Expr
 	tables map[string]*parser.Pipeline
 	// datasets records every dataset the query reads, in order of first use.
 	datasets []string
@@ -26,7 +27,7 @@ type planner struct {
 	// snaps are the snapshots the query reads; released when it ends.
 	snaps []*store.Snapshot
 	// streams are the request's TableStreams, by name.
-	streams streamTables
+	streams exec.StreamTables
 }
 
 // release unpins every snapshot the query took.
@@ -38,12 +39,12 @@ func (p *planner) release() {
 }
 
 // compilerFor returns an expression compiler over schema s.
-func (p *planner) compilerFor(s schema) *compiler {
+func (p *planner) compilerFor(s exec.Schema) *compiler {
 	return &compiler{x: p.fold, in: s, lets: p.lets, strict: p.strict}
 }
 
 // planQuery plans the statements and the body of q.
-func (p *planner) planQuery(q *parser.Query) (*pipeline, error) {
+func (p *planner) planQuery(q *parser.Query) (*exec.Pipeline, error) {
 	for _, st := range q.Stmts {
 		switch st := st.(type) {
 		case *parser.SetStmt:
@@ -60,34 +61,34 @@ func (p *planner) planQuery(q *parser.Query) (*pipeline, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !e.isConst() {
+			if !e.IsConst() {
 				return nil, semErr(st, "let %s must be a constant expression", st.Name)
 			}
-			e.name = ""
+			e.Name = ""
 			p.lets[st.Name] = e
 			delete(p.tables, st.Name)
 		}
 	}
 	if q.Body == nil {
-		return nil, &QueryError{Line: 1, Col: 1, Msg: "the query has no tabular expression", Kind: "semantic"}
+		return nil, &exec.QueryError{Line: 1, Col: 1, Msg: "the query has no tabular expression", Kind: "semantic"}
 	}
 	return p.planPipeline(q.Body)
 }
 
 // planPipeline plans a source and its operators.
-func (p *planner) planPipeline(pl *parser.Pipeline) (*pipeline, error) {
+func (p *planner) planPipeline(pl *parser.Pipeline) (*exec.Pipeline, error) {
 	src, err := p.planSource(pl.Source)
 	if err != nil {
 		return nil, err
 	}
-	out := &pipeline{src: src}
-	in := src.schema()
-	if scan, ok := src.(*scanSource); ok {
+	out := &exec.Pipeline{Src: src}
+	in := src.Schema()
+	if scan, ok := src.(*exec.ScanSource); ok {
 		if st, err := p.virtualFields(scan, in); err != nil {
 			return nil, err
 		} else if st != nil {
-			out.stages = append(out.stages, st)
-			in = st.out()
+			out.Stages = append(out.Stages, st)
+			in = st.Out()
 		}
 	}
 	for _, op := range pl.Ops {
@@ -95,27 +96,27 @@ func (p *planner) planPipeline(pl *parser.Pipeline) (*pipeline, error) {
 		if err != nil {
 			return nil, err
 		}
-		if chain, ok := st.(stageChain); ok {
-			out.stages = append(out.stages, chain...)
-			in = st.out()
+		if chain, ok := st.(exec.StageChain); ok {
+			out.Stages = append(out.Stages, chain...)
+			in = st.Out()
 			continue
 		}
-		if pushed := pushDown(out, st); pushed {
+		if pushed := exec.PushDown(out, st); pushed {
 			continue
 		}
 		if top := sortThenTake(out, st); top != nil {
-			out.stages[len(out.stages)-1] = top
-			in = top.out()
+			out.Stages[len(out.Stages)-1] = top
+			in = top.Out()
 			continue
 		}
-		out.stages = append(out.stages, st)
-		in = st.out()
+		out.Stages = append(out.Stages, st)
+		in = st.Out()
 	}
 	return out, nil
 }
 
 // planSource plans the first element of a pipeline.
-func (p *planner) planSource(s parser.Source) (source, error) {
+func (p *planner) planSource(s parser.Source) (exec.Source, error) {
 	switch s := s.(type) {
 	case *parser.TableRef:
 		return p.tableRef(s)
@@ -136,23 +137,18 @@ func (p *planner) planSource(s parser.Source) (source, error) {
 }
 
 // subquery plans a nested pipeline and evaluates it on first use.
-func (p *planner) subquery(pl *parser.Pipeline) (source, error) {
+func (p *planner) subquery(pl *parser.Pipeline) (exec.Source, error) {
 	sub, err := p.planPipeline(pl)
 	if err != nil {
 		return nil, err
 	}
 	sub = p.finalize(sub, false)
-	attachTopPrune(sub)
-	return subSource(sub), nil
-}
-
-// subSource is the source that runs sub once per run, on first use.
-func subSource(sub *pipeline) *tableSource {
-	return &tableSource{sch: sub.out(), sub: sub, eval: func(x *execCtx) (*batch, error) { return sub.execute(x) }}
+	exec.AttachTopPrune(sub)
+	return exec.SubSource(sub), nil
 }
 
 // tableRef resolves a name: a tabular let first, then a dataset.
-func (p *planner) tableRef(t *parser.TableRef) (source, error) {
+func (p *planner) tableRef(t *parser.TableRef) (exec.Source, error) {
 	if pl, ok := p.tables[t.Name]; ok && !t.Pattern {
 		return p.subquery(pl)
 	}
@@ -178,7 +174,7 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 	var out []*store.Snapshot
 	for _, name := range names {
 		if p.req.Allowed != nil && !p.req.Allowed(name) {
-			return nil, &ForbiddenError{Dataset: name}
+			return nil, &exec.ForbiddenError{Dataset: name}
 		}
 		if p.cat() == nil {
 			return nil, semErr(n, "unknown dataset or table %q", name)
@@ -186,7 +182,7 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 		snap, err := p.cat().Snapshot(name)
 		if err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				return nil, &QueryError{Line: n.Span().Start.Line, Col: n.Span().Start.Col,
+				return nil, &exec.QueryError{Line: n.Span().Start.Line, Col: n.Span().Start.Col,
 					Msg: fmt.Sprintf("unknown dataset or table %q", name), Kind: "semantic", Err: err}
 			}
 			return nil, err
@@ -199,7 +195,7 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 }
 
 // cat is the catalog the query reads: the request's, else the engine's.
-func (p *planner) cat() Catalog {
+func (p *planner) cat() exec.Catalog {
 	if p.req.Catalog != nil {
 		return p.req.Catalog
 	}
@@ -233,25 +229,25 @@ func (p *planner) matchDatasets(pattern string) []string {
 }
 
 // newScan builds a scan with the request's time range.
-func (p *planner) newScan(snaps []*store.Snapshot) *scanSource {
+func (p *planner) newScan(snaps []*store.Snapshot) *exec.ScanSource {
 	s := newScanSource(snaps)
 	p.bound(s)
 	return s
 }
 
 // bound applies the request's time range and cursor to a scan.
-func (p *planner) bound(s *scanSource) {
+func (p *planner) bound(s *exec.ScanSource) {
 	if !p.req.Start.IsZero() {
-		s.timeLo, s.hasLo = p.req.Start.UnixNano(), true
+		s.TimeLo, s.HasLo = p.req.Start.UnixNano(), true
 	}
 	if !p.req.End.IsZero() {
-		s.timeHi, s.hasHi = p.req.End.UnixNano(), true
+		s.TimeHi, s.HasHi = p.req.End.UnixNano(), true
 	}
 	applyCursor(s, p.req)
 }
 
 // datatable builds the literal table of `datatable(...) [...]`.
-func (p *planner) datatable(d *parser.DatatableSource) (source, error) {
+func (p *planner) datatable(d *parser.DatatableSource) (exec.Source, error) {
 	nc := len(d.Cols)
 	if nc == 0 {
 		return nil, semErr(d, "datatable needs at least one column")
@@ -260,10 +256,10 @@ func (p *planner) datatable(d *parser.DatatableSource) (source, error) {
 		return nil, semErr(d, "datatable has %d values, not a multiple of its %d columns", len(d.Values), nc)
 	}
 	rows := len(d.Values) / nc
-	sch := make(schema, nc)
+	sch := make(exec.Schema, nc)
 	vecs := make([]*vector.Vector, nc)
 	for i, c := range d.Cols {
-		sch[i] = colDef{c.Name, c.Type}
+		sch[i] = exec.ColDef{Name: c.Name, Type: c.Type}
 		vecs[i] = vector.New(c.Type, rows)
 	}
 	cc := p.compilerFor(nil)
@@ -272,36 +268,36 @@ func (p *planner) datatable(d *parser.DatatableSource) (source, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !e.isConst() {
+		if !e.IsConst() {
 			return nil, semErr(ve, "datatable values must be constants")
 		}
 		col := i % nc
-		v := e.constValue()
+		v := e.ConstValue()
 		if sch[col].Type == vector.Dynamic {
 			vecs[col].AppendValue(v)
 			continue
 		}
-		cv := convertValue(v, sch[col].Type)
+		cv := exec.ConvertValue(v, sch[col].Type)
 		if cv == nil && v != nil {
-			return nil, semErr(ve, "value %s does not fit column %s of type %s", valueString(v), sch[col].Name, sch[col].Type)
+			return nil, semErr(ve, "value %s does not fit column %s of type %s", exec.ValueString(v), sch[col].Name, sch[col].Type)
 		}
 		vecs[col].AppendValue(cv)
 	}
-	return &tableSource{sch: sch, b: newBatch(vecs, rows)}, nil
+	return &exec.TableSource{Sch: sch, B: exec.NewBatch(vecs, rows)}, nil
 }
 
 // print evaluates `print a = expr, ...` into one row.
-func (p *planner) print(ps *parser.PrintSource) (source, error) {
+func (p *planner) print(ps *parser.PrintSource) (exec.Source, error) {
 	cc := p.compilerFor(nil)
-	one := &batch{Batch: vector.Batch{N: 1}}
-	var sch schema
+	one := &exec.Batch{Batch: vector.Batch{N: 1}}
+	var sch exec.Schema
 	var vecs []*vector.Vector
 	for i, ne := range ps.Cols {
 		e, err := cc.compile(ne.Expr)
 		if err != nil {
 			return nil, err
 		}
-		v, err := e.run(p.fold, one)
+		v, err := e.Run(p.fold, one)
 		if err != nil {
 			return nil, err
 		}
@@ -309,8 +305,8 @@ func (p *planner) print(ps *parser.PrintSource) (source, error) {
 		if name == "" {
 			name = fmt.Sprintf("print_%d", i)
 		}
-		sch = append(sch, colDef{name, e.typ})
+		sch = append(sch, exec.ColDef{Name: name, Type: e.Typ})
 		vecs = append(vecs, v.Materialize())
 	}
-	return &tableSource{sch: sch, b: newBatch(vecs, 1)}, nil
+	return &exec.TableSource{Sch: sch, B: exec.NewBatch(vecs, 1)}, nil
 }

@@ -5,21 +5,23 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // BenchmarkPrepare times planning alone over the golden corpus: parse,
 // resolve, fold, and make the run's operators, without running them.
 // It reports queries/s; one op plans every query of the corpus once.
 func BenchmarkPrepare(b *testing.B) {
-	e := NewEngine(StoreCatalog(fixtureDB(b, 3, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(b, 3, true)))
 	files, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.apl"))
-	var reqs []*Request
+	var reqs []*exec.Request
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			b.Fatal(err)
 		}
-		req := &Request{APL: string(src), Now: fixtureNow}
+		req := &exec.Request{APL: string(src), Now: fixtureNow}
 		if p, _, _, err := e.prepare(context.Background(), req, nil, fixtureNow); err == nil {
 			p.release()
 			reqs = append(reqs, req) // the error corpus stops before it plans
@@ -54,7 +56,7 @@ func BenchmarkQueryPrint(b *testing.B) {
 	b.SetBytes(int64(len(q)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := e.Query(ctx, &Request{APL: q, DisableCache: true}); err != nil {
+		if _, err := e.Query(ctx, &exec.Request{APL: q, DisableCache: true}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,11 +1,14 @@
 package core
 
-import "github.com/aplite/aplite/parser"
+import (
+	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/parser"
+)
 
 // planMoreOps plans the operators beyond the core set (parse, mv-expand,
 // join, lookup, make-series, ...). It returns nil, nil for an operator it
 // does not know, so planOp can report it.
-func (p *planner) planMoreOps(in schema, op parser.Operator) (stage, error) {
+func (p *planner) planMoreOps(in exec.Schema, op parser.Operator) (exec.Stage, error) {
 	switch op := op.(type) {
 	case *parser.SearchOp:
 		return p.planSearch(in, op)

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
@@ -10,7 +11,7 @@ import (
 )
 
 // planOp plans one operator over input schema in.
-func (p *planner) planOp(in schema, op parser.Operator) (stage, error) {
+func (p *planner) planOp(in exec.Schema, op parser.Operator) (exec.Stage, error) {
 	switch op := op.(type) {
 	case *parser.WhereOp:
 		return p.planWhere(in, op)
@@ -35,11 +36,11 @@ func (p *planner) planOp(in schema, op parser.Operator) (stage, error) {
 	case *parser.TakeOp:
 		return p.planTake(in, op.N)
 	case *parser.CountOp:
-		return &countStage{}, nil
+		return &exec.CountStage{}, nil
 	case *parser.DistinctOp:
 		return p.planDistinct(in, op)
 	case *parser.GetSchemaOp:
-		return &getSchemaStage{in: in}, nil
+		return &exec.GetSchemaStage{In: in}, nil
 	case *parser.UnionOp:
 		return p.planUnionOp(in, op)
 	}
@@ -54,44 +55,15 @@ func opName(op parser.Operator) string {
 	return fmt.Sprintf("%T", op)[len("*parser."):]
 }
 
-// pushDown folds a where on _time against constants into the scan's time
-// range so whole parts are skipped by their min/max time. It reports
-// whether the stage was absorbed (the row filter still runs in the scan).
-func pushDown(pl *pipeline, st stage) bool {
-	w, ok := st.(*whereStage)
-	if !ok || len(pl.stages) != 0 {
-		return false
-	}
-	scan, ok := pl.src.(*scanSource)
-	if !ok {
-		return false
-	}
-	if scan.sch.index(store.TimeField) < 0 {
-		return false
-	}
-	lo, hi, exact := w.push.lo, w.push.hi, w.push.exact
-	if lo != nil && (!scan.hasLo || *lo > scan.timeLo) {
-		scan.timeLo, scan.hasLo = *lo, true
-	}
-	if hi != nil && (!scan.hasHi || *hi < scan.timeHi) {
-		scan.timeHi, scan.hasHi = *hi, true
-	}
-	if !exact {
-		scan.prune = append(scan.prune, w.push.prune...)
-		scan.granules = append(scan.granules, w.push.granules...)
-	}
-	return exact
-}
-
 // finalize adds what the service does to results that do not fix their
 // own order and size: raw events come newest first, and at most
 // DefaultLimit of them.
-func (p *planner) finalize(pl *pipeline, top bool) *pipeline {
+func (p *planner) finalize(pl *exec.Pipeline, top bool) *exec.Pipeline {
 	if !isRaw(pl) {
 		return pl
 	}
-	out := pl.out()
-	ti := out.index(store.TimeField)
+	out := pl.Out()
+	ti := out.Index(store.TimeField)
 	limit := p.req.DefaultLimit
 	if limit == 0 {
 		limit = 1000
@@ -100,51 +72,51 @@ func (p *planner) finalize(pl *pipeline, top bool) *pipeline {
 		limit = -1
 	}
 	if ti >= 0 && out[ti].Type == vector.DateTime && scansDataset(pl) {
-		key := sortKey{e: colExpr(ti, out[ti], srcpos.Span{}), desc: true, nullsLast: true}
+		key := exec.SortKey{E: exec.ColExpr(ti, out[ti], srcpos.Span{}), Desc: true, NullsLast: true}
 		if limit > 0 {
-			pl.stages = append(pl.stages, &topStage{in: out, n: int64(limit), keys: []sortKey{key}})
+			pl.Stages = append(pl.Stages, &exec.TopStage{In: out, N: int64(limit), Keys: []exec.SortKey{key}})
 		} else {
-			pl.stages = append(pl.stages, &sortStage{in: out, keys: []sortKey{key}})
+			pl.Stages = append(pl.Stages, &exec.SortStage{In: out, Keys: []exec.SortKey{key}})
 		}
 		return pl
 	}
 	if limit > 0 && !hasTake(pl) {
-		pl.stages = append(pl.stages, &takeStage{in: out, n: int64(limit)})
+		pl.Stages = append(pl.Stages, &exec.TakeStage{In: out, N: int64(limit)})
 	}
 	return pl
 }
 
 // isRaw reports whether the pipeline's rows are events rather than the
 // result of an operator that fixes order or shape.
-func isRaw(pl *pipeline) bool {
-	for i := len(pl.stages) - 1; i >= 0; i-- {
-		switch pl.stages[i].(type) {
-		case *sortStage, *topStage, *summarizeStage, *countStage, *distinctStage, *getSchemaStage, *makeSeriesStage:
+func isRaw(pl *exec.Pipeline) bool {
+	for i := len(pl.Stages) - 1; i >= 0; i-- {
+		switch pl.Stages[i].(type) {
+		case *exec.SortStage, *exec.TopStage, *exec.SummarizeStage, *exec.CountStage, *exec.DistinctStage, *exec.GetSchemaStage, *exec.MakeSeriesStage:
 			return false
 		}
 	}
 	return true
 }
 
-func hasTake(pl *pipeline) bool {
-	for _, st := range pl.stages {
-		if _, ok := st.(*takeStage); ok {
+func hasTake(pl *exec.Pipeline) bool {
+	for _, st := range pl.Stages {
+		if _, ok := st.(*exec.TakeStage); ok {
 			return true
 		}
 	}
 	return false
 }
 
-func scansDataset(pl *pipeline) bool {
-	_, ok := pl.src.(*scanSource)
+func scansDataset(pl *exec.Pipeline) bool {
+	_, ok := pl.Src.(*exec.ScanSource)
 	return ok
 }
 
 // virtualFields prepends the request's virtual fields of the scanned
 // datasets as an extend.
-func (p *planner) virtualFields(scan *scanSource, in schema) (stage, error) {
+func (p *planner) virtualFields(scan *exec.ScanSource, in exec.Schema) (exec.Stage, error) {
 	var cols []*parser.NamedExpr
-	for _, ds := range scan.datasets {
+	for _, ds := range scan.Datasets {
 		for _, vf := range p.req.VirtualFields[ds] {
 			e, err := parser.ParseExpr(vf.Expression)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/vector"
 )
@@ -62,7 +63,7 @@ var pipelineQueries = []string{
 // checks the engine's answers against the ones of the planner that
 // built its operators itself.)
 func TestPipelinePlanRoundTrip(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 3, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 3, true)))
 	qs := append(append([]string(nil), pipelineQueries...), planQueries...)
 	files, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.apl"))
 	for _, f := range files {
@@ -95,7 +96,7 @@ func TestPipelinePlanRoundTrip(t *testing.T) {
 // is a failed round trip or an answer that differs from the engine's.
 func pipelineRoundTrip(e *Engine, q string) (gap string, err error) {
 	ctx := context.Background()
-	req := &Request{APL: q, Now: fixtureNow, DisableCache: true}
+	req := &exec.Request{APL: q, Now: fixtureNow, DisableCache: true}
 	want, err := e.Query(ctx, req)
 	if err != nil {
 		return "failed: " + err.Error(), nil
@@ -113,13 +114,13 @@ func pipelineRoundTrip(e *Engine, q string) (gap string, err error) {
 	if err != nil {
 		return "", fmt.Errorf("decode: %w\n%s", err, js)
 	}
-	built, err := buildQueryPipeline(dec, p.buildEnv())
+	built, err := exec.BuildQueryPipeline(dec, p.buildEnv())
 	if err != nil {
 		return "", fmt.Errorf("build: %w\n%s", err, js)
 	}
-	again, ok := pipelinePlan(built)
+	again, ok := exec.PipelinePlan(built)
 	if !ok {
-		return "", fmt.Errorf("the built pipeline has no plan form: %s", planGap(built))
+		return "", fmt.Errorf("the built pipeline has no plan form: %s", exec.PlanGap(built))
 	}
 	again.V = plan.Version
 	if b, _ := again.Encode(); !bytes.Equal(b, js) {
@@ -135,10 +136,10 @@ func pipelineRoundTrip(e *Engine, q string) (gap string, err error) {
 	return "", nil
 }
 
-func runAnswer(p *planner, pl *pipeline, x *execCtx) (*planOut, error) {
-	b, err := pl.execute(x)
+func runAnswer(p *planner, pl *exec.Pipeline, x *exec.Ctx) (*planOut, error) {
+	b, err := pl.Execute(x)
 	if err == nil {
-		err = b.compact()
+		err = b.LoadCompact()
 	}
 	if err != nil {
 		return nil, err
@@ -150,7 +151,7 @@ func runAnswer(p *planner, pl *pipeline, x *execCtx) (*planOut, error) {
 // cannot honour is refused with the reason, never built into operators
 // that would answer otherwise.
 func TestBuildPipelineRefuses(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 1, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 1, true)))
 	ctx := context.Background()
 	cases := []struct {
 		q, want string
@@ -195,12 +196,12 @@ func TestBuildPipelineRefuses(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		p, pp, _, err := e.planReq(ctx, &Request{APL: c.q, Now: fixtureNow}, nil, fixtureNow)
+		p, pp, _, err := e.planReq(ctx, &exec.Request{APL: c.q, Now: fixtureNow}, nil, fixtureNow)
 		if err != nil {
 			t.Fatalf("%s: %v", c.q, err)
 		}
 		c.edit(pp)
-		_, err = buildQueryPipeline(pp, p.buildEnv())
+		_, err = exec.BuildQueryPipeline(pp, p.buildEnv())
 		p.release()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error with %q", c.q, err, c.want)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/render"
@@ -69,7 +70,7 @@ func TestPlanRoundTrip(t *testing.T) {
 	}
 	traveled := 0
 	for i, q := range qs {
-		want, err := query(t, c.a, q, func(r *Request) { r.DisableCache = true })
+		want, err := query(t, c.a, q, func(r *exec.Request) { r.DisableCache = true })
 		if err != nil {
 			continue // the error corpus
 		}
@@ -94,7 +95,7 @@ func TestPlanRoundTrip(t *testing.T) {
 func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	t.Helper()
 	ctx := context.Background()
-	p, pl, x, err := c.a.prepare(ctx, &Request{APL: q, Now: fixtureNow, DisableCache: true}, nil, fixtureNow)
+	p, pl, x, err := c.a.prepare(ctx, &exec.Request{APL: q, Now: fixtureNow, DisableCache: true}, nil, fixtureNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,9 +104,9 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	if !ok {
 		return nil, false
 	}
-	src := pl.src.(*scanSource)
-	k, blk := pl.firstBlocking()
-	codec := blk.(sinkCodec)
+	src := pl.Src.(*exec.ScanSource)
+	k, blk := pl.FirstBlocking()
+	codec := blk.(exec.SinkCodec)
 	js, err := pf.Encode()
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
@@ -117,11 +118,11 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	if again, _ := dec.Encode(); !bytes.Equal(again, js) {
 		t.Fatalf("%s: the plan does not re-encode to its bytes\n%s\n%s", q, js, again)
 	}
-	wire, err := json.Marshal(&Fragment{Plan: js, Now: fixtureNow})
+	wire, err := json.Marshal(&exec.Fragment{Plan: js, Now: fixtureNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f Fragment
+	var f exec.Fragment
 	if err := json.Unmarshal(wire, &f); err != nil {
 		t.Fatal(err)
 	}
@@ -129,24 +130,24 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 	if err != nil {
 		t.Fatalf("%s: %v\nplan %s", q, err, js)
 	}
-	sinks, err := decodeFragment(x, codec, body)
+	sinks, err := exec.DecodeFragment(x, codec, body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// As executeDistributed does, the receiver's own sinks come first
 	// (here of no blocks): decoded sinks are merged into them.
 	none := *src
-	none.parts = nil
-	local, err := pl.scanToSinks(x, &none, k, blk)
+	none.Parts = nil
+	local, err := pl.ScanToSinks(x, &none, k, blk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := blk.finish(x, append(local, sinks...))
-	if err == nil && k < len(pl.stages) {
-		res, err = runStages(x, pl.stages[k+1:], res)
+	res, err := blk.Finish(x, append(local, sinks...))
+	if err == nil && k < len(pl.Stages) {
+		res, err = exec.RunStages(x, pl.Stages[k+1:], res)
 	}
 	if err == nil {
-		err = res.compact()
+		err = res.LoadCompact()
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
@@ -157,19 +158,19 @@ func runViaPlan(t *testing.T, c *testCluster, q string) (*planOut, bool) {
 // travellingFragment is the fragment plan of pl over every block of its
 // scan, as executeDistributed would send it; ok is false when pl does
 // not travel.
-func travellingFragment(pl *pipeline, x *execCtx) (*plan.Fragment, bool) {
-	src, ok := pl.src.(*scanSource)
-	k, blk := pl.firstBlocking()
-	_, okc := blk.(sinkCodec)
-	if !ok || !okc || len(src.datasets) != 1 || src.withSource != "" || !canTravel(x, blk) {
+func travellingFragment(pl *exec.Pipeline, x *exec.Ctx) (*plan.Fragment, bool) {
+	src, ok := pl.Src.(*exec.ScanSource)
+	k, blk := pl.FirstBlocking()
+	_, okc := blk.(exec.SinkCodec)
+	if !ok || !okc || len(src.Datasets) != 1 || src.WithSource != "" || !exec.CanTravel(x, blk) {
 		return nil, false
 	}
-	pf, ok := fragmentPlan(src, pl.stages[:min(k+1, len(pl.stages))])
+	pf, ok := exec.FragmentPlan(src, pl.Stages[:min(k+1, len(pl.Stages))])
 	if !ok {
 		return nil, false
 	}
-	for _, sp := range src.parts {
-		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(sp.part))
+	for _, sp := range src.Parts {
+		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(sp.Part))
 	}
 	return pf, true
 }

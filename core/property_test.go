@@ -8,12 +8,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // TestSummarizeAgreesWithFilter: for every value v of a key,
 // `summarize count() by g` reports exactly what `where g == v | count` does.
 func TestSummarizeAgreesWithFilter(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 4, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 4, true)))
 	for _, g := range []string{"method", "server_datacenter", "uri", "is_tls", "resp_body_size_bytes / 1000"} {
 		r := mustQuery(t, e, "logs | extend g = "+g+" | summarize count() by g")
 		for _, row := range rows(r) {
@@ -32,7 +34,7 @@ func TestSummarizeAgreesWithFilter(t *testing.T) {
 // TestTopEqualsSortTake: `top N by x` and `sort by x | take N` (which the
 // planner runs as a top) are the first N rows of the full sort.
 func TestTopEqualsSortTake(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 4, true)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 4, true)))
 	for _, k := range []string{"resp_body_size_bytes desc", "req_duration_ms asc", "_time desc", "id asc", "status asc, id desc"} {
 		all := rows(mustQuery(t, e, fmt.Sprintf("logs | sort by %s | project id, uri", k)))
 		for _, n := range []int{0, 1, 7, 50, 500} {
@@ -59,7 +61,7 @@ func TestTopEqualsSortTake(t *testing.T) {
 // TestProjectAwayComplementsProject: the columns project-away keeps are
 // exactly those project does not name.
 func TestProjectAwayComplementsProject(t *testing.T) {
-	e := NewEngine(StoreCatalog(fixtureDB(t, 2, false)))
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 2, false)))
 	all, _ := mustQuery(t, e, "logs | take 1").Columns()
 	picked := []string{"method", "uri", "_time"}
 	away, _ := mustQuery(t, e, "logs | project-away method, uri, _time | take 1").Columns()
@@ -85,13 +87,13 @@ func TestAnswersIndependentOfExecution(t *testing.T) {
 		"logs | top 5 by resp_body_size_bytes | project id",
 		"logs | distinct server_datacenter | sort by server_datacenter asc",
 	}
-	blocks := NewEngine(StoreCatalog(fixtureDB(t, 5, true)))
-	buffer := NewEngine(StoreCatalog(fixtureDB(t, 3, false)))
+	blocks := NewEngine(exec.StoreCatalog(fixtureDB(t, 5, true)))
+	buffer := NewEngine(exec.StoreCatalog(fixtureDB(t, 3, false)))
 	for _, q := range queries {
-		want := stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.Workers = 1 }))
+		want := stableJSON(mustQuery(t, blocks, q, func(r *exec.Request) { r.Workers = 1 }))
 		variants := map[string]string{
-			"N workers":  stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.Workers = 4 })),
-			"no cache":   stableJSON(mustQuery(t, blocks, q, func(r *Request) { r.DisableCache, r.NoColumnCache = true, true })),
+			"N workers":  stableJSON(mustQuery(t, blocks, q, func(r *exec.Request) { r.Workers = 4 })),
+			"no cache":   stableJSON(mustQuery(t, blocks, q, func(r *exec.Request) { r.DisableCache, r.NoColumnCache = true, true })),
 			"buffer":     stableJSON(mustQuery(t, buffer, q)),
 			"no pruning": stableJSON(mustQuery(t, blocks, "logs | extend __k = 1 | where __k == 1 | project-away __k | "+q[len("logs | "):])),
 		}

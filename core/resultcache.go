@@ -1,89 +1,16 @@
 package core
 
 import (
-	"container/list"
 	"encoding/json"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/aplite/aplite/core/output"
+	"github.com/aplite/aplite/core/exec"
 )
-
-// resultCache keeps recent results of queries whose every scanned part is
-// immutable (block files), keyed by the query, its range and variables and
-// the ids of those parts: new data lands in new parts, so a key can never
-// name stale data. Queries that read the clock (now, ago, bin_auto) or the
-// in-memory buffer are never cached.
-//
-// It is bounded in bytes (the columns an answer holds), so one query with
-// a million groups cannot pin memory that a user did not give it.
-type resultCache struct {
-	mu    sync.Mutex
-	limit int64 // bytes
-	used  int64
-	lru   *list.List
-	items map[string]*list.Element
-}
-
-type resultEntry struct {
-	key   string
-	r     *output.Output
-	bytes int64
-}
-
-func newResultCache(limit int64) *resultCache {
-	return &resultCache{limit: limit, lru: list.New(), items: map[string]*list.Element{}}
-}
-
-// outputBytes estimates the memory an answer holds: its columns and its
-// totals.
-func outputBytes(o *output.Output) int64 {
-	n := int64(len(o.Datasets)+len(o.Messages)) * 64
-	for _, t := range []*output.Table{&o.Table, o.Totals} {
-		if t == nil {
-			continue
-		}
-		for _, c := range t.Columns {
-			n += c.Vec.Bytes() + 64
-		}
-	}
-	return n
-}
-
-func (c *resultCache) get(key string) *output.Output {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[key]; ok {
-		c.lru.MoveToFront(e)
-		return e.Value.(*resultEntry).r
-	}
-	return nil
-}
-
-func (c *resultCache) put(key string, r *output.Output) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	size := outputBytes(r)
-	if _, ok := c.items[key]; ok || size > c.limit/4 {
-		// An answer over a quarter of the cache would evict most of
-		// what is there for one query's sake.
-		return
-	}
-	c.items[key] = c.lru.PushFront(&resultEntry{key, r, size})
-	c.used += size
-	for c.used > c.limit {
-		back := c.lru.Back()
-		c.lru.Remove(back)
-		e := back.Value.(*resultEntry)
-		delete(c.items, e.key)
-		c.used -= e.bytes
-	}
-}
 
 // cacheKey returns the result-cache key of a planned query, or "" when it
 // must not be cached.
-func cacheKey(req *Request, pl *pipeline) string {
+func cacheKey(req *exec.Request, pl *exec.Pipeline) string {
 	lower := strings.ToLower(req.APL)
 	for _, clock := range []string{"now(", "ago(", "bin_auto", "rand(", "ingestion_time", "cursor_current"} {
 		if strings.Contains(lower, clock) {
@@ -92,26 +19,26 @@ func cacheKey(req *Request, pl *pipeline) string {
 	}
 	var parts []string
 	ok := true
-	var walk func(s source)
-	walk = func(s source) {
+	var walk func(s exec.Source)
+	walk = func(s exec.Source) {
 		switch s := s.(type) {
-		case *scanSource:
-			for _, p := range s.parts {
-				if !p.part.Immutable() {
+		case *exec.ScanSource:
+			for _, p := range s.Parts {
+				if !p.Part.Immutable() {
 					ok = false
 				}
-				parts = append(parts, p.part.ID())
+				parts = append(parts, p.Part.ID())
 			}
-		case *filteredSource:
-			walk(s.src)
-		case *unionSource, *tableSource:
+		case *exec.FilteredSource:
+			walk(s.Src)
+		case *exec.UnionSource, *exec.TableSource:
 			// Sub-pipelines may scan buffers we cannot see from here.
-			if _, isTable := s.(*tableSource); !isTable || s.(*tableSource).eval != nil {
+			if _, isTable := s.(*exec.TableSource); !isTable || s.(*exec.TableSource).Eval != nil {
 				ok = false
 			}
 		}
 	}
-	walk(pl.src)
+	walk(pl.Src)
 	if !ok || len(parts) == 0 {
 		return ""
 	}

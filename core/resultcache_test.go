@@ -2,23 +2,22 @@ package core
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/vector"
 )
 
 // A repeated query over blocks is served from the result cache with the
 // same answer; new data, the clock or disableCache make it recompute.
 func TestResultCache(t *testing.T) {
 	db := fixtureDB(t, 2, true)
-	e := NewEngine(StoreCatalog(db))
+	e := NewEngine(exec.StoreCatalog(db))
 	run := func(q string, disable bool) (*output.Output, int) {
-		r, err := e.Query(context.Background(), &Request{APL: q, DisableCache: disable})
+		r, err := e.Query(context.Background(), &exec.Request{APL: q, DisableCache: disable})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,48 +53,15 @@ func TestResultCache(t *testing.T) {
 	}
 }
 
-// The result cache is bounded in bytes: answers are evicted oldest first
-// once their columns pass the limit, and an answer too big to be worth
-// caching is not kept at all.
-func TestResultCacheBytes(t *testing.T) {
-	answer := func(rows int) *output.Output {
-		v := vector.New(vector.Int, rows)
-		for i := range rows {
-			v.AppendInt(int64(i))
-		}
-		return &output.Output{Table: output.Table{Rows: rows, Columns: []output.Column{{Name: "n", Type: vector.Int, Vec: v}}}}
-	}
-	size := outputBytes(answer(1000))
-	c := newResultCache(size * 5)
-	for i := range 8 {
-		c.put(fmt.Sprint(i), answer(1000))
-	}
-	if c.used > c.limit {
-		t.Errorf("%d bytes held, limit %d", c.used, c.limit)
-	}
-	if c.get("0") != nil || c.get("7") == nil {
-		t.Error("want the oldest evicted and the newest kept")
-	}
-	c.put("big", answer(100000))
-	if c.get("big") != nil {
-		t.Error("an answer larger than a quarter of the cache was kept")
-	}
-	off := newResultCache(0)
-	off.put("x", answer(1))
-	if off.get("x") != nil {
-		t.Error("a cache of 0 bytes kept an answer")
-	}
-}
-
 // Redefining a virtual field changes the answer over the same blocks, so
 // the result cache must not serve the old one.
 func TestResultCacheVirtualFields(t *testing.T) {
 	db := fixtureDB(t, 2, true)
-	e := NewEngine(StoreCatalog(db))
+	e := NewEngine(exec.StoreCatalog(db))
 	q := "logs | summarize max(v)"
 	run := func(expr string) any {
-		r, err := e.Query(context.Background(), &Request{APL: q,
-			VirtualFields: map[string][]VirtualField{"logs": {{Name: "v", Expression: expr}}}})
+		r, err := e.Query(context.Background(), &exec.Request{APL: q,
+			VirtualFields: map[string][]exec.VirtualField{"logs": {{Name: "v", Expression: expr}}}})
 		if err != nil {
 			t.Fatal(err)
 		}

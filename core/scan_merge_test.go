@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/vector"
 )
 
 // mixedNumberEngine holds "m": n events whose field d is a float written
@@ -51,7 +51,7 @@ func mixedNumberEngine(t *testing.T, n int) (*Engine, []float64) {
 	if err := ds.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	return NewEngine(StoreCatalog(db)), want
+	return NewEngine(exec.StoreCatalog(db)), want
 }
 
 // TestMixedIntFloatFieldAnswers checks aggregations, filters and sorts of
@@ -86,7 +86,7 @@ func TestMixedIntFloatFieldAnswers(t *testing.T) {
 	for _, nocache := range []bool{false, true} {
 		for _, c := range cases {
 			for run := 0; run < 2; run++ { // the second run hits the cached merge
-				res, err := e.Query(context.Background(), &Request{APL: c.q, Workers: 2, DisableCache: nocache})
+				res, err := e.Query(context.Background(), &exec.Request{APL: c.q, Workers: 2, DisableCache: nocache})
 				if err != nil {
 					t.Fatalf("%s: %v", c.q, err)
 				}
@@ -106,52 +106,4 @@ func countEq(vs []float64, x float64) int {
 		}
 	}
 	return c
-}
-
-// TestMergeNumericOverlay checks the bitwise merge: the first piece wins
-// where both hold a value, nulls survive where neither does, across word
-// boundaries.
-func TestMergeNumericOverlay(t *testing.T) {
-	const n = 130
-	ints, floats := vector.New(vector.Int, n), vector.New(vector.Float, n)
-	for i := range n {
-		switch {
-		case i%3 == 0:
-			ints.AppendInt(int64(i))
-			floats.AppendNull()
-		case i%3 == 1:
-			ints.AppendNull()
-			floats.AppendFloat(float64(i) + 0.5)
-		default:
-			ints.AppendNull()
-			floats.AppendNull()
-		}
-	}
-	ints.AppendNull() // one row past n must not leak in
-	ints.Len = n
-	ints.Ints = ints.Ints[:n]
-	got := mergeNumeric([]*vector.Vector{ints, floats}, vector.Float, n)
-	for i := range n {
-		switch {
-		case i%3 == 2:
-			if !got.IsNull(i) {
-				t.Fatalf("row %d: %v, want null", i, got.Value(i))
-			}
-		case i%3 == 0:
-			if got.IsNull(i) || got.Float(i) != float64(i) {
-				t.Fatalf("row %d: %v, want %d", i, got.Value(i), i)
-			}
-		default:
-			if got.IsNull(i) || got.Float(i) != float64(i)+0.5 {
-				t.Fatalf("row %d: %v, want %v", i, got.Value(i), float64(i)+0.5)
-			}
-		}
-	}
-	whole := vector.New(vector.Int, n)
-	for i := range n {
-		whole.AppendInt(int64(i))
-	}
-	if m := mergeNumeric([]*vector.Vector{whole, floats}, vector.Float, n); m.Valid != nil || m.Float(1) != 1 {
-		t.Fatalf("a piece without nulls: valid %v, row 1 = %v", m.Valid, m.Value(1))
-	}
 }

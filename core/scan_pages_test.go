@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/bench/gen"
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
 )
@@ -24,7 +25,7 @@ func realisticPagedDB(n int, rare ...int) (*Engine, error) {
 	if err := fillPaged(ds, n, rare...); err != nil {
 		return nil, err
 	}
-	return NewEngine(StoreCatalog(db)), nil
+	return NewEngine(exec.StoreCatalog(db)), nil
 }
 
 // pagedOptions make the n events appended at once one block with paged
@@ -66,7 +67,7 @@ func fillPaged(ds *store.Dataset, n int, rare ...int) error {
 		return fmt.Errorf("%d parts, want one block", len(snap.Parts))
 	}
 	pp, ok := snap.Parts[0].(store.PagedPart)
-	if !ok || pp.PageRows(store.ColKey{Name: "message", Type: vector.String}) != termGranuleRows {
+	if !ok || pp.PageRows(store.ColKey{Name: "message", Type: vector.String}) != exec.TermGranuleRows {
 		return fmt.Errorf("the message column is not paged by granule")
 	}
 	return nil
@@ -104,7 +105,7 @@ func setEvent(b *store.RowsBuilder, e map[string]any) error {
 // pagedEngine is the one realistic paged block the tests share (building
 // it takes seconds): the rare word in granules 0 and 4 of 8.
 var pagedEngine = sync.OnceValues(func() (*Engine, error) {
-	g := termGranuleRows
+	g := exec.TermGranuleRows
 	return realisticPagedDB(7*g+3000, 10, 4*g+77, 4*g+78)
 })
 
@@ -117,7 +118,7 @@ func sharedPaged(t *testing.T) *Engine {
 	return e
 }
 
-func noColumnCache(r *Request) { r.DisableCache, r.NoColumnCache = true, true }
+func noColumnCache(r *exec.Request) { r.DisableCache, r.NoColumnCache = true, true }
 
 // A rare word in two granules of a multi-page block decodes the message
 // pages of those granules (one more when a Bloom filter lets a granule
@@ -129,7 +130,7 @@ func TestRareWordReadsOnlyItsPages(t *testing.T) {
 	full := "['logs'] | where message has 'deadlock' or false"
 	paged := "['logs'] | where message has 'deadlock'"
 	shape := " | project _time, id, uri, message, status | sort by _time asc"
-	noCache := func(r *Request) { r.DisableCache, r.NoColumnCache = true, true }
+	noCache := func(r *exec.Request) { r.DisableCache, r.NoColumnCache = true, true }
 
 	want := mustQuery(t, e, full+shape, noCache)
 	if want.Stats.PagesDecoded != 0 {
@@ -160,7 +161,7 @@ func TestRareWordReadsOnlyItsPages(t *testing.T) {
 func TestTimeWindowReadsOnlyItsPages(t *testing.T) {
 	e := sharedPaged(t)
 	ts := mustQuery(t, e, "['logs'] | sort by _time asc | project _time", noColumnCache)
-	lo, hi := ts.Value(2*termGranuleRows+100, 0), ts.Value(2*termGranuleRows+900, 0)
+	lo, hi := ts.Value(2*exec.TermGranuleRows+100, 0), ts.Value(2*exec.TermGranuleRows+900, 0)
 	q := fmt.Sprintf("['logs'] | where _time >= datetime(%v) and _time < datetime(%v)", lo, hi)
 	shape := " | project _time, message | sort by _time asc"
 	got := mustQuery(t, e, q+shape, noColumnCache)
@@ -177,7 +178,7 @@ func TestTimeWindowReadsOnlyItsPages(t *testing.T) {
 // and equal what a scan that reads the whole column returns.
 func TestTopReadsWinnersPages(t *testing.T) {
 	e := sharedPaged(t)
-	noCache := func(r *Request) { r.DisableCache, r.NoColumnCache = true, true }
+	noCache := func(r *exec.Request) { r.DisableCache, r.NoColumnCache = true, true }
 	got := mustQuery(t, e, "['logs'] | where status >= 500 | top 3 by resp_body_size desc | project _time, resp_body_size, message", noCache)
 	// extend reads message in the scan, for every row: the whole column.
 	want := mustQuery(t, e, "['logs'] | where status >= 500 | extend m = message | top 3 by resp_body_size desc | project _time, resp_body_size, message = m", noCache)

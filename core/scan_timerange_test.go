@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
 )
@@ -38,7 +39,7 @@ func timesDB(t *testing.T, n int, t0 time.Time, perm func(int) int, flush bool) 
 			t.Fatal(err)
 		}
 	}
-	return NewEngine(StoreCatalog(db))
+	return NewEngine(exec.StoreCatalog(db))
 }
 
 // A narrow time window over a part sorted by _time reads only the rows
@@ -59,7 +60,7 @@ func TestNarrowTimeWindow(t *testing.T) {
 			wantSum += int64(i)
 		}
 		for name, e := range map[string]*Engine{"sorted": sorted, "shuffled": shuffled} {
-			r := mustQuery(t, e, q, func(r *Request) { r.DisableCache = true })
+			r := mustQuery(t, e, q, func(r *exec.Request) { r.DisableCache = true })
 			if got := r.Value(0, 0); got != wantCount {
 				t.Errorf("%s %v: count %v, want %d", name, w, got, wantCount)
 			}

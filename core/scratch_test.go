@@ -5,35 +5,9 @@ import (
 	"fmt"
 	"testing"
 	"time"
-)
 
-// A buffer taken from a scratch is not lent again before reclaim, and is
-// lent again, without allocating, after it.
-func TestScratchReusesAfterReclaim(t *testing.T) {
-	s := new(scratch)
-	a, b := takeInts(s, 100), takeInts(s, 100)
-	if &a[0] == &b[0] {
-		t.Fatal("one buffer lent twice before reclaim")
-	}
-	s.reclaim()
-	c := takeInts(s, 50)
-	if &c[0] != &a[0] && &c[0] != &b[0] {
-		t.Error("a reclaimed buffer was not reused")
-	}
-	if len(c) != 50 {
-		t.Errorf("len %d, want 50", len(c))
-	}
-	if allocs := testing.AllocsPerRun(100, func() {
-		s.reclaim()
-		takeInts(s, 100)
-		takeFloats(s, 100)
-	}); allocs != 0 {
-		t.Errorf("%v allocations per batch after the first, want 0", allocs)
-	}
-	if n := len(takeInts(nil, 7)); n != 7 {
-		t.Errorf("without a scratch: %d elements, want 7", n)
-	}
-}
+	"github.com/aplite/aplite/core/exec"
+)
 
 // Scratch is handed out only where nothing keeps a batch after the sink
 // consumed it: where and extend into summarize or count, not into top
@@ -51,17 +25,17 @@ func TestScratchOnlyWhereBatchesDie(t *testing.T) {
 		{"events | extend y = k * 2 | sort by y", false},
 		{"events | extend y = k * 2 | mv-expand tags | summarize sum(y)", false},
 	} {
-		pn, p, x, err := e.prepare(context.Background(), &Request{APL: c.q}, nil, time.Now())
+		pn, p, x, err := e.prepare(context.Background(), &exec.Request{APL: c.q}, nil, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, blk := p.firstBlocking()
-		s, err := blk.newSink(x)
+		k, blk := p.FirstBlocking()
+		s, err := blk.NewSink(x)
 		pn.release()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := scratchFor(p.stages[:k], s, 2) != nil; got != c.want {
+		if got := exec.ScratchFor(p.Stages[:k], s, 2) != nil; got != c.want {
 			t.Errorf("%s: scratch %v, want %v", c.q, got, c.want)
 		}
 	}
@@ -93,7 +67,7 @@ func TestScratchQueriesOverManyBatches(t *testing.T) {
 	}
 	for _, c := range cases {
 		for range 3 {
-			res, err := e.Query(context.Background(), &Request{APL: c.q, Workers: 2, DisableCache: true})
+			res, err := e.Query(context.Background(), &exec.Request{APL: c.q, Workers: 2, DisableCache: true})
 			if err != nil {
 				t.Fatalf("%s: %v", c.q, err)
 			}

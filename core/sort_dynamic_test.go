@@ -2,10 +2,10 @@ package core
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/aplite/aplite/core/exec"
 )
 
 // A sort or top over a field mixing numbers and words is a total order:
@@ -16,7 +16,7 @@ import (
 func TestSortMixedFieldIsDeterministic(t *testing.T) {
 	defer func() { mixedTies = false }()
 	for _, boxed := range []bool{false, true} {
-		mixedColumns = !boxed
+		exec.MixedColumns = !boxed
 		e := mixedEngine(t, 11, 6000, false, false)
 		for _, q := range []string{
 			`events | top 10 by x | project x = tostring(x)`,
@@ -26,7 +26,7 @@ func TestSortMixedFieldIsDeterministic(t *testing.T) {
 			var first string
 			for run := 0; run < 12; run++ {
 				w := 1 + run%4
-				got := sortKeyText(rows(mustQuery(t, e, q, func(r *Request) { r.Workers = w })))
+				got := sortKeyText(rows(mustQuery(t, e, q, func(r *exec.Request) { r.Workers = w })))
 				if run == 0 {
 					first = got
 				} else if got != first {
@@ -35,7 +35,7 @@ func TestSortMixedFieldIsDeterministic(t *testing.T) {
 			}
 		}
 	}
-	mixedColumns = true
+	exec.MixedColumns = true
 }
 
 // sortKeyText prints the first column of an answer by sort class and key,
@@ -43,31 +43,8 @@ func TestSortMixedFieldIsDeterministic(t *testing.T) {
 func sortKeyText(rs [][]any) string {
 	var b strings.Builder
 	for _, r := range rs {
-		c, f, s := sortClass(r[0])
+		c, f, s := exec.SortClass(r[0])
 		fmt.Fprintf(&b, "%d:%v:%q ", c, f, s)
 	}
 	return b.String()
-}
-
-// orderAny's classes in order: numbers (numeric strings, bools and
-// timespans among them, NaN first), datetimes, words, composites.
-func TestOrderAnyClasses(t *testing.T) {
-	day := time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
-	sorted := []any{math.NaN(), int64(-5), false, "0.5", true, 2.5, "10", int64(11), 90 * time.Second,
-		day, day.Add(time.Hour), "", "abc", "n/a", []any{int64(1)}, map[string]any{"a": int64(1)}}
-	for i := range sorted {
-		for j := range sorted {
-			got := orderAny(sorted[i], sorted[j])
-			want := 0
-			switch {
-			case i < j:
-				want = -1
-			case i > j:
-				want = 1
-			}
-			if got != want {
-				t.Errorf("orderAny(%#v, %#v) = %d, want %d", sorted[i], sorted[j], got, want)
-			}
-		}
-	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/store"
@@ -30,7 +31,7 @@ type memStream struct {
 
 func (m *memStream) Fields() []store.ColKey { return m.fields }
 
-func (m *memStream) Open() (ChunkReader, error) {
+func (m *memStream) Open() (exec.ChunkReader, error) {
 	m.opened.Add(1)
 	return &memReader{m: m}, nil
 }
@@ -40,7 +41,7 @@ type memReader struct {
 	i int
 }
 
-func (r *memReader) Next() (Chunk, error) {
+func (r *memReader) Next() (exec.Chunk, error) {
 	if r.i == len(r.m.chunks) {
 		return nil, io.EOF
 	}
@@ -101,10 +102,10 @@ func (s statsPart) Columns() []store.ColumnMeta {
 			} else {
 				x = v.Floats[j]
 			}
-			if c, _ := compareAny(x, out[i].Min); out[i].Min == nil || c < 0 {
+			if c, _ := exec.CompareAny(x, out[i].Min); out[i].Min == nil || c < 0 {
 				out[i].Min = x
 			}
-			if c, _ := compareAny(x, out[i].Max); out[i].Max == nil || c > 0 {
+			if c, _ := exec.CompareAny(x, out[i].Max); out[i].Max == nil || c > 0 {
 				out[i].Max = x
 			}
 		}
@@ -173,7 +174,7 @@ func storedEngine(t *testing.T, name string, chunks []string) *Engine {
 			t.Fatal(err)
 		}
 	}
-	return NewEngine(StoreCatalog(db))
+	return NewEngine(exec.StoreCatalog(db))
 }
 
 // answer renders a result's columns and rows: the totals tables list
@@ -201,8 +202,8 @@ func TestStreamAnswersLikeStore(t *testing.T) {
 		want := answer(mustQuery(t, stored, q))
 		ms := &memStream{chunks: chunks}
 		e := NewEngine(nil)
-		got := answer(mustQuery(t, e, q, func(r *Request) {
-			r.Streams = map[string]TableStream{"logs": ms}
+		got := answer(mustQuery(t, e, q, func(r *exec.Request) {
+			r.Streams = map[string]exec.TableStream{"logs": ms}
 		}))
 		if got != want {
 			t.Errorf("%s:\n stream %s\n stored %s", q, got, want)
@@ -226,8 +227,8 @@ func TestStreamTakeStopsEarly(t *testing.T) {
 		chunks = append(chunks, sb.String())
 	}
 	ms := &memStream{chunks: chunks}
-	res := mustQuery(t, NewEngine(nil), "logs | project status | take 5", func(r *Request) {
-		r.Streams = map[string]TableStream{"logs": ms}
+	res := mustQuery(t, NewEngine(nil), "logs | project status | take 5", func(r *exec.Request) {
+		r.Streams = map[string]exec.TableStream{"logs": ms}
 		r.Workers = 2
 	})
 	if res.NumRows() != 5 {
@@ -265,8 +266,8 @@ func TestStreamSkipsChunksByStatistics(t *testing.T) {
 	}
 	for _, c := range cases {
 		ms := &memStream{chunks: chunks, stats: true, fields: fields}
-		res := mustQuery(t, NewEngine(nil), c.q, func(r *Request) {
-			r.Streams = map[string]TableStream{"logs": ms}
+		res := mustQuery(t, NewEngine(nil), c.q, func(r *exec.Request) {
+			r.Streams = map[string]exec.TableStream{"logs": ms}
 		})
 		if got, want := answer(res), answer(mustQuery(t, stored, c.q)); got != want {
 			t.Errorf("%s: stream %s, stored %s", c.q, got, want)
@@ -285,25 +286,25 @@ type flipStream struct{ n atomic.Int64 }
 
 func (f *flipStream) Fields() []store.ColKey { return []store.ColKey{{Name: "x", Type: vector.Null}} }
 
-func (f *flipStream) Open() (ChunkReader, error) {
+func (f *flipStream) Open() (exec.ChunkReader, error) {
 	k := f.n.Add(1)
 	return &memReader{m: &memStream{chunks: []string{event(0, fmt.Sprintf(`"x":1,"f%d":1`, k))}}}, nil
 }
 
 func TestStreamGivesUpOnEndlessWidening(t *testing.T) {
-	_, err := query(t, NewEngine(nil), "logs | count", func(r *Request) {
-		r.Streams = map[string]TableStream{"logs": &flipStream{}}
+	_, err := query(t, NewEngine(nil), "logs | count", func(r *exec.Request) {
+		r.Streams = map[string]exec.TableStream{"logs": &flipStream{}}
 	})
-	if !errors.Is(err, ErrStreamSchema) {
+	if !errors.Is(err, exec.ErrStreamSchema) {
 		t.Fatalf("got %v, want ErrStreamSchema", err)
 	}
 }
 
 func TestStreamUnknownFieldIsAnError(t *testing.T) {
-	_, err := query(t, NewEngine(nil), "logs | summarize count() by nosuch", func(r *Request) {
-		r.Streams = map[string]TableStream{"logs": &memStream{chunks: mixedChunks()}}
+	_, err := query(t, NewEngine(nil), "logs | summarize count() by nosuch", func(r *exec.Request) {
+		r.Streams = map[string]exec.TableStream{"logs": &memStream{chunks: mixedChunks()}}
 	})
-	var qe *QueryError
+	var qe *exec.QueryError
 	if !errors.As(err, &qe) {
 		t.Fatalf("got %v, want a QueryError", err)
 	}
@@ -338,8 +339,8 @@ func TestStreamGroupKeysDoNotPinChunks(t *testing.T) {
 	for range 3 {
 		e := NewEngine(nil)
 		before := heap()
-		res := mustQuery(t, e, "logs | summarize count() by k", func(r *Request) {
-			r.Streams = map[string]TableStream{"logs": &memStream{chunks: chunks}}
+		res := mustQuery(t, e, "logs | summarize count() by k", func(r *exec.Request) {
+			r.Streams = map[string]exec.TableStream{"logs": &memStream{chunks: chunks}}
 		})
 		held := heap()
 		if res.NumRows() != 150 {

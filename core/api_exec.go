@@ -1,0 +1,57 @@
+package core
+
+import (
+	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/store"
+)
+
+// The names the engine's users reach through package core that the
+// execution defines: core stays the one package they import.
+
+// Catalog is exec.Catalog.
+type Catalog = exec.Catalog
+
+// Chunk is exec.Chunk.
+type Chunk = exec.Chunk
+
+// ChunkReader is exec.ChunkReader.
+type ChunkReader = exec.ChunkReader
+
+// Distribution is exec.Distribution.
+type Distribution = exec.Distribution
+
+// ErrFragmentParts is exec.ErrFragmentParts.
+var ErrFragmentParts = exec.ErrFragmentParts
+
+// ErrMemoryExceeded is exec.ErrMemoryExceeded.
+var ErrMemoryExceeded = exec.ErrMemoryExceeded
+
+// ErrStreamSchema is exec.ErrStreamSchema.
+var ErrStreamSchema = exec.ErrStreamSchema
+
+// ForbiddenError is exec.ForbiddenError.
+type ForbiddenError = exec.ForbiddenError
+
+// Fragment is exec.Fragment.
+type Fragment = exec.Fragment
+
+// FunctionInfo is exec.FunctionInfo.
+type FunctionInfo = exec.FunctionInfo
+
+// Functions is exec.Functions.
+func Functions() []exec.FunctionInfo { return exec.Functions() }
+
+// QueryError is exec.QueryError.
+type QueryError = exec.QueryError
+
+// Request is exec.Request.
+type Request = exec.Request
+
+// StoreCatalog is exec.StoreCatalog.
+func StoreCatalog(a0 *store.DB) exec.Catalog { return exec.StoreCatalog(a0) }
+
+// TableStream is exec.TableStream.
+type TableStream = exec.TableStream
+
+// VirtualField is exec.VirtualField.
+type VirtualField = exec.VirtualField

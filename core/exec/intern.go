@@ -1,0 +1,90 @@
+package exec
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Interner gives every distinct string a query-wide integer id. Grouping
+// by a dictionary-encoded column then maps each dictionary once to ids and
+// groups rows by integer through a dense array: the per-row work has no
+// string hashing, and the per-part work is shared by all scan workers.
+//
+// The interner is shared by the queries of an engine, so the ids of a
+// cached column's dictionary are computed once, not once per query; it is
+// replaced by a fresh one when it grows past its bounds (queries already
+// running keep the one they started with).
+type Interner struct {
+	mu     sync.Mutex
+	Ids    map[string]uint32
+	strs   []string
+	dicts  sync.Map // *string (first dictionary entry) → *dictIDs
+	Ndicts atomic.Int64
+	// Transient marks the interner of a query over streams: their
+	// dictionaries live for one chunk, and remembering them by address
+	// kept every chunk's dictionary alive until the query ended (153 row
+	// groups of 12K URIs each tripled a Parquet query's memory).
+	Transient bool
+}
+
+// Bounds past which an engine starts a fresh interner.
+const (
+	maxInternedStrings = 1 << 20
+	maxInternedDicts   = 1 << 14
+)
+
+// Full reports whether the interner should be replaced.
+func (in *Interner) Full() bool {
+	in.mu.Lock()
+	n := len(in.strs)
+	in.mu.Unlock()
+	return n > maxInternedStrings || in.Ndicts.Load() > maxInternedDicts
+}
+
+type dictIDs struct {
+	once sync.Once
+	ids  []uint32
+}
+
+func NewInterner() *Interner { return &Interner{Ids: make(map[string]uint32, 1024)} }
+
+// id returns the id of s, assigning the next one when s is new.
+func (in *Interner) id(s string) uint32 {
+	in.mu.Lock()
+	id, ok := in.Ids[s]
+	if !ok {
+		// A copy: the interner outlives the query, and s may point into a
+		// buffer shared by a whole decoded chunk (newGroup says more).
+		s = strings.Clone(s)
+		id = uint32(len(in.strs))
+		in.Ids[s] = id
+		in.strs = append(in.strs, s)
+	}
+	in.mu.Unlock()
+	return id
+}
+
+// Dict returns the ids of a dictionary's entries, computed once per
+// dictionary however many workers ask.
+func (in *Interner) Dict(d []string) []uint32 {
+	if in.Transient {
+		ids := make([]uint32, len(d))
+		for i, s := range d {
+			ids[i] = in.id(s)
+		}
+		return ids
+	}
+	v, loaded := in.dicts.LoadOrStore(&d[0], &dictIDs{})
+	if !loaded {
+		in.Ndicts.Add(1)
+	}
+	di := v.(*dictIDs)
+	di.once.Do(func() {
+		di.ids = make([]uint32, len(d))
+		for i, s := range d {
+			di.ids[i] = in.id(s)
+		}
+	})
+	return di.ids
+}

@@ -1,0 +1,29 @@
+package exec
+
+import "github.com/aplite/aplite/vector"
+
+// CountStage is the `count` operator: one row, one column with the number
+// of input rows.
+type CountStage struct{}
+
+func (c *CountStage) Out() Schema { return Schema{{"count", vector.Int}} }
+
+type countSink struct{ n int64 }
+
+func (c *CountStage) NewSink(*Ctx) (Sink, error) { return &countSink{}, nil }
+
+func (s *countSink) keepsNothing() {}
+
+func (s *countSink) consume(x *Ctx, b *Batch) error { s.n += int64(b.Rows()); return nil }
+
+func (s *countSink) Full() bool { return false }
+
+func (c *CountStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+	var n int64
+	for _, s := range sinks {
+		n += s.(*countSink).n
+	}
+	v := vector.New(vector.Int, 1)
+	v.AppendInt(n)
+	return NewBatch([]*vector.Vector{v}, 1), nil
+}

@@ -1,0 +1,56 @@
+package exec
+
+import (
+	"github.com/aplite/aplite/vector"
+)
+
+// DistinctStage is `distinct a, b` / `distinct *`: the distinct tuples,
+// computed with the same group table as summarize.
+type DistinctStage struct {
+	Sch   Schema
+	Exprs []*Expr
+}
+
+func (s *DistinctStage) Out() Schema { return s.Sch }
+
+type distinctSink struct {
+	st   *DistinctStage
+	g    *groupTable
+	gbuf []uint32
+}
+
+func (s *DistinctStage) NewSink(*Ctx) (Sink, error) {
+	types := make([]vector.Type, len(s.Sch))
+	for i, c := range s.Sch {
+		types[i] = c.Type
+	}
+	return &distinctSink{st: s, g: newGroupTable(types)}, nil
+}
+
+func (d *distinctSink) Full() bool { return false }
+
+func (d *distinctSink) consume(x *Ctx, b *Batch) error {
+	rows := b.Rows()
+	cols := make([]*vector.Vector, len(d.st.Exprs))
+	for i, e := range d.st.Exprs {
+		v, err := e.Run(x, b)
+		if err != nil {
+			return err
+		}
+		cols[i] = v
+	}
+	if cap(d.gbuf) < rows {
+		d.gbuf = make([]uint32, rows)
+	}
+	before := d.g.N
+	d.g.assign(cols, b.Sel, b.N, d.gbuf[:rows])
+	return x.Budget.Charge(int64(d.g.N-before) * int64(16*len(cols)+32))
+}
+
+func (s *DistinctStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+	base := sinks[0].(*distinctSink).g
+	for _, o := range sinks[1:] {
+		base.mergeInto(o.(*distinctSink).g)
+	}
+	return NewBatch(base.keys, base.N), nil
+}

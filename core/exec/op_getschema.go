@@ -1,0 +1,31 @@
+package exec
+
+import "github.com/aplite/aplite/vector"
+
+// GetSchemaStage is `getschema`: one row per input column.
+type GetSchemaStage struct{ In Schema }
+
+func (g *GetSchemaStage) Out() Schema {
+	return Schema{{"ColumnName", vector.String}, {"ColumnOrdinal", vector.Int}, {"DataType", vector.String}, {"ColumnType", vector.String}}
+}
+
+// clrNames are the .NET type names KQL reports in DataType.
+var clrNames = map[vector.Type]string{
+	vector.Bool: "System.Boolean", vector.Int: "System.Int64", vector.Float: "System.Double",
+	vector.String: "System.String", vector.DateTime: "System.DateTime", vector.TimeSpan: "System.TimeSpan",
+	vector.Dynamic: "System.Object", vector.Null: "System.Object",
+}
+
+func (g *GetSchemaStage) NewSink(*Ctx) (Sink, error) { return &countSink{}, nil }
+
+func (g *GetSchemaStage) Finish(x *Ctx, _ []Sink) (*Batch, error) {
+	n := len(g.In)
+	name, ord, dt, ct := vector.New(vector.String, n), vector.New(vector.Int, n), vector.New(vector.String, n), vector.New(vector.String, n)
+	for i, c := range g.In {
+		name.AppendStr(c.Name)
+		ord.AppendInt(int64(i))
+		dt.AppendStr(clrNames[c.Type])
+		ct.AppendStr(c.Type.String())
+	}
+	return NewBatch([]*vector.Vector{name, ord, dt, ct}, n), nil
+}

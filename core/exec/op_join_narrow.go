@@ -1,0 +1,26 @@
+package exec
+
+import (
+	"github.com/aplite/aplite/vector"
+)
+
+// UnusedNullStage replaces the columns a join does not read from its
+// right side with constant nulls, so collecting the right side decodes
+// only the key columns and the columns the join outputs. Column positions
+// stay the same, so compiled key expressions keep working.
+type UnusedNullStage struct {
+	Sch  Schema
+	Keep []bool
+}
+
+func (s *UnusedNullStage) Out() Schema { return s.Sch }
+
+func (s *UnusedNullStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+	nb := withColumns(b)
+	for i, k := range s.Keep {
+		if !k {
+			nb.Cols[i] = vector.NewNulls(s.Sch[i].Type, b.N)
+		}
+	}
+	return nb, nil
+}

@@ -1,0 +1,195 @@
+package exec
+
+import (
+	"slices"
+
+	"github.com/aplite/aplite/vector"
+)
+
+// TopStage is `top N by key`: each worker keeps only its best N rows, so
+// memory stays bounded however much is scanned.
+type TopStage struct {
+	In   Schema
+	N    int64
+	Keys []SortKey
+	// SortTake marks a `sort | take N` run as a top: the result reports
+	// no order, as the service does after a take.
+	SortTake bool
+}
+
+func (s *TopStage) Out() Schema { return s.In }
+
+// topSink holds a worker's best rows so far as references into the
+// batches they came from: only the sort keys are read while scanning, and
+// the other columns are read for the final winners alone (finish), so a
+// `top 10 | project a, b` decodes a and b of at most ten parts.
+type topSink struct {
+	st   *TopStage
+	best []topRow
+	// shared is the run's threshold, shared with the other workers and
+	// the scan (op_topprune.go).
+	shared *topShared
+}
+
+// topRow is one candidate row: physical row row of batch b, whose sort
+// keys are keys (vectors over b's physical rows).
+type topRow struct {
+	b    *Batch
+	keys []*vector.Vector
+	row  int32
+}
+
+func (s *TopStage) NewSink(*Ctx) (Sink, error) { return &topSink{st: s}, nil }
+
+func (t *topSink) Full() bool { return false }
+
+func (t *topSink) consume(x *Ctx, b *Batch) error {
+	n := int(t.st.N)
+	if n == 0 {
+		return nil
+	}
+	if t.shared == nil {
+		t.shared = t.st.shared(x)
+	}
+	// Keep only rows that can still make the top N before the other keys
+	// are evaluated and sorted.
+	first, err := prefilterTop(x, b, t.st.Keys[0], n, t.shared)
+	if err != nil {
+		return err
+	}
+	if b.Rows() == 0 {
+		return nil
+	}
+	kv := make([]*vector.Vector, len(t.st.Keys))
+	kv[0] = first
+	for i, k := range t.st.Keys {
+		if kv[i] != nil {
+			continue
+		}
+		v, err := k.E.Run(x, b)
+		if err != nil {
+			return err
+		}
+		kv[i] = v
+	}
+	for _, r := range b.LiveRows() {
+		t.best = append(t.best, topRow{b: b, keys: kv, row: r})
+	}
+	t.best = t.st.keepBest(t.best)
+	t.st.publishBest(t.shared, t.best)
+	return nil
+}
+
+// keepBest sorts rows (stably: earlier candidates win ties) and keeps the
+// first N. It sorts row numbers, not rows: a stable sort of n rows moves
+// them O(n log² n) times. slices.SortStableFunc is sort.SliceStable's
+// algorithm (both are generated from one template and only ask whether a
+// sorts before b), so the answer is the one sort.SliceStable gave even
+// where the order is not total (a dynamic key mixing numbers and words).
+func (s *TopStage) keepBest(rows []topRow) []topRow {
+	perm := make([]int32, len(rows))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(i, j int32) int {
+		a, c := &rows[i], &rows[j]
+		for k, key := range s.Keys {
+			if r := compareKeys(a.keys[k], int(a.row), c.keys[k], int(c.row), key.Desc, key.NullsLast); r != 0 {
+				return r
+			}
+		}
+		return 0
+	})
+	best := make([]topRow, min(len(rows), int(s.N)))
+	for k := range best {
+		best[k] = rows[perm[k]]
+	}
+	// Back into rows, whose capacity the next batch's candidates reuse.
+	copy(rows, best)
+	clear(rows[len(best):])
+	return rows[:len(best)]
+}
+
+func (s *TopStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+	var rows []topRow
+	for _, sk := range sinks {
+		rows = append(rows, sk.(*topSink).best...)
+	}
+	rows = s.keepBest(rows)
+	out := &Batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.In)), N: len(rows)}}
+	// Columns are gathered from the winners' batches when a later stage
+	// (or the result) reads them: a paged column from the pages under
+	// the winners alone.
+	out.load = func(i int) (*vector.Vector, error) {
+		v := vector.New(s.In[i].Type, len(rows))
+		for _, r := range rows {
+			src, at, err := r.b.cellOf(i, int(r.row))
+			if err != nil {
+				return nil, err
+			}
+			if src.Type == v.Type {
+				v.AppendFrom(src, at)
+			} else {
+				v.AppendValue(ConvertValue(src.Value(at), v.Type))
+			}
+		}
+		return v, nil
+	}
+	return out, nil
+}
+
+// TakeStage is `take N` / `limit N`: any N rows; the scan stops once a
+// worker has them.
+type TakeStage struct {
+	In Schema
+	N  int64
+}
+
+func (s *TakeStage) Out() Schema { return s.In }
+
+type takeSink struct {
+	st    *TakeStage
+	parts []*Batch
+	rows  int64
+}
+
+func (s *TakeStage) NewSink(*Ctx) (Sink, error) { return &takeSink{st: s}, nil }
+
+func (t *takeSink) Full() bool { return t.rows >= t.st.N }
+
+func (t *takeSink) consume(x *Ctx, b *Batch) error {
+	if t.Full() {
+		return nil
+	}
+	need := t.st.N - t.rows
+	if int64(b.Rows()) > need {
+		b.Sel = b.LiveRows()[:need]
+	}
+	if err := b.LoadCompact(); err != nil {
+		return err
+	}
+	t.parts = append(t.parts, b)
+	t.rows += int64(b.N)
+	return nil
+}
+
+func (s *TakeStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+	var parts []*Batch
+	var rows int64
+	for _, sk := range sinks {
+		for _, b := range sk.(*takeSink).parts {
+			if rows >= s.N {
+				break
+			}
+			if rows+int64(b.N) > s.N {
+				b.Sel = b.LiveRows()[:s.N-rows]
+			}
+			parts = append(parts, b)
+			rows += int64(b.Rows())
+		}
+	}
+	if len(parts) == 0 {
+		return emptyBatch(s.In), nil
+	}
+	return concat(s.In, parts)
+}

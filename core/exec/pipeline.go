@@ -1,0 +1,230 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/aplite/aplite/core/fn"
+)
+
+// Ctx is the per-query execution state shared by every operator.
+type Ctx struct {
+	Ctx     context.Context
+	Fn      *fn.Context
+	Stats   *ScanStats
+	Budget  *memBudget
+	Workers int
+	Cache   *cacheView
+	Intern  *Interner
+	Preds   *DictMemo
+	Sorted  *SortedTimes
+	// Finals are the merged groups of each summarize of the run (answer.go).
+	Finals finalStates
+	// runs holds what operators compute once per run (runstate.go).
+	runs runState
+	// Detach is set when the run reads streams: collected rows copy their
+	// strings out of the decoded chunks (detach.go).
+	Detach bool
+}
+
+// Source produces the first batches of a pipeline. run may call emit from
+// several goroutines at once, each with its own worker number in
+// [0, workers); emit's error stops the source.
+type Source interface {
+	Schema() Schema
+	Run(x *Ctx, workers int, emit func(worker int, b *Batch) error) error
+}
+
+// Stage is one operator after the source.
+type Stage interface {
+	Out() Schema
+}
+
+// streamStage transforms one batch at a time and keeps no state between
+// batches, so it runs inside the parallel scan workers. apply may return
+// the same batch (modified) or a new one; a batch with no live rows may be
+// returned as nil to drop it.
+type streamStage interface {
+	Stage
+	Apply(x *Ctx, b *Batch) (*Batch, error)
+}
+
+// blockStage needs all of its input before it answers (summarize, sort,
+// top, distinct, ...). Each scan worker feeds its own sink; finish merges
+// the sinks into the single output batch. Sinks are used by one goroutine.
+type blockStage interface {
+	Stage
+	NewSink(x *Ctx) (Sink, error)
+	Finish(x *Ctx, sinks []Sink) (*Batch, error)
+}
+
+// Sink accumulates the input of a blockStage.
+type Sink interface {
+	consume(x *Ctx, b *Batch) error
+	// Full reports that more input cannot change the answer (take N has N
+	// rows), so the scan may stop early.
+	Full() bool
+}
+
+// Pipeline is a planned tabular expression.
+type Pipeline struct {
+	Src    Source
+	Stages []Stage
+}
+
+// Out returns the output schema.
+func (p *Pipeline) Out() Schema {
+	if len(p.Stages) == 0 {
+		return p.Src.Schema()
+	}
+	return p.Stages[len(p.Stages)-1].Out()
+}
+
+// Execute runs the pipeline: the source and the streaming stages up to the
+// first blocking stage run in parallel workers, each feeding a sink of that
+// Stage; the remaining stages run on the merged result.
+func (p *Pipeline) Execute(x *Ctx) (*Batch, error) {
+	k, blk := p.FirstBlocking()
+	sinks, err := p.ScanToSinks(x, p.Src, k, blk)
+	if err != nil {
+		return nil, err
+	}
+	res, err := blk.Finish(x, sinks)
+	if err != nil {
+		return nil, err
+	}
+	if k >= len(p.Stages) {
+		return res, nil
+	}
+	return RunStages(x, p.Stages[k+1:], res)
+}
+
+// ScanToSinks runs src and the streaming stages before stage k in the
+// scan workers, each feeding its own sink of blk, and returns the sinks.
+// Distributed queries call it with a scan of part of the blocks.
+func (p *Pipeline) ScanToSinks(x *Ctx, src Source, k int, blk blockStage) ([]Sink, error) {
+	workers := max(x.Workers, 1)
+	sinks := make([]Sink, workers)
+	for i := range sinks {
+		s, err := blk.NewSink(x)
+		if err != nil {
+			return nil, err
+		}
+		sinks[i] = s
+	}
+	scr := ScratchFor(p.Stages[:k], sinks[0], workers)
+	defer releaseScratch(scr)
+	err := src.Run(x, workers, func(w int, b *Batch) error {
+		if err := x.Ctx.Err(); err != nil {
+			return err
+		}
+		if scr != nil {
+			// The worker's previous batch is consumed: its buffers are free.
+			scr[w].reclaim()
+			b.scratch = scr[w]
+		}
+		for _, st := range p.Stages[:k] {
+			nb, err := st.(streamStage).Apply(x, b)
+			if err != nil {
+				return err
+			}
+			if nb == nil {
+				return nil
+			}
+			b = nb
+		}
+		x.Stats.RowsMatched.Add(int64(b.Rows()))
+		if err := sinks[w].consume(x, b); err != nil {
+			return err
+		}
+		if sinks[w].Full() {
+			return errStopScan
+		}
+		return nil
+	})
+	if err != nil && err != errStopScan {
+		return nil, err
+	}
+	return sinks, nil
+}
+
+// RunStages runs stages over an already materialized batch.
+func RunStages(x *Ctx, stages []Stage, b *Batch) (*Batch, error) {
+	for _, st := range stages {
+		if err := x.Ctx.Err(); err != nil {
+			return nil, err
+		}
+		switch st := st.(type) {
+		case streamStage:
+			nb, err := st.Apply(x, b)
+			if err != nil {
+				return nil, err
+			}
+			if nb == nil {
+				nb = emptyBatch(st.Out())
+			}
+			b = nb
+		case blockStage:
+			s, err := st.NewSink(x)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.consume(x, b); err != nil {
+				return nil, err
+			}
+			if b, err = st.Finish(x, []Sink{s}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b, nil
+}
+
+// errStopScan tells a source to stop early; it is not a failure.
+var errStopScan = stopScan{}
+
+type stopScan struct{}
+
+func (stopScan) Error() string { return "scan stopped early" }
+
+// CollectStage gathers every input batch; it ends a pipeline that has no
+// blocking stage of its own.
+type CollectStage struct{ Sch Schema }
+
+func (c *CollectStage) Out() Schema { return c.Sch }
+
+func (c *CollectStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
+
+func (c *CollectStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+	var parts []*Batch
+	for _, s := range sinks {
+		parts = append(parts, s.(*collectSink).parts...)
+	}
+	if len(parts) == 0 {
+		return emptyBatch(c.Sch), nil
+	}
+	return concat(c.Sch, parts)
+}
+
+// collectSink keeps the batches it is given, compacted.
+type collectSink struct {
+	parts []*Batch
+	rows  int
+	dicts map[*string][]string // dictionaries detached (detach.go)
+}
+
+func (s *collectSink) consume(x *Ctx, b *Batch) error {
+	if err := b.LoadCompact(); err != nil {
+		return err
+	}
+	if x.Detach {
+		if s.dicts == nil {
+			s.dicts = map[*string][]string{}
+		}
+		detachStrings(b, s.dicts)
+	}
+	s.parts = append(s.parts, b)
+	s.rows += b.N
+	return x.Budget.Charge(int64(b.N) * int64(len(b.Cols)) * 16)
+}
+
+func (s *collectSink) Full() bool { return false }
