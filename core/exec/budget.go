@@ -18,6 +18,7 @@ type memBudget struct {
 	used  atomic.Int64
 }
 
+// NewMemBudget returns the budget of one query (limit <= 0: the default).
 func NewMemBudget(limit int64) *memBudget {
 	if limit <= 0 {
 		limit = defaultMemoryBudget

@@ -53,6 +53,7 @@ type colCacheKey struct {
 	page int
 }
 
+// ColCacheEntry is one decoded column in the cache, with its LRU state.
 type ColCacheEntry struct {
 	key       colCacheKey
 	V         *vector.Vector
@@ -62,6 +63,8 @@ type ColCacheEntry struct {
 	query uint64
 }
 
+// NewColCache returns an engine's column cache holding at most limit
+// bytes (negative: none kept).
 func NewColCache(limit int64) *ColCache {
 	return &ColCache{limit: limit, probation: list.New(), protected: list.New(), Items: map[colCacheKey]*list.Element{}}
 }

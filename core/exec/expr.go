@@ -137,6 +137,7 @@ func CallExpr(node *plan.Expr, sp srcpos.Span, rt vector.Type, name string, f *f
 	}}
 }
 
+// Arity words how many arguments a function takes, for its errors.
 func Arity(min, max int) string {
 	switch {
 	case max < 0:

@@ -47,6 +47,8 @@ type dictIDs struct {
 	ids  []uint32
 }
 
+// NewInterner returns an empty interner; an engine starts a fresh one
+// when the current one is full.
 func NewInterner() *Interner { return &Interner{Ids: make(map[string]uint32, 1024)} }
 
 // id returns the id of s, assigning the next one when s is new.

@@ -5,6 +5,7 @@ import "github.com/aplite/aplite/vector"
 // JoinKind is a normalized join flavour.
 type JoinKind int
 
+// The join kinds; joinInnerUnique is KQL's default innerunique.
 const (
 	JoinInner JoinKind = iota
 	joinInnerUnique

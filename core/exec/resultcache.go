@@ -29,6 +29,8 @@ type resultEntry struct {
 	bytes int64
 }
 
+// NewResultCache returns an engine's result cache holding at most limit
+// bytes of outputs.
 func NewResultCache(limit int64) *ResultCache {
 	return &ResultCache{limit: limit, lru: list.New(), items: map[string]*list.Element{}}
 }

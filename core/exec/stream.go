@@ -90,6 +90,7 @@ type pendingRead struct {
 // StreamTables holds a request's streams by name.
 type StreamTables map[string]*StreamTable
 
+// NewStreamTables wraps a request's streams for the run that reads them.
 func NewStreamTables(in map[string]TableStream) StreamTables {
 	out := StreamTables{}
 	for name, ts := range in {
