@@ -24,7 +24,7 @@ type Expr struct {
 	Span srcpos.Span
 	// Node is the expression as plan data (core/plan): what a fragment
 	// carries to another node, which builds this same evaluator from it
-	// (plan_build.go). nil when the expression has no plan form (a join's
+	// (build_expr.go). nil when the expression has no plan form (a join's
 	// $left/$right terms); a stage holding one does not travel.
 	Node *plan.Expr
 }

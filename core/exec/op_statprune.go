@@ -14,7 +14,7 @@ import (
 // column) before the part is read: a block, or a Parquet row group that a
 // stream offers with its statistics, that cannot hold a matching row is
 // skipped unread. Anything the test cannot decide keeps the part. The test
-// is read from the predicate's plan node (plan_push.go: nodeMay).
+// is read from the predicate's plan node (push.go: nodeMay).
 
 // mayMatch tells whether a part may hold a row a predicate accepts.
 type mayMatch func(p store.Part) bool

@@ -12,7 +12,7 @@ import (
 // expand to) narrows the scan with the blocks' term filters: a value that
 // has a needle holds every term of it, so rows under a filter that lacks
 // one of them cannot match. The test is read from the predicate's plan
-// node (plan_push.go: nodeGranules); it gives, per granule of
+// node (push.go: nodeGranules); it gives, per granule of
 // TermGranuleRows rows of a part, whether some row may match, and
 // anything the filters cannot decide counts as "may match".
 

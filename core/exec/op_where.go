@@ -28,7 +28,7 @@ type scanPush struct {
 }
 
 // NewWhereStage plans what a scan below may skip for pred over in, and
-// its selection kernel, from the predicate's plan node (plan_push.go).
+// its selection kernel, from the predicate's plan node (push.go).
 func NewWhereStage(in Schema, pred *Expr) *WhereStage {
 	return &WhereStage{In: in, Pred: pred, fast: fastFilterOf(in, pred.Node), Push: PushOf(in, pred.Node)}
 }

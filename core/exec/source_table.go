@@ -14,7 +14,7 @@ type TableSource struct {
 	// tables); the rows are run state (x.runs), never kept on the plan.
 	Eval func(x *Ctx) (*Batch, error)
 	// sub is the pipeline eval runs, kept so the source has a plan form
-	// (plan_pipeline.go); nil for a union's input placeholder.
+	// (build_pipeline.go); nil for a union's input placeholder.
 	sub *Pipeline
 }
 
