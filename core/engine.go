@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync/atomic"
 	"time"
 
 	"github.com/aplite/aplite/core/exec"
-	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/internal/srcpos"
@@ -117,7 +115,7 @@ func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.Stre
 	var b *exec.Batch
 	// Variables travel folded into the plan's constants.
 	if req.Distribute != nil && len(p.snaps) == 1 {
-		b, err = e.executeDistributed(x, pl, req)
+		b, err = exec.ExecuteDistributed(x, pl, req)
 	} else {
 		b, err = pl.Execute(x)
 	}
@@ -188,41 +186,13 @@ func (e *Engine) planReq(ctx context.Context, req *exec.Request, streams exec.St
 	return p, pp, x, nil
 }
 
-// foldCtx is what planning may evaluate with: the run's function context
-// (its clock, range, random seed and memory budget) and deadline, and
-// none of its state (statistics, caches, merged groups, per-run values),
-// so a plan never holds or changes what a run owns.
-func foldCtx(x *exec.Ctx) *exec.Ctx {
-	return &exec.Ctx{Ctx: x.Ctx, Fn: x.Fn, Preds: x.Preds}
-}
+// foldCtx is what planning may evaluate with (exec.FoldCtx).
+func foldCtx(x *exec.Ctx) *exec.Ctx { return exec.FoldCtx(x) }
 
 // newExecCtx is the context of one run of req, planned or built from a
-// fragment's plan.
+// fragment's plan, sharing the engine's caches.
 func (e *Engine) newExecCtx(ctx context.Context, req *exec.Request, began time.Time) *exec.Ctx {
-	now := req.Now
-	if now.IsZero() {
-		now = began
-	}
-	x := &exec.Ctx{
-		Ctx:     ctx,
-		Fn:      &fn.Context{Now: now.UTC(), Start: req.Start, End: req.End, Rand: uint64(now.UnixNano())},
-		Stats:   &exec.ScanStats{},
-		Budget:  exec.NewMemBudget(req.MemoryBudget),
-		Workers: req.Workers,
-		Intern:  e.interner(),
-		Preds:   &e.preds,
-		Sorted:  &e.sorted,
-	}
-	// Functions that can build results far larger than their arguments
-	// ask the same budget as the operators.
-	x.Fn.Charge = x.Budget.Charge
-	if !req.NoColumnCache {
-		x.Cache = e.cache.ForQuery()
-	}
-	if x.Workers <= 0 {
-		x.Workers = runtime.GOMAXPROCS(0)
-	}
-	return x
+	return exec.NewCtx(ctx, req, began, exec.Shared{Intern: e.interner(), Preds: &e.preds, Sorted: &e.sorted, Cache: e.cache})
 }
 
 // syntaxError converts the parser's errors to a QueryError (the first one

@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"runtime"
+	"time"
 
 	"github.com/aplite/aplite/core/fn"
 )
@@ -24,6 +26,53 @@ type Ctx struct {
 	// Detach is set when the run reads streams: collected rows copy their
 	// strings out of the decoded chunks (detach.go).
 	Detach bool
+}
+
+// Shared is what an engine keeps between the runs it starts: the string
+// interner, the memo of string predicates over dictionaries, the sorted
+// time columns and the decoded-column cache (nil: none).
+type Shared struct {
+	Intern *Interner
+	Preds  *DictMemo
+	Sorted *SortedTimes
+	Cache  *ColCache
+}
+
+// NewCtx is the context of one run of req, planned or built from a
+// fragment's plan; began is the run's clock when req has no Now.
+func NewCtx(ctx context.Context, req *Request, began time.Time, sh Shared) *Ctx {
+	now := req.Now
+	if now.IsZero() {
+		now = began
+	}
+	x := &Ctx{
+		Ctx:     ctx,
+		Fn:      &fn.Context{Now: now.UTC(), Start: req.Start, End: req.End, Rand: uint64(now.UnixNano())},
+		Stats:   &ScanStats{},
+		Budget:  NewMemBudget(req.MemoryBudget),
+		Workers: req.Workers,
+		Intern:  sh.Intern,
+		Preds:   sh.Preds,
+		Sorted:  sh.Sorted,
+	}
+	// Functions that can build results far larger than their arguments
+	// ask the same budget as the operators.
+	x.Fn.Charge = x.Budget.Charge
+	if !req.NoColumnCache && sh.Cache != nil {
+		x.Cache = sh.Cache.ForQuery()
+	}
+	if x.Workers <= 0 {
+		x.Workers = runtime.GOMAXPROCS(0)
+	}
+	return x
+}
+
+// FoldCtx is what planning may evaluate with: the run's function context
+// (its clock, range, random seed and memory budget) and deadline, and
+// none of its state (statistics, caches, merged groups, per-run values),
+// so a plan never holds or changes what a run owns.
+func FoldCtx(x *Ctx) *Ctx {
+	return &Ctx{Ctx: x.Ctx, Fn: x.Fn, Preds: x.Preds}
 }
 
 // Source produces the first batches of a pipeline. run may call emit from

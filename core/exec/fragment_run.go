@@ -1,0 +1,183 @@
+package exec
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/core/store"
+)
+
+// RunFragment builds the operators of pf, a fragment of a query planned
+// on another node, over snap, scans only the fragment's blocks and
+// returns the encoded sinks of its first blocking stage after the scan's
+// statistics.
+func RunFragment(x *Ctx, pf *plan.Fragment, snap *store.Snapshot, f *Fragment) ([]byte, error) {
+	pl, err := BuildFragment(pf, snap, agg.Context{Start: f.Start, End: f.End})
+	if err != nil {
+		return nil, err
+	}
+	k, blk := pl.FirstBlocking()
+	codec, ok := blk.(SinkCodec)
+	if !ok {
+		return nil, ErrNoCodec
+	}
+	sinks, err := pl.ScanToSinks(x, pl.Src, k, blk)
+	if err != nil {
+		return nil, err
+	}
+	out := EncodeFragmentStats(nil, x.Stats)
+	out = binary.AppendUvarint(out, uint64(len(sinks)))
+	for _, s := range sinks {
+		b, err := codec.EncodeSink(s)
+		if err != nil {
+			return nil, err
+		}
+		out = binary.AppendUvarint(out, uint64(len(b)))
+		out = append(out, b...)
+	}
+	return out, nil
+}
+
+// ExecuteDistributed runs pl with its scan cut into fragments sent to the
+// nodes of req.Distribute; pipelines that cannot be cut run here as usual.
+func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
+	d := req.Distribute
+	src, ok := pl.Src.(*ScanSource)
+	k, blk := pl.FirstBlocking()
+	codec, okc := blk.(SinkCodec)
+	if !ok || !okc || src.WithSource != "" || len(src.Datasets) != 1 || len(d.Nodes) < 2 || !CanTravel(x, blk) {
+		return pl.Execute(x)
+	}
+	pf, ok := FragmentPlan(src, pl.Stages[:min(k+1, len(pl.Stages))])
+	if !ok { // a stage with no plan form: the query runs here
+		return pl.Execute(x)
+	}
+	local, remote := assignParts(src, d)
+	var remoteRows int64
+	for _, parts := range remote {
+		for _, p := range parts {
+			remoteRows += int64(p.Part.Rows())
+		}
+	}
+	if len(remote) == 0 || remoteRows < d.MinRows {
+		return pl.Execute(x)
+	}
+	frag := Fragment{Start: req.Start, End: req.End, Now: x.Fn.Now, MemoryBudget: req.MemoryBudget,
+		NoColumnCache: req.NoColumnCache}
+	type answer struct {
+		sinks []Sink
+		back  []ScanPart // blocks no node could scan: this node does
+		err   error
+	}
+	answers := make(chan answer, len(remote))
+	for node, parts := range remote {
+		go func() {
+			var sinks []Sink
+			var err error
+			func() {
+				defer RecoverInto(&err)
+				sinks, err = runRemote(x, d, codec, frag, *pf, node, parts)
+			}()
+			if err != nil {
+				answers <- answer{back: parts, err: err}
+				return
+			}
+			answers <- answer{sinks: sinks}
+		}()
+	}
+	localSrc := *src
+	localSrc.Parts = local
+	sinks, err := pl.ScanToSinks(x, &localSrc, k, blk)
+	var remoteSinks []Sink
+	var back []ScanPart
+	for range remote {
+		a := <-answers
+		remoteSinks = append(remoteSinks, a.sinks...)
+		back = append(back, a.back...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(back) > 0 { // every node failed for these: scan them here
+		retry := *src
+		retry.Parts = back
+		more, err := pl.ScanToSinks(x, &retry, k, blk)
+		if err != nil {
+			return nil, err
+		}
+		sinks = append(sinks, more...)
+	}
+	res, err := blk.Finish(x, append(sinks, remoteSinks...))
+	if err != nil {
+		return nil, err
+	}
+	if k >= len(pl.Stages) {
+		return res, nil
+	}
+	return RunStages(x, pl.Stages[k+1:], res)
+}
+
+// runRemote sends a fragment to node, then to the next nodes in the
+// blocks' rendezvous order, and decodes the answer into sinks.
+func runRemote(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.Fragment, node string, parts []ScanPart) ([]Sink, error) {
+	pf.Scan.Parts = nil
+	for _, p := range parts {
+		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(p.Part))
+	}
+	var err error
+	if frag.Plan, err = pf.Encode(); err != nil {
+		return nil, err
+	}
+	attempts := d.Attempts
+	if attempts <= 0 {
+		attempts = 2
+	}
+	order := Rendezvous(d.Nodes, pf.Scan.Parts[0])
+	tried := 0
+	var last error
+	for _, n := range append([]string{node}, order...) {
+		if tried >= attempts {
+			break
+		}
+		if n == d.Self || (tried > 0 && n == node) {
+			continue
+		}
+		tried++
+		if err := x.Ctx.Err(); err != nil {
+			return nil, err
+		}
+		body, err := d.Run(x.Ctx, n, &frag)
+		if err == nil {
+			var sinks []Sink
+			if sinks, err = DecodeFragment(x, codec, body); err == nil {
+				return sinks, nil
+			}
+		}
+		last = fmt.Errorf("node %s: %w", n, err)
+		if d.OnFailure != nil {
+			d.OnFailure(n, err)
+		}
+	}
+	return nil, last
+}
+
+// assignParts gives each block in the bucket to its rendezvous winner;
+// blocks only this node has stay local.
+func assignParts(src *ScanSource, d *Distribution) (local []ScanPart, remote map[string][]ScanPart) {
+	remote = map[string][]ScanPart{}
+	for _, p := range src.Parts {
+		key := store.PartKey(p.Part)
+		if key == "" {
+			local = append(local, p)
+			continue
+		}
+		if n := Rendezvous(d.Nodes, key)[0]; n != d.Self {
+			remote[n] = append(remote[n], p)
+		} else {
+			local = append(local, p)
+		}
+	}
+	return local, remote
+}
