@@ -45,19 +45,36 @@ func withName(name, msg string) string {
 	return name + ": " + msg
 }
 
-func mentions(msg, name string) bool {
+func mentions(msg, name string) bool { return mentionAt(msg, name) >= 0 }
+
+// mentionAt returns where msg names name as a whole word, or -1.
+func mentionAt(msg, name string) int {
 	for i := 0; ; {
 		j := strings.Index(msg[i:], name)
 		if j < 0 {
-			return false
+			return -1
 		}
 		j += i
 		end := j + len(name)
 		if (j == 0 || !identByte(msg[j-1])) && (end == len(msg) || !identByte(msg[end])) {
-			return true
+			return j
 		}
 		i = j + 1
 	}
+}
+
+// asCalled words a registry's message about canonical by the name the
+// query used: `pack("a")` is told "pack takes keys and values in pairs",
+// not "pack: bag_pack takes ...", a name the user never wrote.
+func asCalled(msg, canonical, called string) string {
+	if canonical == called {
+		return msg
+	}
+	j := mentionAt(msg, canonical)
+	if j < 0 {
+		return msg
+	}
+	return msg[:j] + called + msg[j+len(canonical):]
 }
 
 func identByte(c byte) bool {
