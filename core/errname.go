@@ -15,3 +15,17 @@ import (
 func callErr(n parser.Node, name string, err error) error {
 	return exec.CallErrAt(n.Span(), name, err)
 }
+
+// asCalled words a registry's message about canonical by the name the
+// query used: `pack("a")` is told "pack takes keys and values in pairs",
+// not "pack: bag_pack takes ...", a name the user never wrote.
+func asCalled(msg, canonical, called string) string {
+	if canonical == called {
+		return msg
+	}
+	j := exec.MentionAt(msg, canonical)
+	if j < 0 {
+		return msg
+	}
+	return msg[:j] + called + msg[j+len(canonical):]
+}

@@ -63,7 +63,7 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*exec.Expr
 	}
 	rt, err := f.Result(types)
 	if err != nil {
-		return nil, callErr(call, call.Name, err)
+		return nil, semErr(call, "%s", exec.WithName(call.Name, asCalled(err.Error(), f.Name, call.Name)))
 	}
 	name := call.Name
 	if fn.Lookup(name) != f { // pack(*) runs bag_pack

@@ -48,3 +48,11 @@ func sortKeyText(rs [][]any) string {
 	}
 	return b.String()
 }
+
+func TestSortDynamicLargeLongs(t *testing.T) {
+	q := `datatable(x:dynamic)[dynamic(9007199254740993), dynamic(9007199254740992), dynamic(9007199254740994)] | sort by x asc | project x = tostring(x)`
+	got := fmt.Sprint(rows(mustQuery(t, NewEngine(nil), q)))
+	if want := "[[9007199254740992] [9007199254740993] [9007199254740994]]"; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}

@@ -14,7 +14,7 @@ func TestWithNameOnce(t *testing.T) {
 		{"log", "log: bad", "log: bad"},
 	}
 	for _, c := range cases {
-		if got := withName(c.name, c.msg); got != c.want {
+		if got := WithName(c.name, c.msg); got != c.want {
 			t.Errorf("withName(%q, %q) = %q, want %q", c.name, c.msg, got, c.want)
 		}
 	}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"cmp"
+	"math"
 	"strings"
 	"time"
 
@@ -59,9 +60,46 @@ func orderAny(a, b any) int {
 	case ca != cb:
 		return cmp.Compare(ca, cb)
 	case ca == sortNumber:
-		return cmp.Compare(fa, fb)
+		return orderNumbers(a, b, fa, fb)
 	case ca == sortTime:
 		return a.(time.Time).Compare(b.(time.Time))
 	}
 	return strings.Compare(sa, sb)
+}
+
+// orderNumbers orders two values of the number class. Longs beyond 2^53
+// share a float64, so two longs compare as longs and a long against a
+// real exactly; any other pair (bools, timespans, numeric strings)
+// compares by its float64, as the aggregations read it.
+func orderNumbers(a, b any, fa, fb float64) int {
+	ia, aInt := a.(int64)
+	ib, bInt := b.(int64)
+	switch {
+	case aInt && bInt:
+		return cmp.Compare(ia, ib)
+	case aInt && !math.IsNaN(fb):
+		if _, real := b.(float64); real {
+			return compareLongReal(ia, fb)
+		}
+	case bInt && !math.IsNaN(fa):
+		if _, real := a.(float64); real {
+			return -compareLongReal(ib, fa)
+		}
+	}
+	return cmp.Compare(fa, fb)
+}
+
+// compareLongReal compares a long with a real that is not NaN exactly.
+func compareLongReal(i int64, f float64) int {
+	switch {
+	case f >= 1<<63:
+		return -1
+	case f < -(1 << 63):
+		return 1
+	}
+	t := math.Trunc(f)
+	if c := cmp.Compare(i, int64(t)); c != 0 {
+		return c
+	}
+	return cmp.Compare(t, f)
 }
