@@ -230,7 +230,7 @@ func (p *planner) matchDatasets(pattern string) []string {
 
 // newScan builds a scan with the request's time range.
 func (p *planner) newScan(snaps []*store.Snapshot) *exec.ScanSource {
-	s := newScanSource(snaps)
+	s := exec.NewScanSource(snaps)
 	p.bound(s)
 	return s
 }

@@ -66,9 +66,17 @@ func (u *UnionStage) toPlan() (*plan.Stage, bool) {
 // snapshots the planner took, by dataset, the request's streams, and
 // the query's range for the aggregations that read it.
 type BuildEnv struct {
-	Snaps   map[string]*store.Snapshot
+	snaps   map[string]*store.Snapshot
 	Streams StreamTables
-	Actx    agg.Context
+	actx    agg.Context
+}
+
+func NewBuildEnv(snaps []*store.Snapshot, actx agg.Context) *BuildEnv {
+	env := &BuildEnv{snaps: make(map[string]*store.Snapshot, len(snaps)), actx: actx}
+	for _, s := range snaps {
+		env.snaps[s.Dataset] = s
+	}
+	return env
 }
 
 // buildPipeline builds the operators of pp for one run. Every source
@@ -139,13 +147,13 @@ func buildPipelineStage(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error)
 		st, err := buildParseKv(ps, in)
 		return checkedStage(ps, st, err)
 	case plan.SSeries:
-		st, err := buildMakeSeries(ps, in, env.Actx)
+		st, err := buildMakeSeries(ps, in, env.actx)
 		return checkedStage(ps, st, err)
 	case plan.SJoin:
 		st, err := buildJoin(ps, in, env)
 		return checkedStage(ps, st, err)
 	}
-	return buildStage(ps, in, env.Actx)
+	return buildStage(ps, in, env.actx)
 }
 
 func buildSample(ps *plan.Stage, in Schema) (Stage, error) {

@@ -132,12 +132,12 @@ func buildSource(ps *plan.Source, env *BuildEnv) (Source, error) {
 func buildScan(ps *plan.Source, sch Schema, env *BuildEnv) (Source, error) {
 	s := &ScanSource{Sch: sch, Datasets: ps.Datasets, WithSource: ps.WithSource}
 	for i, ds := range ps.Datasets {
-		snap := env.Snaps[ds]
+		snap := env.snaps[ds]
 		if snap == nil {
 			return nil, fmt.Errorf("no snapshot of dataset %q", ds)
 		}
 		for _, p := range snap.Parts {
-			s.Parts = append(s.Parts, ScanPart{Part: p, Dataset: i})
+			s.Parts = append(s.Parts, ScanPart{Part: p, dataset: i})
 		}
 	}
 	bounds(s, ps)

@@ -11,7 +11,7 @@ func UnionSchema(schemas ...Schema) Schema {
 	for _, s := range schemas {
 		for _, c := range s {
 			if i := out.Index(c.Name); i >= 0 {
-				out[i].Type = UnifyTypes(out[i].Type, c.Type)
+				out[i].Type = unifyTypes(out[i].Type, c.Type)
 				continue
 			}
 			out = append(out, c)

@@ -48,7 +48,7 @@ func (s *ScanStats) noteBlock(lo, hi int64) {
 // ScanPart is one part to scan and the dataset it belongs to.
 type ScanPart struct {
 	Part    store.Part
-	Dataset int
+	dataset int
 }
 
 // ScanSource reads the parts of one or more datasets in parallel. Its
@@ -80,9 +80,33 @@ type ScanSource struct {
 
 func (s *ScanSource) Schema() Schema { return s.Sch }
 
-// DatasetSchema orders fields as the service does: _sysTime, _time, then
+// NewScanSource builds the scan of the given snapshots.
+func NewScanSource(snaps []*store.Snapshot) *ScanSource {
+	s := &ScanSource{}
+	types := map[string]vector.Type{}
+	var order []string
+	for di, snap := range snaps {
+		s.Datasets = append(s.Datasets, snap.Dataset)
+		for _, p := range snap.Parts {
+			s.Parts = append(s.Parts, ScanPart{Part: p, dataset: di})
+			for _, cm := range p.Columns() {
+				t, seen := types[cm.Key.Name]
+				if !seen {
+					order = append(order, cm.Key.Name)
+					types[cm.Key.Name] = cm.Key.Type
+					continue
+				}
+				types[cm.Key.Name] = unifyTypes(t, cm.Key.Type)
+			}
+		}
+	}
+	s.Sch = datasetSchema(order, types)
+	return s
+}
+
+// datasetSchema orders fields as the service does: _sysTime, _time, then
 // the other fields alphabetically.
-func DatasetSchema(names []string, types map[string]vector.Type) Schema {
+func datasetSchema(names []string, types map[string]vector.Type) Schema {
 	sort.Strings(names)
 	out := Schema{{store.SysTimeField, vector.DateTime}, {store.TimeField, vector.DateTime}}
 	for _, n := range names {
@@ -98,8 +122,8 @@ func DatasetSchema(names []string, types map[string]vector.Type) Schema {
 	return out
 }
 
-// UnifyTypes is the type of a field seen with types a and b.
-func UnifyTypes(a, b vector.Type) vector.Type {
+// unifyTypes is the type of a field seen with types a and b.
+func unifyTypes(a, b vector.Type) vector.Type {
 	switch {
 	case a == b:
 		return a
@@ -361,7 +385,7 @@ func (pl *partLoader) Col(i int) (*vector.Vector, error) {
 	lo.once.Do(func() {
 		c := pl.src.Sch[i]
 		if pl.src.WithSource != "" && c.Name == pl.src.WithSource {
-			lo.v = vector.NewConst(vector.String, pl.src.Datasets[pl.sp.Dataset], pl.n)
+			lo.v = vector.NewConst(vector.String, pl.src.Datasets[pl.sp.dataset], pl.n)
 			return
 		}
 		lo.v, lo.err = readColumn(pl.x, pl.sp.Part, pl.metas, c, pl.n)

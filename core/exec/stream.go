@@ -153,11 +153,11 @@ func (t *StreamTable) Learn() error {
 // widenLocked unifies k into the types and reports whether they changed.
 func (t *StreamTable) widenLocked(k store.ColKey) bool {
 	cur, ok := t.types[k.Name]
-	if ok && UnifyTypes(cur, k.Type) == cur {
+	if ok && unifyTypes(cur, k.Type) == cur {
 		return false
 	}
 	if ok {
-		t.types[k.Name] = UnifyTypes(cur, k.Type)
+		t.types[k.Name] = unifyTypes(cur, k.Type)
 	} else {
 		t.types[k.Name] = k.Type
 	}
@@ -174,7 +174,7 @@ func (t *StreamTable) Plan() (Schema, map[string]vector.Type) {
 		types[n] = ty
 		names = append(names, n)
 	}
-	return DatasetSchema(names, types), types
+	return datasetSchema(names, types), types
 }
 
 // open returns the read the planner left, or a new one.
@@ -195,7 +195,7 @@ func (t *StreamTable) open() (ChunkReader, *store.Rows, error) {
 func (t *StreamTable) check(planned map[string]vector.Type, rows *store.Rows) error {
 	fits := true
 	for _, k := range rows.Keys {
-		if cur, ok := planned[k.Name]; !ok || UnifyTypes(cur, k.Type) != cur {
+		if cur, ok := planned[k.Name]; !ok || unifyTypes(cur, k.Type) != cur {
 			fits = false
 			break
 		}
