@@ -71,6 +71,8 @@ type BuildEnv struct {
 	actx    agg.Context
 }
 
+// NewBuildEnv is the environment to build a query's operators in: the
+// snapshots the planner took, found by dataset name, and the query's range.
 func NewBuildEnv(snaps []*store.Snapshot, actx agg.Context) *BuildEnv {
 	env := &BuildEnv{snaps: make(map[string]*store.Snapshot, len(snaps)), actx: actx}
 	for _, s := range snaps {
