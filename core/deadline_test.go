@@ -27,6 +27,7 @@ func TestExpressionStopsAtDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e = runnable(t, e, exec.Schema{{Name: "a", Type: vector.Int}})
 	col := vector.New(vector.Int, 4)
 	for i := 0; i < 4; i++ {
 		col.AppendInt(int64(i))

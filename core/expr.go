@@ -19,13 +19,35 @@ func semErr(n parser.Node, format string, args ...any) error {
 	return exec.SemErrAt(n.Span(), format, args...)
 }
 
+// planned is a compiled expression as the planner keeps it: its plan
+// node, type and place, and no evaluator. Nothing the planner makes runs:
+// a run builds its operators from the nodes (exec.BuildQueryPipeline),
+// and a constant's value comes from exec.EvalConst. A caller whose node
+// is nil (an operand without a plan form) calls the exec constructor
+// instead.
+func planned(node *plan.Expr, sp srcpos.Span) *exec.Expr {
+	if node == nil {
+		return nil
+	}
+	return &exec.Expr{Typ: node.Type, Col: -1, Span: sp, Node: node}
+}
+
+// constValue computes a constant-argument expression over one row: from
+// its node, through the execution, unless it has its own evaluator.
+func constValue(x *exec.Ctx, e *exec.Expr) (*vector.Vector, error) {
+	if e.Cnst != nil || e.Eval != nil {
+		return e.Run(x, &exec.Batch{Batch: vector.Batch{N: 1}})
+	}
+	return exec.EvalConst(x, e.Node)
+}
+
 // fold evaluates a constant-argument expression once, at plan time, and
 // turns it into a constant; volatile functions are never folded.
 func fold(x *exec.Ctx, e *exec.Expr) (*exec.Expr, error) {
-	if e.Cnst != nil || e.Eval == nil {
+	if e.Cnst != nil || e.Eval == nil && e.Node == nil {
 		return e, nil
 	}
-	v, err := e.Eval(x, &exec.Batch{Batch: vector.Batch{N: 1}})
+	v, err := constValue(x, e)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +95,10 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*exec.Expr
 	if node != nil {
 		node.Name = name
 	}
-	e := exec.CallExpr(node, call.Sp, rt, name, f, args)
+	e := planned(node, call.Sp)
+	if node == nil {
+		e = exec.CallExpr(node, call.Sp, rt, name, f, args)
+	}
 	if allConst(args) && !f.Volatile {
 		return fold(c.x, e)
 	}

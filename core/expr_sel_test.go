@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/internal/srcpos"
@@ -59,7 +60,21 @@ func compileSelTest(t testing.TB, sch exec.Schema, src string) *exec.Expr {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e
+	return runnable(t, e, sch)
+}
+
+// runnable is e as a run has it: the planner keeps nodes, and the
+// evaluator is built from the node.
+func runnable(t testing.TB, e *exec.Expr, sch exec.Schema) *exec.Expr {
+	t.Helper()
+	if e.Cnst != nil || e.Eval != nil {
+		return e
+	}
+	built, err := exec.BuildExpr(e.Node, sch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return built
 }
 
 // written counts the rows of v that hold something other than the zero
@@ -147,10 +162,15 @@ func TestFuncLiveRowsOnly(t *testing.T) {
 		p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()},
 			lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
 		c := p.compilerFor(sch)
-		e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, countRowsFunc("count_rows", &rows), []*exec.Expr{exec.ColExpr(0, sch[0], srcpos.Span{})})
+		f := countRowsFunc("count_rows", &rows)
+		args := []*exec.Expr{exec.ColExpr(0, sch[0], srcpos.Span{})}
+		e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, f, args)
 		if err != nil {
 			t.Fatal(err)
 		}
+		// count_rows is no registry function, so no node builds it: its
+		// evaluator is the one a node of a registered one gets.
+		e = exec.CallExpr(e.Node, e.Span, e.Typ, "count_rows", f, args)
 		got, err := e.Run(&exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0), Fn: testFnContext()}, b)
 		if err != nil {
 			t.Fatal(err)
@@ -214,6 +234,12 @@ func TestExtendAfterWhereComputesLiveRows(t *testing.T) {
 	}
 	ext, err := p.planExtend(sch, pq.Body.Ops[1].(*parser.ExtendOp))
 	if err != nil {
+		t.Fatal(err)
+	}
+	if where, err = exec.Rebuild(where, sch, agg.Context{}); err != nil {
+		t.Fatal(err)
+	}
+	if ext, err = exec.Rebuild(ext, sch, agg.Context{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, err = where.(*exec.WhereStage).Apply(x, b); err != nil {

@@ -13,7 +13,11 @@ func (c *compiler) arith(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr, err
 	if !ok {
 		return nil, semErr(b, "operator %s is not defined for %s and %s", b.Op, l.Typ, r.Typ)
 	}
-	e := exec.ArithExpr(exec.NodeOf(plan.KArith, res, b.Op, b.Sp, l, r), b.Sp, b.Op, res, dom, l, r)
+	node := exec.NodeOf(plan.KArith, res, b.Op, b.Sp, l, r)
+	e := planned(node, b.Sp)
+	if node == nil {
+		e = exec.ArithExpr(node, b.Sp, b.Op, res, dom, l, r)
+	}
 	if l.IsConst() && r.IsConst() {
 		return fold(c.x, e)
 	}

@@ -46,7 +46,11 @@ func (c *compiler) dynIndex(n parser.Node, x, key *exec.Expr) (*exec.Expr, error
 	if x.Typ != vector.Dynamic && x.Typ != vector.Null {
 		return nil, semErr(n, "cannot index into a value of type %s", x.Typ)
 	}
-	e := exec.IndexExpr(exec.NodeOf(plan.KIndex, vector.Dynamic, "", n.Span(), x, key), n.Span(), x, key)
+	node := exec.NodeOf(plan.KIndex, vector.Dynamic, "", n.Span(), x, key)
+	e := planned(node, n.Span())
+	if node == nil {
+		e = exec.IndexExpr(node, n.Span(), x, key)
+	}
 	if x.IsConst() && key.IsConst() {
 		return fold(c.x, e)
 	}

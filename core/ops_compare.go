@@ -20,7 +20,11 @@ func (c *compiler) comparison(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr
 	if dom == vector.Bool && op != "==" && op != "!=" {
 		return nil, semErr(b, "operator %s is not defined for bool", op)
 	}
-	e := exec.CmpExpr(exec.NodeOf(plan.KCmp, vector.Bool, op, b.Sp, l, r), b.Sp, op, l, r)
+	node := exec.NodeOf(plan.KCmp, vector.Bool, op, b.Sp, l, r)
+	e := planned(node, b.Sp)
+	if node == nil {
+		e = exec.CmpExpr(node, b.Sp, op, l, r)
+	}
 	if l.IsConst() && r.IsConst() {
 		return fold(c.x, e)
 	}

@@ -27,7 +27,10 @@ func (c *compiler) inList(e *parser.InExpr) (*exec.Expr, error) {
 		allConst = allConst && list[i].IsConst()
 	}
 	node := exec.NodeOf(plan.KIn, vector.Bool, e.Op, e.Sp, append([]*exec.Expr{x}, list...)...)
-	out := exec.InExpr(node, e.Sp, e.Op, x, list)
+	out := planned(node, e.Sp)
+	if node == nil {
+		out = exec.InExpr(node, e.Sp, e.Op, x, list)
+	}
 	if x.IsConst() && allConst {
 		return fold(c.x, out)
 	}
@@ -72,7 +75,11 @@ func (c *compiler) between(e *parser.BetweenExpr) (*exec.Expr, error) {
 
 // not negates a bool expression (null stays null).
 func (c *compiler) not(sp srcpos.Span, x *exec.Expr) (*exec.Expr, error) {
-	e := exec.NotExpr(exec.NodeOf(plan.KNot, vector.Bool, "", sp, x), sp, x)
+	node := exec.NodeOf(plan.KNot, vector.Bool, "", sp, x)
+	e := planned(node, sp)
+	if node == nil {
+		e = exec.NotExpr(node, sp, x)
+	}
 	if x.IsConst() {
 		return fold(c.x, e)
 	}

@@ -15,7 +15,11 @@ func (c *compiler) logical(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr, e
 			return nil, semErr(b, "operands of %s must be bool, got %s", b.Op, side.Typ)
 		}
 	}
-	e := exec.LogicExpr(exec.NodeOf(plan.KLogic, vector.Bool, b.Op, b.Sp, l, r), b.Sp, b.Op == "and", l, r)
+	node := exec.NodeOf(plan.KLogic, vector.Bool, b.Op, b.Sp, l, r)
+	e := planned(node, b.Sp)
+	if node == nil {
+		e = exec.LogicExpr(node, b.Sp, b.Op == "and", l, r)
+	}
 	if l.IsConst() && r.IsConst() {
 		return fold(c.x, e)
 	}

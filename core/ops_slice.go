@@ -37,7 +37,11 @@ func (c *compiler) slice(e *parser.SliceExpr) (*exec.Expr, error) {
 	if t == vector.Null {
 		t = vector.Dynamic
 	}
-	out := exec.SliceExpr(exec.NodeOf(plan.KSlice, t, "", e.Sp, x, bounds[0], bounds[1]), e.Sp, t, x, bounds)
+	node := exec.NodeOf(plan.KSlice, t, "", e.Sp, x, bounds[0], bounds[1])
+	out := planned(node, e.Sp)
+	if node == nil {
+		out = exec.SliceExpr(node, e.Sp, t, x, bounds)
+	}
 	if x.IsConst() && (bounds[0] == nil || bounds[0].IsConst()) && (bounds[1] == nil || bounds[1].IsConst()) {
 		return fold(c.x, out)
 	}

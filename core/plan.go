@@ -289,7 +289,6 @@ func (p *planner) datatable(d *parser.DatatableSource) (exec.Source, error) {
 // print evaluates `print a = expr, ...` into one row.
 func (p *planner) print(ps *parser.PrintSource) (exec.Source, error) {
 	cc := p.compilerFor(nil)
-	one := &exec.Batch{Batch: vector.Batch{N: 1}}
 	var sch exec.Schema
 	var vecs []*vector.Vector
 	for i, ne := range ps.Cols {
@@ -297,7 +296,7 @@ func (p *planner) print(ps *parser.PrintSource) (exec.Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := e.Run(p.fold, one)
+		v, err := constValue(p.fold, e)
 		if err != nil {
 			return nil, err
 		}
