@@ -66,7 +66,7 @@ const (
 func stopMask(x uint64) uint64 {
 	q := x ^ (lsb * 0x02)
 	s := x ^ (lsb * '\\')
-	return ((q - lsb*0x21) &^ q | (s - lsb) &^ s) & msb
+	return ((q-lsb*0x21)&^q | (s-lsb)&^s) & msb
 }
 
 // plain returns the index of the first '"', '\\' or control byte in
