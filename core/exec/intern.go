@@ -54,6 +54,13 @@ func NewInterner() *Interner { return &Interner{Ids: make(map[string]uint32, 102
 // id returns the id of s, assigning the next one when s is new.
 func (in *Interner) id(s string) uint32 {
 	in.mu.Lock()
+	id := in.idLocked(s)
+	in.mu.Unlock()
+	return id
+}
+
+// idLocked is id with in.mu held.
+func (in *Interner) idLocked(s string) uint32 {
 	id, ok := in.Ids[s]
 	if !ok {
 		// A copy: the interner outlives the query, and s may point into a
@@ -63,30 +70,33 @@ func (in *Interner) id(s string) uint32 {
 		in.Ids[s] = id
 		in.strs = append(in.strs, s)
 	}
-	in.mu.Unlock()
 	return id
+}
+
+// internAll interns every string of d under one lock: a row group's dictionary
+// of thousands of URIs took and released the lock per entry, with the
+// other scan worker contending for it.
+func (in *Interner) internAll(d []string) []uint32 {
+	out := make([]uint32, len(d))
+	in.mu.Lock()
+	for i, s := range d {
+		out[i] = in.idLocked(s)
+	}
+	in.mu.Unlock()
+	return out
 }
 
 // Dict returns the ids of a dictionary's entries, computed once per
 // dictionary however many workers ask.
 func (in *Interner) Dict(d []string) []uint32 {
 	if in.Transient {
-		ids := make([]uint32, len(d))
-		for i, s := range d {
-			ids[i] = in.id(s)
-		}
-		return ids
+		return in.internAll(d)
 	}
 	v, loaded := in.dicts.LoadOrStore(&d[0], &dictIDs{})
 	if !loaded {
 		in.Ndicts.Add(1)
 	}
 	di := v.(*dictIDs)
-	di.once.Do(func() {
-		di.ids = make([]uint32, len(d))
-		for i, s := range d {
-			di.ids[i] = in.id(s)
-		}
-	})
+	di.once.Do(func() { di.ids = in.internAll(d) })
 	return di.ids
 }

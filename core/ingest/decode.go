@@ -68,6 +68,9 @@ type decoder struct {
 	newCounted []int32
 	nfields    int
 	prev       int32 // last node of the current event, for shape prediction
+	// nl is set when ws steps over a newline; lineOK when lineFast
+	// decoded an event (not a blank line).
+	nl, lineOK bool
 
 	ingested, failed int
 	failures         []Failure

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/aplite/aplite/core/store"
@@ -34,6 +35,8 @@ type node struct {
 	// plainKey marks a key that needs no escaping in JSON, so its quoted
 	// bytes in the input can be compared without unescaping them.
 	plainKey bool
+	// keyWord and keyMask are keyWord(key), for rawMatch.
+	keyWord, keyMask uint64
 	// counted marks a name that counts against MaxFields.
 	counted bool
 	// refs are the builder column handles per vector.Type, -1 until used.
@@ -108,11 +111,32 @@ func (f *fields) rawMatch(parent, prev int32, buf []byte, pos int) int32 {
 		return -1
 	}
 	n := &f.nodes[guess]
+	if n.parent != parent || !n.plainKey {
+		return -1
+	}
+	if pos+9 <= len(buf) {
+		// One word compare settles a key of up to seven bytes (and its
+		// closing quote), most keys, without a call to memequal.
+		if (binary.LittleEndian.Uint64(buf[pos+1:])^n.keyWord)&n.keyMask != 0 {
+			return -1
+		}
+		if len(n.key) < 8 {
+			return guess
+		}
+	}
 	end := pos + 1 + len(n.key)
-	if n.parent != parent || !n.plainKey || end >= len(buf) || buf[end] != '"' || string(buf[pos+1:end]) != n.key {
+	if end >= len(buf) || buf[end] != '"' || string(buf[pos+1:end]) != n.key {
 		return -1
 	}
 	return guess
+}
+
+// keyWord returns the first eight bytes of key and its closing quote as a
+// little-endian word, and the mask of the bytes that hold them.
+func keyWord(key string) (word, mask uint64) {
+	var b [8]byte
+	n := copy(b[:], key+`"`)
+	return binary.LittleEndian.Uint64(b[:]), ^uint64(0) >> (64 - 8*n)
 }
 
 // lookup finds or creates the node for key under parent by its path.
@@ -165,6 +189,7 @@ func (f *fields) top(path string) int32 {
 func (f *fields) add(parent int32, path, key string) int32 {
 	o := f.opts
 	n := node{parent: parent, next: -1, key: key, path: path, name: path, plainKey: isPlain(key)}
+	n.keyWord, n.keyMask = keyWord(key)
 	if path == o.TimestampField {
 		n.isTime = true
 		n.keep = path != "_time"

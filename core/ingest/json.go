@@ -42,7 +42,7 @@ func (d *decoder) object(parent int32, depth int) (empty bool, err error) {
 			return false, err
 		}
 		d.ws()
-		if err := d.member(id, depth); err != nil {
+		if err := d.value(id, depth); err != nil {
 			return false, err
 		}
 		d.ws()
@@ -57,6 +57,26 @@ func (d *decoder) object(parent int32, depth int) (empty bool, err error) {
 			return false, d.errAt(d.pos, "invalid "+describe(d.buf, d.pos)+" after object key:value pair")
 		}
 	}
+}
+
+// value decodes or skips the value at d.pos for node id. The string a
+// projected decode skips, most of its values, is stepped over here,
+// without the calls through member and skipMember (a tenth of the time
+// of a decode that keeps one field of twenty).
+func (d *decoder) value(id int32, depth int) error {
+	if !d.f.nodes[id].skip {
+		return d.member(id, depth)
+	}
+	buf, i := d.buf, d.pos
+	if i < len(buf) && buf[i] == '"' {
+		if j := stop(buf, i+1); j < len(buf) && buf[j] == '"' {
+			d.pos = j + 1
+			return nil
+		}
+		_, err := d.str() // its errors, as skipStr
+		return err
+	}
+	return d.skipMember()
 }
 
 // member decodes the value at d.pos into node id; the value's container is
@@ -273,7 +293,10 @@ func (d *decoder) skip() error {
 			}
 			continue
 		case '"':
-			if err := d.skipStr(); err != nil {
+			// skipStr, inlined by hand: one call less on the commonest value.
+			if j := stop(d.buf, d.pos+1); j < len(d.buf) && d.buf[j] == '"' {
+				d.pos = j + 1
+			} else if _, err := d.str(); err != nil {
 				return err
 			}
 		case 't':
@@ -289,7 +312,7 @@ func (d *decoder) skip() error {
 				return err
 			}
 		default:
-			if _, _, _, err := d.number(); err != nil {
+			if err := d.skipNumber(); err != nil {
 				return err
 			}
 		}
@@ -323,10 +346,17 @@ func (d *decoder) skip() error {
 // key skips an object key and its colon.
 func (d *decoder) key() error {
 	d.ws()
-	if d.peek() != '"' {
+	buf, i := d.buf, d.pos
+	if i >= len(buf) || buf[i] != '"' {
 		return d.errAt(d.pos, "invalid "+describe(d.buf, d.pos)+" looking for beginning of object key string")
 	}
-	if err := d.skipStr(); err != nil {
+	if j := stop(buf, i+1); j < len(buf) && buf[j] == '"' {
+		if j+1 < len(buf) && buf[j+1] == ':' { // compact JSON
+			d.pos = j + 2
+			return nil
+		}
+		d.pos = j + 1
+	} else if _, err := d.str(); err != nil { // its errors, as skipStr
 		return err
 	}
 	return d.expect(':', "after object key")

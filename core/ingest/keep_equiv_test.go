@@ -89,6 +89,7 @@ func TestKeepMatchesFullDecode(t *testing.T) {
 		`  {"status":200,"status":201.5,"uri":null,"geo":{"city":"Rome","city":"Roma"}}  `,
 		`{"message":"` + strings.Repeat("long text ", 200) + `","uri":"/x"}`,
 		`{"_rowID":"r","_time":"2024-05-06T07:08:09.123456789+02:00","id":12345678901234567890}`,
+		`{"cache":{"k\"ey":{"a\u00e9":[1, -2.5e-3 ,{"x" : "y"}]} , "st\\atus" :"HIT"},"tags":[ "a\nb" , 0, 1E+2, true,false,null,[],{}],"uri":"/u"}`,
 		`[1,2]`,
 		`"just a string"`,
 		`{}`,
@@ -127,6 +128,11 @@ func TestKeepMalformedLinesFailAsInFull(t *testing.T) {
 		`{"status":200,"a":[1,2}`,
 		`{"status":200,"a":[1 2]}`,
 		`{"status":200,"a":[{"x":"y\q"}]}`,
+		`{"status":200,"o":{"a\q":1}}`,
+		`{"status":200,"o":{"a":1 , "b" :2,"c":-01}}`,
+		`{"status":200,"o":{"a":[1,2.]}}`,
+		`{"status":200,"o":{"a" :: 1}}`,
+		"{\"status\":200,\"o\":{\"a\x01\":1}}",
 		`{"status":200,"x":1} trailing`,
 		`{"status":200,"x":1`,
 		`{"status":2x0}`,
@@ -151,6 +157,8 @@ func FuzzKeepNDJSON(f *testing.F) {
 	f.Add(realBody(20), byte(1))
 	f.Add([]byte(`{"a":{"b":"\u00e9\"","c":[1,{"d":-1.5e3}]},"b":tru}`+"\n"+`{"a":"x\q"}`), byte(0))
 	f.Add([]byte(`{"a":1,"a":"s","b":{"c":null}}`+"\n[1]\n"+`{"b":{"c":{}},"a":01}`), byte(1))
+	f.Add([]byte(`{"a":{"k\"y" : [1, -2.5e-3 ,{"x":"\u00e9\n"}]},"b":{"c\\d":"HIT"}}`+"\n"+`{"a":{"x" 1},"b":{"y\q":1}}`+"\n"+`{"a":{"x":[1,2.]},"b":{"c":-01}}`), byte(0))
+	f.Add([]byte(`{"a":{"k\"y" : [1, -2.5e-3 ,{"x":"\u00e9\n"}]},"b":{"c\\d":"HIT"}}`+"\n"+`{"a":{"x" 1},"b":{"y\q":1}}`+"\n"+`{"a":{"x":[1,2.]},"b":{"c":-01}}`), byte(1))
 	f.Fuzz(func(t *testing.T, body []byte, sel byte) {
 		if bytes.Count(body, []byte("["))+bytes.Count(body, []byte("{")) > DefaultMaxDepth {
 			return // a skipped value deeper than MaxDepth is only a failure in full

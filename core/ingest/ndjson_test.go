@@ -2,7 +2,9 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +76,34 @@ func TestNDJSONShapeChanges(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %#v\nwant %#v", got, want)
+	}
+}
+
+// The predicted key is compared a word at a time: a key that is a prefix
+// of the one in the input, or the other way round, around the word's
+// eight bytes and at the very end of the input, is another key.
+func TestNDJSONPredictedKeyPrefixes(t *testing.T) {
+	keys := []string{"a", "ab", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh_long_key", "abcdefgh_long_kez", "é"}
+	var in strings.Builder
+	var want []event
+	for i, k := range keys {
+		for j, k2 := range keys {
+			fmt.Fprintf(&in, "{%q:%d,%q:%d}\n", k, i, k2, j)
+			e := event{"_time": testNow, k: int64(i)}
+			e[k2] = int64(j)
+			want = append(want, e)
+		}
+	}
+	for _, k := range keys { // the key as the last bytes of the body
+		fmt.Fprintf(&in, "{%q:1,%q:2}", keys[0], k)
+		got, res, _, err := run(t, in.String(), Options{Format: NDJSON})
+		must(t, err)
+		e := event{"_time": testNow, keys[0]: int64(1)}
+		e[k] = int64(2)
+		if res.Failed != 0 || !reflect.DeepEqual(got, append(want, e)) {
+			t.Fatalf("%+v\ngot  %v\nwant %v", res, got, append(want, e))
+		}
+		fmt.Fprintf(&in, "\n")
+		want = append(want, e)
 	}
 }

@@ -19,8 +19,12 @@ func (d *decoder) errAt(off int, msg string) error { return &syntaxErr{off: off,
 func (d *decoder) ws() {
 	buf, i := d.buf, d.pos
 	for i < len(buf) && buf[i] <= ' ' {
-		if c := buf[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		c := buf[i]
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			break
+		}
+		if c == '\n' {
+			d.nl = true // lineFast cannot take this line
 		}
 		i++
 	}
@@ -53,10 +57,16 @@ const (
 // stopMask has the high bit set in the first byte of x (little-endian)
 // that ends a run of plain string bytes: '"', '\\' or a control byte.
 // Bits above the first hit may be spurious; only the lowest is used.
+//
+// It makes two tests of three: flipping bit 1 maps '"' (0x22) to 0x20 and
+// the control bytes onto themselves, and no other byte below 0x21, so one
+// "byte < 0x21" test finds both; the other finds '\\'. Each test is
+// exact for the lowest byte it flags (a borrow only runs upwards, from a
+// byte it rightly flags), which is the one used.
 func stopMask(x uint64) uint64 {
-	q := x ^ (lsb * '"')
+	q := x ^ (lsb * 0x02)
 	s := x ^ (lsb * '\\')
-	return ((q - lsb) &^ q & msb) | ((s - lsb) &^ s & msb) | ((x - lsb*0x20) &^ x & msb)
+	return ((q-lsb*0x21)&^q | (s-lsb)&^s) & msb
 }
 
 // plain returns the index of the first '"', '\\' or control byte in
