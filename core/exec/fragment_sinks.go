@@ -76,6 +76,7 @@ func checkColumns(cols []*vector.Vector, sch Schema) error {
 	return nil
 }
 
+// EncodeSink implements SinkCodec.
 func (c *CountStage) EncodeSink(s Sink) ([]byte, error) {
 	return binary.AppendVarint(nil, s.(*countSink).n), nil
 }
@@ -88,6 +89,7 @@ func (c *CountStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
 	return &countSink{n: n}, nil
 }
 
+// EncodeSink implements SinkCodec.
 func (s *TakeStage) EncodeSink(sk Sink) ([]byte, error) { return encodeBatches(sk.(*takeSink).parts) }
 
 func (s *TakeStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
@@ -134,6 +136,7 @@ func (s *TopStage) decodeSink(x *Ctx, b []byte) (Sink, error) {
 	return t, nil
 }
 
+// EncodeSink implements SinkCodec.
 func (c *CollectStage) EncodeSink(sk Sink) ([]byte, error) {
 	return encodeBatches(sk.(*collectSink).parts)
 }
@@ -150,6 +153,7 @@ func (c *CollectStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
 	return s, nil
 }
 
+// EncodeSink implements SinkCodec.
 func (s *SortStage) EncodeSink(sk Sink) ([]byte, error) {
 	return encodeBatches(sk.(*collectSink).parts)
 }
@@ -166,6 +170,7 @@ func (s *SortStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
 	return c, nil
 }
 
+// EncodeSink implements SinkCodec.
 func (s *DistinctStage) EncodeSink(sk Sink) ([]byte, error) {
 	g := sk.(*distinctSink).g
 	return store.EncodeColumns(nil, g.keys, g.N)

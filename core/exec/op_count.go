@@ -6,18 +6,22 @@ import "github.com/aplite/aplite/vector"
 // of input rows.
 type CountStage struct{}
 
+// Out implements Stage.
 func (c *CountStage) Out() Schema { return Schema{{"count", vector.Int}} }
 
 type countSink struct{ n int64 }
 
+// NewSink implements blockStage.
 func (c *CountStage) NewSink(*Ctx) (Sink, error) { return &countSink{}, nil }
 
 func (s *countSink) keepsNothing() {}
 
 func (s *countSink) consume(x *Ctx, b *Batch) error { s.n += int64(b.Rows()); return nil }
 
+// Full implements Sink.
 func (s *countSink) Full() bool { return false }
 
+// Finish implements blockStage.
 func (c *CountStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	var n int64
 	for _, s := range sinks {

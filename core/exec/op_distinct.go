@@ -11,6 +11,7 @@ type DistinctStage struct {
 	Exprs []*Expr
 }
 
+// Out implements Stage.
 func (s *DistinctStage) Out() Schema { return s.Sch }
 
 type distinctSink struct {
@@ -19,6 +20,7 @@ type distinctSink struct {
 	gbuf []uint32
 }
 
+// NewSink implements blockStage.
 func (s *DistinctStage) NewSink(*Ctx) (Sink, error) {
 	types := make([]vector.Type, len(s.Sch))
 	for i, c := range s.Sch {
@@ -27,6 +29,7 @@ func (s *DistinctStage) NewSink(*Ctx) (Sink, error) {
 	return &distinctSink{st: s, g: newGroupTable(types)}, nil
 }
 
+// Full implements Sink.
 func (d *distinctSink) Full() bool { return false }
 
 func (d *distinctSink) consume(x *Ctx, b *Batch) error {
@@ -47,6 +50,7 @@ func (d *distinctSink) consume(x *Ctx, b *Batch) error {
 	return x.Budget.Charge(int64(d.g.N-before) * int64(16*len(cols)+32))
 }
 
+// Finish implements blockStage.
 func (s *DistinctStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	base := sinks[0].(*distinctSink).g
 	for _, o := range sinks[1:] {

@@ -18,10 +18,12 @@ type ExtendStage struct {
 	Valid   bool
 }
 
+// Out implements Stage.
 func (s *ExtendStage) Out() Schema { return s.Sch }
 
 func (s *ExtendStage) keepsNothing() {}
 
+// Apply implements streamStage.
 func (s *ExtendStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	if Sparse(b) {
 		b = narrow(b)

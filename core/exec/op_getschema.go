@@ -5,6 +5,7 @@ import "github.com/aplite/aplite/vector"
 // GetSchemaStage is `getschema`: one row per input column.
 type GetSchemaStage struct{ In Schema }
 
+// Out implements Stage.
 func (g *GetSchemaStage) Out() Schema {
 	return Schema{{"ColumnName", vector.String}, {"ColumnOrdinal", vector.Int}, {"DataType", vector.String}, {"ColumnType", vector.String}}
 }
@@ -16,8 +17,10 @@ var clrNames = map[vector.Type]string{
 	vector.Dynamic: "System.Object", vector.Null: "System.Object",
 }
 
+// NewSink implements blockStage.
 func (g *GetSchemaStage) NewSink(*Ctx) (Sink, error) { return &countSink{}, nil }
 
+// Finish implements blockStage.
 func (g *GetSchemaStage) Finish(x *Ctx, _ []Sink) (*Batch, error) {
 	n := len(g.In)
 	name, ord, dt, ct := vector.New(vector.String, n), vector.New(vector.Int, n), vector.New(vector.String, n), vector.New(vector.String, n)

@@ -38,8 +38,10 @@ type JoinKey struct {
 	RightCol int // the right column the key reads as is, or -1
 }
 
+// Out implements Stage.
 func (j *JoinSpec) Out() Schema { return j.Sch }
 
+// NewSink implements blockStage.
 func (j *JoinStage) NewSink(x *Ctx) (Sink, error) { return j.CollectInput.NewSink(x) }
 
 // Finish runs the right side, matches the keys and assembles the output.

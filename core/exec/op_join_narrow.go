@@ -13,8 +13,10 @@ type UnusedNullStage struct {
 	Keep []bool
 }
 
+// Out implements Stage.
 func (s *UnusedNullStage) Out() Schema { return s.Sch }
 
+// Apply implements streamStage.
 func (s *UnusedNullStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	nb := withColumns(b)
 	for i, k := range s.Keep {

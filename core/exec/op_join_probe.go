@@ -58,6 +58,7 @@ func (j *ProbeJoinStage) hashRight(x *Ctx) (*joinBuild, error) {
 	return &joinBuild{rb: rb, table: t, off: off, rows: rows}, nil
 }
 
+// Apply implements streamStage.
 func (j *ProbeJoinStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	jb, err := j.prepare(x)
 	if err != nil {

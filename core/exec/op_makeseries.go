@@ -43,4 +43,5 @@ func (st *MakeSeriesStage) FixedBins() int64 {
 	return 0
 }
 
+// Out implements Stage.
 func (st *MakeSeriesStage) Out() Schema { return st.Sch }

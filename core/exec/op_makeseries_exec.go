@@ -23,6 +23,7 @@ type seriesSink struct {
 	last   int
 }
 
+// NewSink implements blockStage.
 func (st *MakeSeriesStage) NewSink(x *Ctx) (Sink, error) {
 	types := append(append([]vector.Type(nil), st.KeyTypes...), vector.Int)
 	sk := &seriesSink{st: st, groups: newGroupTable(types)}
@@ -36,6 +37,7 @@ func (st *MakeSeriesStage) NewSink(x *Ctx) (Sink, error) {
 	return sk, nil
 }
 
+// Full implements Sink.
 func (sk *seriesSink) Full() bool { return false }
 
 func (sk *seriesSink) consume(x *Ctx, b *Batch) error {
@@ -138,6 +140,7 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
+// Finish implements blockStage.
 func (st *MakeSeriesStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	base := sinks[0].(*seriesSink)
 	for _, o := range sinks[1:] {

@@ -34,8 +34,10 @@ type MvCol struct {
 	Cast bool // `to typeof(T)` was given
 }
 
+// Out implements Stage.
 func (s *MvExpandStage) Out() Schema { return s.Sch }
 
+// Apply implements streamStage.
 func (s *MvExpandStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	vals := make([]*vector.Vector, len(s.Cols))
 	for i, c := range s.Cols {

@@ -51,8 +51,10 @@ var ConvName = map[vector.Type]string{
 	vector.DateTime: "todatetime", vector.TimeSpan: "totimespan", vector.Dynamic: "todynamic",
 }
 
+// Out implements Stage.
 func (st *ParseStage) Out() Schema { return st.Sch }
 
+// Apply implements streamStage.
 func (st *ParseStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	v, err := st.Src.Run(x, b)
 	if err != nil {

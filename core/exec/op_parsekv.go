@@ -52,8 +52,10 @@ type KvKey struct {
 // QuotePair is one opening and closing quote character.
 type QuotePair struct{ Open, Close rune }
 
+// Out implements Stage.
 func (st *ParseKvStage) Out() Schema { return st.Sch }
 
+// Apply implements streamStage.
 func (st *ParseKvStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	v, err := st.Src.Run(x, b)
 	if err != nil {

@@ -11,10 +11,12 @@ type ProjectStage struct {
 	Exprs []*Expr
 }
 
+// Out implements Stage.
 func (s *ProjectStage) Out() Schema { return s.Sch }
 
 func (s *ProjectStage) keepsNothing() {}
 
+// Apply implements streamStage.
 func (s *ProjectStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	nb := &Batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.Exprs)), N: b.N, Sel: b.Sel}, scratch: b.scratch}
 	for i, e := range s.Exprs {
@@ -40,6 +42,8 @@ type PickStage struct {
 	Idx []int
 }
 
+// Out implements Stage.
 func (s *PickStage) Out() Schema { return s.Sch }
 
+// Apply implements streamStage.
 func (s *PickStage) Apply(x *Ctx, b *Batch) (*Batch, error) { return remap(b, s.Idx), nil }

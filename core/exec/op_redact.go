@@ -27,8 +27,10 @@ type RedactStage struct {
 	Groups bool
 }
 
+// Out implements Stage.
 func (st *RedactStage) Out() Schema { return st.In }
 
+// Apply implements streamStage.
 func (st *RedactStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	nb := withColumns(b)
 	for _, ci := range st.Cols {

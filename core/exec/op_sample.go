@@ -19,8 +19,10 @@ type SampleStage struct {
 	batch atomic.Uint64
 }
 
+// Out implements Stage.
 func (s *SampleStage) Out() Schema { return s.In }
 
+// Apply implements streamStage.
 func (s *SampleStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	rng := rand.New(rand.NewPCG(s.Seed, s.batch.Add(1)))
 	var sel []int32

@@ -6,8 +6,10 @@ type FilteredSource struct {
 	St  streamStage
 }
 
+// Schema implements Source.
 func (f *FilteredSource) Schema() Schema { return f.Src.Schema() }
 
+// Run implements Source.
 func (f *FilteredSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) error {
 	return f.Src.Run(x, workers, func(w int, b *Batch) error {
 		nb, err := f.St.Apply(x, b)

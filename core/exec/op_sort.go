@@ -22,10 +22,13 @@ type SortStage struct {
 	Keys []SortKey
 }
 
+// Out implements Stage.
 func (s *SortStage) Out() Schema { return s.In }
 
+// NewSink implements blockStage.
 func (s *SortStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
 
+// Finish implements blockStage.
 func (s *SortStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	all, err := (&CollectStage{Sch: s.In}).Finish(x, sinks)
 	if err != nil {

@@ -40,6 +40,7 @@ type SummarizeStage struct {
 	BinCol int
 }
 
+// Out implements Stage.
 func (s *SummarizeStage) Out() Schema { return s.Sch }
 
 // aggSink is one worker's partial aggregation.
@@ -56,6 +57,7 @@ type aggSink struct {
 	dense *denseCounter
 }
 
+// NewSink implements blockStage.
 func (s *SummarizeStage) NewSink(x *Ctx) (Sink, error) {
 	types := make([]vector.Type, len(s.Keys))
 	for i, k := range s.Keys {
@@ -79,6 +81,7 @@ func (s *SummarizeStage) NewSink(x *Ctx) (Sink, error) {
 	return sk, nil
 }
 
+// Full implements Sink.
 func (sk *aggSink) Full() bool { return false }
 
 func (sk *aggSink) keepsNothing() {}
@@ -150,6 +153,7 @@ func (sk *aggSink) chargeGroups(x *Ctx) error {
 	return nil
 }
 
+// Finish implements blockStage.
 func (s *SummarizeStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	for _, sk := range sinks {
 		sk.(*aggSink).dense.release()

@@ -4,4 +4,5 @@ package exec
 // splices them in order.
 type StageChain []Stage
 
+// Out implements Stage.
 func (c StageChain) Out() Schema { return c[len(c)-1].Out() }

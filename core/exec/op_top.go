@@ -17,6 +17,7 @@ type TopStage struct {
 	SortTake bool
 }
 
+// Out implements Stage.
 func (s *TopStage) Out() Schema { return s.In }
 
 // topSink holds a worker's best rows so far as references into the
@@ -39,8 +40,10 @@ type topRow struct {
 	row  int32
 }
 
+// NewSink implements blockStage.
 func (s *TopStage) NewSink(*Ctx) (Sink, error) { return &topSink{st: s}, nil }
 
+// Full implements Sink.
 func (t *topSink) Full() bool { return false }
 
 func (t *topSink) consume(x *Ctx, b *Batch) error {
@@ -110,6 +113,7 @@ func (s *TopStage) keepBest(rows []topRow) []topRow {
 	return rows[:len(best)]
 }
 
+// Finish implements blockStage.
 func (s *TopStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	var rows []topRow
 	for _, sk := range sinks {
@@ -145,6 +149,7 @@ type TakeStage struct {
 	N  int64
 }
 
+// Out implements Stage.
 func (s *TakeStage) Out() Schema { return s.In }
 
 type takeSink struct {
@@ -153,8 +158,10 @@ type takeSink struct {
 	rows  int64
 }
 
+// NewSink implements blockStage.
 func (s *TakeStage) NewSink(*Ctx) (Sink, error) { return &takeSink{st: s}, nil }
 
+// Full implements Sink.
 func (t *takeSink) Full() bool { return t.rows >= t.st.N }
 
 func (t *takeSink) consume(x *Ctx, b *Batch) error {
@@ -173,6 +180,7 @@ func (t *takeSink) consume(x *Ctx, b *Batch) error {
 	return nil
 }
 
+// Finish implements blockStage.
 func (s *TakeStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	var parts []*Batch
 	var rows int64

@@ -52,8 +52,10 @@ type UnionSource struct {
 	WithSource string
 }
 
+// Schema implements Source.
 func (u *UnionSource) Schema() Schema { return u.Sch }
 
+// Run implements Source.
 func (u *UnionSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) error {
 	for _, p := range u.Parts {
 		b, err := p.Pl.Execute(x)
@@ -84,10 +86,13 @@ type UnionStage struct {
 	Src *UnionSource
 }
 
+// Out implements Stage.
 func (u *UnionStage) Out() Schema { return u.Src.Sch }
 
+// NewSink implements blockStage.
 func (u *UnionStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
 
+// Finish implements blockStage.
 func (u *UnionStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	input, err := (&CollectStage{Sch: u.In}).Finish(x, sinks)
 	if err != nil {

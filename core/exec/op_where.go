@@ -33,10 +33,12 @@ func NewWhereStage(in Schema, pred *Expr) *WhereStage {
 	return &WhereStage{In: in, Pred: pred, fast: fastFilterOf(in, pred.Node), Push: PushOf(in, pred.Node)}
 }
 
+// Out implements Stage.
 func (w *WhereStage) Out() Schema { return w.In }
 
 func (w *WhereStage) keepsNothing() {}
 
+// Apply implements streamStage.
 func (w *WhereStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	if w.fast != nil {
 		sel, ok, err := w.fast.Apply(b)

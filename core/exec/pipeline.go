@@ -239,10 +239,13 @@ func (stopScan) Error() string { return "scan stopped early" }
 // blocking stage of its own.
 type CollectStage struct{ Sch Schema }
 
+// Out implements Stage.
 func (c *CollectStage) Out() Schema { return c.Sch }
 
+// NewSink implements blockStage.
 func (c *CollectStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
 
+// Finish implements blockStage.
 func (c *CollectStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	var parts []*Batch
 	for _, s := range sinks {
@@ -276,4 +279,5 @@ func (s *collectSink) consume(x *Ctx, b *Batch) error {
 	return x.Budget.Charge(int64(b.N) * int64(len(b.Cols)) * 16)
 }
 
+// Full implements Sink.
 func (s *collectSink) Full() bool { return false }

@@ -78,6 +78,7 @@ type ScanSource struct {
 	top *topPrune
 }
 
+// Schema implements Source.
 func (s *ScanSource) Schema() Schema { return s.Sch }
 
 // NewScanSource builds the scan of the given snapshots.
@@ -148,6 +149,7 @@ type scanTask struct {
 	lo, hi int
 }
 
+// Run implements Source.
 func (s *ScanSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) error {
 	if s.Stream != nil {
 		return s.runStream(x, workers, emit)

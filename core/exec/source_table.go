@@ -18,8 +18,10 @@ type TableSource struct {
 	sub *Pipeline
 }
 
+// Schema implements Source.
 func (t *TableSource) Schema() Schema { return t.Sch }
 
+// Run implements Source.
 func (t *TableSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) error {
 	b := t.B
 	if b == nil && t.Eval != nil {
