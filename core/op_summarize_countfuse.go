@@ -42,9 +42,13 @@ type fusedCount struct {
 	adders  []agg.CountAdder
 	filters []*condFilter // predicate bit p is filters[p]
 	pcols   []*vector.Vector
-	hist    *fuseArray
-	keys    [fuseBlock]uint32
-	tots    []int64 // code<<preds | bits → rows of the batch
+	// smalls and tables are, per predicate over a long column with a
+	// one-byte side, the side and each byte's bit.
+	smalls [fuseMaxPreds][]uint8
+	tables [fuseMaxPreds][vector.SmallLimit]uint32
+	hist   *fuseArray
+	keys   [fuseBlock]uint32
+	tots   []int64 // code<<preds | bits → rows of the batch
 	// memo maps a dictionary code to its group id + 1, for memoDict.
 	memo     []int32
 	memoDict *string
@@ -119,14 +123,33 @@ func (sk *aggSink) fusedCount(b *batch, kv *vector.Vector) (bool, error) {
 	if fc.hist == nil {
 		fc.hist = new(fuseArray)
 	}
-	fc.count(kv.Codes, b.Sel, b.Rows(), preds)
+	fc.count(kv, b.Sel, b.Rows(), preds)
 	sk.foldFused(b, kv, preds)
 	return true, nil
 }
 
 // count counts rows live rows (physical row sel[k], or k) into the cells
-// of their codes and predicate bits, a block at a time.
-func (fc *fusedCount) count(codes []uint32, sel []int32, rows int, preds uint) {
+// of their codes and predicate bits, a block at a time. The key's codes
+// and a long predicate's column are read from their one-byte sides when
+// they have them (vector/small.go): a long predicate is then a table of
+// its value's bit per byte.
+func (fc *fusedCount) count(kv *vector.Vector, sel []int32, rows int, preds uint) {
+	codes8, _ := kv.Small()
+	for p, f := range fc.filters {
+		fc.smalls[p] = nil
+		if f.kind != vector.Int || f.empty {
+			continue
+		}
+		if small, vals := fc.pcols[p].Small(); small != nil {
+			fc.smalls[p] = small
+			t := &fc.tables[p]
+			clear(t[:])
+			bit := uint32(1) << p
+			for c, x := range vals {
+				t[c] = uint32(b2i((uint64(x-f.lo) <= uint64(f.hi-f.lo)) != f.neg)) * bit
+			}
+		}
+	}
 	for start := 0; start < rows; start += fuseBlock {
 		n := min(fuseBlock, rows-start)
 		var s []int32
@@ -134,13 +157,50 @@ func (fc *fusedCount) count(codes []uint32, sel []int32, rows int, preds uint) {
 			s = sel[start : start+n]
 		}
 		keys := fc.keys[:n]
-		fuseCodes(keys, codes, s, start, preds)
+		if codes8 != nil {
+			fuseCodes8(keys, codes8, s, start, preds)
+		} else {
+			fuseCodes(keys, kv.Codes, s, start, preds)
+		}
 		for p, f := range fc.filters {
-			if !f.empty {
+			switch {
+			case f.empty:
+			case fc.smalls[p] != nil:
+				orTable(keys, fc.smalls[p], s, start, &fc.tables[p])
+				maskNulls(keys, fc.pcols[p], s, start, uint32(1)<<p)
+			default:
 				fuseTest(keys, f, fc.pcols[p], s, start, uint32(1)<<p)
 			}
 		}
 		countCells(fc.hist, keys)
+	}
+}
+
+// fuseCodes8 is fuseCodes over one-byte codes.
+func fuseCodes8(keys []uint32, codes []uint8, sel []int32, start int, preds uint) {
+	if sel == nil {
+		for j, c := range codes[start : start+len(keys)] {
+			keys[j] = uint32(c) << preds
+		}
+		return
+	}
+	sel = sel[:len(keys)]
+	for j, r := range sel {
+		keys[j] = uint32(codes[r]) << preds
+	}
+}
+
+// orTable ors into each row's key its byte's entry of t.
+func orTable(keys []uint32, small []uint8, sel []int32, start int, t *[vector.SmallLimit]uint32) {
+	if sel == nil {
+		for j, c := range small[start : start+len(keys)] {
+			keys[j] |= t[c]
+		}
+		return
+	}
+	sel = sel[:len(keys)]
+	for j, r := range sel {
+		keys[j] |= t[small[r]]
 	}
 }
 
@@ -170,6 +230,11 @@ func fuseTest(keys []uint32, f *condFilter, v *vector.Vector, sel []int32, start
 	default:
 		orBools(keys, v.Bools, sel, start, f.want, bit)
 	}
+	maskNulls(keys, v, sel, start, bit)
+}
+
+// maskNulls clears bit in the keys of the block's null rows of v.
+func maskNulls(keys []uint32, v *vector.Vector, sel []int32, start int, bit uint32) {
 	if v.Valid == nil {
 		return
 	}

@@ -75,8 +75,15 @@ func fusedSink(t testing.TB) *aggSink {
 // TestFusedCountKernel feeds the fused sink batches with nulls in every
 // predicate column, a selection, and a dictionary that changes between
 // batches, and checks each group's counts and that groups come in order
-// of first appearance.
+// of first appearance; the key and the long column are read as they are
+// and from their one-byte sides (vector/small.go).
 func TestFusedCountKernel(t *testing.T) {
+	for _, side := range []bool{false, true} {
+		t.Run(fmt.Sprint("side=", side), func(t *testing.T) { testFusedCountKernel(t, side) })
+	}
+}
+
+func testFusedCountKernel(t *testing.T, side bool) {
 	sk := fusedSink(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	type tot struct{ n, b, i, f int64 }
@@ -98,7 +105,7 @@ func TestFusedCountKernel(t *testing.T) {
 				key.Codes[k] = 2 // z first, then the others
 			}
 			bv.Bools[k] = r.IntN(3) == 0
-			iv.Ints[k] = int64(r.IntN(600))
+			iv.Ints[k] = int64(r.IntN(250)) * 3 // 0..747, few enough for a side
 			fv.Floats[k] = r.Float64()
 			if k%7 == 0 {
 				fv.Floats[k] = math.NaN()
@@ -110,6 +117,15 @@ func TestFusedCountKernel(t *testing.T) {
 			if r.IntN(5) == 0 {
 				iv.Valid.Clear(k)
 				iv.Ints[k] = 550
+			}
+		}
+		if side {
+			key, iv = key.WithSmall(), iv.WithSmall()
+			if c, _ := key.Small(); c == nil {
+				t.Fatal("no byte codes for the key")
+			}
+			if c, _ := iv.Small(); c == nil {
+				t.Fatal("no side for the long column")
 			}
 		}
 		b := newBatch([]*vector.Vector{key, bv, iv, fv}, n)
