@@ -309,7 +309,7 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 		keys[i] = v
 	}
 	if sk.fuse != nil {
-		ok, err := sk.fusedCount(b, keys[0])
+		ok, err := sk.countFused(b, keys[0])
 		if err != nil {
 			return err
 		}

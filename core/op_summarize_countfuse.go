@@ -100,9 +100,9 @@ func (f *condFilter) suits(v *vector.Vector) bool {
 		(f.kind == vector.Int || v.Type == f.kind) && !(f.nullTrue && v.Valid != nil)
 }
 
-// fusedCount counts batch b by the key column kv; it reports false, doing
+// countFused counts batch b by the key column kv; it reports false, doing
 // nothing, when the batch does not suit the fused kernel.
-func (sk *aggSink) fusedCount(b *batch, kv *vector.Vector) (bool, error) {
+func (sk *aggSink) countFused(b *batch, kv *vector.Vector) (bool, error) {
 	fc := sk.fuse
 	preds := uint(len(fc.filters))
 	if kv.Type != vector.String || kv.Codes == nil || kv.Const || kv.Valid != nil || len(kv.Dict) == 0 ||
@@ -128,7 +128,7 @@ func (sk *aggSink) fusedCount(b *batch, kv *vector.Vector) (bool, error) {
 	return true, nil
 }
 
-// count counts rows live rows (physical row sel[k], or k) into the cells
+// count counts the live rows (physical row sel[k], or k) into the cells
 // of their codes and predicate bits, a block at a time. The key's codes
 // and a long predicate's column are read from their one-byte sides when
 // they have them (vector/small.go): a long predicate is then a table of

@@ -134,7 +134,7 @@ func testFusedCountKernel(t *testing.T, side bool) {
 				b.Sel = append(b.Sel, int32(k))
 			}
 		}
-		ok, err := sk.fusedCount(b, key)
+		ok, err := sk.countFused(b, key)
 		if err != nil || !ok {
 			t.Fatalf("batch %d: fused counting refused (%v)", batchNo, err)
 		}
@@ -191,7 +191,7 @@ func TestFusedCountRefuses(t *testing.T) {
 		"large dict": {Type: vector.String, Len: n, Dict: big, Codes: make([]uint32, n)},
 	} {
 		sk := fusedSink(t)
-		if ok, _ := sk.fusedCount(newBatch([]*vector.Vector{key, bv, iv, fv}, n), key); ok {
+		if ok, _ := sk.countFused(newBatch([]*vector.Vector{key, bv, iv, fv}, n), key); ok {
 			t.Errorf("%s: fused", name)
 		}
 	}
@@ -199,7 +199,7 @@ func TestFusedCountRefuses(t *testing.T) {
 	sk.fuse.filters[1].nullTrue = true
 	key := &vector.Vector{Type: vector.String, Len: n, Dict: []string{"a"}, Codes: make([]uint32, n)}
 	nullable := &vector.Vector{Type: vector.Int, Len: n, Ints: make([]int64, n), Valid: vector.NewBitmap(n)}
-	if ok, _ := sk.fusedCount(newBatch([]*vector.Vector{key, bv, nullable, fv}, n), key); ok {
+	if ok, _ := sk.countFused(newBatch([]*vector.Vector{key, bv, nullable, fv}, n), key); ok {
 		t.Error("!= over a nullable column: fused")
 	}
 }
