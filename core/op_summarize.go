@@ -254,6 +254,9 @@ type aggSink struct {
 	conds []*condRun
 	// dense counts count()-only summaries by a long key (group_count.go).
 	dense *denseCounter
+	// fuse counts count() and countif summaries by a dictionary key
+	// (op_summarize_countfuse.go); nil when the aggregations do not suit.
+	fuse *fusedCount
 }
 
 func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
@@ -276,6 +279,7 @@ func (s *summarizeStage) newSink(x *execCtx) (sink, error) {
 		sk.states = append(sk.states, state)
 		sk.conds = append(sk.conds, newCondRun(a, state))
 	}
+	sk.fuse = newFusedCount(s, sk.states, sk.conds)
 	return sk, nil
 }
 
@@ -303,6 +307,15 @@ func (sk *aggSink) consume(x *execCtx, b *batch) error {
 			return err
 		}
 		keys[i] = v
+	}
+	if sk.fuse != nil {
+		ok, err := sk.countFused(b, keys[0])
+		if err != nil {
+			return err
+		}
+		if ok {
+			return sk.chargeGroups(x)
+		}
 	}
 	if len(keys) == 1 && sk.denseCount(b, keys[0]) {
 		return sk.chargeGroups(x)

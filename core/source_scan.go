@@ -481,7 +481,9 @@ func (x *execCtx) readPartColumn(p store.Part, k store.ColKey) (*vector.Vector, 
 	}
 	v, err := p.ReadColumn(k)
 	if err == nil && v != nil {
-		v = dictEncode(v)
+		// The small side (vector/small.go) is built once, for columns
+		// that stay cached, where the kernels that read it gain.
+		v = dictEncode(v).WithSmall()
 		x.cache.put(key, v)
 	}
 	return v, err
