@@ -43,6 +43,12 @@ type Vector struct {
 	// Mixed, on a Dynamic vector, is the unboxed side of its number rows
 	// (mixed.go); read it through Mix.
 	Mixed *Mixed
+
+	// SmallCodes and SmallVals, on a long-like or dictionary-encoded
+	// vector of few distinct values, are its one-byte side (small.go);
+	// read them through Small.
+	SmallCodes []uint8
+	SmallVals  []int64
 }
 
 // New returns an empty vector of type t with room for capacity rows.
@@ -408,6 +414,11 @@ func (v *Vector) Slice(lo, hi int) *Vector {
 		}
 		out.Valid = v.Valid[lo/64 : (hi+63)/64]
 	}
+	if len(v.SmallCodes) == v.Len {
+		out.SmallCodes = v.SmallCodes[lo:hi]
+	} else {
+		out.SmallCodes, out.SmallVals = nil, nil
+	}
 	switch v.Type {
 	case Bool:
 		out.Bools = v.Bools[lo:hi]
@@ -434,7 +445,8 @@ func (v *Vector) Slice(lo, hi int) *Vector {
 // Bytes estimates the memory the vector's payload holds, for cache and
 // memory-budget accounting.
 func (v *Vector) Bytes() int64 {
-	n := int64(len(v.Valid)*8 + len(v.Bools) + len(v.Ints)*8 + len(v.Floats)*8 + len(v.Codes)*4 + len(v.Dyns)*16)
+	n := int64(len(v.Valid)*8 + len(v.Bools) + len(v.Ints)*8 + len(v.Floats)*8 + len(v.Codes)*4 + len(v.Dyns)*16 +
+		len(v.SmallCodes) + len(v.SmallVals)*8)
 	if m := v.Mixed; m != nil {
 		n += int64(len(m.Floats)*8 + (len(m.Num)+len(m.Real)+len(m.Ord)+len(m.Int))*8)
 	}

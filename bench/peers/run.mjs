@@ -5,7 +5,8 @@
 // environment sets the size: PEERS_EVENTS (default 1000000), PEERS_RUNS
 // (timed runs per query, default 7), PEERS_SHAPE (real, tidy or wide);
 // PEERS_FILE names an NDJSON file made earlier by bench/peers/ndjson, to
-// skip generating it (a 10M-event file takes minutes to write).
+// skip generating it (a 10M-event file takes minutes to write);
+// PEERS_QUERIES=countif,q1 times only the queries of those ids.
 import { spawn, execFileSync } from "node:child_process";
 import http from "node:http";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, readdirSync } from "node:fs";
@@ -13,12 +14,16 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { Session } from "chdb";
-import { queries } from "./queries.mjs";
+import { queries as allQueries } from "./queries.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const events = Number(process.env.PEERS_EVENTS ?? 1_000_000);
 const runs = Number(process.env.PEERS_RUNS ?? 7);
 const shape = process.env.PEERS_SHAPE ?? "real";
+// PEERS_QUERIES (ids, comma-separated) times only those queries.
+const only = process.env.PEERS_QUERIES?.split(",").filter(Boolean);
+const queries = only ? allQueries.filter((q) => only.includes(q.id)) : allQueries;
+if (only && queries.length !== only.length) throw new Error(`PEERS_QUERIES: unknown id in ${only}`);
 const token = "xapt-peers000000000000000000000001";
 const addr = "127.0.0.1:" + (18000 + Math.floor(Math.random() * 1000));
 const work = mkdtempSync(join(tmpdir(), "aplite-peers-"));

@@ -55,6 +55,9 @@ type aggSink struct {
 	conds []*condRun
 	// dense counts count()-only summaries by a long key (group_count.go).
 	dense *denseCounter
+	// fuse counts count() and countif summaries by a dictionary key
+	// (op_summarize_countfuse.go); nil when the aggregations do not suit.
+	fuse *fusedCount
 }
 
 // NewSink implements blockStage.
@@ -78,6 +81,7 @@ func (s *SummarizeStage) NewSink(x *Ctx) (Sink, error) {
 		sk.states = append(sk.states, state)
 		sk.conds = append(sk.conds, newCondRun(a, state))
 	}
+	sk.fuse = newFusedCount(s, sk.states, sk.conds)
 	return sk, nil
 }
 
@@ -106,6 +110,15 @@ func (sk *aggSink) consume(x *Ctx, b *Batch) error {
 			return err
 		}
 		keys[i] = v
+	}
+	if sk.fuse != nil {
+		ok, err := sk.countFused(b, keys[0])
+		if err != nil {
+			return err
+		}
+		if ok {
+			return sk.chargeGroups(x)
+		}
 	}
 	if len(keys) == 1 && sk.denseCount(b, keys[0]) {
 		return sk.chargeGroups(x)

@@ -483,7 +483,9 @@ func (x *Ctx) readPartColumn(p store.Part, k store.ColKey) (*vector.Vector, erro
 	}
 	v, err := p.ReadColumn(k)
 	if err == nil && v != nil {
-		v = dictEncode(v)
+		// The small side (vector/small.go) is built once, for columns
+		// that stay cached, where the kernels that read it gain.
+		v = dictEncode(v).WithSmall()
 		x.Cache.Put(key, v)
 	}
 	return v, err

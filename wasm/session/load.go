@@ -102,8 +102,14 @@ func (s *Session) replace(name string, rows *db.Rows) error {
 	if _, err := s.db.Create(name); err != nil {
 		return err
 	}
-	_, err := s.db.Append(name, rows)
-	return err
+	if _, err := s.db.Append(name, rows); err != nil {
+		return err
+	}
+	// Sealed before Load returns, as a streamed load is: otherwise the
+	// idle flush sealed it a moment later, and a query whose answer
+	// depends on the order of rows (take N, a float sum) could answer
+	// one way before the flush and another after it.
+	return s.db.Flush(name)
 }
 
 // Detect guesses the format of data from its first bytes: "PAR1" is

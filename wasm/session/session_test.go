@@ -190,3 +190,17 @@ func TestDatasetsListFieldsWithTheirTypes(t *testing.T) {
 		t.Errorf("dropping twice: %v", err)
 	}
 }
+
+// A loaded file is sealed when Load returns: the answers of the queries
+// that follow do not change when the store's idle flush would have run.
+func TestLoadIsSealed(t *testing.T) {
+	s := newTestSession(t)
+	mustLoad(t, s, "logs", "{\"a\":1}\n{\"a\":2}\n", NDJSON)
+	info, err := s.db.Info("logs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.NumEvents != 2 || info.NumBlocks == 0 {
+		t.Fatalf("after Load: %d events in %d blocks, want 2 events sealed", info.NumEvents, info.NumBlocks)
+	}
+}
