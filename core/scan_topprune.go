@@ -18,6 +18,12 @@ type topPrune struct {
 	st  *topStage
 	col string
 	typ vector.Type
+	// colIdx is the key's column in the scan's schema, whose zones
+	// narrow the morsels (scan_topzones.go).
+	colIdx int
+	// unfiltered says that the top sees every row the scan emits (no
+	// where between them), so the zones may also seed the threshold.
+	unfiltered bool
 }
 
 // attachTopPrune gives pl's scan the top that follows it, when the top's
@@ -27,9 +33,11 @@ func attachTopPrune(pl *pipeline) {
 	if !ok {
 		return
 	}
+	unfiltered := true
 	for _, st := range pl.stages {
 		switch st := st.(type) {
 		case *whereStage:
+			unfiltered = false
 			continue
 		case *topStage:
 			k := st.keys[0].e
@@ -37,7 +45,7 @@ func attachTopPrune(pl *pipeline) {
 				k.name == scan.withSource {
 				return
 			}
-			scan.top = &topPrune{st: st, col: k.name, typ: k.typ}
+			scan.top = &topPrune{st: st, col: k.name, typ: k.typ, colIdx: k.col, unfiltered: unfiltered}
 		}
 		return
 	}
