@@ -103,7 +103,7 @@ func buildZones(v *vector.Vector, desc bool) *topZones {
 	for i := range nz {
 		lo, hi := i*zoneRows, min((i+1)*zoneRows, n)
 		switch {
-		case nulls:
+		case nulls || v.Type == vector.Dynamic:
 			z.best[i], z.nulls[i] = zoneWithNulls(v, lo, hi, desc)
 		case v.Type == vector.Float:
 			z.best[i] = floatZone(v.Floats[lo:hi], desc)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -171,6 +172,12 @@ func TestTopZonesSkipRows(t *testing.T) {
 			b.SetInt("d", int64(rng.ExpFloat64()*1e6))
 		}
 		b.SetInt("s", int64(rng.IntN(10)))
+		// dm is d with a word now and then: a dynamic column.
+		if i%997 == 0 {
+			b.SetString("dm", "n/a")
+		} else {
+			b.SetInt("dm", int64(rng.ExpFloat64()*1e6))
+		}
 		b.End(fixtureNow.UnixNano())
 	}
 	if _, err := ds.Append(b.Finish(fixtureNow.UnixNano())); err != nil {
@@ -191,6 +198,8 @@ func TestTopZonesSkipRows(t *testing.T) {
 		{"t | sort by d desc, _time asc | take 10 | project d, s", 20 * zoneRows, 20 * zoneRows, rowsN},
 		{"t | sort by d asc, _time asc | take 10 | project d, s", 20 * zoneRows, 20 * zoneRows, rowsN},
 		{"t | where s >= 5 | sort by d desc, _time asc | take 10 | project d, s", rowsN / 3, rowsN / 2, rowsN * 4 / 10},
+		// Numbers sort before words: the smallest are numbers.
+		{"t | sort by dm asc, _time asc | take 10 | project dm, s", 20 * zoneRows, 20 * zoneRows, rowsN},
 	} {
 		for _, w := range []int{1, 2} {
 			cold := mustQuery(t, e, c.q, func(r *Request) { r.Workers = w; r.NoColumnCache = true })
@@ -317,4 +326,79 @@ func TestZonesGoWithTheirColumn(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatal("the zones stayed after their column was collected")
+}
+
+// TestDynRankOrdersAsOrderAny: the key a top prunes dynamic values by
+// never decreases along the sort's order and is equal for equal values,
+// so a row the threshold drops sorts after the N-th best; and a row ranks
+// the same read from the mixed side or boxed.
+func TestDynRankOrdersAsOrderAny(t *testing.T) {
+	day := time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
+	vals := []any{math.NaN(), math.Inf(-1), int64(-5), false, "0.5", true, 2.5, "10", int64(11), 90 * time.Second,
+		"-0", math.Copysign(0, -1), 0.0, int64(0), "1e3", 1000.0, int64(1 << 60), math.Inf(1), "Infinity",
+		// Longs beyond 2^53 order as longs, and against reals exactly.
+		int64(1<<53 - 1), int64(1 << 53), int64(1<<53 + 1), float64(1 << 53), float64(1<<53 + 2), int64(-1<<53 - 1), float64(-1 << 53),
+		int64(math.MaxInt64), int64(math.MinInt64), float64(1 << 63), 9.3e18,
+		time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC), day, day.Add(time.Hour),
+		time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC), "", "abc", "abcdefgh", "abcdefghi", "abcdefghj", "abcdefgi", "n/a", "\xff\xff",
+		[]any{int64(1)}, []any{int64(2)}, map[string]any{"a": int64(1)}}
+	for _, a := range vals {
+		for _, b := range vals {
+			ka, kb := dynAscKey(a), dynAscKey(b)
+			switch o := orderAny(a, b); {
+			case o < 0 && ka > kb, o == 0 && ka != kb, o > 0 && ka < kb:
+				t.Errorf("orderAny(%#v, %#v) = %d but keys %x, %x", a, b, o, ka, kb)
+			}
+		}
+	}
+	// A long beyond 2^53 leaves a column without a mixed side.
+	vals = slices.DeleteFunc(vals, func(x any) bool { i, ok := x.(int64); return ok && (i > 1<<53 || i < -1<<53) })
+	boxed := vector.New(vector.Dynamic, len(vals))
+	for _, x := range vals {
+		boxed.AppendDyn(x)
+	}
+	mixed := withMixed(boxed)
+	if mixed.Mix() == nil {
+		t.Fatal("no mixed side")
+	}
+	for i := range vals {
+		for _, desc := range []bool{false, true} {
+			want := dynAscKey(vals[i])
+			if !desc {
+				want = ^want
+			}
+			if r, rb := rankAt(mixed, i, desc), rankAt(boxed, i, desc); r != want || rb != want {
+				t.Errorf("%#v desc=%v: rank %x mixed, %x boxed, want %x", vals[i], desc, r, rb, want)
+			}
+		}
+	}
+}
+
+// TestTopMixedFieldPrunedEqualsFullSort: over a field mixing longs, reals,
+// numeric strings, words, bools, NaN and ±Inf, which tops now prune by
+// dynAscKey (the threshold, zones), sort | take N gives the first N rows of
+// the full sort, boxed and with the mixed side, with and without the
+// column cache, in both directions and null placements.
+func TestTopMixedFieldPrunedEqualsFullSort(t *testing.T) {
+	defer func() { mixedColumns, mixedTies = true, false }()
+	for _, c := range []struct{ boxed, ties, wide bool }{{false, false, false}, {true, false, true}, {false, true, false}} {
+		mixedColumns, mixedTies = !c.boxed, c.ties
+		e := mixedEngine(t, 5, 5000, c.wide, true)
+		for _, k := range []string{"x desc", "x asc", "x desc nulls first", "x asc nulls last"} {
+			full := rows(mustQuery(t, e, fmt.Sprintf("events | sort by %s, _time asc | project x = tostring(x), _time", k),
+				func(r *Request) { r.Workers = 1; r.NoColumnCache = true }))
+			for _, n := range []int{1, 7, 60} {
+				want := fmt.Sprint(full[:n])
+				q := fmt.Sprintf("events | sort by %s, _time asc | take %d | project x = tostring(x), _time", k, n)
+				for _, w := range []int{1, 4} {
+					for _, cache := range []bool{false, true, true} {
+						got := fmt.Sprint(rows(mustQuery(t, e, q, func(r *Request) { r.Workers = w; r.NoColumnCache = !cache })))
+						if got != want {
+							t.Fatalf("%+v, %d workers, cache %v: %s\n got %s\nwant %s", c, w, cache, q, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
 }
