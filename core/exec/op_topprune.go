@@ -57,9 +57,12 @@ func (s *TopStage) shared(x *Ctx) *topShared {
 	return v.(*topShared)
 }
 
-// rankable reports whether a key vector's values can be ranked.
+// rankable reports whether a key vector's values can be ranked. Dynamic
+// values are ranked by dynAscKey, which some distinct values share: the
+// threshold then keeps rows that tie with it on the key and lose on the
+// value, which is safe, as ties are.
 func rankable(t vector.Type) bool {
-	return t == vector.Int || t == vector.DateTime || t == vector.TimeSpan || t == vector.Float
+	return t == vector.Int || t == vector.DateTime || t == vector.TimeSpan || t == vector.Float || t == vector.Dynamic
 }
 
 // intRank is the rank of an integer (long, datetime, timespan) key.
@@ -93,10 +96,28 @@ func floatRank(f float64, desc bool) uint64 {
 
 // rankAt is the rank of non-null row i of a rankable vector.
 func rankAt(v *vector.Vector, i int, desc bool) uint64 {
-	if v.Type == vector.Float {
+	switch v.Type {
+	case vector.Float:
 		return floatRank(v.Floats[i], desc)
+	case vector.Dynamic:
+		return dynRank(v, i, desc)
 	}
 	return intRank(v.Ints[i], desc)
+}
+
+// dynRank is the rank of non-null row i of a dynamic vector: its number
+// from the mixed side when it reads as one, else from the boxed value.
+func dynRank(v *vector.Vector, i int, desc bool) uint64 {
+	var a uint64
+	if m := v.Mix(); m != nil && m.Real.Get(i) {
+		a = uint64(sortNumber)<<62 | floatRank(m.Floats[i], true)>>2
+	} else {
+		a = dynAscKey(v.Dyns[i])
+	}
+	if !desc {
+		return ^a
+	}
+	return a
 }
 
 // keepAtLeast appends to dst the rows (all n when rows is nil) of the
@@ -114,7 +135,7 @@ func keepAtLeast(kv *vector.Vector, rows []int32, n int, thr uint64, k SortKey, 
 	if !nulls && kv.Type == vector.Float {
 		return keepFloats(kv.Floats, rows, n, thr, k.Desc, dst)
 	}
-	if nulls {
+	if nulls || kv.Type == vector.Dynamic {
 		if rows == nil {
 			for i := range int32(n) {
 				if keep(i) {

@@ -18,6 +18,12 @@ type topPrune struct {
 	st  *TopStage
 	col string
 	typ vector.Type
+	// colIdx is the key's column in the scan's schema, whose zones
+	// narrow the morsels (scan_topzones.go).
+	colIdx int
+	// unfiltered says that the top sees every row the scan emits (no
+	// where between them), so the zones may also seed the threshold.
+	unfiltered bool
 }
 
 // AttachTopPrune gives pl's scan the top that follows it, when the top's
@@ -27,9 +33,11 @@ func AttachTopPrune(pl *Pipeline) {
 	if !ok {
 		return
 	}
+	unfiltered := true
 	for _, st := range pl.Stages {
 		switch st := st.(type) {
 		case *WhereStage:
+			unfiltered = false
 			continue
 		case *TopStage:
 			k := st.Keys[0].E
@@ -37,7 +45,7 @@ func AttachTopPrune(pl *Pipeline) {
 				k.Name == scan.WithSource {
 				return
 			}
-			scan.top = &topPrune{st: st, col: k.Name, typ: k.Typ}
+			scan.top = &topPrune{st: st, col: k.Name, typ: k.Typ, colIdx: k.Col, unfiltered: unfiltered}
 		}
 		return
 	}

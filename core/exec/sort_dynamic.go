@@ -34,8 +34,9 @@ const (
 	sortOther
 )
 
-// SortClass returns v's class and its number (numbers) or text (strings
-// and composites).
+// SortClass returns v's class and its number (numbers) or text
+// (strings); the text of a composite is left to orderAny, which alone
+// needs it.
 func SortClass(v any) (class int, f float64, s string) {
 	switch x := v.(type) {
 	case time.Time:
@@ -49,7 +50,7 @@ func SortClass(v any) (class int, f float64, s string) {
 	if f, ok := agg.DynReal(v); ok {
 		return sortNumber, f, ""
 	}
-	return sortOther, 0, ValueString(v)
+	return sortOther, 0, ""
 }
 
 // orderAny orders two non-null values for sorting (the order above).
@@ -63,6 +64,8 @@ func orderAny(a, b any) int {
 		return orderNumbers(a, b, fa, fb)
 	case ca == sortTime:
 		return a.(time.Time).Compare(b.(time.Time))
+	case ca == sortOther:
+		return strings.Compare(ValueString(a), ValueString(b))
 	}
 	return strings.Compare(sa, sb)
 }
@@ -102,4 +105,48 @@ func compareLongReal(i int64, f float64) int {
 		return c
 	}
 	return cmp.Compare(t, f)
+}
+
+// dynAscKey maps a non-null dynamic value to a uint64 that never
+// decreases along orderAny's order (equal values map to equal keys): the
+// class in the top two bits, then the leading bits of the number (as
+// floatRank orders it), the time, or the string's first bytes. It is not
+// one-to-one, so a top compares these keys only to drop rows that
+// cannot be among its answer (a row whose key is below the N-th best's
+// is below it), never to order rows.
+func dynAscKey(x any) uint64 {
+	c, f, s := SortClass(x)
+	var w uint64
+	switch c {
+	case sortNumber:
+		w = floatRank(f, true)
+	case sortTime:
+		w = intRank(clampedNanos(x.(time.Time)), true)
+	case sortString:
+		for i := range 8 {
+			w <<= 8
+			if i < len(s) {
+				w |= uint64(s[i])
+			}
+		}
+	}
+	return uint64(c)<<62 | w>>2
+}
+
+// Bounds of the times whose nanoseconds an int64 holds.
+var (
+	minNanoTime = time.Unix(0, math.MinInt64)
+	maxNanoTime = time.Unix(0, math.MaxInt64)
+)
+
+// clampedNanos is t in nanoseconds since the epoch, clamped to int64's
+// range, so the order of times is kept (ties at the ends aside).
+func clampedNanos(t time.Time) int64 {
+	switch {
+	case t.Before(minNanoTime):
+		return math.MinInt64
+	case t.After(maxNanoTime):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
 }

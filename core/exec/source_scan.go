@@ -372,6 +372,9 @@ type partLoader struct {
 	// topBounded; topNever says none can reach any threshold.
 	topRank              uint64
 	topNever, topBounded bool
+	// topSeeded is set once the part's zones have seeded the top's
+	// threshold (scan_topzones.go).
+	topSeeded atomic.Bool
 }
 
 type loadOnce struct {
@@ -439,6 +442,13 @@ func (s *ScanSource) scanMorsel(x *Ctx, w int, t scanTask, emit func(int, *Batch
 		if len(sel) < n {
 			b.Sel = sel
 		}
+	}
+	if s.top != nil {
+		sel, skip, err := pl.topZoneSel(s.top.st.shared(x), t.lo, t.hi, b.Sel)
+		if err != nil || skip {
+			return err
+		}
+		b.Sel = sel
 	}
 	return emit(w, b)
 }
