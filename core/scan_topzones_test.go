@@ -111,7 +111,7 @@ func TestTopZonesEqualFullSort(t *testing.T) {
 							}
 							k1 := strings.Fields(k)[0]
 							q = fmt.Sprintf("%s| top %d by %s | project id, %s", src, n, k, k1)
-							checkZoneKeys(t, q, rows(mustQuery(t, e, q, func(r *exec.Request) { r.Workers = w })), full[:n], k1)
+							checkTopKeys(t, q, rows(mustQuery(t, e, q, func(r *exec.Request) { r.Workers = w })), full[:n], zoneCols[k1])
 						}
 					}
 				}
@@ -120,27 +120,8 @@ func TestTopZonesEqualFullSort(t *testing.T) {
 	}
 }
 
-// checkZoneKeys compares the key column of a single-key top with the full
-// sort's (ties may be broken either way) and checks each (id, key) row.
-func checkZoneKeys(t *testing.T, q string, got, full [][]any, key string) {
-	t.Helper()
-	col := map[string]int{"x": 1, "f": 2, "n": 3, "_time": 4}[key]
-	if len(got) != len(full) {
-		t.Fatalf("%s: %d rows, want %d", q, len(got), len(full))
-	}
-	byID := map[string]string{}
-	for _, r := range full {
-		byID[fmt.Sprint(r[0])] = fmt.Sprint(r[col])
-	}
-	for i, r := range got {
-		if fmt.Sprint(r[1]) != fmt.Sprint(full[i][col]) {
-			t.Fatalf("%s: row %d key %v, want %v", q, i, r[1], full[i][col])
-		}
-		if v, ok := byID[fmt.Sprint(r[0])]; ok && v != fmt.Sprint(r[1]) {
-			t.Fatalf("%s: row %d (id %v) has key %v, but that row's key is %v", q, i, r[0], r[1], v)
-		}
-	}
-}
+// zoneCols is where each key of the zone tests' rows stands.
+var zoneCols = map[string]int{"x": 1, "f": 2, "n": 3, "_time": 4}
 
 // TestTopZonesSkipRows: with the column cache, sort | take over one
 // block of 150,000 rows hands the top only the zones that can hold its
