@@ -197,10 +197,14 @@ func (pl *partLoader) topZoneSel(sh *topShared, lo, hi int, sel []int32) (out []
 	}
 	k := tp.st.Keys[0]
 	z := zonesOf(v, k.Desc)
-	if tp.unfiltered && pl.whole() && pl.topSeeded.CompareAndSwap(false, true) {
-		if thr, ok := z.nthBest(int(tp.st.N)); ok {
-			sh.raise(thr)
-		}
+	if tp.unfiltered && pl.whole() {
+		// A Once, not a flag: the other workers wait for the seed instead
+		// of reading their first morsel of the part in full without it.
+		pl.topSeed.Do(func() {
+			if thr, ok := z.nthBest(int(tp.st.N)); ok {
+				sh.raise(thr)
+			}
+		})
 	}
 	thr, ok := sh.load()
 	if !ok {

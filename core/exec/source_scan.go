@@ -372,9 +372,9 @@ type partLoader struct {
 	// topBounded; topNever says none can reach any threshold.
 	topRank              uint64
 	topNever, topBounded bool
-	// topSeeded is set once the part's zones have seeded the top's
-	// threshold (scan_topzones.go).
-	topSeeded atomic.Bool
+	// topSeed seeds the top's threshold from the part's zones, once
+	// (scan_topzones.go).
+	topSeed sync.Once
 }
 
 type loadOnce struct {
