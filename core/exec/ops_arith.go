@@ -71,17 +71,9 @@ func ArithType(op string, l, r vector.Type) (res, dom vector.Type, ok bool) {
 func ArithExpr(node *plan.Expr, sp srcpos.Span, op string, res, dom vector.Type, l, r *Expr) *Expr {
 	a := &arithOp{op: op, res: res, dom: dom, ints: vector.ArithInt64[op], floats: vector.ArithFloat64[op]}
 	e := &Expr{Typ: res, Col: -1, Span: sp, Node: node}
-	e.Eval = func(x *Ctx, bt *Batch) (*vector.Vector, error) {
-		lv, err := l.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
-		rv, err := r.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
+	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {
 		return a.eval(bt.scratch, lv, rv, bt.N, bt.Sel), nil
-	}
+	})
 	return e
 }
 

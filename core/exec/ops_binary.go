@@ -125,3 +125,19 @@ func indexValue(v, k any) any {
 	}
 	return nil
 }
+
+// binaryEval is the evaluator of a binary operator: it runs l and r over
+// the batch, then f over their vectors.
+func binaryEval(l, r *Expr, f func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error)) func(*Ctx, *Batch) (*vector.Vector, error) {
+	return func(x *Ctx, bt *Batch) (*vector.Vector, error) {
+		lv, err := l.Run(x, bt)
+		if err != nil {
+			return nil, err
+		}
+		rv, err := r.Run(x, bt)
+		if err != nil {
+			return nil, err
+		}
+		return f(x, bt, lv, rv)
+	}
+}

@@ -38,17 +38,9 @@ func CmpExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *Expr) *Expr {
 	dom, _ := CompareDomain(l.Typ, r.Typ)
 	k := &cmpOp{op: op, dom: dom, ints: vector.CmpInt64[op], floats: vector.CmpFloat64[op], strs: vector.CmpString[op]}
 	e := &Expr{Typ: vector.Bool, Col: -1, Span: sp, Node: node}
-	e.Eval = func(x *Ctx, bt *Batch) (*vector.Vector, error) {
-		lv, err := l.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
-		rv, err := r.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
+	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {
 		return k.eval(lv, rv, bt.N, bt.Sel), nil
-	}
+	})
 	return e
 }
 

@@ -9,17 +9,9 @@ import (
 // LogicExpr is the evaluator of l and r (isAnd) or l or r.
 func LogicExpr(node *plan.Expr, sp srcpos.Span, isAnd bool, l, r *Expr) *Expr {
 	e := &Expr{Typ: vector.Bool, Col: -1, Span: sp, Node: node}
-	e.Eval = func(x *Ctx, bt *Batch) (*vector.Vector, error) {
-		lv, err := l.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
-		rv, err := r.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
+	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {
 		return logicVectors(isAnd, castVectorSel(lv, vector.Bool, bt.Sel), castVectorSel(rv, vector.Bool, bt.Sel), bt.N, bt.Sel), nil
-	}
+	})
 	return e
 }
 

@@ -78,15 +78,7 @@ func StrExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *Expr) (*Expr, err
 	if r.IsConst() {
 		memoKey = op + "\x00" + ValueString(r.ConstValue())
 	}
-	e.Eval = func(x *Ctx, bt *Batch) (*vector.Vector, error) {
-		lv, err := l.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
-		rv, err := r.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
+	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {
 		if r.IsConst() && lv.Codes != nil && !lv.Const && len(lv.Dict) > 0 {
 			return x.Preds.Apply(lv, memoKey, bt.N, func(dict []string) []bool {
 				needle := ValueString(r.ConstValue())
@@ -105,7 +97,7 @@ func StrExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *Expr) (*Expr, err
 			return ft.vector(lv, bt, neg), nil
 		}
 		return stringPredVectors(pred, neg, lv, rv, bt.N), nil
-	}
+	})
 	return e, nil
 }
 
@@ -262,15 +254,7 @@ func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
 // nothing.
 func regexPerRow(node *plan.Expr, sp srcpos.Span, l, r *Expr, neg bool) *Expr {
 	e := &Expr{Typ: vector.Bool, Col: -1, Span: sp, Node: node}
-	e.Eval = func(x *Ctx, bt *Batch) (*vector.Vector, error) {
-		lv, err := l.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
-		rv, err := r.Run(x, bt)
-		if err != nil {
-			return nil, err
-		}
+	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {
 		cache := map[string]*regexp.Regexp{}
 		pred := func(t, pat string) bool {
 			re, ok := cache[pat]
@@ -281,7 +265,7 @@ func regexPerRow(node *plan.Expr, sp srcpos.Span, l, r *Expr, neg bool) *Expr {
 			return re != nil && re.MatchString(t)
 		}
 		return stringPredVectors(pred, neg, lv, rv, bt.N), nil
-	}
+	})
 	return e
 }
 
