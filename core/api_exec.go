@@ -53,5 +53,8 @@ func StoreCatalog(a0 *store.DB) exec.Catalog { return exec.StoreCatalog(a0) }
 // TableStream is exec.TableStream.
 type TableStream = exec.TableStream
 
+// SplitStream is a TableStream read in pieces by several engines.
+type SplitStream = exec.SplitStream
+
 // VirtualField is exec.VirtualField.
 type VirtualField = exec.VirtualField

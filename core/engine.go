@@ -114,9 +114,12 @@ func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.Stre
 	}
 	var b *exec.Batch
 	// Variables travel folded into the plan's constants.
-	if req.Distribute != nil && len(p.snaps) == 1 {
+	switch {
+	case req.Distribute != nil && len(p.snaps) == 1:
 		b, err = exec.ExecuteDistributed(x, pl, req)
-	} else {
+	case req.Distribute != nil && len(streams) > 0:
+		b, err = exec.ExecuteStreamPieces(x, pl, req)
+	default:
 		b, err = pl.Execute(x)
 	}
 	if err != nil {
@@ -161,12 +164,7 @@ func (e *Engine) planReq(ctx context.Context, req *exec.Request, streams exec.St
 	}
 	x := e.newExecCtx(ctx, req, began)
 	if len(streams) > 0 {
-		// Stream chunks' strings and dictionaries live for one chunk:
-		// kept strings are copied out, and nothing is remembered by a
-		// dictionary's address.
-		x.Detach = true
-		x.Intern = &exec.Interner{Ids: make(map[string]uint32, 1024), Transient: true}
-		x.Preds = &exec.DictMemo{Transient: true}
+		x.ForStreams()
 	}
 	p := &planner{e: e, req: req, fold: foldCtx(x), lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
 	p.bindVariables()

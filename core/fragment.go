@@ -45,3 +45,26 @@ func (e *Engine) RunFragmentIn(ctx context.Context, cat exec.Catalog, f *exec.Fr
 	x := e.newExecCtx(ctx, req, time.Now())
 	return exec.RunFragment(x, pf, snap, f)
 }
+
+// RunStreamFragment runs f, a fragment of a query over a stream that
+// another engine planned and cut into pieces (exec.SplitStream), over
+// the piece its plan names: open returns the stream of that piece of the
+// dataset.
+func (e *Engine) RunStreamFragment(ctx context.Context, f *exec.Fragment, open func(dataset, piece string) (exec.TableStream, error)) (_ []byte, err error) {
+	defer exec.RecoverInto(&err)
+	pf, err := plan.Decode(f.Plan)
+	if err != nil {
+		return nil, fmt.Errorf("fragment: %w", err)
+	}
+	if pf.Scan.Piece == "" {
+		return nil, fmt.Errorf("fragment: %w scan of blocks by a stream runner", plan.ErrUnsupported)
+	}
+	ts, err := open(pf.Scan.Dataset, pf.Scan.Piece)
+	if err != nil {
+		return nil, err
+	}
+	req := &exec.Request{Start: f.Start, End: f.End, Now: f.Now, MemoryBudget: f.MemoryBudget, NoColumnCache: true}
+	x := e.newExecCtx(ctx, req, time.Now())
+	x.ForStreams()
+	return exec.RunStreamFragment(x, pf, ts, f)
+}

@@ -46,6 +46,13 @@ func (d *DB) Flush(name string) error {
 	return ds.Flush()
 }
 
+// RunStreamFragment runs the fragment of a query over a file read in
+// place that another engine cut into pieces (SplitStream): open returns
+// the stream of the piece the fragment names. It answers as RunFragment.
+func (d *DB) RunStreamFragment(ctx context.Context, f *Fragment, open func(dataset, piece string) (TableStream, error)) ([]byte, error) {
+	return d.eng.RunStreamFragment(ctx, f, open)
+}
+
 // RunFragment runs the fragment of a distributed query another node sent,
 // over the datasets of cat (nil: all of them), and returns its encoded
 // partial result. An error wrapping ErrFragmentParts means the fragment

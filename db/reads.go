@@ -21,6 +21,11 @@ type Reads struct {
 	// identifier and string literal of the query counts as a field name:
 	// over-keeping costs only memory.
 	Keep func(string) bool
+	// Mentions reports whether the query's text names a field (with its
+	// parents and children), as Keep does, but is set even when the query
+	// may read any field: a file read in place looks further for the
+	// fields a query names that its first lines lack.
+	Mentions func(string) bool
 }
 
 // QueryReads tells what apl may read. A query that does not parse is an
@@ -70,10 +75,7 @@ func QueryReads(apl string) (Reads, error) {
 		}
 		return true
 	})
-	if all {
-		return r, nil
-	}
-	r.Keep = func(path string) bool {
+	r.Mentions = func(path string) bool {
 		if names[path] {
 			return true
 		}
@@ -83,6 +85,9 @@ func QueryReads(apl string) (Reads, error) {
 			}
 		}
 		return false
+	}
+	if !all {
+		r.Keep = r.Mentions
 	}
 	return r, nil
 }

@@ -34,6 +34,9 @@ type (
 	// TableStream is a table read from a file while a query runs,
 	// instead of being loaded first (Request.Streams).
 	TableStream = core.TableStream
+	// SplitStream is a TableStream other engines can read in pieces (a
+	// file's byte ranges), so a Distribution spreads its scan.
+	SplitStream = core.SplitStream
 	// ChunkReader reads a TableStream's chunks in order.
 	ChunkReader = core.ChunkReader
 	// Chunk is one piece of a TableStream: its statistics, then its rows.

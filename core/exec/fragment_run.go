@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/aplite/aplite/core/agg"
@@ -14,6 +13,9 @@ import (
 // returns the encoded sinks of its first blocking stage after the scan's
 // statistics.
 func RunFragment(x *Ctx, pf *plan.Fragment, snap *store.Snapshot, f *Fragment) ([]byte, error) {
+	if pf.Scan.Piece != "" {
+		return nil, fmt.Errorf("fragment: %w scan of a stream's piece over blocks", plan.ErrUnsupported)
+	}
 	pl, err := BuildFragment(pf, snap, agg.Context{Start: f.Start, End: f.End})
 	if err != nil {
 		return nil, err
@@ -27,17 +29,7 @@ func RunFragment(x *Ctx, pf *plan.Fragment, snap *store.Snapshot, f *Fragment) (
 	if err != nil {
 		return nil, err
 	}
-	out := EncodeFragmentStats(nil, x.Stats)
-	out = binary.AppendUvarint(out, uint64(len(sinks)))
-	for _, s := range sinks {
-		b, err := codec.EncodeSink(s)
-		if err != nil {
-			return nil, err
-		}
-		out = binary.AppendUvarint(out, uint64(len(b)))
-		out = append(out, b...)
-	}
-	return out, nil
+	return encodeSinks(x, codec, sinks)
 }
 
 // ExecuteDistributed runs pl with its scan cut into fragments sent to the

@@ -59,6 +59,20 @@ type Chunk interface {
 	Decode() (*store.Rows, error)
 }
 
+// SplitStream is a TableStream that other workers can read in pieces (a
+// file's byte ranges): a query with a Distribution then scans one piece
+// per node, each decoding only its own bytes (fragment_stream.go).
+type SplitStream interface {
+	TableStream
+	// Pieces describes at most n disjoint pieces that together are the
+	// stream, in order, as text the runner's host turns back into a
+	// stream (Piece); fewer, or one, when the stream is too small for
+	// more to pay.
+	Pieces(n int) []string
+	// Piece returns the stream of one of the pieces Pieces described.
+	Piece(desc string) (TableStream, error)
+}
+
 // ErrStreamSchema is wrapped by the error of a query over a TableStream
 // whose chunks kept widening the types it was planned with.
 var ErrStreamSchema = errors.New("the stream's field types kept changing")
@@ -71,7 +85,11 @@ var ErrStreamWidened = errors.New("a stream chunk widened a field's type")
 type StreamTable struct {
 	Name string
 	ts   TableStream
-	mu   sync.Mutex
+	// parent is the whole stream's table when this one reads a piece of
+	// it (fragment_stream.go): the types a piece widens widen the
+	// parent's too, so the query is planned again with them.
+	parent *StreamTable
+	mu     sync.Mutex
 	// types are the unified types of the fields seen; known once Fields or
 	// the first chunk filled them.
 	types map[string]vector.Type
@@ -203,10 +221,12 @@ func (t *StreamTable) check(planned map[string]vector.Type, rows *store.Rows) er
 	if fits {
 		return nil
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, k := range rows.Keys {
-		t.widenLocked(k)
+	for u := t; u != nil; u = u.parent {
+		u.mu.Lock()
+		for _, k := range rows.Keys {
+			u.widenLocked(k)
+		}
+		u.mu.Unlock()
 	}
 	return ErrStreamWidened
 }

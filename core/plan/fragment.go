@@ -18,11 +18,16 @@ func unsupported(format string, args ...any) error {
 	return fmt.Errorf("%w %s (this node reads plan version %d)", ErrUnsupported, fmt.Sprintf(format, args...), Version)
 }
 
-// Scan is the source of a fragment: blocks of one dataset.
+// Scan is the source of a fragment: blocks of one dataset, or a piece of
+// a stream read in place.
 type Scan struct {
 	Dataset string   `json:"dataset"`
 	Parts   []string `json:"parts"`
-	Schema  []Field  `json:"schema"`
+	// Piece, for a stream (a file read in place), names the part of it to
+	// read, in the terms of the host that reads the stream; Parts is then
+	// empty.
+	Piece  string  `json:"piece,omitempty"`
+	Schema []Field `json:"schema"`
 	// Lo and Hi bound _time to [Lo, Hi) in ns; nil when unbounded.
 	Lo *int64 `json:"lo,omitempty"`
 	Hi *int64 `json:"hi,omitempty"`

@@ -2,6 +2,7 @@ package session
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/aplite/aplite/db"
@@ -10,11 +11,17 @@ import (
 // Dataset describes a loaded dataset for the console's sidebar, in the
 // spirit of GET /v1/datasets/{id}/info.
 type Dataset struct {
-	Name      string  `json:"name"`
-	NumEvents int64   `json:"numEvents"`
-	MinTime   string  `json:"minTime,omitempty"`
-	MaxTime   string  `json:"maxTime,omitempty"`
-	Fields    []Field `json:"fields"`
+	Name string `json:"name"`
+	// NumEvents is 0 for a file read in place (InPlace): it is not
+	// counted unless a query counts it.
+	NumEvents int64 `json:"numEvents"`
+	// InPlace marks a file queried where it is (OpenFile), of Bytes bytes;
+	// its Fields are those seen so far.
+	InPlace bool    `json:"inPlace,omitempty"`
+	Bytes   int64   `json:"bytes,omitempty"`
+	MinTime string  `json:"minTime,omitempty"`
+	MaxTime string  `json:"maxTime,omitempty"`
+	Fields  []Field `json:"fields"`
 }
 
 // Field is one field of a dataset as GET /v2/datasets/{id}/fields lists
@@ -39,6 +46,16 @@ func (s *Session) Datasets() []Dataset {
 		}
 		out = append(out, describe(info))
 	}
+	s.mu.Lock()
+	files := make([]*placeFile, 0, len(s.files))
+	for _, f := range s.files {
+		files = append(files, f)
+	}
+	s.mu.Unlock()
+	for _, f := range files {
+		out = append(out, Dataset{Name: f.name, InPlace: true, Bytes: f.size, Fields: fields(f.keys())})
+	}
+	slices.SortFunc(out, func(a, b Dataset) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

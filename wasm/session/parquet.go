@@ -286,11 +286,12 @@ func (s *Session) wholeInfo(name string, prev *parquetSource) *db.Info {
 	return nil
 }
 
-// forget drops what the session knows of a dataset's Parquet file, when
-// the dataset is replaced or dropped.
+// forget drops what the session knows of a dataset's file (Parquet, or
+// read in place), when the dataset is replaced or dropped.
 func (s *Session) forget(name string) {
 	s.mu.Lock()
 	delete(s.sources, name)
+	delete(s.files, name)
 	s.mu.Unlock()
 }
 

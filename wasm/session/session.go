@@ -19,12 +19,16 @@ type Session struct {
 
 	mu      sync.Mutex
 	sources map[string]*parquetSource // datasets with Parquet columns still to load
+	files   map[string]*placeFile     // datasets read in place (place.go)
+	// helpers, when set, spreads scans of files read in place over other
+	// engines (SetHelpers).
+	helpers *db.Distribution
 }
 
 // New returns an empty session.
 func New() *Session {
 	return &Session{db: db.OpenMemory(db.Options{Store: db.StoreOptions{NoSync: true}}), now: time.Now,
-		sources: map[string]*parquetSource{}}
+		sources: map[string]*parquetSource{}, files: map[string]*placeFile{}}
 }
 
 // QueryOptions are the per-query settings the console passes along with
@@ -34,7 +38,8 @@ type QueryOptions struct {
 }
 
 // Query runs apl over the session's datasets. Errors in the query text
-// are *db.QueryError, which carries the line and column to mark.
+// are *db.QueryError, which carries the line and column to mark. Files
+// opened in place are read while it runs (place.go).
 func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*db.TabularResult, error) {
 	if !o.Start.IsZero() && !o.End.IsZero() && o.End.Before(o.Start) {
 		return nil, errors.New("the end of the time range is before its start")
@@ -46,16 +51,24 @@ func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*db.Ta
 	// One worker: the browser runs Go on one thread, so fanning a scan out
 	// to goroutines only adds scheduling.
 	req := &db.Request{APL: apl, Start: o.Start, End: o.End, Now: now, Workers: 1}
-	res, err := s.db.Query(ctx, req)
-	if err != nil {
-		return nil, err
+	files, keep := s.placeStreams(apl)
+	if len(files) == 0 {
+		res, err := s.db.Query(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return db.Tabular(res), nil
 	}
-	return db.Tabular(res), nil
+	return s.queryInPlace(ctx, req, files, keep)
 }
 
 // Drop removes a dataset. Dropping one that does not exist is an error
 // wrapping db.ErrNotFound.
 func (s *Session) Drop(name string) error {
+	inPlace := s.file(name) != nil
 	s.forget(name)
+	if inPlace {
+		return nil
+	}
 	return s.db.Delete(name)
 }

@@ -1,0 +1,334 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aplite/aplite/db"
+)
+
+// Files queried in place (issue 16): a dropped NDJSON file is not loaded
+// into the store. The session keeps a way to read its bytes (File.slice
+// in the console's Web Worker) and every query over it reads the file
+// again as a db.TableStream, a slice of whole lines at a time, decoding
+// only the fields the query reads (db.QueryReads) and dropping each
+// slice once scanned: the tab holds a slice and the query's state, never
+// the file. With helpers (SetHelpers), the file is cut into one byte
+// range per engine and each decodes its own range (db.SplitStream).
+
+// ReadFunc reads bytes [off, end) of a file; fewer only at its end. The
+// console's is asynchronous underneath, so it is only called from a
+// goroutine that may block (QueryAsync in wasm/api.go).
+type ReadFunc func(off, end int64) ([]byte, error)
+
+// placeChunk (a variable for tests) is the size of the slices a file is read and decoded by:
+// small enough that several engines' slices fit a tab, large enough that
+// the reads' own cost (a promise and a copy each) stays small.
+var placeChunk int64 = 4 << 20
+
+// minPiece (a variable for tests) is the smallest byte range worth handing to another engine.
+var minPiece int64 = 16 << 20
+
+// placeFile is an NDJSON file the session queries in place.
+type placeFile struct {
+	name string
+	size int64
+	read ReadFunc
+	now  int64
+	// fields are the fields and types seen so far: the first slice's at
+	// open, then those a learning pass found (learnFields).
+	mu     sync.Mutex
+	fields map[string]db.ColKey
+	// absent are names a learning pass looked for and did not find, so a
+	// misspelt field scans the file once, not on every query.
+	absent map[string]bool
+	// failed counts the lines the last query could not decode.
+	failed failures
+}
+
+// OpenResult is what OpenFile did.
+type OpenResult struct {
+	Dataset string  `json:"dataset"`
+	Format  string  `json:"format"`
+	InPlace bool    `json:"inPlace"`
+	Bytes   int64   `json:"bytes"`
+	Fields  []Field `json:"fields"`
+}
+
+// OpenFile makes the NDJSON file fileName a dataset queried in place,
+// replacing a dataset of that name; read reads its bytes. Its fields are
+// those of its first slice until a query names one found only further on.
+func (s *Session) OpenFile(fileName string, size int64, read ReadFunc, now time.Time) (OpenResult, error) {
+	name := DatasetName(fileName)
+	if err := db.ValidateName(name); err != nil {
+		return OpenResult{}, err
+	}
+	if f := FormatFromFileName(fileName); f != NDJSON && f != Auto {
+		return OpenResult{}, fmt.Errorf("%s is %s: only NDJSON is queried in place, load it instead", fileName, f)
+	}
+	if now.IsZero() {
+		now = s.now()
+	}
+	f := &placeFile{name: name, size: size, read: read, now: now.UnixNano(), fields: map[string]db.ColKey{}, absent: map[string]bool{}}
+	rd := f.pieceReader(0, size, nil)
+	c, err := rd.Next()
+	if err != nil && err != io.EOF {
+		return OpenResult{}, fmt.Errorf("cannot read %s: %w", fileName, err)
+	}
+	if c != nil {
+		rows, err := c.Decode()
+		if err != nil {
+			return OpenResult{}, fmt.Errorf("%s is not NDJSON: %w", fileName, err)
+		}
+		if n, first := f.failed.take(); n > 0 && rows.N == 0 {
+			return OpenResult{}, fmt.Errorf("%s is not NDJSON: %s", fileName, first)
+		}
+		f.learn(rows.Keys)
+	}
+	s.forget(name)
+	_ = s.db.Delete(name)
+	s.mu.Lock()
+	s.files[name] = f
+	s.mu.Unlock()
+	return OpenResult{Dataset: name, Format: NDJSON, InPlace: true, Bytes: size, Fields: fields(f.keys())}, nil
+}
+
+func (f *placeFile) learn(keys []db.ColKey) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, k := range keys {
+		f.fields[k.Name+"\x00"+strconv.Itoa(int(k.Type))] = k
+	}
+}
+
+func (f *placeFile) keys() []db.ColKey {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]db.ColKey, 0, len(f.fields))
+	for _, k := range f.fields {
+		out = append(out, k)
+	}
+	return out
+}
+
+// file returns the in-place file of that dataset, or nil.
+func (s *Session) file(name string) *placeFile {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.files[name]
+}
+
+// fileStream is one query's read of a placeFile: the whole file, or one
+// piece of it, decoding the fields keep allows (nil: every field).
+type fileStream struct {
+	f *placeFile
+	// keep is "*" for every field, or "apl:" and the query's text, whose
+	// db.QueryReads tells the fields to decode: a piece's description
+	// carries it to another engine as it is.
+	keep     string
+	from, to int64
+}
+
+// Fields are the fields the file is known to have, among those the query
+// reads, so planning reads nothing; a slice with more widens them and the
+// query is planned again.
+func (s *fileStream) Fields() []db.ColKey {
+	keep := keepFunc(s.keep)
+	out := []db.ColKey{}
+	for _, k := range s.f.keys() {
+		if keep == nil || keep(k.Name) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (s *fileStream) Open() (db.ChunkReader, error) {
+	return s.f.pieceReader(s.from, s.to, keepFunc(s.keep)), nil
+}
+
+// keepFunc is the decoders' Keep of a stream's keep.
+func keepFunc(keep string) func(string) bool {
+	apl, ok := strings.CutPrefix(keep, "apl:")
+	if !ok {
+		return nil
+	}
+	r, err := db.QueryReads(apl)
+	if err != nil {
+		return nil
+	}
+	return r.Keep
+}
+
+// Pieces cuts the stream into at most n byte ranges of at least minPiece
+// bytes; a line belongs to the range it starts in.
+func (s *fileStream) Pieces(n int) []string {
+	size := s.to - s.from
+	n = int(min(int64(n), size/minPiece))
+	if n < 2 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range n {
+		out[i] = fmt.Sprintf("bytes=%d-%d;%s", s.from+size*int64(i)/int64(n), s.from+size*int64(i+1)/int64(n), s.keep)
+	}
+	return out
+}
+
+// Piece is the stream of a range Pieces described.
+func (s *fileStream) Piece(desc string) (db.TableStream, error) {
+	return s.f.piece(desc)
+}
+
+// piece parses a piece's description: "bytes=FROM-TO;KEEP", KEEP a
+// fileStream's keep.
+func (f *placeFile) piece(desc string) (*fileStream, error) {
+	rng, keep, ok := strings.Cut(desc, ";")
+	from, to, ok2 := strings.Cut(strings.TrimPrefix(rng, "bytes="), "-")
+	a, err1 := strconv.ParseInt(from, 10, 64)
+	b, err2 := strconv.ParseInt(to, 10, 64)
+	if !ok || !ok2 || err1 != nil || err2 != nil || a < 0 || b < a || b > f.size {
+		return nil, fmt.Errorf("bad piece %q of %s (%d bytes)", desc, f.name, f.size)
+	}
+	return &fileStream{f: f, keep: keep, from: a, to: b}, nil
+}
+
+// options are the decoder's settings for a read keeping keep (nil:
+// every field).
+func (f *placeFile) options(keep func(string) bool) db.IngestOptions {
+	return db.IngestOptions{Format: db.NDJSON, Now: f.now, MaxFailures: maxFailures, Keep: keep}
+}
+
+// failures counts the lines a query could not decode.
+type failures struct {
+	mu    sync.Mutex
+	n     int
+	first string
+}
+
+func (fl *failures) add(res db.IngestResult) {
+	if res.Failed == 0 {
+		return
+	}
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	if fl.n == 0 && len(res.Failures) > 0 {
+		fl.first = res.Failures[0].Error
+	}
+	fl.n += res.Failed
+}
+
+func (fl *failures) take() (int, string) {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	n, first := fl.n, fl.first
+	fl.n, fl.first = 0, ""
+	return n, first
+}
+
+// pieceReader cuts bytes [from, to) of f into chunks of whole lines: the
+// lines that start in the range, the last one read to its end even past
+// to.
+func (f *placeFile) pieceReader(from, to int64, keep func(string) bool) *lineReader {
+	r := &lineReader{f: f, pos: from, end: to, opts: f.options(keep)}
+	if from > 0 { // the line at from belongs to this range only if it starts there
+		r.pos, r.skipping = from-1, true
+	}
+	return r
+}
+
+// lineReader yields a piece's lines a slice at a time.
+type lineReader struct {
+	f        *placeFile
+	opts     db.IngestOptions
+	pos, end int64 // next byte to read; the range's end
+	skipping bool  // discarding the line that started before the range
+	carry    []byte
+	done     bool
+}
+
+func (r *lineReader) Next() (db.Chunk, error) {
+	for !r.done {
+		if r.pos >= r.f.size {
+			r.done = true
+			break
+		}
+		if !r.skipping && r.pos >= r.end && len(r.carry) == 0 {
+			return nil, io.EOF
+		}
+		data, err := r.f.read(r.pos, min(r.pos+placeChunk, r.f.size))
+		if err != nil {
+			return nil, fmt.Errorf("reading %s at byte %d: %w", r.f.name, r.pos, err)
+		}
+		if len(data) == 0 {
+			return nil, fmt.Errorf("reading %s at byte %d: the file ended early (it changed?)", r.f.name, r.pos)
+		}
+		r.pos += int64(len(data))
+		if r.skipping {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				continue
+			}
+			r.skipping = false
+			if data = data[i+1:]; r.pos-int64(len(data)) >= r.end {
+				return nil, io.EOF // no line starts in the range
+			}
+		}
+		buf := append(r.carry, data...)
+		r.carry = nil
+		if r.pos >= r.end { // the range ends in buf: at the end of the line holding its last byte
+			j := r.end - 1 - (r.pos - int64(len(buf)))
+			if k := bytes.IndexByte(buf[j:], '\n'); k >= 0 {
+				r.done = true
+				return r.chunk(buf[:j+int64(k)+1]), nil
+			}
+			r.carry = buf
+			continue
+		}
+		cut := bytes.LastIndexByte(buf, '\n') + 1
+		if cut == 0 { // one line longer than a slice: read on
+			r.carry = buf
+			continue
+		}
+		r.carry = append([]byte(nil), buf[cut:]...)
+		return r.chunk(buf[:cut]), nil
+	}
+	if len(bytes.TrimSpace(r.carry)) > 0 {
+		c := r.carry
+		r.carry = nil
+		return r.chunk(c), nil
+	}
+	return nil, io.EOF
+}
+
+func (r *lineReader) chunk(b []byte) db.Chunk { return &lineChunk{f: r.f, body: b, opts: r.opts} }
+
+func (r *lineReader) Close() error { return nil }
+
+// lineChunk is some whole lines of a file read in place.
+type lineChunk struct {
+	f    *placeFile
+	body []byte
+	opts db.IngestOptions
+}
+
+func (c *lineChunk) Stats() db.Part { return nil }
+
+func (c *lineChunk) Decode() (*db.Rows, error) {
+	rows, res, err := db.Decode(c.body, c.opts)
+	c.body = nil
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.f.name, err)
+	}
+	c.f.failed.add(res)
+	return rows, nil
+}
+
+// errNotInPlace is returned for a piece of a dataset no file backs.
+var errNotInPlace = errors.New("no file is open in place under that name")

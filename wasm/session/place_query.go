@@ -1,0 +1,128 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/aplite/aplite/db"
+)
+
+// SetHelpers spreads the scans of files read in place over other engines:
+// d.Nodes names this engine (d.Self) and its helpers, and d.Run sends a
+// fragment to a helper, which answers with its RunFragment. nil scans
+// here alone.
+func (s *Session) SetHelpers(d *db.Distribution) {
+	s.mu.Lock()
+	s.helpers = d
+	s.mu.Unlock()
+}
+
+// placeStreams returns the in-place files apl names, and what it reads.
+func (s *Session) placeStreams(apl string) ([]*placeFile, db.Reads) {
+	r, err := db.QueryReads(apl)
+	if err != nil {
+		return nil, r // the engine reports the error
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*placeFile
+	for name, f := range s.files {
+		if r.AnyTable || slices.Contains(r.Tables, name) {
+			out = append(out, f)
+		}
+	}
+	return out, r
+}
+
+// queryInPlace runs req over the in-place files it names. A query naming
+// a field that the lines read so far lack looks for it through the whole
+// file once (learnFields) and runs again if that found any field.
+func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*placeFile, r db.Reads) (*db.TabularResult, error) {
+	keep := "*"
+	if r.Keep != nil {
+		keep = "apl:" + req.APL
+	}
+	s.mu.Lock()
+	req.Distribute = s.helpers
+	s.mu.Unlock()
+	for try := 0; ; try++ {
+		req.Streams = map[string]db.TableStream{}
+		for _, f := range files {
+			f.failed.take()
+			req.Streams[f.name] = &fileStream{f: f, keep: keep, to: f.size}
+		}
+		res, err := s.db.Query(ctx, req)
+		var qe *db.QueryError
+		if try == 0 && errors.As(err, &qe) && qe.Kind == "semantic" && r.Mentions != nil {
+			found, lerr := learnFields(ctx, files, r.Mentions)
+			if lerr != nil {
+				return nil, errors.Join(err, lerr)
+			}
+			if found {
+				continue
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if n, first := f.failed.take(); n > 0 {
+				res = res.WithMessage(db.Message{Priority: "warn", Count: n, Code: "decode_failed",
+					Msg: fmt.Sprintf("%s: %d lines could not be read, first: %s", f.name, n, first)})
+			}
+		}
+		return db.Tabular(res), nil
+	}
+}
+
+// learnFields reads every line of the files, keeping only the fields
+// mentions names, and adds the fields found to what the files know; it
+// reports whether it found any they did not know.
+func learnFields(ctx context.Context, files []*placeFile, mentions func(string) bool) (bool, error) {
+	found := false
+	for _, f := range files {
+		before := len(f.keys())
+		rd := f.pieceReader(0, f.size, nil)
+		rd.opts.Keep = mentions
+		for {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			c, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return false, err
+			}
+			rows, err := c.Decode()
+			if err != nil {
+				return false, err
+			}
+			f.learn(rows.Keys)
+		}
+		f.failed.take()
+		found = found || len(f.keys()) > before
+	}
+	return found, nil
+}
+
+// RunFragment runs a fragment another engine of the tab sent for a piece
+// of a file read in place here (SetHelpers), and returns its answer.
+func (s *Session) RunFragment(ctx context.Context, frag []byte) ([]byte, error) {
+	var f db.Fragment
+	if err := json.Unmarshal(frag, &f); err != nil {
+		return nil, fmt.Errorf("fragment: %w", err)
+	}
+	return s.db.RunStreamFragment(ctx, &f, func(dataset, piece string) (db.TableStream, error) {
+		pf := s.file(dataset)
+		if pf == nil {
+			return nil, fmt.Errorf("%s: %w", dataset, errNotInPlace)
+		}
+		return pf.piece(piece)
+	})
+}
