@@ -177,6 +177,8 @@ var queries = []string{
 	"['logs'] | count",
 	"['logs'] | summarize count() by status | order by status asc",
 	"['logs'] | summarize avg(req_duration_ms), max(req_duration_ms), dcount(status) by method | order by method asc",
+	// Strings: every node's dcount state must hash a value alike.
+	"['logs'] | summarize dcount(uri), dcount(['geo.city']) by server_datacenter | order by server_datacenter asc",
 	"['logs'] | summarize percentile(req_duration_ms, 95) by server_datacenter | order by server_datacenter asc",
 	"['logs'] | where status >= 500 | summarize count() by bin(_time, 1h) | order by _time asc",
 	"['logs'] | top 5 by req_duration_ms desc | project id, req_duration_ms",

@@ -2,20 +2,22 @@ package agg
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 	"math"
 	"sort"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/aplite/aplite/vector"
 )
 
 // Hashes identify values for dcount (whose exact sets hold hashes, not
 // values) and feed its HyperLogLog sketch, so they must be well mixed in
-// every bit. States built in one process share hashSeed, which is what
-// lets them merge; hashes are never persisted.
-
-var hashSeed = maphash.MakeSeed()
+// every bit. They must also be the same in every process: a distributed
+// query merges states that query nodes and the console's helper engines
+// built and encoded (the states carry hashes), so a string hashes with
+// xxHash64, which has no seed, never with a per-process maphash seed
+// (which counted each value once per engine that saw it).
 
 // mix64 is the splitmix64 finaliser: a bijection on uint64, so distinct
 // longs never collide, with full avalanche for the sketch.
@@ -39,19 +41,18 @@ func hashFloat(f float64) uint64 {
 	return mix64(math.Float64bits(f) ^ 0x5851f42d4c957f2d)
 }
 
-func hashString(s string) uint64 { return maphash.String(hashSeed, s) }
+func hashString(s string) uint64 { return xxhash.Sum64String(s) }
 
 // hashDyn hashes a dynamic value by its type and content; arrays and bags
 // hash their elements (bags in key order), so equal JSON values collide
 // and different ones almost never do.
 func hashDyn(x any) uint64 {
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
-	writeDyn(&h, x)
+	h := xxhash.New()
+	writeDyn(h, x)
 	return h.Sum64()
 }
 
-func writeDyn(h *maphash.Hash, x any) {
+func writeDyn(h *xxhash.Digest, x any) {
 	var buf [9]byte
 	put := func(tag byte, u uint64) {
 		buf[0] = tag
@@ -60,7 +61,7 @@ func writeDyn(h *maphash.Hash, x any) {
 	}
 	switch v := x.(type) {
 	case nil:
-		h.WriteByte(0)
+		h.Write([]byte{0})
 	case bool:
 		if v {
 			put(1, 1)
@@ -78,9 +79,9 @@ func writeDyn(h *maphash.Hash, x any) {
 			put(3, math.Float64bits(v))
 		}
 	case string:
-		h.WriteByte(4)
+		h.Write([]byte{4})
 		h.WriteString(v)
-		h.WriteByte(0)
+		h.Write([]byte{0})
 	case time.Time:
 		put(5, uint64(v.UnixNano()))
 	case time.Duration:
@@ -99,11 +100,11 @@ func writeDyn(h *maphash.Hash, x any) {
 		put(8, uint64(len(v)))
 		for _, k := range keys {
 			h.WriteString(k)
-			h.WriteByte(0)
+			h.Write([]byte{0})
 			writeDyn(h, v[k])
 		}
 	default:
-		h.WriteByte(9)
+		h.Write([]byte{9})
 	}
 }
 
