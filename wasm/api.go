@@ -19,6 +19,7 @@ type api struct {
 	s       *session.Session
 	loaders map[int]loader
 	nextID  int
+	async   async
 }
 
 // loader is a streamed load in progress: a *session.Loader (NDJSON,
@@ -27,7 +28,9 @@ type loader interface {
 	End() (session.LoadResult, error)
 }
 
-func newAPI() *api { return &api{s: session.New(), loaders: map[int]loader{}} }
+func newAPI() *api {
+	return &api{s: session.New(), loaders: map[int]loader{}, async: async{cancels: map[string]context.CancelFunc{}}}
+}
 
 type jsFunc = func(this js.Value, args []js.Value) any
 
@@ -124,6 +127,10 @@ func (a *api) loadFile(args []js.Value) (any, error) {
 // query(apl, {start, end, now}): times are RFC 3339 strings; absent or
 // empty ones leave the range open (now defaults to the clock).
 func (a *api) query(args []js.Value) (any, error) {
+	return a.queryWith(context.Background(), args)
+}
+
+func (a *api) queryWith(ctx context.Context, args []js.Value) (any, error) {
 	if len(args) < 1 || args[0].Type() != js.TypeString {
 		return nil, errors.New("query(apl, options?) needs the APL text")
 	}
@@ -139,7 +146,7 @@ func (a *api) query(args []js.Value) (any, error) {
 			}
 		}
 	}
-	return a.s.Query(context.Background(), args[0].String(), o)
+	return a.s.Query(ctx, args[0].String(), o)
 }
 
 func (a *api) datasets([]js.Value) (any, error) { return a.s.Datasets(), nil }

@@ -18,6 +18,9 @@ func main() {
 	for name, f := range api.funcs() {
 		obj.Set(name, js.FuncOf(f))
 	}
+	for name, f := range api.asyncFuncs() {
+		obj.Set(name, js.FuncOf(f))
+	}
 	js.Global().Set("aplite", obj)
 	if cb := js.Global().Get("onApliteReady"); cb.Type() == js.TypeFunction {
 		cb.Invoke(obj)

@@ -175,7 +175,8 @@ async function refreshDatasets() {
   for (const d of sets) {
     const li = document.createElement("li");
     li.dataset.dataset = d.name;
-    const count = d.numEvents !== undefined ? `<span class="count">${d.numEvents.toLocaleString("en")}</span>` : "";
+    const count = d.inPlace ? `<span class="count">${mib(d.bytes)} MiB</span>`
+      : d.numEvents !== undefined ? `<span class="count">${d.numEvents.toLocaleString("en")}</span>` : "";
     li.innerHTML = `<button type="button"><span class="name">${escapeHTML(d.name)}</span>${count}</button>`;
     li.querySelector("button").addEventListener("click", () => toggleFields(li, d.name));
     list.appendChild(li);
@@ -267,9 +268,17 @@ async function run() {
   const bounds = range.bounds();
   const began = performance.now();
   try {
-    const res = await b.query(apl, bounds, (p) => setStatus(
-      `Reading: ${mib(p.bytes)} of ${mib(p.total)} MiB, ${p.rows.toLocaleString("en")} rows, ${(p.ms / 1000).toFixed(1)} s`,
-      { state: "reading", bytes: p.bytes, rows: p.rows }));
+    const onProgress = (p) => {
+      const rows = p.rows ? `, ${p.rows.toLocaleString("en")} rows` : "";
+      setStatus(`Reading: ${mib(p.bytes)} of ${mib(p.total)} MiB${rows}, ${(p.ms / 1000).toFixed(1)} s`,
+        { state: "reading", bytes: p.bytes, rows: p.rows });
+      if (q.cancel) {
+        state.cancelLoad = q.cancel;
+        $("cancel-load").hidden = false;
+      }
+    };
+    const q = b.begin ? b.begin(apl, bounds, onProgress) : { done: b.query(apl, bounds, onProgress) };
+    const res = await q.done;
     const ms = performance.now() - began;
     remember(apl);
     detail.hide();
@@ -296,6 +305,8 @@ async function run() {
   } finally {
     state.running = false;
     $("run").disabled = false;
+    $("cancel-load").hidden = true;
+    state.cancelLoad = null;
   }
 }
 
@@ -331,9 +342,14 @@ async function openFile(file) {
     const r = await load.done;
     const ms = performance.now() - began;
     await refreshDatasets(); // before "loaded": the list shows the file's events
-    const failed = r.failed ? `, ${r.failed} failed (${r.failures.map((f) => f.error).slice(0, 3).join("; ")})` : "";
-    setStatus(`Loaded ${r.ingested.toLocaleString("en")} events into ['${r.dataset}'] as ${r.format} in ${ms.toFixed(0)} ms${failed}`,
-      { state: "loaded", ms: ms.toFixed(1), dataset: r.dataset });
+    if (r.inPlace) {
+      setStatus(`Opened ${file.name} (${mib(r.bytes)} MiB ${r.format}) as ['${r.dataset}'] in ${ms.toFixed(0)} ms: each query reads it in place`,
+        { state: "loaded", ms: ms.toFixed(1), dataset: r.dataset });
+    } else {
+      const failed = r.failed ? `, ${r.failed} failed (${r.failures.map((f) => f.error).slice(0, 3).join("; ")})` : "";
+      setStatus(`Loaded ${r.ingested.toLocaleString("en")} events into ['${r.dataset}'] as ${r.format} in ${ms.toFixed(0)} ms${failed}`,
+        { state: "loaded", ms: ms.toFixed(1), dataset: r.dataset });
+    }
     if (!editor.value.trim() || /^\['[^']*'\]\n\| take 100$/.test(editor.value)) {
       editor.value = `['${r.dataset}']\n| take 100`;
     }

@@ -166,7 +166,7 @@ export class OfflineBackend {
   async datasets() {
     if (!this.worker) return [];
     this.cache = await this.call("datasets").done;
-    return this.cache.map((d) => ({ name: d.name, numEvents: d.numEvents }));
+    return this.cache.map((d) => ({ name: d.name, numEvents: d.numEvents, inPlace: d.inPlace, bytes: d.bytes }));
   }
 
   async fields(name) {
@@ -188,8 +188,16 @@ export class OfflineBackend {
   }
 
   // query runs apl; onProgress receives {bytes, total, rows, ms} while a
-  // Parquet file's columns or row groups the query needs are read.
+  // Parquet file's columns or row groups the query needs are read, or a
+  // file read in place is.
   async query(apl, range, onProgress) {
-    return this.call("query", { apl, range: { start: range.start || "", end: range.end || "" } }, onProgress).done;
+    return this.begin(apl, range, onProgress).done;
+  }
+
+  // begin runs apl as query does and returns {done, cancel}: cancel stops
+  // it (a query over a large file read in place takes seconds).
+  begin(apl, range, onProgress) {
+    const { id, done } = this.call("query", { apl, range: { start: range.start || "", end: range.end || "" } }, onProgress);
+    return { done, cancel: () => this.worker.postMessage({ op: "cancel", target: id }) };
   }
 }

@@ -1,8 +1,14 @@
+import { HelperPool } from "./pool.js";
+
 // The offline engine in a Web Worker: the WASM build of aplite runs off
 // the page's thread, so loading a large file or running a long query
-// never freezes the page. A dropped NDJSON or CSV file is read a slice at
-// a time (File.slice), cut at line ends and streamed into the engine,
-// which seals rows into compressed blocks: the file is never held whole.
+// never freezes the page. A dropped NDJSON file is not loaded: every
+// query reads it in place, a slice at a time (File.slice), decoding only
+// the fields the query reads, with one helper engine per spare core
+// (pool.js, helper.js) reading its own byte range of the file. A CSV
+// file is read a slice at a time, cut at line ends and streamed into the
+// engine, which seals rows into compressed blocks: the file is never
+// held whole.
 // A Parquet file is read the same way in the order Parquet needs: its
 // footer from the end, then one row group's column chunks at a time; and
 // only the columns asked for: _time when the file is dropped, then before
@@ -16,23 +22,38 @@ const cancelled = new Set();
 // parquetFiles keeps each Parquet dataset's File, to read more of its
 // columns when a query needs them.
 const parquetFiles = new Map();
+// placeFiles are the NDJSON files queried in place, by dataset: every
+// query reads them again, so a helper started later opens them too.
+const placeFiles = new Map();
+// reading counts the bytes the engines have read for the running query.
+const reading = { bytes: 0 };
+// pool holds the helper engines, one per core beyond this worker's.
+const pool = new HelperPool(Math.min(navigator.hardwareConcurrency || 1, 8) - 1, (n) => { reading.bytes += n; });
+// queries are the running queries' ids, which cancel may stop.
+const queries = new Set();
+
+// instantiate runs one engine from the compiled module.
+async function instantiate(module) {
+  await import("./wasm_exec.js");
+  const go = new Go();
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  go.run(instance);
+  if (!globalThis.aplite) throw new Error("the WASM engine did not start");
+  return { api: globalThis.aplite, mem: instance.exports.mem };
+}
 
 function start() {
   engine ??= (async () => {
     const began = performance.now();
-    await import("./wasm_exec.js");
-    const go = new Go();
     const url = new URL("./aplite.wasm", import.meta.url);
-    let instance;
+    let module;
     try {
-      ({ instance } = await WebAssembly.instantiateStreaming(fetch(url), go.importObject));
+      module = await WebAssembly.compileStreaming(fetch(url));
     } catch {
-      const bytes = await (await fetch(url)).arrayBuffer();
-      ({ instance } = await WebAssembly.instantiate(bytes, go.importObject));
+      module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
     }
-    go.run(instance);
-    if (!globalThis.aplite) throw new Error("the WASM engine did not start");
-    return { api: globalThis.aplite, mem: instance.exports.mem, startMs: performance.now() - began };
+    const e = await instantiate(module);
+    return { ...e, module, startMs: performance.now() - began };
   })();
   engine.catch(() => { engine = null; });
   return engine;
@@ -71,10 +92,38 @@ function stopIfCancelled(id, api, begin, file) {
   throw new Error(`loading ${file.name} was cancelled`);
 }
 
+// reader reads a File's byte ranges for the engine, counting the bytes.
+function reader(file) {
+  return async (from, to) => {
+    const b = await read(file, from, to);
+    reading.bytes += b.length;
+    return b;
+  };
+}
+
+// openInPlace makes an NDJSON file a dataset every query reads where it
+// is, here and in each helper.
+async function openInPlace(e, file) {
+  const r = answer(await e.api.openFile(file.name, file.size, reader(file)));
+  placeFiles.set(r.dataset, file);
+  if (pool.helpers) await pool.all({ op: "open", file });
+  else pool.start(e.module, placeFiles);
+  e.api.setHelpers(pool.size, (n, frag) => pool.run(Number(n), frag));
+  return r;
+}
+
+// loaded forgets a file read in place that a load replaced.
+async function loaded(r) {
+  if (!r.inPlace && placeFiles.delete(r.dataset)) await pool.all({ op: "drop", name: r.dataset }).catch(() => {});
+  return r;
+}
+
 async function load(id, file) {
-  const { api } = await start();
+  const e = await start();
+  const { api } = e;
   if (/\.parquet$/i.test(file.name)) return loadParquet(id, api, file, []); // _time; the rest on demand
-  if (!/\.(ndjson|jsonl|csv)$/i.test(file.name)) { // one document: read whole
+  if (/\.(ndjson|jsonl)$/i.test(file.name)) return openInPlace(e, file);
+  if (!/\.csv$/i.test(file.name)) { // one document: read whole
     const bytes = new Uint8Array(await file.arrayBuffer());
     return answer(api.loadFile(file.name, bytes));
   }
@@ -134,14 +183,41 @@ async function loadParquet(id, api, file, fields, rows) {
 // its answer comes out shorter (a where or the time range dropped rows),
 // the whole file is read and the query runs again.
 async function query(id, apl, range) {
-  const { api } = await start();
+  const e = await start();
+  const { api } = e;
   const firsts = await readNeeds(id, api, answer(api.parquetNeeds(apl)));
-  const res = answer(api.query(apl, range));
+  const res = await queryInPlace(id, e, apl, range);
   const short = firsts.filter((n) => resultRows(res) < n.rows);
   if (!short.length) return res;
   await readNeeds(id, api, short.map((n) => ({ dataset: n.dataset, fields: null })));
-  return answer(api.query(apl, range));
+  return queryInPlace(id, e, apl, range);
 }
+
+// queryInPlace runs a query that may read files in place, reporting the
+// bytes read while it runs; cancel stops it and ends the helpers.
+async function queryInPlace(id, e, apl, range) {
+  if (placeFiles.size && !pool.helpers) {
+    pool.start(e.module, placeFiles);
+    e.api.setHelpers(pool.size, (n, frag) => pool.run(Number(n), frag));
+  }
+  const began = performance.now();
+  reading.bytes = 0;
+  const timer = placeFiles.size ? setInterval(() => postMessage({ id, progress: { bytes: reading.bytes, total: totalBytes(), rows: 0, ms: performance.now() - began } }), 250) : 0;
+  queries.add(id);
+  try {
+    return answer(await e.api.queryAsync(apl, range, String(id)));
+  } finally {
+    queries.delete(id);
+    clearInterval(timer);
+  }
+}
+
+function totalBytes() {
+  let n = 0;
+  for (const f of placeFiles.values()) n += f.size;
+  return n;
+}
+
 
 // readNeeds loads the Parquet columns (or first row groups) needs asks
 // for, and returns the needs that read first row groups only.
@@ -170,6 +246,10 @@ self.onmessage = async (e) => {
   const { id, op } = e.data;
   if (op === "cancel") {
     cancelled.add(e.data.target);
+    if (queries.has(e.data.target) && engine) {
+      (await engine).api.cancel(String(e.data.target));
+      pool.stop();
+    }
     return;
   }
   try {
@@ -179,7 +259,7 @@ self.onmessage = async (e) => {
         result = { startMs: (await start()).startMs };
         break;
       case "load":
-        result = await load(id, e.data.file);
+        result = await loaded(await load(id, e.data.file));
         break;
       case "query":
         result = await query(id, e.data.apl, e.data.range);
@@ -189,7 +269,12 @@ self.onmessage = async (e) => {
         break;
       case "memory": { // the engine's share of the tab: Go's heap lives in the WASM memory
         const { mem } = await start();
-        result = { wasmBytes: mem.buffer.byteLength, jsHeapBytes: performance.memory ? performance.memory.usedJSHeapSize : null };
+        const helpers = await pool.all({ op: "memory" }).catch(() => []);
+        result = {
+          wasmBytes: mem.buffer.byteLength + helpers.reduce((n, h) => n + h.wasmBytes, 0),
+          helpers: helpers.length,
+          jsHeapBytes: performance.memory ? performance.memory.usedJSHeapSize : null,
+        };
         break;
       }
       case "functions":

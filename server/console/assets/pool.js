@@ -1,0 +1,82 @@
+// The helper engines of the offline worker (helper.js): one per spare
+// core, each with its own copy of the WASM engine, to which the worker's
+// engine hands byte ranges of the files queried in place. A cancelled
+// query ends them (they run a fragment to its end otherwise); the next
+// query starts new ones, which open the files again.
+
+export class HelperPool {
+  // size is how many helpers to run; onRead hears of every read.
+  constructor(size, onRead) {
+    this.size = size;
+    this.onRead = onRead;
+    this.helpers = null;
+    this.next = 0;
+    this.calls = new Map();
+  }
+
+  // start runs the helpers with module (compiled once by the worker) and
+  // opens files (a Map of dataset to File) in each.
+  start(module, files) {
+    if (this.helpers || this.size < 1) return;
+    this.helpers = [];
+    for (let i = 0; i < this.size; i++) {
+      const w = new Worker(new URL("./helper.js", import.meta.url), { type: "module" });
+      w.onmessage = (e) => this.message(e.data);
+      w.onerror = (e) => this.fail(w, new Error(`helper ${i + 1} failed: ${e.message || "error"}`));
+      this.helpers.push(w);
+      this.send(w, { op: "start", module });
+      for (const file of files.values()) this.send(w, { op: "open", file });
+    }
+  }
+
+  message(m) {
+    if (m.read) {
+      this.onRead(m.read);
+      return;
+    }
+    const c = this.calls.get(m.cid);
+    if (!c) return;
+    this.calls.delete(m.cid);
+    if (m.ok) c.resolve(m.result);
+    else c.reject(new Error(m.error));
+  }
+
+  send(w, msg) {
+    const cid = ++this.next;
+    const done = new Promise((resolve, reject) => this.calls.set(cid, { resolve, reject, w }));
+    w.postMessage({ ...msg, cid });
+    return done;
+  }
+
+  // fail rejects the calls waiting on w.
+  fail(w, err) {
+    for (const [cid, c] of this.calls) {
+      if (c.w === w) {
+        this.calls.delete(cid);
+        c.reject(err);
+      }
+    }
+  }
+
+  // run sends a fragment to helper n (1-based), as the engine's
+  // setHelpers run function: a promise of its answer's bytes.
+  run(n, frag) {
+    const w = this.helpers && this.helpers[n - 1];
+    if (!w) return Promise.reject(new Error(`no helper ${n}`));
+    return this.send(w, { op: "fragment", frag });
+  }
+
+  // all sends msg to every helper and waits for their answers.
+  all(msg) {
+    return Promise.all((this.helpers || []).map((w) => this.send(w, msg)));
+  }
+
+  // stop ends every helper, failing what they were doing.
+  stop() {
+    for (const w of this.helpers || []) {
+      w.terminate();
+      this.fail(w, new Error("the query was cancelled"));
+    }
+    this.helpers = null;
+  }
+}

@@ -1,0 +1,231 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"syscall/js"
+	"time"
+
+	json "github.com/segmentio/encoding/json"
+
+	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/wasm/session"
+)
+
+// Files read in place (session/place.go) are read while a query runs,
+// through the page's File.slice, which only answers through a promise. A
+// call that waits for a promise must not hold the JavaScript event loop,
+// so these calls return a promise themselves and do their work on a
+// goroutine: while it waits for a read or a helper's answer, Go hands
+// the event loop back, and cancel() can reach it.
+
+// async is the state the promise-returning calls share.
+type async struct {
+	mu      sync.Mutex
+	cancels map[string]context.CancelFunc
+}
+
+// asyncFuncs are the members of the aplite object that return promises.
+func (a *api) asyncFuncs() map[string]jsFunc {
+	return map[string]jsFunc{
+		// openFile(fileName, size, read) -> {dataset, format, inPlace,
+		// bytes, fields}; read(from, to) returns a promise of a Uint8Array.
+		"openFile": a.promised(a.openFile),
+		// queryAsync(apl, options?, id?) -> the tabular result, as query;
+		// cancel(id) stops it.
+		"queryAsync": a.promised(a.queryAsync),
+		// runFragment(fragmentJSON) -> a Uint8Array, the answer of a helper.
+		"runFragment": a.promisedBytes(a.runFragment),
+		"cancel":      guard(a.cancel),
+		// setHelpers(n, run): run(helper, fragmentJSON) returns a promise
+		// of a helper's runFragment answer; helpers are "1".."n".
+		"setHelpers": guard(a.setHelpers),
+	}
+}
+
+// promised wraps f as a call that returns a promise of its JSON answer.
+func (a *api) promised(f func(args []js.Value) (any, error)) jsFunc {
+	return a.promisedBytes(func(args []js.Value) (any, error) {
+		v, err := f(args)
+		return encode(v, err), nil
+	})
+}
+
+// promisedBytes wraps f as a call that returns a promise of f's value: a
+// Uint8Array for []byte, or the JSON error answer.
+func (a *api) promisedBytes(f func(args []js.Value) (any, error)) jsFunc {
+	return func(_ js.Value, args []js.Value) any {
+		var handler js.Func
+		handler = js.FuncOf(func(_ js.Value, p []js.Value) any {
+			resolve := p[0]
+			go func() {
+				var v any
+				var err error
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							err = fmt.Errorf("internal error: %v", r)
+						}
+					}()
+					v, err = f(args)
+				}()
+				switch b := v.(type) {
+				case []byte:
+					if err == nil {
+						arr := js.Global().Get("Uint8Array").New(len(b))
+						js.CopyBytesToJS(arr, b)
+						resolve.Invoke(arr)
+						return
+					}
+				}
+				if err != nil {
+					resolve.Invoke(encode(nil, err))
+					return
+				}
+				resolve.Invoke(v)
+			}()
+			return nil
+		})
+		defer handler.Release()
+		return js.Global().Get("Promise").New(handler)
+	}
+}
+
+// await waits for a promise on this goroutine, or for ctx to end.
+func await(ctx context.Context, p js.Value) (js.Value, error) {
+	type settled struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan settled, 1)
+	var ok, fail js.Func
+	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- settled{v: args[0]}
+		return nil
+	})
+	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "rejected"
+		if len(args) > 0 {
+			if m := args[0].Get("message"); m.Type() == js.TypeString {
+				msg = m.String()
+			} else {
+				msg = args[0].String()
+			}
+		}
+		ch <- settled{err: errors.New(msg)}
+		return nil
+	})
+	defer ok.Release()
+	defer fail.Release()
+	p.Call("then", ok, fail)
+	select {
+	case s := <-ch:
+		return s.v, s.err
+	case <-ctx.Done():
+		return js.Undefined(), ctx.Err()
+	}
+}
+
+// readFunc reads a file through the page's read(from, to) promise.
+func readFunc(read js.Value) session.ReadFunc {
+	return func(off, end int64) ([]byte, error) {
+		v, err := await(context.Background(), read.Invoke(float64(off), float64(end)))
+		if err != nil {
+			return nil, err
+		}
+		if !v.InstanceOf(js.Global().Get("Uint8Array")) {
+			return nil, errors.New("read did not answer a Uint8Array")
+		}
+		b := make([]byte, v.Get("length").Int())
+		js.CopyBytesToGo(b, v)
+		return b, nil
+	}
+}
+
+func (a *api) openFile(args []js.Value) (any, error) {
+	if len(args) < 3 || args[2].Type() != js.TypeFunction {
+		return nil, errors.New("openFile(fileName, size, read) needs the file name, its size and a read function")
+	}
+	return a.s.OpenFile(args[0].String(), int64(args[1].Float()), readFunc(args[2]), time.Time{})
+}
+
+func (a *api) queryAsync(args []js.Value) (any, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if len(args) > 2 && args[2].Type() != js.TypeUndefined {
+		id := args[2].String()
+		a.async.mu.Lock()
+		a.async.cancels[id] = cancel
+		a.async.mu.Unlock()
+		defer func() {
+			a.async.mu.Lock()
+			delete(a.async.cancels, id)
+			a.async.mu.Unlock()
+		}()
+	}
+	return a.queryWith(ctx, args)
+}
+
+// cancel(id) stops the queryAsync started with that id, if it runs.
+func (a *api) cancel(args []js.Value) (any, error) {
+	if len(args) < 1 {
+		return nil, errors.New("cancel(id) needs the query's id")
+	}
+	a.async.mu.Lock()
+	c := a.async.cancels[args[0].String()]
+	a.async.mu.Unlock()
+	if c != nil {
+		c()
+	}
+	return map[string]bool{"cancelled": c != nil}, nil
+}
+
+func (a *api) runFragment(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeString {
+		return nil, errors.New("runFragment(fragmentJSON) needs the fragment")
+	}
+	return a.s.RunFragment(context.Background(), []byte(args[0].String()))
+}
+
+// setHelpers(n, run): the engines this one spreads scans of files read
+// in place over; n 0 scans here alone.
+func (a *api) setHelpers(args []js.Value) (any, error) {
+	if len(args) < 2 || args[1].Type() != js.TypeFunction {
+		return nil, errors.New("setHelpers(n, run) needs a count and a run function")
+	}
+	n, run := args[0].Int(), args[1]
+	if n <= 0 {
+		a.s.SetHelpers(nil)
+		return struct{}{}, nil
+	}
+	nodes := []string{"self"}
+	for i := 1; i <= n; i++ {
+		nodes = append(nodes, strconv.Itoa(i))
+	}
+	a.s.SetHelpers(&db.Distribution{Nodes: nodes, Self: "self", Run: func(ctx context.Context, node string, f *db.Fragment) ([]byte, error) {
+		frag, err := json.Marshal(f)
+		if err != nil {
+			return nil, err
+		}
+		v, err := await(ctx, run.Invoke(node, string(frag)))
+		if err != nil {
+			return nil, err
+		}
+		if v.Type() == js.TypeString { // the helper's error answer
+			var e struct{ Error session.Error }
+			if json.Unmarshal([]byte(v.String()), &e) != nil || e.Error.Message == "" {
+				return nil, fmt.Errorf("helper %s answered %.200q", node, v.String())
+			}
+			return nil, errors.New(e.Error.Message)
+		}
+		b := make([]byte, v.Get("length").Int())
+		js.CopyBytesToGo(b, v)
+		return b, nil
+	}})
+	return map[string]int{"helpers": n}, nil
+}
