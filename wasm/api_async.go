@@ -133,17 +133,15 @@ func await(ctx context.Context, p js.Value) (js.Value, error) {
 
 // readFunc reads a file through the page's read(from, to) promise.
 func readFunc(read js.Value) session.ReadFunc {
-	return func(off, end int64) ([]byte, error) {
-		v, err := await(context.Background(), read.Invoke(float64(off), float64(end)))
+	return func(off int64, dst []byte) (int, error) {
+		v, err := await(context.Background(), read.Invoke(float64(off), float64(off+int64(len(dst)))))
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		if !v.InstanceOf(js.Global().Get("Uint8Array")) {
-			return nil, errors.New("read did not answer a Uint8Array")
+			return 0, errors.New("read did not answer a Uint8Array")
 		}
-		b := make([]byte, v.Get("length").Int())
-		js.CopyBytesToGo(b, v)
-		return b, nil
+		return js.CopyBytesToGo(dst, v), nil
 	}
 }
 

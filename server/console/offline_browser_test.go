@@ -210,12 +210,15 @@ func (h *harness) offlineFile(file string, n int) [][]string {
 	eval[chromedp.Void](h, `window.__reading = 0; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "reading") window.__reading = Math.max(window.__reading, +s.dataset.bytes); }).observe(document.getElementById("status"), {attributes: true})`)
 	var times []string
 	var last run
+	pid := rendererPID(h)
 	for i := range 3 {
+		cpu := cpuSeconds(pid)
 		last = h.query(offlineQuery)
+		cpu = cpuSeconds(pid) - cpu
 		if last.Error != "" || last.Mode != "offline" {
 			t.Fatalf("%s: %+v", offlineQuery, last)
 		}
-		times = append(times, fmt.Sprintf("%.0f ms", last.MS))
+		times = append(times, fmt.Sprintf("%.0f ms (renderer CPU %.2f s)", last.MS, cpu))
 		if i == 0 && last.MS > 1500 && eval[float64](h, `window.__reading`) == 0 {
 			t.Errorf("%s took %.0f ms and showed no progress", offlineQuery, last.MS)
 		}
@@ -321,12 +324,21 @@ func commas(n int) string {
 
 // rendererMemory reads, on Linux, the resident and peak resident memory
 // of the largest of the browser's renderer processes (the tab, its
-// worker and the engine's WASM memory run in it): what the operating
+// workers and the engines' WASM memory run in it): what the operating
 // system charges for the tab, which performance.memory does not see.
 func rendererMemory(h *harness) string {
+	pid := rendererPID(h)
+	if pid == 0 {
+		return "renderer memory not known"
+	}
+	return fmt.Sprintf("renderer process %d MiB resident, %d MiB at its peak", statusKB(pid, "VmRSS:")>>10, statusKB(pid, "VmHWM:")>>10)
+}
+
+// rendererPID is the largest renderer process of the browser, or 0.
+func rendererPID(h *harness) int {
 	c := chromedp.FromContext(h.browse)
 	if c == nil || c.Browser == nil || c.Browser.Process() == nil {
-		return "renderer memory not known"
+		return 0
 	}
 	kids := map[int][]int{}
 	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
@@ -345,7 +357,7 @@ func rendererMemory(h *harness) string {
 			kids[ppid] = append(kids[ppid], pid)
 		}
 	}
-	best, rss, hwm := 0, 0, 0
+	best, rss := 0, 0
 	var walk func(pid int)
 	walk = func(pid int) {
 		for _, k := range kids[pid] {
@@ -354,17 +366,29 @@ func rendererMemory(h *harness) string {
 			if !strings.Contains(string(cmd), "--type=renderer") {
 				continue
 			}
-			r, w := statusKB(k, "VmRSS:"), statusKB(k, "VmHWM:")
-			if r > rss {
-				best, rss, hwm = k, r, w
+			if r := statusKB(k, "VmRSS:"); r > rss {
+				best, rss = k, r
 			}
 		}
 	}
 	walk(c.Browser.Process().Pid)
-	if best == 0 {
-		return "renderer memory not known"
+	return best
+}
+
+// cpuSeconds is the user and system CPU time a process has used.
+func cpuSeconds(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
 	}
-	return fmt.Sprintf("renderer process %d MiB resident, %d MiB at its peak", rss>>10, hwm>>10)
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseFloat(f[11], 64)
+	k, _ := strconv.ParseFloat(f[12], 64)
+	return (u + k) / 100 // USER_HZ
 }
 
 // statusKB reads a "Name:   123 kB" line of /proc/pid/status.

@@ -22,10 +22,11 @@ import (
 // the file. With helpers (SetHelpers), the file is cut into one byte
 // range per engine and each decodes its own range (db.SplitStream).
 
-// ReadFunc reads bytes [off, end) of a file; fewer only at its end. The
-// console's is asynchronous underneath, so it is only called from a
-// goroutine that may block (QueryAsync in wasm/api.go).
-type ReadFunc func(off, end int64) ([]byte, error)
+// ReadFunc reads the bytes of a file from off into dst and returns how
+// many it read: len(dst), fewer only at the file's end. The console's is
+// asynchronous underneath, so it is only called from a goroutine that may
+// block (queryAsync in wasm/api_async.go).
+type ReadFunc func(off int64, dst []byte) (int, error)
 
 // placeChunk (a variable for tests) is the size of the slices a file is read and decoded by:
 // small enough that several engines' slices fit a tab, large enough that
@@ -50,6 +51,27 @@ type placeFile struct {
 	absent map[string]bool
 	// failed counts the lines the last query could not decode.
 	failed failures
+	// bufs recycles slice buffers: the rows a slice decodes to copy what
+	// they keep, so its bytes can hold the next slice. A fresh buffer per
+	// slice made the tab's memory grow by the file's size per query until
+	// Go's collector ran.
+	bufs sync.Pool
+}
+
+// buffer returns a buffer of at least n bytes, with room for a partial
+// line carried over.
+func (f *placeFile) buffer(n int) []byte {
+	if p, ok := f.bufs.Get().(*[]byte); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]byte, n, n+n/16)
+}
+
+func (f *placeFile) recycle(b []byte) {
+	if int64(cap(b)) >= placeChunk {
+		b = b[:0]
+		f.bufs.Put(&b)
+	}
 }
 
 // OpenResult is what OpenFile did.
@@ -262,25 +284,31 @@ func (r *lineReader) Next() (db.Chunk, error) {
 		if !r.skipping && r.pos >= r.end && len(r.carry) == 0 {
 			return nil, io.EOF
 		}
-		data, err := r.f.read(r.pos, min(r.pos+placeChunk, r.f.size))
+		n := min(placeChunk, r.f.size-r.pos)
+		buf := r.f.buffer(len(r.carry) + int(n))
+		copy(buf, r.carry)
+		data := buf[len(r.carry):]
+		got, err := r.f.read(r.pos, data)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s at byte %d: %w", r.f.name, r.pos, err)
 		}
-		if len(data) == 0 {
+		if got == 0 {
 			return nil, fmt.Errorf("reading %s at byte %d: the file ended early (it changed?)", r.f.name, r.pos)
 		}
-		r.pos += int64(len(data))
+		r.pos += int64(got)
+		buf = buf[:len(r.carry)+got]
 		if r.skipping {
-			i := bytes.IndexByte(data, '\n')
+			i := bytes.IndexByte(buf, '\n')
 			if i < 0 {
+				r.f.recycle(buf)
 				continue
 			}
 			r.skipping = false
-			if data = data[i+1:]; r.pos-int64(len(data)) >= r.end {
+			buf = buf[i+1:]
+			if r.pos-int64(len(buf)) >= r.end {
 				return nil, io.EOF // no line starts in the range
 			}
 		}
-		buf := append(r.carry, data...)
 		r.carry = nil
 		if r.pos >= r.end { // the range ends in buf: at the end of the line holding its last byte
 			j := r.end - 1 - (r.pos - int64(len(buf)))
@@ -322,6 +350,7 @@ func (c *lineChunk) Stats() db.Part { return nil }
 
 func (c *lineChunk) Decode() (*db.Rows, error) {
 	rows, res, err := db.Decode(c.body, c.opts)
+	c.f.recycle(c.body)
 	c.body = nil
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.f.name, err)

@@ -10,6 +10,8 @@
 // {op: "fragment", frag} | {op: "memory"}, each with a cid.
 // Out: {cid, ok, result | error}, and {read: bytes} after every read.
 
+import { fileReader } from "./read.js";
+
 let api = null;
 let mem = null;
 
@@ -25,11 +27,7 @@ async function start(module) {
 
 // reader reads a File's byte ranges, telling the worker how much it read.
 function reader(file) {
-  return async (from, to) => {
-    const b = new Uint8Array(await file.slice(from, to).arrayBuffer());
-    postMessage({ read: b.length });
-    return b;
-  };
+  return fileReader(file, (n) => postMessage({ read: n }));
 }
 
 function answer(json) {

@@ -1,4 +1,5 @@
 import { HelperPool } from "./pool.js";
+import { fileReader } from "./read.js";
 
 // The offline engine in a Web Worker: the WASM build of aplite runs off
 // the page's thread, so loading a large file or running a long query
@@ -94,11 +95,7 @@ function stopIfCancelled(id, api, begin, file) {
 
 // reader reads a File's byte ranges for the engine, counting the bytes.
 function reader(file) {
-  return async (from, to) => {
-    const b = await read(file, from, to);
-    reading.bytes += b.length;
-    return b;
-  };
+  return fileReader(file, (n) => { reading.bytes += n; });
 }
 
 // openInPlace makes an NDJSON file a dataset every query reads where it

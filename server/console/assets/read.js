@@ -1,0 +1,55 @@
+// fileReader reads byte ranges of a File for an engine that reads a file
+// in place (session/place.go). An engine reads its ranges in order, a
+// slice at a time, copies each into its own memory and decodes it before
+// it asks for the next; so each read also starts reading the range after
+// it, and the browser reads the file while the engine decodes. Reads go
+// into two buffers used in turn (a byte stream's BYOB reader): a fresh
+// ArrayBuffer per slice left the tab holding up to twice the file in
+// garbage between collections. onRead hears how many bytes each read
+// returned.
+export function fileReader(file, onRead) {
+  const buffers = [null, null];
+  let turn = 0;
+  let ahead = null;
+  const get = (from, to) => {
+    const i = turn;
+    turn ^= 1;
+    return readInto(file, from, to, buffers, i);
+  };
+  return async (from, to) => {
+    const p = ahead && ahead.from === from && ahead.to === to ? ahead.bytes : get(from, to);
+    ahead = null;
+    const b = await p;
+    if (to < file.size) {
+      const next = Math.min(to + (to - from), file.size);
+      ahead = { from: to, to: next, bytes: get(to, next) };
+      ahead.bytes.catch(() => {}); // a read never asked for fails quietly
+    }
+    onRead(b.length);
+    return b;
+  };
+}
+
+// readInto reads [from, to) of file into buffers[i] (grown as needed) and
+// returns a view of the bytes read. Where the browser's Blob streams are
+// not byte streams, it reads a fresh ArrayBuffer instead.
+async function readInto(file, from, to, buffers, i) {
+  const n = to - from;
+  let reader;
+  try {
+    reader = file.slice(from, to).stream().getReader({ mode: "byob" });
+  } catch {
+    return new Uint8Array(await file.slice(from, to).arrayBuffer());
+  }
+  let buf = buffers[i] && buffers[i].byteLength >= n ? buffers[i] : new ArrayBuffer(n);
+  let off = 0;
+  while (off < n) {
+    const { value, done } = await reader.read(new Uint8Array(buf, off, n - off));
+    if (done) break;
+    buf = value.buffer; // the read moved the memory to a new ArrayBuffer
+    off += value.byteLength;
+  }
+  reader.releaseLock();
+  buffers[i] = buf;
+  return new Uint8Array(buf, 0, off);
+}
