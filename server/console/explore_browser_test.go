@@ -215,11 +215,45 @@ func TestBrowserExplore(t *testing.T) {
 		eval[chromedp.Void](h, `window.apliteConsole.showPanel("panel-datasets")`)
 	})
 
-	t.Run("a large file streams into the offline engine with progress, and a load can be cancelled", func(t *testing.T) {
+	t.Run("a large NDJSON file is queried in place with progress, and a query can be cancelled", func(t *testing.T) {
 		h.t = t
 		data := gen.NDJSON(11, 60_000) // ~22 MB: six slices
 		file := filepath.Join(h.dir, "stream.ndjson")
 		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
+			t.Fatal(err)
+		}
+		h.waitFor(`document.getElementById("status").dataset.state === "loaded" && document.getElementById("status").dataset.dataset === "stream"`, 90*time.Second)
+		eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
+		eval[chromedp.Void](h, `window.__progress = []; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "reading" && s.dataset.bytes) window.__progress.push(+s.dataset.bytes); }).observe(document.getElementById("status"), {attributes: true, childList: true, subtree: true, characterData: true})`)
+		if r := h.query("['stream'] | count"); !strings.Contains(string(r.Tables), "60000") {
+			t.Errorf("the file counts %s", r.Tables)
+		}
+		if steps := eval[[]float64](h, `window.__progress`); len(steps) < 3 || steps[len(steps)-1] < float64(len(data))/2 {
+			t.Errorf("progress reported %v, want one per slice read", steps)
+		}
+		// Cancel the next query as soon as it reports progress.
+		eval[chromedp.Void](h, `new MutationObserver((_, o) => { const s = document.getElementById("status"); if (s.dataset.state === "reading") { document.getElementById("cancel-load").click(); o.disconnect(); } }).observe(document.getElementById("status"), {attributes: true})`)
+		if r := h.query("['stream'] | summarize count() by status"); !strings.Contains(r.Error, "cancelled") {
+			t.Errorf("a cancelled query answered %+v", r)
+		}
+		// The engine answers the next query whole.
+		if r := h.query("['stream'] | count"); !strings.Contains(string(r.Tables), "60000") {
+			t.Errorf("after a cancel, the file counts %s", r.Tables)
+		}
+	})
+
+	t.Run("a CSV file streams into the offline engine with progress, and a load can be cancelled", func(t *testing.T) {
+		h.t = t
+		var b strings.Builder
+		b.WriteString("_time,status,uri\n")
+		for i := range 400_000 {
+			fmt.Fprintf(&b, "2024-03-26T10:%02d:%02dZ,%d,/api/v1/items/%d/reviews?page=%d\n", i/60%60, i%60, 200+i%5, i, i%7)
+		}
+		file := filepath.Join(h.dir, "stream.csv")
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		eval[chromedp.Void](h, `window.__progress = []; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "loading" && s.dataset.bytes) window.__progress.push(+s.dataset.bytes); }).observe(document.getElementById("status"), {attributes: true, childList: true, subtree: true, characterData: true})`)
@@ -227,17 +261,15 @@ func TestBrowserExplore(t *testing.T) {
 			t.Fatal(err)
 		}
 		h.waitFor(`document.getElementById("status").dataset.state === "loaded" && document.getElementById("status").dataset.dataset === "stream"`, 90*time.Second)
-		steps := eval[[]float64](h, `window.__progress`)
-		if len(steps) < 3 {
+		if steps := eval[[]float64](h, `window.__progress`); len(steps) < 3 {
 			t.Errorf("progress reported %d times, want one per slice", len(steps))
 		}
-		eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
-		if r := h.query("['stream'] | count"); !strings.Contains(string(r.Tables), "60000") {
-			t.Errorf("streamed file counts %s", r.Tables)
+		if r := h.query("['stream'] | count"); !strings.Contains(string(r.Tables), "400000") {
+			t.Errorf("the loaded CSV counts %s", r.Tables)
 		}
 		// Cancel a second load as soon as it reports progress.
-		file2 := filepath.Join(h.dir, "stream2.ndjson")
-		if err := os.WriteFile(file2, data, 0o644); err != nil {
+		file2 := filepath.Join(h.dir, "stream2.csv")
+		if err := os.WriteFile(file2, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file2})); err != nil {

@@ -26,10 +26,15 @@ const parquetFiles = new Map();
 // placeFiles are the NDJSON files queried in place, by dataset: every
 // query reads them again, so a helper started later opens them too.
 const placeFiles = new Map();
-// reading counts the bytes the engines have read for the running query.
-const reading = { bytes: 0 };
+// reading counts the bytes the engines have read for the running query
+// (id), which hears of each read as progress.
+const reading = { id: 0, bytes: 0, began: 0 };
+function onRead(n) {
+  reading.bytes += n;
+  if (reading.id) postMessage({ id: reading.id, progress: { bytes: reading.bytes, total: totalBytes(), rows: 0, ms: performance.now() - reading.began } });
+}
 // pool holds the helper engines, one per core beyond this worker's.
-const pool = new HelperPool(Math.min(navigator.hardwareConcurrency || 1, 8) - 1, (n) => { reading.bytes += n; });
+const pool = new HelperPool(Math.min(navigator.hardwareConcurrency || 1, 8) - 1, onRead);
 // queries are the running queries' ids, which cancel may stop.
 const queries = new Set();
 
@@ -95,7 +100,7 @@ function stopIfCancelled(id, api, begin, file) {
 
 // reader reads a File's byte ranges for the engine, counting the bytes.
 function reader(file) {
-  return fileReader(file, (n) => { reading.bytes += n; });
+  return fileReader(file, onRead);
 }
 
 // openInPlace makes an NDJSON file a dataset every query reads where it
@@ -197,15 +202,16 @@ async function queryInPlace(id, e, apl, range) {
     pool.start(e.module, placeFiles);
     e.api.setHelpers(pool.size, (n, frag) => pool.run(Number(n), frag));
   }
-  const began = performance.now();
-  reading.bytes = 0;
-  const timer = placeFiles.size ? setInterval(() => postMessage({ id, progress: { bytes: reading.bytes, total: totalBytes(), rows: 0, ms: performance.now() - began } }), 250) : 0;
+  Object.assign(reading, { id: placeFiles.size ? id : 0, bytes: 0, began: performance.now() });
   queries.add(id);
   try {
     return answer(await e.api.queryAsync(apl, range, String(id)));
+  } catch (err) {
+    if (cancelled.delete(id)) throw new Error("the query was cancelled");
+    throw err;
   } finally {
     queries.delete(id);
-    clearInterval(timer);
+    reading.id = 0;
   }
 }
 
