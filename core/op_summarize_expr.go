@@ -68,7 +68,7 @@ func splitAggExpr(e parser.Expr, next *int) (hidden []*parser.NamedExpr, rewritt
 // planSummarizeExprs plans a summarize whose entries may compute over
 // aggregations: the summarize of the hidden aggregations, an extend of the
 // expressions, and a projection that restores the requested column order.
-func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (exec.Stage, error) {
+func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (*step, error) {
 	next := 0
 	var aggs []*parser.NamedExpr
 	type post struct {
@@ -93,13 +93,17 @@ func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (ex
 		order = append(order, name)
 	}
 	if len(posts) == 0 {
-		return p.planSummarize(in, op)
+		return fromExec(p.planSummarize(in, op))
 	}
 	sumSt, err := p.planSummarize(in, &parser.SummarizeOp{Sp: op.Sp, Aggs: aggs, By: op.By})
 	if err != nil {
 		return nil, err
 	}
 	sum := sumSt.(*exec.SummarizeStage)
+	sumStep, err := fromExec(sum, nil)
+	if err != nil {
+		return nil, err
+	}
 	var cols []*parser.NamedExpr
 	for _, pe := range posts {
 		cols = append(cols, &parser.NamedExpr{Name: pe.name, Expr: pe.expr})
@@ -109,8 +113,8 @@ func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (ex
 		return nil, err
 	}
 	// Keep the keys, then each entry in the order written, dropping hidden columns.
-	es := ext.Out()
-	pick := &exec.PickStage{}
+	es := ext.out
+	pick := &picked{}
 	for _, k := range sum.KeyNames {
 		i := es.Index(k)
 		pick.Sch, pick.Idx = append(pick.Sch, es[i]), append(pick.Idx, i)
@@ -133,5 +137,6 @@ func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (ex
 		i := es.Index(name)
 		pick.Sch, pick.Idx = append(pick.Sch, es[i]), append(pick.Idx, i)
 	}
-	return exec.StageChain{sum, ext, pick}, nil
+	last := pickStep(pick.Sch, pick.Idx)
+	return &step{nodes: append(append(sumStep.nodes, ext.nodes...), last.nodes...), out: last.out}, nil
 }

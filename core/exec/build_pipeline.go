@@ -198,7 +198,7 @@ func buildUnion(legs []plan.Leg, withSource string, want []plan.Field, env *Buil
 	}
 	got := UnionSchema(schemas...)
 	if withSource != "" && got.Index(withSource) < 0 {
-		got = append(got, ColDef{withSource, vector.String})
+		got = append(got, ColDef{Name: withSource, Type: vector.String})
 	}
 	if !sameSchema(got, us.Sch) {
 		return nil, fmt.Errorf("its output is %v here, the plan says %v", got, us.Sch)
@@ -238,4 +238,30 @@ func sourceGap(s Source) string {
 		}
 	}
 	return fmt.Sprintf("%T", s)
+}
+
+// StagePlan is the nodes of st (several for a StageChain); ok is false
+// when it has no plan form. The planner calls it for the operators it
+// still plans as execution objects.
+func StagePlan(st Stage) ([]plan.Stage, bool) {
+	if chain, ok := st.(StageChain); ok {
+		var out []plan.Stage
+		for _, s := range chain {
+			ns, ok := StagePlan(s)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ns...)
+		}
+		return out, true
+	}
+	p, ok := st.(planned)
+	if !ok {
+		return nil, false
+	}
+	ps, ok := p.toPlan()
+	if !ok {
+		return nil, false
+	}
+	return []plan.Stage{*ps}, true
 }

@@ -19,21 +19,13 @@ type planned interface {
 	toPlan() (st *plan.Stage, ok bool)
 }
 
-func schemaPlan(s Schema) []plan.Field {
-	out := make([]plan.Field, len(s))
-	for i, c := range s {
-		out[i] = plan.Field{Name: c.Name, Type: c.Type}
-	}
-	return out
-}
+// schemaPlan is s as plan fields (a ColDef is a plan.Field), a copy: a
+// node never shares what a stage may still change.
+func schemaPlan(s Schema) []plan.Field { return append([]plan.Field(nil), s...) }
 
-func schemaFromPlan(fs []plan.Field) Schema {
-	out := make(Schema, len(fs))
-	for i, f := range fs {
-		out[i] = ColDef{f.Name, f.Type}
-	}
-	return out
-}
+// schemaFromPlan is the schema of fs, a copy: schemas built from it may
+// be appended to and renamed in place.
+func schemaFromPlan(fs []plan.Field) Schema { return append(Schema(nil), fs...) }
 
 // exprNodes lists the nodes of es; ok is false when one has none.
 func exprNodes(es []*Expr) ([]*plan.Expr, bool) {
@@ -207,7 +199,7 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 			if j < 0 || j >= len(in) {
 				return nil, fmt.Errorf("column %d of %d", j, len(in))
 			}
-			sch[i] = ColDef{ps.Schema[i].Name, in[j].Type}
+			sch[i] = ColDef{Name: ps.Schema[i].Name, Type: in[j].Type}
 		}
 		return &PickStage{Sch: sch, Idx: ps.Idx}, nil
 	case plan.SSummarize:
@@ -251,7 +243,7 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 		}
 		sch := make(Schema, len(exprs))
 		for i, e := range exprs {
-			sch[i] = ColDef{ps.Schema[i].Name, e.Typ}
+			sch[i] = ColDef{Name: ps.Schema[i].Name, Type: e.Typ}
 		}
 		return &DistinctStage{Sch: sch, Exprs: exprs}, nil
 	}
@@ -272,7 +264,7 @@ func buildExtend(ps *plan.Stage, in Schema) (Stage, error) {
 		}
 		switch slot := ps.Slots[i]; {
 		case slot == len(st.Sch) && slot < len(ps.Schema):
-			st.Sch = append(st.Sch, ColDef{ps.Schema[slot].Name, e.Typ})
+			st.Sch = append(st.Sch, ColDef{Name: ps.Schema[slot].Name, Type: e.Typ})
 		case slot >= 0 && slot < len(st.Sch):
 			if ps.Valid && st.Sch[slot].Type != e.Typ {
 				return nil, fmt.Errorf("extend-valid column %s is %s, the value %s", st.Sch[slot].Name, st.Sch[slot].Type, e.Typ)
@@ -304,7 +296,7 @@ func buildSummarize(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) 
 	st := &SummarizeStage{In: in, Keys: keys, TimeKey: ps.TimeKey, BinSize: ps.BinSize, BinCol: ps.BinCol}
 	for i, k := range keys {
 		name := ps.Schema[i].Name
-		st.Sch = append(st.Sch, ColDef{name, k.Typ})
+		st.Sch = append(st.Sch, ColDef{Name: name, Type: k.Typ})
 		st.KeyNames = append(st.KeyNames, name)
 	}
 	actx.BinSize = ps.BinSize
@@ -315,7 +307,7 @@ func buildSummarize(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) 
 			return nil, err
 		}
 		for i, t := range ac.Outs {
-			st.Sch = append(st.Sch, ColDef{ac.Names[i], t})
+			st.Sch = append(st.Sch, ColDef{Name: ac.Names[i], Type: t})
 		}
 		st.Aggs = append(st.Aggs, ac)
 	}

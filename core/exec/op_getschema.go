@@ -7,7 +7,7 @@ type GetSchemaStage struct{ In Schema }
 
 // Out implements Stage.
 func (g *GetSchemaStage) Out() Schema {
-	return Schema{{"ColumnName", vector.String}, {"ColumnOrdinal", vector.Int}, {"DataType", vector.String}, {"ColumnType", vector.String}}
+	return Schema{{Name: "ColumnName", Type: vector.String}, {Name: "ColumnOrdinal", Type: vector.Int}, {Name: "DataType", Type: vector.String}, {Name: "ColumnType", Type: vector.String}}
 }
 
 // clrNames are the .NET type names KQL reports in DataType.

@@ -103,7 +103,7 @@ func buildJoin(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error) {
 			if c < 0 || c >= len(j.Right) || len(j.Sch) >= len(ps.Schema) {
 				return nil, fmt.Errorf("right column %d of %d", c, len(j.Right))
 			}
-			j.Sch = append(j.Sch, ColDef{ps.Schema[len(j.Sch)].Name, j.Right[c].Type})
+			j.Sch = append(j.Sch, ColDef{Name: ps.Schema[len(j.Sch)].Name, Type: j.Right[c].Type})
 		}
 	}
 	switch kind {

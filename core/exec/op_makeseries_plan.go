@@ -67,7 +67,7 @@ func buildMakeSeries(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error)
 	}
 	for i, k := range st.Keys {
 		st.KeyTypes = append(st.KeyTypes, k.Typ)
-		st.Sch = append(st.Sch, ColDef{ps.Schema[i].Name, k.Typ})
+		st.Sch = append(st.Sch, ColDef{Name: ps.Schema[i].Name, Type: k.Typ})
 	}
 	if axis.Typ == vector.DateTime {
 		actx.BinSize = st.Step
@@ -83,9 +83,9 @@ func buildMakeSeries(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error)
 		}
 		st.Aggs = append(st.Aggs, ac)
 		st.Defaults = append(st.Defaults, sr.Defaults[i].ConstValue())
-		st.Sch = append(st.Sch, ColDef{ps.Schema[len(st.Sch)].Name, vector.Dynamic})
+		st.Sch = append(st.Sch, ColDef{Name: ps.Schema[len(st.Sch)].Name, Type: vector.Dynamic})
 	}
-	st.Sch = append(st.Sch, ColDef{ps.Schema[len(st.Sch)].Name, vector.Dynamic})
+	st.Sch = append(st.Sch, ColDef{Name: ps.Schema[len(st.Sch)].Name, Type: vector.Dynamic})
 	return st, nil
 }
 

@@ -59,7 +59,7 @@ func buildMvExpand(ps *plan.Stage, in Schema) (Stage, error) {
 func (st *MvExpandStage) place(slot int, t vector.Type, names []plan.Field) error {
 	switch {
 	case slot == len(st.Sch) && slot < len(names):
-		st.Sch = append(st.Sch, ColDef{names[slot].Name, t})
+		st.Sch = append(st.Sch, ColDef{Name: names[slot].Name, Type: t})
 	case slot >= 0 && slot < len(st.Sch):
 		st.Sch[slot].Type = t
 	default:

@@ -64,7 +64,7 @@ func (u *UnionSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) err
 		}
 		from := p.Pl.Out()
 		if u.WithSource != "" {
-			from = append(append(Schema(nil), from...), ColDef{u.WithSource, vector.String})
+			from = append(append(Schema(nil), from...), ColDef{Name: u.WithSource, Type: vector.String})
 			b.Cols = append(b.Cols, vector.NewConst(vector.String, p.Name, b.N))
 		}
 		cb, err := conform(b, from, u.Sch)

@@ -303,3 +303,7 @@ func FlipCmp(op string) string {
 	}
 	return op
 }
+
+// TimeBounds is what a where with predicate pred tells a scan of its
+// _time: bounds [lo, hi), and whether they are the whole predicate.
+func TimeBounds(pred *plan.Expr) (lo, hi *int64, exact bool) { return nodeBounds(pred) }
