@@ -23,7 +23,7 @@ func (p *planner) planMoreOps(in exec.Schema, op parser.Operator) (*step, error)
 	case *parser.ParseKvOp:
 		return fromExec(p.planParseKv(in, op))
 	case *parser.MakeSeriesOp:
-		return fromExec(p.planMakeSeries(in, op))
+		return p.planMakeSeries(in, op)
 	case *parser.SampleOp:
 		return fromExec(p.planSample(in, op))
 	case *parser.RedactOp:
