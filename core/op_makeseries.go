@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/exec"
-	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -15,14 +15,14 @@ import (
 // in int64 (datetime, timespan, long with a long step) and the step and
 // bounds in that domain or in float64.
 type series struct {
-	axisType         vector.Type
-	intAxis          bool
-	step             int64
-	fstep            float64
-	ifrom, ito       *int64
-	ffrom, fto       *float64
-	sch              exec.Schema
-	node             plan.Stage
+	axisType   vector.Type
+	intAxis    bool
+	step       int64
+	fstep      float64
+	ifrom, ito *int64
+	ffrom, fto *float64
+	sch        exec.Schema
+	node       plan.Stage
 }
 
 func (p *planner) planMakeSeries(in exec.Schema, op *parser.MakeSeriesOp) (*step, error) {
