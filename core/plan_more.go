@@ -17,7 +17,7 @@ func (p *planner) planMoreOps(in exec.Schema, op parser.Operator) (*step, error)
 	case *parser.LookupOp:
 		return p.planLookup(in, op)
 	case *parser.MvExpandOp:
-		return fromExec(p.planMvExpand(in, op))
+		return p.planMvExpand(in, op)
 	case *parser.ParseOp:
 		return fromExec(p.planParse(in, op))
 	case *parser.ParseKvOp:
@@ -25,7 +25,7 @@ func (p *planner) planMoreOps(in exec.Schema, op parser.Operator) (*step, error)
 	case *parser.MakeSeriesOp:
 		return p.planMakeSeries(in, op)
 	case *parser.SampleOp:
-		return fromExec(p.planSample(in, op))
+		return p.planSample(in, op)
 	case *parser.RedactOp:
 		return fromExec(p.planRedact(in, op))
 	}
