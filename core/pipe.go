@@ -51,11 +51,11 @@ func fromExec(st exec.Stage, err error) (*step, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes, ok := exec.StagePlan(st)
+	node, ok := exec.StagePlan(st)
 	if !ok {
 		return nil, fmt.Errorf("the plan of %T has no node form", st)
 	}
-	return &step{nodes: nodes, out: st.Out()}, nil
+	return one(*node, st.Out()), nil
 }
 
 // scans reports whether pl reads datasets (or a stream) directly, with

@@ -81,8 +81,8 @@ type ScanSource struct {
 // Schema implements Source.
 func (s *ScanSource) Schema() Schema { return s.Sch }
 
-// NewScanSource builds the scan of the given snapshots.
-func NewScanSource(snaps []*store.Snapshot) *ScanSource {
+// newScanSource builds the scan of the given snapshots.
+func newScanSource(snaps []*store.Snapshot) *ScanSource {
 	s := &ScanSource{Sch: ScanSchema(snaps)}
 	for di, snap := range snaps {
 		s.Datasets = append(s.Datasets, snap.Dataset)
