@@ -2,11 +2,12 @@ package core
 
 import (
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 )
 
 // applyCursor narrows a scan to the rows after the request's cursor in
 // newest-first order.
-func applyCursor(s *exec.ScanSource, req *exec.Request) {
+func applyCursor(s *plan.Source, req *exec.Request) {
 	ns, ok := exec.ParseCursor(req.Cursor)
 	if !ok {
 		return
@@ -15,7 +16,7 @@ func applyCursor(s *exec.ScanSource, req *exec.Request) {
 	if req.IncludeCursor {
 		hi = ns + 1
 	}
-	if !s.HasHi || hi < s.TimeHi {
-		s.TimeHi, s.HasHi = hi, true
+	if s.Hi == nil || hi < *s.Hi {
+		s.Hi = &hi
 	}
 }

@@ -153,10 +153,9 @@ func (e *Engine) prepare(ctx context.Context, req *exec.Request, streams exec.St
 }
 
 // planReq parses and plans req to plan nodes, and returns the context of
-// its run. The caller must release the planner. The planner compiles
-// Stage objects to resolve names and types and to fold constants, and
-// rewrites them (pushDown, sortThenTake, finalize, sortTimeSeries);
-// only their nodes leave it.
+// its run. The caller must release the planner. The planner resolves
+// names and types, folds constants and rewrites stages (pushDown,
+// sortThenTake, finalize, sortTimeSeries) on plan nodes only.
 func (e *Engine) planReq(ctx context.Context, req *exec.Request, streams exec.StreamTables, began time.Time) (*planner, *plan.Pipeline, *exec.Ctx, error) {
 	q, err := parser.Parse(req.APL)
 	if err != nil {
@@ -173,15 +172,9 @@ func (e *Engine) planReq(ctx context.Context, req *exec.Request, streams exec.St
 		p.release()
 		return nil, nil, nil, err
 	}
-	pl = p.finalize(pl, true)
-	pl = sortTimeSeries(pl)
-	pp, ok := exec.PipelinePlan(pl)
-	if !ok {
-		p.release()
-		return nil, nil, nil, fmt.Errorf("the plan of %s has no node form", exec.PlanGap(pl))
-	}
-	pp.V = plan.Version
-	return p, pp, x, nil
+	pl = sortTimeSeries(p.finalize(pl, true))
+	pl.V = plan.Version
+	return p, &pl.Pipeline, x, nil
 }
 
 // foldCtx is what planning may evaluate with (exec.FoldCtx).
@@ -213,19 +206,4 @@ func (p *planner) bindVariables() {
 		t, val := inferValue(v)
 		p.lets[name] = constExpr(t, val, srcpos.Span{})
 	}
-}
-
-// sortTimeSeries orders a final time-bucketed summarize by its time key,
-// as the service does.
-func sortTimeSeries(pl *exec.Pipeline) *exec.Pipeline {
-	if len(pl.Stages) == 0 {
-		return pl
-	}
-	s, ok := pl.Stages[len(pl.Stages)-1].(*exec.SummarizeStage)
-	if !ok || s.TimeKey < 0 {
-		return pl
-	}
-	key := exec.SortKey{E: exec.ColExpr(s.TimeKey, s.Sch[s.TimeKey], srcpos.Span{})}
-	pl.Stages = append(pl.Stages, &exec.SortStage{In: s.Sch, Keys: []exec.SortKey{key}})
-	return pl
 }

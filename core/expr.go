@@ -14,6 +14,15 @@ func constExpr(t vector.Type, v any, sp srcpos.Span) *exec.Expr {
 	return exec.ConstVecExpr(vector.NewConst(t, v, 1), sp)
 }
 
+// posOf is a span's start as a plan position; nil for a span the
+// planner made up (no line).
+func posOf(sp srcpos.Span) *plan.Pos {
+	if sp.Start.Line == 0 {
+		return nil
+	}
+	return &plan.Pos{sp.Start.Line, sp.Start.Col}
+}
+
 // semErr builds a semantic error at the start of a node.
 func semErr(n parser.Node, format string, args ...any) error {
 	return exec.SemErrAt(n.Span(), format, args...)

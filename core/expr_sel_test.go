@@ -236,19 +236,21 @@ func TestExtendAfterWhereComputesLiveRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if where, err = exec.Rebuild(where, sch, agg.Context{}); err != nil {
+	whereSt, err := exec.BuildStage(&where.nodes[0], sch, agg.Context{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if ext, err = exec.Rebuild(ext, sch, agg.Context{}); err != nil {
+	extSt, err := exec.BuildStage(&ext.nodes[0], sch, agg.Context{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err = where.(*exec.WhereStage).Apply(x, b); err != nil {
+	if b, err = exec.RunStages(x, []exec.Stage{whereSt}, b); err != nil {
 		t.Fatal(err)
 	}
 	if exec.Sparse(b) || len(b.Sel) == 0 {
 		t.Fatalf("the where kept %d of %d rows: the test needs a selection extend does not narrow", len(b.Sel), b.N)
 	}
-	if b, err = ext.(*exec.ExtendStage).Apply(x, b); err != nil {
+	if b, err = exec.RunStages(x, []exec.Stage{extSt}, b); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range b.Cols[len(sch):] {

@@ -2,17 +2,19 @@ package core
 
 import (
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 )
 
-func (p *planner) planDistinct(in exec.Schema, op *parser.DistinctOp) (exec.Stage, error) {
-	st := &exec.DistinctStage{}
+func (p *planner) planDistinct(in exec.Schema, op *parser.DistinctOp) (*step, error) {
+	var sch exec.Schema
+	st := plan.Stage{Kind: plan.SDistinct}
 	c := p.compilerFor(in)
 	for _, ce := range op.Cols {
 		if _, star := ce.(*parser.StarExpr); star {
 			for i, col := range in {
-				st.Exprs = append(st.Exprs, exec.ColExpr(i, col, ce.Span()))
-				st.Sch = append(st.Sch, col)
+				st.Exprs = append(st.Exprs, exec.ColExpr(i, col, ce.Span()).Node)
+				sch = append(sch, col)
 			}
 			continue
 		}
@@ -22,10 +24,11 @@ func (p *planner) planDistinct(in exec.Schema, op *parser.DistinctOp) (exec.Stag
 		}
 		name := e.Name
 		if name == "" || e.Col < 0 {
-			name = byName(ce, e, st.Sch)
+			name = byName(ce, e, sch)
 		}
-		st.Exprs = append(st.Exprs, e)
-		st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: e.Typ})
+		st.Exprs = append(st.Exprs, e.Node)
+		sch = append(sch, exec.ColDef{Name: name, Type: e.Typ})
 	}
-	return st, nil
+	st.Schema = fields(sch)
+	return one(st, sch), nil
 }

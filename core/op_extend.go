@@ -4,14 +4,16 @@ import (
 	"fmt"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 )
 
-func (p *planner) planExtend(in exec.Schema, op *parser.ExtendOp) (exec.Stage, error) {
-	st := &exec.ExtendStage{In: in, Sch: append(exec.Schema(nil), in...), Valid: op.Valid}
+func (p *planner) planExtend(in exec.Schema, op *parser.ExtendOp) (*step, error) {
+	sch := append(exec.Schema(nil), in...)
+	st := plan.Stage{Kind: plan.SExtend, Valid: op.Valid}
 	for _, ne := range op.Cols {
 		// Each expression sees the columns added before it.
-		c := p.compilerFor(st.Sch)
+		c := p.compilerFor(sch)
 		e, err := c.compile(ne.Expr)
 		if err != nil {
 			return nil, err
@@ -20,22 +22,23 @@ func (p *planner) planExtend(in exec.Schema, op *parser.ExtendOp) (exec.Stage, e
 		if name == "" {
 			name = e.Name
 			if name == "" || e.Col < 0 {
-				name = nextColumnName(st.Sch)
+				name = nextColumnName(sch)
 			}
 		}
-		slot := st.Sch.Index(name)
+		slot := sch.Index(name)
 		if slot < 0 {
-			slot = len(st.Sch)
-			st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: e.Typ})
-		} else if op.Valid && st.Sch[slot].Type != e.Typ {
-			e = exec.CastExpr(e, st.Sch[slot].Type)
+			slot = len(sch)
+			sch = append(sch, exec.ColDef{Name: name, Type: e.Typ})
+		} else if op.Valid && sch[slot].Type != e.Typ {
+			e = exec.CastExpr(e, sch[slot].Type)
 		} else {
-			st.Sch[slot].Type = e.Typ
+			sch[slot].Type = e.Typ
 		}
-		st.Exprs = append(st.Exprs, e)
+		st.Exprs = append(st.Exprs, e.Node)
 		st.Slots = append(st.Slots, slot)
 	}
-	return st, nil
+	st.Schema = fields(sch)
+	return one(st, sch), nil
 }
 
 // nextColumnName returns Column1, Column2, ... not yet in s (KQL's names

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -17,7 +18,7 @@ import (
 // ignoreFirstRecord=...)]`. Reading URLs from a query is off unless the
 // caller supplies Request.ExternalData (the server does when it was
 // started with an allow-list); the core never opens a connection itself.
-func (p *planner) externalData(s *parser.ExternalDataSource) (exec.Source, error) {
+func (p *planner) externalData(s *parser.ExternalDataSource) (*plan.Source, error) {
 	if p.req.ExternalData == nil {
 		return nil, semErr(s, "externaldata is disabled: start the server with -externaldata-allow URL-PREFIX,... to let queries read those URLs")
 	}
@@ -52,7 +53,8 @@ func (p *planner) externalData(s *parser.ExternalDataSource) (exec.Source, error
 		}
 		rows += n
 	}
-	return &exec.TableSource{Sch: sch, B: exec.NewBatch(vecs, rows)}, nil
+	ts := tableSource(sch, vecs, rows)
+	return &ts, nil
 }
 
 // readExternal appends the records of one document to vecs.

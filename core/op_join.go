@@ -4,21 +4,40 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planJoin(in exec.Schema, op *parser.JoinOp) (exec.Stage, error) {
-	kind, ok := exec.JoinKindNames[strings.ToLower(op.Kind)]
+func (p *planner) planJoin(in exec.Schema, op *parser.JoinOp) (*step, error) {
+	kind, ok := joinKinds[strings.ToLower(op.Kind)]
 	if !ok {
 		return nil, semErr(op, "unknown join kind %q", op.Kind)
 	}
 	return p.newJoin(in, op, kind, op.Right, op.On, false)
 }
 
+// joinKinds are the join kinds by every name APL accepts, to the
+// canonical names the plan uses (FORMAT.md). inner is APL's default,
+// unlike KQL's innerunique.
+var joinKinds = map[string]string{
+	"": "inner", "inner": "inner", "innerunique": "innerunique",
+	"leftouter": "leftouter", "rightouter": "rightouter", "fullouter": "fullouter",
+	"leftsemi": "leftsemi", "rightsemi": "rightsemi",
+	"leftanti": "leftanti", "leftantisemi": "leftanti", "anti": "leftanti",
+	"rightanti": "rightanti", "rightantisemi": "rightanti",
+}
+
+// joinKey is one equality condition: a left and a right expression,
+// and the right column the key reads as is (-1: none).
+type joinKey struct {
+	l, r     *exec.Expr
+	rightCol int
+}
+
 // newJoin plans the right side and the conditions and derives the output
-// Schema.
-func (p *planner) newJoin(in exec.Schema, op parser.Node, kind exec.JoinKind, right *parser.Pipeline, on []parser.Expr, lookup bool) (exec.Stage, error) {
+// schema; kind is a canonical name.
+func (p *planner) newJoin(in exec.Schema, op parser.Node, kind string, right *parser.Pipeline, on []parser.Expr, lookup bool) (*step, error) {
 	if len(on) == 0 {
 		return nil, semErr(op, "join needs at least one condition: on key, or on $left.a == $right.b")
 	}
@@ -26,48 +45,46 @@ func (p *planner) newJoin(in exec.Schema, op parser.Node, kind exec.JoinKind, ri
 	if err != nil {
 		return nil, err
 	}
-	j := exec.JoinSpec{Kind: kind, Left: in, Right: rpl.Out(), RightPl: rpl}
+	var keys []joinKey
 	var rightASTs []parser.Expr // the right operands, for narrowRight
 	for _, cond := range on {
-		k, rx, err := p.joinCondition(in, j.Right, cond)
+		k, rx, err := p.joinCondition(in, rpl.out, cond)
 		if err != nil {
 			return nil, err
 		}
 		rightASTs = append(rightASTs, rx)
-		j.Keys = append(j.Keys, k)
-		j.Types = append(j.Types, k.L.Typ)
+		keys = append(keys, k)
 	}
-	j.OutL = kind != exec.JoinRightSemi && kind != exec.JoinRightAnti
-	j.OutR = kind != exec.JoinLeftSemi && kind != exec.JoinLeftAnti
-	if j.OutL {
-		j.Sch = append(j.Sch, in...)
+	var sch exec.Schema
+	pj := &plan.Join{Kind: kind, RightCols: []int{}}
+	for _, k := range keys {
+		pj.Left, pj.Right = append(pj.Left, k.l.Node), append(pj.Right, k.r.Node)
 	}
-	if j.OutR {
+	if kind != "rightsemi" && kind != "rightanti" {
+		sch = append(sch, in...)
+	}
+	if kind != "leftsemi" && kind != "leftanti" {
 		drop := map[int]bool{}
 		if lookup {
-			for _, k := range j.Keys {
-				if k.RightCol >= 0 {
-					drop[k.RightCol] = true
+			for _, k := range keys {
+				if k.rightCol >= 0 {
+					drop[k.rightCol] = true
 				}
 			}
 		}
-		for i, c := range j.Right {
+		for i, c := range rpl.out {
 			if drop[i] {
 				continue
 			}
-			if j.Sch.Index(c.Name) >= 0 {
-				c.Name = uniqueName(j.Sch, c.Name)
+			if sch.Index(c.Name) >= 0 {
+				c.Name = uniqueName(sch, c.Name)
 			}
-			j.Sch = append(j.Sch, c)
-			j.RightCols = append(j.RightCols, i)
+			sch = append(sch, c)
+			pj.RightCols = append(pj.RightCols, i)
 		}
 	}
-	narrowRight(&j, rightASTs)
-	switch kind {
-	case exec.JoinRightOuter, exec.JoinFullOuter, exec.JoinRightSemi, exec.JoinRightAnti:
-		return &exec.JoinStage{JoinSpec: j, CollectInput: &exec.CollectStage{Sch: in}}, nil
-	}
-	return &exec.ProbeJoinStage{JoinSpec: j}, nil
+	narrowRight(rpl, pj.RightCols, rightASTs)
+	return one(plan.Stage{Kind: plan.SJoin, Schema: fields(sch), Legs: []plan.Leg{{Pipe: rpl.Pipeline}}, Join: pj}, sch), nil
 }
 
 // joinCondition compiles `key` (the same column on both sides) or
@@ -75,47 +92,47 @@ func (p *planner) newJoin(in exec.Schema, op parser.Node, kind exec.JoinKind, ri
 // the right operand's AST for narrowRight. $left.x and
 // $right.x name a side explicitly; without them the left operand of ==
 // belongs to the left side, as Axiom documents.
-func (p *planner) joinCondition(left, right exec.Schema, cond parser.Expr) (exec.JoinKey, parser.Expr, error) {
+func (p *planner) joinCondition(left, right exec.Schema, cond parser.Expr) (joinKey, parser.Expr, error) {
 	var lx, rx parser.Expr
 	switch c := cond.(type) {
 	case *parser.Ident:
 		if left.Index(c.Name) < 0 {
-			return exec.JoinKey{}, nil, semErr(c, "join key %q is not a field of the left side", c.Name)
+			return joinKey{}, nil, semErr(c, "join key %q is not a field of the left side", c.Name)
 		}
 		if right.Index(c.Name) < 0 {
-			return exec.JoinKey{}, nil, semErr(c, "join key %q is not a field of the right side", c.Name)
+			return joinKey{}, nil, semErr(c, "join key %q is not a field of the right side", c.Name)
 		}
 		lx, rx = c, c
 	case *parser.BinaryExpr:
 		if c.Op != "==" {
-			return exec.JoinKey{}, nil, semErr(c, "a join condition must be an equality (==), not %s; separate several conditions with commas", c.Op)
+			return joinKey{}, nil, semErr(c, "a join condition must be an equality (==), not %s; separate several conditions with commas", c.Op)
 		}
 		lx, rx = c.L, c.R
 		ls, rs := sideOf(c.L), sideOf(c.R)
 		if ls == "both" || rs == "both" {
-			return exec.JoinKey{}, nil, semErr(c, "each side of a join condition must read one side: $left or $right, not both")
+			return joinKey{}, nil, semErr(c, "each side of a join condition must read one side: $left or $right, not both")
 		}
 		if ls == "$right" || rs == "$left" {
 			lx, rx = rx, lx
 			ls, rs = rs, ls
 		}
 		if ls == rs && ls != "" {
-			return exec.JoinKey{}, nil, semErr(c, "both sides of the join condition read %s", ls)
+			return joinKey{}, nil, semErr(c, "both sides of the join condition read %s", ls)
 		}
 	default:
-		return exec.JoinKey{}, nil, semErr(cond, "a join condition must be a field name or left == right")
+		return joinKey{}, nil, semErr(cond, "a join condition must be a field name or left == right")
 	}
 	l, err := p.sideExpr(left, "$left", lx)
 	if err != nil {
-		return exec.JoinKey{}, nil, err
+		return joinKey{}, nil, err
 	}
 	r, err := p.sideExpr(right, "$right", rx)
 	if err != nil {
-		return exec.JoinKey{}, nil, err
+		return joinKey{}, nil, err
 	}
 	rcol := r.Col // before a cast hides it: lookup drops this column
 	l, r, err = unifyJoinTypes(cond, l, r)
-	return exec.JoinKey{L: l, R: r, RightCol: rcol}, rx, err
+	return joinKey{l: l, r: r, rightCol: rcol}, rx, err
 }
 
 // unifyJoinTypes makes both key expressions one type: equal types stay,

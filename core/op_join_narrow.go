@@ -3,16 +3,16 @@ package core
 import (
 	"strings"
 
-	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 )
 
-// narrowRight appends an unusedNullStage to the join's right pipeline
-// when some right columns are neither output nor read by a condition
+// narrowRight appends a nulls stage to a join's right pipeline when
+// some right columns are neither output (cols) nor read by a condition
 // (rights: the right operand of each key).
-func narrowRight(j *exec.JoinSpec, rights []parser.Expr) {
-	keep := make([]bool, len(j.Right))
-	for _, c := range j.RightCols {
+func narrowRight(right *pipe, cols []int, rights []parser.Expr) {
+	keep := make([]bool, len(right.out))
+	for _, c := range cols {
 		keep[c] = true
 	}
 	names := map[string]bool{}
@@ -33,14 +33,13 @@ func narrowRight(j *exec.JoinSpec, rights []parser.Expr) {
 			return true
 		})
 	}
-	dropped := false
-	for i, c := range j.Right {
-		if !keep[i] && names[c.Name] {
-			keep[i] = true
+	var idx []int
+	for i, c := range right.out {
+		if !keep[i] && !names[c.Name] {
+			idx = append(idx, i)
 		}
-		dropped = dropped || !keep[i]
 	}
-	if dropped {
-		j.RightPl.Stages = append(j.RightPl.Stages, &exec.UnusedNullStage{Sch: j.Right, Keep: keep})
+	if idx != nil {
+		right.Stages = append(right.Stages, plan.Stage{Kind: plan.SNulls, Idx: idx})
 	}
 }

@@ -10,13 +10,13 @@ import (
 // planLookup plans `lookup [kind=leftouter|inner] Table on cond, ...`: a
 // join that enriches the left rows with the lookup table's columns,
 // leftouter by default, without repeating the table's key columns.
-func (p *planner) planLookup(in exec.Schema, op *parser.LookupOp) (exec.Stage, error) {
-	var kind exec.JoinKind
+func (p *planner) planLookup(in exec.Schema, op *parser.LookupOp) (*step, error) {
+	var kind string
 	switch strings.ToLower(op.Kind) {
 	case "", "leftouter":
-		kind = exec.JoinLeftOuter
+		kind = "leftouter"
 	case "inner":
-		kind = exec.JoinInner
+		kind = "inner"
 	default:
 		return nil, semErr(op, "unknown lookup kind %q (want leftouter or inner)", op.Kind)
 	}

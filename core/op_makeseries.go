@@ -4,16 +4,29 @@ import (
 	"math"
 	"time"
 
-	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planMakeSeries(in exec.Schema, op *parser.MakeSeriesOp) (exec.Stage, error) {
+// series is a make-series's axis as planned: its type, whether it bins
+// in int64 (datetime, timespan, long with a long step) and the step and
+// bounds in that domain or in float64.
+type series struct {
+	axisType   vector.Type
+	intAxis    bool
+	step       int64
+	fstep      float64
+	ifrom, ito *int64
+	ffrom, fto *float64
+	sch        exec.Schema
+	node       plan.Stage
+}
+
+func (p *planner) planMakeSeries(in exec.Schema, op *parser.MakeSeriesOp) (*step, error) {
 	c := p.compilerFor(in)
-	st := &exec.MakeSeriesStage{}
 	axis, err := c.compile(op.On)
 	if err != nil {
 		return nil, err
@@ -23,10 +36,11 @@ func (p *planner) planMakeSeries(in exec.Schema, op *parser.MakeSeriesOp) (exec.
 	default:
 		return nil, semErr(op.On, "make-series axis must be a datetime, timespan or number, got %s", axis.Typ)
 	}
-	st.Axis, st.AxisType = axis, axis.Typ
+	st := &series{axisType: axis.Typ}
 	if err := seriesBounds(st, c, op); err != nil {
 		return nil, err
 	}
+	st.node = plan.Stage{Kind: plan.SSeries, Keys: []*plan.Expr{}, Series: st.seriesNode(axis.Node)}
 	var keyNames []string
 	for _, ne := range op.By {
 		e, err := c.compile(ne.Expr)
@@ -35,35 +49,48 @@ func (p *planner) planMakeSeries(in exec.Schema, op *parser.MakeSeriesOp) (exec.
 		}
 		name := ne.Name
 		if name == "" {
-			name = byName(ne.Expr, e, st.Sch)
+			name = byName(ne.Expr, e, st.sch)
 		}
-		st.Keys = append(st.Keys, e)
-		st.KeyTypes = append(st.KeyTypes, e.Typ)
-		st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: e.Typ})
+		st.node.Keys = append(st.node.Keys, e.Node)
+		st.sch = append(st.sch, exec.ColDef{Name: name, Type: e.Typ})
 		keyNames = append(keyNames, name)
 	}
-	actx := &agg.Context{Start: p.req.Start, End: p.req.End}
-	if axis.Typ == vector.DateTime {
-		actx.BinSize = st.Step
-	}
 	for _, ma := range op.Aggs {
-		if err := seriesPlanAgg(st, p, c, in, ma, actx, keyNames); err != nil {
+		if err := seriesPlanAgg(st, p, c, in, ma, keyNames); err != nil {
 			return nil, err
 		}
 	}
-	name := axisName(op.On, axis, st.Sch)
-	st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: vector.Dynamic})
-	return st, nil
+	name := axisName(op.On, axis, st.sch)
+	st.sch = append(st.sch, exec.ColDef{Name: name, Type: vector.Dynamic})
+	st.node.Schema = fields(st.sch)
+	return one(st.node, st.sch), nil
+}
+
+// seriesNode is the node of the axis, step and bounds, in the domain
+// the stage bins in.
+func (st *series) seriesNode(axis *plan.Expr) *plan.Series {
+	bound := func(i *int64, f *float64) *plan.Expr {
+		switch {
+		case st.intAxis && i != nil:
+			return plan.Const(vector.Int, *i, nil)
+		case !st.intAxis && f != nil:
+			return plan.Const(vector.Float, *f, nil)
+		}
+		return nil
+	}
+	step := st.step
+	return &plan.Series{Axis: axis, Step: bound(&step, &st.fstep), From: bound(st.ifrom, st.ffrom),
+		To: bound(st.ito, st.fto), Defaults: []*plan.Expr{}}
 }
 
 // seriesPlanAgg plans one aggregation and its default.
-func seriesPlanAgg(st *exec.MakeSeriesStage, p *planner, c *compiler, in exec.Schema, ma *parser.MakeSeriesAgg, actx *agg.Context, keyNames []string) error {
-	ac, err := p.planAgg(c, in, ma.Agg, actx, keyNames)
+func seriesPlanAgg(st *series, p *planner, c *compiler, in exec.Schema, ma *parser.MakeSeriesAgg, keyNames []string) error {
+	ac, err := p.planAgg(c, in, ma.Agg, keyNames)
 	if err != nil {
 		return err
 	}
-	if len(ac.Outs) != 1 {
-		return semErr(ma.Agg.Expr, "make-series needs aggregations with one result; %s returns %d", ac.Fname, len(ac.Outs))
+	if len(ac.outs) != 1 {
+		return semErr(ma.Agg.Expr, "make-series needs aggregations with one result; %s returns %d", ac.node.Name, len(ac.outs))
 	}
 	var def any
 	if ma.Default != nil {
@@ -75,21 +102,25 @@ func seriesPlanAgg(st *exec.MakeSeriesStage, p *planner, c *compiler, in exec.Sc
 			return semErr(ma.Default, "make-series default must be a constant")
 		}
 		def = d.ConstValue()
-	} else if ac.Outs[0].IsNumeric() {
+	} else if ac.outs[0].IsNumeric() {
 		def = int64(0)
 	}
-	if def != nil && ac.Outs[0] != vector.Dynamic {
-		if def = exec.ConvertValue(def, ac.Outs[0]); def == nil {
-			return semErr(ma.Default, "make-series default does not fit the %s result of %s", ac.Outs[0], ac.Fname)
+	if def != nil && ac.outs[0] != vector.Dynamic {
+		if def = exec.ConvertValue(def, ac.outs[0]); def == nil {
+			return semErr(ma.Default, "make-series default does not fit the %s result of %s", ac.outs[0], ac.node.Name)
 		}
 	}
-	name := ac.Names[0]
-	if st.Sch.Index(name) >= 0 {
-		name = uniqueName(st.Sch, name)
+	name := ac.node.Outs[0]
+	if st.sch.Index(name) >= 0 {
+		name = uniqueName(st.sch, name)
 	}
-	st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: vector.Dynamic})
-	st.Aggs = append(st.Aggs, ac)
-	st.Defaults = append(st.Defaults, def)
+	st.sch = append(st.sch, exec.ColDef{Name: name, Type: vector.Dynamic})
+	st.node.Aggs = append(st.node.Aggs, ac.node)
+	t := ac.outs[0]
+	if def == nil {
+		t = vector.Null
+	}
+	st.node.Series.Defaults = append(st.node.Series.Defaults, plan.Const(t, def, nil))
 	return nil
 }
 
@@ -114,7 +145,7 @@ func axisName(ast parser.Expr, e *exec.Expr, s exec.Schema) string {
 
 // seriesBounds compiles from, to and step, which must be constants of the
 // axis's kind.
-func seriesBounds(st *exec.MakeSeriesStage, c *compiler, op *parser.MakeSeriesOp) error {
+func seriesBounds(st *series, c *compiler, op *parser.MakeSeriesOp) error {
 	konst := func(e parser.Expr, what string) (any, vector.Type, error) {
 		v, err := c.compile(e)
 		if err != nil {
@@ -132,22 +163,22 @@ func seriesBounds(st *exec.MakeSeriesStage, c *compiler, op *parser.MakeSeriesOp
 	if err != nil {
 		return err
 	}
-	timeAxis := st.AxisType == vector.DateTime || st.AxisType == vector.TimeSpan
+	timeAxis := st.axisType == vector.DateTime || st.axisType == vector.TimeSpan
 	switch {
 	case timeAxis && stepType != vector.TimeSpan:
-		return semErr(op.Step, "make-series step over a %s axis must be a timespan, got %s", st.AxisType, stepType)
+		return semErr(op.Step, "make-series step over a %s axis must be a timespan, got %s", st.axisType, stepType)
 	case !timeAxis && !stepType.IsNumeric():
 		return semErr(op.Step, "make-series step over a numeric axis must be a number, got %s", stepType)
 	}
-	st.IntAxis = timeAxis || (st.AxisType == vector.Int && stepType == vector.Int)
-	if st.IntAxis {
-		st.Step = toInt64(step)
-		if st.Step <= 0 {
+	st.intAxis = timeAxis || (st.axisType == vector.Int && stepType == vector.Int)
+	if st.intAxis {
+		st.step = toInt64(step)
+		if st.step <= 0 {
 			return semErr(op.Step, "make-series step must be positive")
 		}
 	} else {
-		st.Fstep, _ = fn.DynFloat(step)
-		if !(st.Fstep > 0) || math.IsInf(st.Fstep, 0) {
+		st.fstep, _ = fn.DynFloat(step)
+		if !(st.fstep > 0) || math.IsInf(st.fstep, 0) {
 			return semErr(op.Step, "make-series step must be positive")
 		}
 	}
@@ -156,7 +187,7 @@ func seriesBounds(st *exec.MakeSeriesStage, c *compiler, op *parser.MakeSeriesOp
 		what string
 		i    **int64
 		f    **float64
-	}{{op.From, "from", &st.Ifrom, &st.From}, {op.To, "to", &st.Ito, &st.To}} {
+	}{{op.From, "from", &st.ifrom, &st.ffrom}, {op.To, "to", &st.ito, &st.fto}} {
 		if b.e == nil {
 			continue
 		}
@@ -164,8 +195,8 @@ func seriesBounds(st *exec.MakeSeriesStage, c *compiler, op *parser.MakeSeriesOp
 		if err != nil {
 			return err
 		}
-		if (t == st.AxisType) || (!timeAxis && t.IsNumeric()) {
-			if st.IntAxis {
+		if (t == st.axisType) || (!timeAxis && t.IsNumeric()) {
+			if st.intAxis {
 				iv := toInt64(v)
 				*b.i = &iv
 			} else {
@@ -174,12 +205,33 @@ func seriesBounds(st *exec.MakeSeriesStage, c *compiler, op *parser.MakeSeriesOp
 			}
 			continue
 		}
-		return semErr(b.e, "make-series %s must be a %s like the axis, got %s", b.what, st.AxisType, t)
+		return semErr(b.e, "make-series %s must be a %s like the axis, got %s", b.what, st.axisType, t)
 	}
-	if n := st.FixedBins(); n > exec.MaxSeriesBins {
+	if n := st.fixedBins(); n > exec.MaxSeriesBins {
 		return semErr(op.Step, "make-series would have %d bins per series (at most %d): use a larger step or a narrower range", n, exec.MaxSeriesBins)
 	}
 	return nil
+}
+
+// fixedBins is how many bins every series has when from and to are
+// both given (0: it depends on the data).
+func (st *series) fixedBins() int64 {
+	switch {
+	case st.ifrom != nil && st.ito != nil:
+		return ceilDiv(*st.ito-*st.ifrom, st.step)
+	case st.ffrom != nil && st.fto != nil:
+		return int64(math.Min(math.Ceil((*st.fto-*st.ffrom)/st.fstep), math.MaxInt64/2))
+	}
+	return 0
+}
+
+// ceilDiv is a/b rounded up, for b > 0.
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b > 0 {
+		q++
+	}
+	return q
 }
 
 // toInt64 reads a boxed long, datetime or timespan as int64.

@@ -4,42 +4,46 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planMvExpand(in exec.Schema, op *parser.MvExpandOp) (exec.Stage, error) {
-	st := &exec.MvExpandStage{In: in, Sch: append(exec.Schema(nil), in...), IdxSlot: -1, BagArray: strings.EqualFold(op.Kind, "array")}
+func (p *planner) planMvExpand(in exec.Schema, op *parser.MvExpandOp) (*step, error) {
+	sch := append(exec.Schema(nil), in...)
+	ex := &plan.Expand{IdxSlot: -1, BagArray: strings.EqualFold(op.Kind, "array")}
+	st := plan.Stage{Kind: plan.SMvExpand, Expand: ex}
 	c := p.compilerFor(in)
 	for _, mc := range op.Cols {
 		e, err := c.compile(mc.Expr)
 		if err != nil {
 			return nil, err
 		}
-		name := mvColumnName(mc, e, st.Sch)
-		col := exec.MvCol{E: e, Typ: e.Typ, Cast: mc.HasTo}
+		name := mvColumnName(mc, e, sch)
+		typ := e.Typ
 		if mc.HasTo {
-			col.Typ = mc.ToType
+			typ = mc.ToType
 		}
-		if col.Typ == vector.Null {
-			col.Typ = vector.Dynamic
+		if typ == vector.Null {
+			typ = vector.Dynamic
 		}
-		col.Slot = st.Sch.Index(name)
-		if col.Slot < 0 {
-			col.Slot = len(st.Sch)
-			st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: col.Typ})
+		slot := sch.Index(name)
+		if slot < 0 {
+			slot = len(sch)
+			sch = append(sch, exec.ColDef{Name: name, Type: typ})
 		} else {
-			st.Sch[col.Slot].Type = col.Typ
+			sch[slot].Type = typ
 		}
-		st.Cols = append(st.Cols, col)
+		st.Exprs, st.Slots = append(st.Exprs, e.Node), append(st.Slots, slot)
+		ex.Types, ex.Cast = append(ex.Types, typ), append(ex.Cast, mc.HasTo)
 	}
 	if op.ItemIndex != "" {
-		st.IdxSlot = st.Sch.Index(op.ItemIndex)
-		if st.IdxSlot < 0 {
-			st.IdxSlot = len(st.Sch)
-			st.Sch = append(st.Sch, exec.ColDef{Name: op.ItemIndex, Type: vector.Int})
+		ex.IdxSlot = sch.Index(op.ItemIndex)
+		if ex.IdxSlot < 0 {
+			ex.IdxSlot = len(sch)
+			sch = append(sch, exec.ColDef{Name: op.ItemIndex, Type: vector.Int})
 		} else {
-			st.Sch[st.IdxSlot].Type = vector.Int
+			sch[ex.IdxSlot].Type = vector.Int
 		}
 	}
 	if op.Limit != nil {
@@ -50,9 +54,10 @@ func (p *planner) planMvExpand(in exec.Schema, op *parser.MvExpandOp) (exec.Stag
 		if n < 0 {
 			return nil, semErr(op.Limit, "mv-expand limit must not be negative, got %d", n)
 		}
-		st.Limit = n
+		ex.Limit = n
 	}
-	return st, nil
+	st.Schema = fields(sch)
+	return one(st, sch), nil
 }
 
 // mvColumnName is the output column of one expanded expression: the

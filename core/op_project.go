@@ -6,11 +6,13 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 )
 
-func (p *planner) planProject(in exec.Schema, op *parser.ProjectOp) (exec.Stage, error) {
-	st := &exec.ProjectStage{}
+func (p *planner) planProject(in exec.Schema, op *parser.ProjectOp) (*step, error) {
+	var sch exec.Schema
+	st := plan.Stage{Kind: plan.SProject}
 	c := p.compilerFor(in)
 	for _, ne := range op.Cols {
 		e, err := c.compile(ne.Expr)
@@ -21,16 +23,29 @@ func (p *planner) planProject(in exec.Schema, op *parser.ProjectOp) (exec.Stage,
 		if name == "" {
 			name = e.Name
 			if e.Col < 0 || name == "" {
-				name = nextColumnName(st.Sch)
+				name = nextColumnName(sch)
 			}
 		}
-		if st.Sch.Index(name) >= 0 {
+		if sch.Index(name) >= 0 {
 			return nil, semErr(ne, "column %q is projected twice", name)
 		}
-		st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: e.Typ})
-		st.Exprs = append(st.Exprs, e)
+		sch = append(sch, exec.ColDef{Name: name, Type: e.Typ})
+		st.Exprs = append(st.Exprs, e.Node)
 	}
-	return st, nil
+	st.Schema = fields(sch)
+	return one(st, sch), nil
+}
+
+// picked is the columns a project-away, -keep, -rename or -reorder
+// takes and the names it gives them.
+type picked struct {
+	Sch exec.Schema
+	Idx []int
+}
+
+// pickStep is the step that outputs columns idx of in, named as sch says.
+func pickStep(sch exec.Schema, idx []int) *step {
+	return one(plan.Stage{Kind: plan.SPick, Schema: fields(sch), Idx: idx}, sch)
 }
 
 // matchPattern reports whether a column name matches a project-away /
@@ -43,7 +58,7 @@ func matchPattern(pattern, name string) bool {
 	return ok
 }
 
-func planProjectAway(in exec.Schema, op *parser.ProjectAwayOp) (exec.Stage, error) {
+func planProjectAway(in exec.Schema, op *parser.ProjectAwayOp) (*step, error) {
 	drop := make([]bool, len(in))
 	for _, cp := range op.Cols {
 		hit := false
@@ -56,17 +71,17 @@ func planProjectAway(in exec.Schema, op *parser.ProjectAwayOp) (exec.Stage, erro
 			return nil, semErr(cp, "unknown field %q", cp.Pattern)
 		}
 	}
-	st := &exec.PickStage{}
+	st := &picked{}
 	for i, c := range in {
 		if !drop[i] {
 			st.Sch = append(st.Sch, c)
 			st.Idx = append(st.Idx, i)
 		}
 	}
-	return st, nil
+	return pickStep(st.Sch, st.Idx), nil
 }
 
-func planProjectKeep(in exec.Schema, op *parser.ProjectKeepOp) (exec.Stage, error) {
+func planProjectKeep(in exec.Schema, op *parser.ProjectKeepOp) (*step, error) {
 	keep := make([]bool, len(in))
 	for _, cp := range op.Cols {
 		hit := false
@@ -79,18 +94,18 @@ func planProjectKeep(in exec.Schema, op *parser.ProjectKeepOp) (exec.Stage, erro
 			return nil, semErr(cp, "unknown field %q", cp.Pattern)
 		}
 	}
-	st := &exec.PickStage{}
+	st := &picked{}
 	for i, c := range in {
 		if keep[i] {
 			st.Sch = append(st.Sch, c)
 			st.Idx = append(st.Idx, i)
 		}
 	}
-	return st, nil
+	return pickStep(st.Sch, st.Idx), nil
 }
 
-func planProjectRename(in exec.Schema, op *parser.ProjectRenameOp) (exec.Stage, error) {
-	st := &exec.PickStage{Sch: append(exec.Schema(nil), in...)}
+func planProjectRename(in exec.Schema, op *parser.ProjectRenameOp) (*step, error) {
+	st := &picked{Sch: append(exec.Schema(nil), in...)}
 	for i := range in {
 		st.Idx = append(st.Idx, i)
 	}
@@ -104,7 +119,7 @@ func planProjectRename(in exec.Schema, op *parser.ProjectRenameOp) (exec.Stage, 
 		}
 		st.Sch[i].Name = rp.New
 	}
-	return st, nil
+	return pickStep(st.Sch, st.Idx), nil
 }
 
 // planProjectReorder puts the listed columns first, in the listed order
@@ -112,7 +127,7 @@ func planProjectRename(in exec.Schema, op *parser.ProjectRenameOp) (exec.Stage, 
 // their order after them. A bare `*` stands for those others where it is
 // written, so `project-reorder a, *, b` puts a first and b last: the named
 // entries are matched before the star takes what is left.
-func planProjectReorder(in exec.Schema, op *parser.ProjectReorderOp) (exec.Stage, error) {
+func planProjectReorder(in exec.Schema, op *parser.ProjectReorderOp) (*step, error) {
 	used := make([]bool, len(in))
 	hits := make([][]int, len(op.Cols))
 	rest := -1
@@ -140,7 +155,7 @@ func planProjectReorder(in exec.Schema, op *parser.ProjectReorderOp) (exec.Stage
 	if rest >= 0 {
 		hits[rest], others = others, nil
 	}
-	st := &exec.PickStage{}
+	st := &picked{}
 	for k, rc := range op.Cols {
 		sortReorder(in, hits[k], rc.Order)
 		for _, i := range hits[k] {
@@ -152,7 +167,7 @@ func planProjectReorder(in exec.Schema, op *parser.ProjectReorderOp) (exec.Stage
 		st.Sch = append(st.Sch, in[i])
 		st.Idx = append(st.Idx, i)
 	}
-	return st, nil
+	return pickStep(st.Sch, st.Idx), nil
 }
 
 // sortReorder orders one entry's matches by name for asc, desc,

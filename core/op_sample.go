@@ -3,10 +3,12 @@ package core
 import (
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
+	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planSample(in exec.Schema, op *parser.SampleOp) (exec.Stage, error) {
+func (p *planner) planSample(in exec.Schema, op *parser.SampleOp) (*step, error) {
 	e, err := p.compilerFor(in).compile(op.Fraction)
 	if err != nil {
 		return nil, err
@@ -18,5 +20,5 @@ func (p *planner) planSample(in exec.Schema, op *parser.SampleOp) (exec.Stage, e
 	if !(f > 0 && f < 1) {
 		return nil, semErr(op.Fraction, "sample takes a proportion between 0 and 1 (exclusive), got %s; use take for a number of rows", exec.ValueString(e.ConstValue()))
 	}
-	return &exec.SampleStage{In: in, P: f, Seed: p.fold.Fn.Rand}, nil
+	return one(plan.Stage{Kind: plan.SSample, P: plan.Const(vector.Float, f, nil), Seed: p.fold.Fn.Rand}, in), nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -12,7 +13,7 @@ import (
 // searchSource plans `search [kind=...] [in (T*)] predicate` as a scan
 // of the named datasets (all readable datasets by default) filtered by
 // the predicate with search's term rules.
-func (p *planner) searchSource(s *parser.SearchOp) (exec.Source, error) {
+func (p *planner) searchSource(s *parser.SearchOp) (*plan.Source, error) {
 	var names []string
 	if len(s.In) == 0 {
 		names = p.matchDatasets("*")
@@ -33,21 +34,19 @@ func (p *planner) searchSource(s *parser.SearchOp) (exec.Source, error) {
 	}
 	scan := p.newScan(snaps)
 	scan.WithSource = "$table"
-	scan.Sch = append(scan.Sch, exec.ColDef{Name: "$table", Type: vector.String})
-	// The predicate is planned now, against the scan's schema, so its term
-	// tests can skip blocks (op_termprune.go).
-	st, err := p.planSearch(scan.Sch, s)
+	scan.Schema = append(scan.Schema, exec.ColDef{Name: "$table", Type: vector.String})
+	// The predicate runs in the scan's workers, and its term tests skip
+	// blocks (op_termprune.go).
+	st, err := p.planSearch(exec.Schema(scan.Schema), s)
 	if err != nil {
 		return nil, err
 	}
-	w := st.(*exec.WhereStage)
-	scan.Prune = append(scan.Prune, w.Push.Prune...)
-	scan.Granules = append(scan.Granules, w.Push.Granules...)
-	return &exec.FilteredSource{Src: scan, St: w}, nil
+	scan.Pred = st.nodes[0].Pred
+	return scan, nil
 }
 
 // planSearch compiles a search predicate into a where stage.
-func (p *planner) planSearch(in exec.Schema, s *parser.SearchOp) (exec.Stage, error) {
+func (p *planner) planSearch(in exec.Schema, s *parser.SearchOp) (*step, error) {
 	cs := s.Kind == "case_sensitive"
 	pred := rewriteSearch(s.Pred, in, cs)
 	c := p.compilerFor(in)
@@ -55,7 +54,7 @@ func (p *planner) planSearch(in exec.Schema, s *parser.SearchOp) (exec.Stage, er
 	if err != nil {
 		return nil, err
 	}
-	return &exec.WhereStage{In: in, Pred: e, Push: exec.PushOf(in, e.Node)}, nil
+	return one(plan.Stage{Kind: plan.SWhere, Pred: e.Node}, in), nil
 }
 
 // rewriteSearch turns search's shorthand into ordinary predicates: a bare

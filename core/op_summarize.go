@@ -6,49 +6,59 @@ import (
 
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planSummarize(in exec.Schema, op *parser.SummarizeOp) (exec.Stage, error) {
-	st := &exec.SummarizeStage{In: in, TimeKey: -1, BinCol: -1}
+// planSummarize plans a summarize of plain aggregations; keys are its
+// key columns' names.
+func (p *planner) planSummarize(in exec.Schema, op *parser.SummarizeOp) (st *step, keys []string, err error) {
+	var sch exec.Schema
+	ps := plan.Stage{Kind: plan.SSummarize, TimeKey: -1, BinCol: -1}
 	c := p.compilerFor(in)
 	for i, ne := range op.By {
 		e, err := c.compile(ne.Expr)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		name := ne.Name
 		if name == "" {
-			name = byName(ne.Expr, e, st.Sch)
+			name = byName(ne.Expr, e, sch)
 		}
-		if bin, ok := timeBin(ne.Expr, e, c); ok && st.TimeKey < 0 {
-			st.TimeKey, st.BinSize = i, bin
+		if bin, ok := timeBin(ne.Expr, e, c); ok && ps.TimeKey < 0 {
+			ps.TimeKey, ps.BinSize = i, bin
 			if id, ok := ne.Expr.(*parser.CallExpr).Args[0].(*parser.Ident); ok && bin > 0 {
-				st.BinCol = in.Index(id.Name)
+				ps.BinCol = in.Index(id.Name)
 			}
 		}
-		st.Keys = append(st.Keys, e)
-		st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: e.Typ})
-		st.KeyNames = append(st.KeyNames, name)
+		ps.Keys = append(ps.Keys, e.Node)
+		sch = append(sch, exec.ColDef{Name: name, Type: e.Typ})
+		keys = append(keys, name)
 	}
-	actx := &agg.Context{Start: p.req.Start, End: p.req.End, BinSize: st.BinSize}
 	for _, ne := range op.Aggs {
-		ac, err := p.planAgg(c, in, ne, actx, st.KeyNames)
+		ac, err := p.planAgg(c, in, ne, keys)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		for i, t := range ac.Outs {
-			name := ac.Names[i]
-			if j := st.Sch.Index(name); j >= 0 {
-				name = uniqueName(st.Sch, name)
-				ac.Names[i] = name
+		for i, t := range ac.outs {
+			name := ac.node.Outs[i]
+			if j := sch.Index(name); j >= 0 {
+				name = uniqueName(sch, name)
+				ac.node.Outs[i] = name
 			}
-			st.Sch = append(st.Sch, exec.ColDef{Name: name, Type: t})
+			sch = append(sch, exec.ColDef{Name: name, Type: t})
 		}
-		st.Aggs = append(st.Aggs, ac)
+		ps.Aggs = append(ps.Aggs, ac.node)
 	}
-	return st, nil
+	ps.Schema = fields(sch)
+	return one(ps, sch), keys, nil
+}
+
+// aggCall is an aggregation as planned: its node and result types.
+type aggCall struct {
+	node plan.Agg
+	outs []vector.Type
 }
 
 // uniqueName appends a numeric suffix until name is unused.
@@ -115,7 +125,7 @@ func autoBin(x *exec.Ctx) int64 {
 }
 
 // planAgg plans one `[name =] agg(args)` entry.
-func (p *planner) planAgg(c *compiler, in exec.Schema, ne *parser.NamedExpr, actx *agg.Context, keyNames []string) (*exec.AggCall, error) {
+func (p *planner) planAgg(c *compiler, in exec.Schema, ne *parser.NamedExpr, keyNames []string) (*aggCall, error) {
 	call, ok := ne.Expr.(*parser.CallExpr)
 	if !ok {
 		return nil, semErr(ne.Expr, "summarize expects an aggregation function call such as count() or avg(x)")
@@ -128,7 +138,8 @@ func (p *planner) planAgg(c *compiler, in exec.Schema, ne *parser.NamedExpr, act
 	if len(args) < spec.MinArgs || (spec.MaxArgs >= 0 && len(args) > spec.MaxArgs) {
 		return nil, semErr(call, "%s expects %s, got %d", call.Name, exec.Arity(spec.MinArgs, spec.MaxArgs), len(args))
 	}
-	ac := &exec.AggCall{Spec: spec, Ctx: actx, Fname: call.Name, Span: call.Sp}
+	var es []*exec.Expr
+	var types []vector.Type
 	var argNames []string
 	for _, a := range args {
 		if na, ok := a.(*parser.NamedArg); ok {
@@ -141,40 +152,36 @@ func (p *planner) planAgg(c *compiler, in exec.Schema, ne *parser.NamedExpr, act
 		if err != nil {
 			return nil, err
 		}
-		ac.Args = append(ac.Args, e)
-		ac.Types = append(ac.Types, e.Typ)
-		var cf *exec.CondFilter
-		if e.Typ == vector.Bool && !e.IsConst() {
-			cf = exec.CondFilterOf(in, e.Node)
-		}
-		ac.Conds = append(ac.Conds, cf)
-		ac.Consts = append(ac.Consts, e.ConstValue())
+		es = append(es, e)
+		types = append(types, e.Typ)
 	}
 	for _, i := range spec.ConstArgs {
-		if i < len(ac.Args) && !ac.Args[i].IsConst() {
+		if i < len(es) && !es[i].IsConst() {
 			return nil, semErr(args[i], "argument %d of %s must be a constant", i+1, call.Name)
 		}
 	}
-	outs, err := spec.Result(ac.Types)
+	outs, err := spec.Result(types)
 	if err != nil {
 		return nil, callErr(call, call.Name, err)
 	}
-	ac.Outs = outs
-	ac.Names = aggNames(ne.Name, call, ac, argNames)
+	ac := &aggCall{node: plan.Agg{Name: call.Name, Outs: aggNames(ne.Name, call, es, len(outs), argNames), Pos: posOf(call.Sp)}, outs: outs}
+	for _, e := range es {
+		ac.node.Args = append(ac.node.Args, e.Node)
+	}
 	return ac, nil
 }
 
 // aggNames gives the output column names: the alias, else Axiom's
 // defaults (count_, avg_x, make_set_x, percentile_x_95 ...); arg_max and
 // arg_min name their extra columns after the arguments.
-func aggNames(alias string, call *parser.CallExpr, ac *exec.AggCall, argNames []string) []string {
-	names := make([]string, len(ac.Outs))
+func aggNames(alias string, call *parser.CallExpr, args []*exec.Expr, outs int, argNames []string) []string {
+	names := make([]string, outs)
 	col := func(i int) string {
 		if i < len(argNames) && argNames[i] != "" {
 			return argNames[i]
 		}
-		if i < len(ac.Args) && ac.Args[i].Col >= 0 {
-			return ac.Args[i].Name
+		if i < len(args) && args[i].Col >= 0 {
+			return args[i].Name
 		}
 		if i < len(call.Args) {
 			if n, ok := dottedName(call.Args[i]); ok {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -68,7 +69,7 @@ func splitAggExpr(e parser.Expr, next *int) (hidden []*parser.NamedExpr, rewritt
 // planSummarizeExprs plans a summarize whose entries may compute over
 // aggregations: the summarize of the hidden aggregations, an extend of the
 // expressions, and a projection that restores the requested column order.
-func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (exec.Stage, error) {
+func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (*step, error) {
 	next := 0
 	var aggs []*parser.NamedExpr
 	type post struct {
@@ -93,37 +94,38 @@ func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (ex
 		order = append(order, name)
 	}
 	if len(posts) == 0 {
-		return p.planSummarize(in, op)
+		st, _, err := p.planSummarize(in, op)
+		return st, err
 	}
-	sumSt, err := p.planSummarize(in, &parser.SummarizeOp{Sp: op.Sp, Aggs: aggs, By: op.By})
+	sumStep, keys, err := p.planSummarize(in, &parser.SummarizeOp{Sp: op.Sp, Aggs: aggs, By: op.By})
 	if err != nil {
 		return nil, err
 	}
-	sum := sumSt.(*exec.SummarizeStage)
+	sumAggs := sumStep.nodes[0].Aggs
 	var cols []*parser.NamedExpr
 	for _, pe := range posts {
 		cols = append(cols, &parser.NamedExpr{Name: pe.name, Expr: pe.expr})
 	}
-	ext, err := p.planExtend(sum.Out(), &parser.ExtendOp{Sp: op.Sp, Cols: cols})
+	ext, err := p.planExtend(sumStep.out, &parser.ExtendOp{Sp: op.Sp, Cols: cols})
 	if err != nil {
 		return nil, err
 	}
 	// Keep the keys, then each entry in the order written, dropping hidden columns.
-	es := ext.Out()
-	pick := &exec.PickStage{}
-	for _, k := range sum.KeyNames {
+	es := ext.out
+	pick := &picked{}
+	for _, k := range keys {
 		i := es.Index(k)
 		pick.Sch, pick.Idx = append(pick.Sch, es[i]), append(pick.Idx, i)
 	}
-	hiddenAgg := func(a *exec.AggCall) bool { return strings.HasPrefix(a.Names[0], "__agg") }
+	hiddenAgg := func(a plan.Agg) bool { return strings.HasPrefix(a.Outs[0], "__agg") }
 	ai := 0
 	for _, name := range order {
 		if name == "" {
 			// A plain aggregation: its columns as the summarize named them.
-			for ai < len(sum.Aggs) && hiddenAgg(sum.Aggs[ai]) {
+			for ai < len(sumAggs) && hiddenAgg(sumAggs[ai]) {
 				ai++
 			}
-			for _, n := range sum.Aggs[ai].Names {
+			for _, n := range sumAggs[ai].Outs {
 				i := es.Index(n)
 				pick.Sch, pick.Idx = append(pick.Sch, es[i]), append(pick.Idx, i)
 			}
@@ -133,5 +135,6 @@ func (p *planner) planSummarizeExprs(in exec.Schema, op *parser.SummarizeOp) (ex
 		i := es.Index(name)
 		pick.Sch, pick.Idx = append(pick.Sch, es[i]), append(pick.Idx, i)
 	}
-	return exec.StageChain{sum, ext, pick}, nil
+	last := pickStep(pick.Sch, pick.Idx)
+	return &step{nodes: append(append(sumStep.nodes, ext.nodes...), last.nodes...), out: last.out}, nil
 }

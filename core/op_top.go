@@ -2,11 +2,12 @@ package core
 
 import (
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planTop(in exec.Schema, op *parser.TopOp) (exec.Stage, error) {
+func (p *planner) planTop(in exec.Schema, op *parser.TopOp) (*step, error) {
 	n, err := p.constInt(op.N, "top")
 	if err != nil {
 		return nil, err
@@ -15,7 +16,7 @@ func (p *planner) planTop(in exec.Schema, op *parser.TopOp) (exec.Stage, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &exec.TopStage{In: in, N: n, Keys: ks}, nil
+	return one(plan.Stage{Kind: plan.STop, N: n, Order: ks}, in), nil
 }
 
 // constInt evaluates a constant non-negative integer operand (take N, top N).
@@ -35,26 +36,10 @@ func (p *planner) constInt(e parser.Expr, what string) (int64, error) {
 	return n, nil
 }
 
-// sortThenTake turns `sort by k | take N` into `top N by k`: the same
-// rows in the same order (both sorts are stable), but each worker keeps
-// only its best N instead of every row being collected and sorted. It
-// returns nil when st does not follow a sort.
-func sortThenTake(pl *exec.Pipeline, st exec.Stage) *exec.TopStage {
-	take, ok := st.(*exec.TakeStage)
-	if !ok || len(pl.Stages) == 0 {
-		return nil
-	}
-	srt, ok := pl.Stages[len(pl.Stages)-1].(*exec.SortStage)
-	if !ok {
-		return nil
-	}
-	return &exec.TopStage{In: srt.In, N: take.N, Keys: srt.Keys, SortTake: true}
-}
-
-func (p *planner) planTake(in exec.Schema, n parser.Expr) (exec.Stage, error) {
+func (p *planner) planTake(in exec.Schema, n parser.Expr) (*step, error) {
 	v, err := p.constInt(n, "take")
 	if err != nil {
 		return nil, err
 	}
-	return &exec.TakeStage{In: in, N: v}, nil
+	return one(plan.Stage{Kind: plan.STake, N: v}, in), nil
 }

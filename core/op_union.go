@@ -1,33 +1,44 @@
 package core
 
 import (
-	"errors"
-
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-// UnionSource plans `union` as the first element of a pipeline. first,
-// when not nil, is the pipeline that feeds a union operator.
-func (p *planner) unionSource(u *parser.UnionOp, first *exec.UnionPart) (exec.Source, error) {
-	if first == nil {
-		if names, ok := p.plainDatasets(u); ok {
-			snaps, err := p.snapshots(u, names)
-			if err != nil {
-				return nil, err
-			}
-			scan := p.newScan(snaps)
-			if u.WithSource != "" {
-				scan.WithSource = u.WithSource
-				scan.Sch = append(scan.Sch, exec.ColDef{Name: u.WithSource, Type: vector.String})
-			}
-			return scan, nil
+// unionSource plans `union` as the first element of a pipeline.
+func (p *planner) unionSource(u *parser.UnionOp) (*plan.Source, error) {
+	if names, ok := p.plainDatasets(u); ok {
+		snaps, err := p.snapshots(u, names)
+		if err != nil {
+			return nil, err
 		}
+		scan := p.newScan(snaps)
+		if u.WithSource != "" {
+			scan.WithSource = u.WithSource
+			scan.Schema = append(scan.Schema, exec.ColDef{Name: u.WithSource, Type: vector.String})
+		}
+		return scan, nil
 	}
-	us := &exec.UnionSource{WithSource: u.WithSource}
+	legs, sch, err := p.unionLegs(u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &plan.Source{Kind: plan.SrcUnion, Schema: fields(sch), Legs: legs, WithSource: u.WithSource}, nil
+}
+
+// unionLegs plans the tables of a union, and the union's schema over
+// them and first, the input of a union operator (nil for a source).
+func (p *planner) unionLegs(u *parser.UnionOp, first exec.Schema) ([]plan.Leg, exec.Schema, error) {
+	var legs []plan.Leg
+	var schemas []exec.Schema
 	if first != nil {
-		us.Parts = append(us.Parts, *first)
+		schemas = append(schemas, first)
+	}
+	add := func(pl *pipe, name string) {
+		legs = append(legs, plan.Leg{Name: name, Pipe: pl.Pipeline})
+		schemas = append(schemas, pl.out)
 	}
 	for _, t := range u.Tables {
 		name := ""
@@ -35,9 +46,9 @@ func (p *planner) unionSource(u *parser.UnionOp, first *exec.UnionPart) (exec.So
 			for _, ds := range p.matchDatasets(ref.Name) {
 				pl, err := p.planPipeline(&parser.Pipeline{Sp: t.Sp, Source: &parser.TableRef{Sp: ref.Sp, Name: ds}})
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
-				us.Parts = append(us.Parts, exec.UnionPart{Pl: pl, Name: ds})
+				add(pl, ds)
 			}
 			continue
 		}
@@ -46,19 +57,15 @@ func (p *planner) unionSource(u *parser.UnionOp, first *exec.UnionPart) (exec.So
 		}
 		pl, err := p.planPipeline(t)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		us.Parts = append(us.Parts, exec.UnionPart{Pl: pl, Name: name})
+		add(pl, name)
 	}
-	var schemas []exec.Schema
-	for _, pt := range us.Parts {
-		schemas = append(schemas, pt.Pl.Out())
+	sch := exec.UnionSchema(schemas...)
+	if u.WithSource != "" && sch.Index(u.WithSource) < 0 {
+		sch = append(sch, exec.ColDef{Name: u.WithSource, Type: vector.String})
 	}
-	us.Sch = exec.UnionSchema(schemas...)
-	if u.WithSource != "" && us.Sch.Index(u.WithSource) < 0 {
-		us.Sch = append(us.Sch, exec.ColDef{Name: u.WithSource, Type: vector.String})
-	}
-	return us, nil
+	return legs, sch, nil
 }
 
 // plainDatasets reports the dataset names of a union made only of dataset
@@ -90,15 +97,12 @@ func (p *planner) plainDatasets(u *parser.UnionOp) ([]string, bool) {
 	return names, len(names) > 0
 }
 
-func (p *planner) planUnionOp(in exec.Schema, u *parser.UnionOp) (exec.Stage, error) {
-	// The first part is the stage's own input, known only when the stage
-	// finishes: finish hands it over as run state of this table source.
-	input := &exec.TableSource{Sch: in, Eval: func(*exec.Ctx) (*exec.Batch, error) {
-		return nil, errors.New("union: input not collected before the union ran")
-	}}
-	src, err := p.unionSource(u, &exec.UnionPart{Pl: &exec.Pipeline{Src: input}})
+// planUnionOp plans a union operator: its input is the union's first
+// part, known only when the stage runs; the node holds the other legs.
+func (p *planner) planUnionOp(in exec.Schema, u *parser.UnionOp) (*step, error) {
+	legs, sch, err := p.unionLegs(u, in)
 	if err != nil {
 		return nil, err
 	}
-	return &exec.UnionStage{In: in, Src: src.(*exec.UnionSource)}, nil
+	return one(plan.Stage{Kind: plan.SUnion, Schema: fields(sch), Legs: legs, WithSource: u.WithSource}, sch), nil
 }

@@ -4,11 +4,12 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planWhere(in exec.Schema, w *parser.WhereOp) (exec.Stage, error) {
+func (p *planner) planWhere(in exec.Schema, w *parser.WhereOp) (*step, error) {
 	c := p.compilerFor(in)
 	pred, err := p.wherePredicate(c, in, w.Pred)
 	if err != nil {
@@ -17,7 +18,7 @@ func (p *planner) planWhere(in exec.Schema, w *parser.WhereOp) (exec.Stage, erro
 	if pred.Typ != vector.Bool && pred.Typ != vector.Dynamic && pred.Typ != vector.Null {
 		return nil, semErr(w.Pred, "the where predicate must be bool, got %s", pred.Typ)
 	}
-	return exec.NewWhereStage(in, pred), nil
+	return one(plan.Stage{Kind: plan.SWhere, Pred: pred.Node}, in), nil
 }
 
 // wherePredicate compiles a predicate, expanding `* has "x"` (and the

@@ -6,6 +6,7 @@ import (
 	"path"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -44,7 +45,7 @@ func (p *planner) compilerFor(s exec.Schema) *compiler {
 }
 
 // planQuery plans the statements and the body of q.
-func (p *planner) planQuery(q *parser.Query) (*exec.Pipeline, error) {
+func (p *planner) planQuery(q *parser.Query) (*pipe, error) {
 	for _, st := range q.Stmts {
 		switch st := st.(type) {
 		case *parser.SetStmt:
@@ -76,47 +77,34 @@ func (p *planner) planQuery(q *parser.Query) (*exec.Pipeline, error) {
 }
 
 // planPipeline plans a source and its operators.
-func (p *planner) planPipeline(pl *parser.Pipeline) (*exec.Pipeline, error) {
+func (p *planner) planPipeline(pl *parser.Pipeline) (*pipe, error) {
 	src, err := p.planSource(pl.Source)
 	if err != nil {
 		return nil, err
 	}
-	out := &exec.Pipeline{Src: src}
-	in := src.Schema()
-	if scan, ok := src.(*exec.ScanSource); ok {
-		if st, err := p.virtualFields(scan, in); err != nil {
+	out := sourcePipe(*src)
+	if out.scans() {
+		if st, err := p.virtualFields(src.Datasets, out.out); err != nil {
 			return nil, err
 		} else if st != nil {
-			out.Stages = append(out.Stages, st)
-			in = st.Out()
+			out.add(st)
 		}
 	}
 	for _, op := range pl.Ops {
-		st, err := p.planOp(in, op)
+		st, err := p.planOp(out.out, op)
 		if err != nil {
 			return nil, err
 		}
-		if chain, ok := st.(exec.StageChain); ok {
-			out.Stages = append(out.Stages, chain...)
-			in = st.Out()
+		if len(st.nodes) == 1 && (pushDown(out, &st.nodes[0]) || sortThenTake(out, &st.nodes[0])) {
 			continue
 		}
-		if pushed := exec.PushDown(out, st); pushed {
-			continue
-		}
-		if top := sortThenTake(out, st); top != nil {
-			out.Stages[len(out.Stages)-1] = top
-			in = top.Out()
-			continue
-		}
-		out.Stages = append(out.Stages, st)
-		in = st.Out()
+		out.add(st)
 	}
 	return out, nil
 }
 
 // planSource plans the first element of a pipeline.
-func (p *planner) planSource(s parser.Source) (exec.Source, error) {
+func (p *planner) planSource(s parser.Source) (*plan.Source, error) {
 	switch s := s.(type) {
 	case *parser.TableRef:
 		return p.tableRef(s)
@@ -127,7 +115,7 @@ func (p *planner) planSource(s parser.Source) (exec.Source, error) {
 	case *parser.ParenSource:
 		return p.subquery(s.Pipe)
 	case *parser.UnionOp:
-		return p.unionSource(s, nil)
+		return p.unionSource(s)
 	case *parser.SearchOp:
 		return p.searchSource(s)
 	case *parser.ExternalDataSource:
@@ -136,19 +124,18 @@ func (p *planner) planSource(s parser.Source) (exec.Source, error) {
 	return nil, fmt.Errorf("unsupported source %T", s)
 }
 
-// subquery plans a nested pipeline and evaluates it on first use.
-func (p *planner) subquery(pl *parser.Pipeline) (exec.Source, error) {
+// subquery plans a nested pipeline, evaluated on first use.
+func (p *planner) subquery(pl *parser.Pipeline) (*plan.Source, error) {
 	sub, err := p.planPipeline(pl)
 	if err != nil {
 		return nil, err
 	}
 	sub = p.finalize(sub, false)
-	exec.AttachTopPrune(sub)
-	return exec.SubSource(sub), nil
+	return &plan.Source{Kind: plan.SrcSub, Schema: fields(sub.out), Sub: &sub.Pipeline}, nil
 }
 
 // tableRef resolves a name: a tabular let first, then a dataset.
-func (p *planner) tableRef(t *parser.TableRef) (exec.Source, error) {
+func (p *planner) tableRef(t *parser.TableRef) (*plan.Source, error) {
 	if pl, ok := p.tables[t.Name]; ok && !t.Pattern {
 		return p.subquery(pl)
 	}
@@ -228,26 +215,31 @@ func (p *planner) matchDatasets(pattern string) []string {
 	return out
 }
 
-// newScan builds a scan with the request's time range.
-func (p *planner) newScan(snaps []*store.Snapshot) *exec.ScanSource {
-	s := exec.NewScanSource(snaps)
+// newScan plans a scan of snaps with the request's time range.
+func (p *planner) newScan(snaps []*store.Snapshot) *plan.Source {
+	s := &plan.Source{Kind: plan.SrcScan, Schema: exec.ScanSchema(snaps)}
+	for _, snap := range snaps {
+		s.Datasets = append(s.Datasets, snap.Dataset)
+	}
 	p.bound(s)
 	return s
 }
 
 // bound applies the request's time range and cursor to a scan.
-func (p *planner) bound(s *exec.ScanSource) {
+func (p *planner) bound(s *plan.Source) {
 	if !p.req.Start.IsZero() {
-		s.TimeLo, s.HasLo = p.req.Start.UnixNano(), true
+		lo := p.req.Start.UnixNano()
+		s.Lo = &lo
 	}
 	if !p.req.End.IsZero() {
-		s.TimeHi, s.HasHi = p.req.End.UnixNano(), true
+		hi := p.req.End.UnixNano()
+		s.Hi = &hi
 	}
 	applyCursor(s, p.req)
 }
 
 // datatable builds the literal table of `datatable(...) [...]`.
-func (p *planner) datatable(d *parser.DatatableSource) (exec.Source, error) {
+func (p *planner) datatable(d *parser.DatatableSource) (*plan.Source, error) {
 	nc := len(d.Cols)
 	if nc == 0 {
 		return nil, semErr(d, "datatable needs at least one column")
@@ -283,11 +275,12 @@ func (p *planner) datatable(d *parser.DatatableSource) (exec.Source, error) {
 		}
 		vecs[col].AppendValue(cv)
 	}
-	return &exec.TableSource{Sch: sch, B: exec.NewBatch(vecs, rows)}, nil
+	ts := tableSource(sch, vecs, rows)
+	return &ts, nil
 }
 
 // print evaluates `print a = expr, ...` into one row.
-func (p *planner) print(ps *parser.PrintSource) (exec.Source, error) {
+func (p *planner) print(ps *parser.PrintSource) (*plan.Source, error) {
 	cc := p.compilerFor(nil)
 	var sch exec.Schema
 	var vecs []*vector.Vector
@@ -307,5 +300,6 @@ func (p *planner) print(ps *parser.PrintSource) (exec.Source, error) {
 		sch = append(sch, exec.ColDef{Name: name, Type: e.Typ})
 		vecs = append(vecs, v.Materialize())
 	}
-	return &exec.TableSource{Sch: sch, B: exec.NewBatch(vecs, 1)}, nil
+	ts := tableSource(sch, vecs, 1)
+	return &ts, nil
 }

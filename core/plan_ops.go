@@ -4,14 +4,13 @@ import (
 	"fmt"
 
 	"github.com/aplite/aplite/core/exec"
-	"github.com/aplite/aplite/core/store"
-	"github.com/aplite/aplite/internal/srcpos"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
 // planOp plans one operator over input schema in.
-func (p *planner) planOp(in exec.Schema, op parser.Operator) (exec.Stage, error) {
+func (p *planner) planOp(in exec.Schema, op parser.Operator) (*step, error) {
 	switch op := op.(type) {
 	case *parser.WhereOp:
 		return p.planWhere(in, op)
@@ -36,11 +35,11 @@ func (p *planner) planOp(in exec.Schema, op parser.Operator) (exec.Stage, error)
 	case *parser.TakeOp:
 		return p.planTake(in, op.N)
 	case *parser.CountOp:
-		return &exec.CountStage{}, nil
+		return one(plan.Stage{Kind: plan.SCount, Schema: countSchema}, exec.Schema(countSchema)), nil
 	case *parser.DistinctOp:
 		return p.planDistinct(in, op)
 	case *parser.GetSchemaOp:
-		return &exec.GetSchemaStage{In: in}, nil
+		return one(plan.Stage{Kind: plan.SGetSchema, Schema: getSchemaSchema}, exec.Schema(getSchemaSchema)), nil
 	case *parser.UnionOp:
 		return p.planUnionOp(in, op)
 	}
@@ -50,73 +49,23 @@ func (p *planner) planOp(in exec.Schema, op parser.Operator) (exec.Stage, error)
 	return nil, semErr(op, "operator %s is not supported yet", opName(op))
 }
 
+// The fixed output schemas of count and getschema.
+var (
+	countSchema     = []plan.Field{{Name: "count", Type: vector.Int}}
+	getSchemaSchema = []plan.Field{{Name: "ColumnName", Type: vector.String}, {Name: "ColumnOrdinal", Type: vector.Int},
+		{Name: "DataType", Type: vector.String}, {Name: "ColumnType", Type: vector.String}}
+)
+
 // opName names an operator for error messages.
 func opName(op parser.Operator) string {
 	return fmt.Sprintf("%T", op)[len("*parser."):]
 }
 
-// finalize adds what the service does to results that do not fix their
-// own order and size: raw events come newest first, and at most
-// DefaultLimit of them.
-func (p *planner) finalize(pl *exec.Pipeline, top bool) *exec.Pipeline {
-	if !isRaw(pl) {
-		return pl
-	}
-	out := pl.Out()
-	ti := out.Index(store.TimeField)
-	limit := p.req.DefaultLimit
-	if limit == 0 {
-		limit = 1000
-	}
-	if !top {
-		limit = -1
-	}
-	if ti >= 0 && out[ti].Type == vector.DateTime && scansDataset(pl) {
-		key := exec.SortKey{E: exec.ColExpr(ti, out[ti], srcpos.Span{}), Desc: true, NullsLast: true}
-		if limit > 0 {
-			pl.Stages = append(pl.Stages, &exec.TopStage{In: out, N: int64(limit), Keys: []exec.SortKey{key}})
-		} else {
-			pl.Stages = append(pl.Stages, &exec.SortStage{In: out, Keys: []exec.SortKey{key}})
-		}
-		return pl
-	}
-	if limit > 0 && !hasTake(pl) {
-		pl.Stages = append(pl.Stages, &exec.TakeStage{In: out, N: int64(limit)})
-	}
-	return pl
-}
-
-// isRaw reports whether the pipeline's rows are events rather than the
-// result of an operator that fixes order or shape.
-func isRaw(pl *exec.Pipeline) bool {
-	for i := len(pl.Stages) - 1; i >= 0; i-- {
-		switch pl.Stages[i].(type) {
-		case *exec.SortStage, *exec.TopStage, *exec.SummarizeStage, *exec.CountStage, *exec.DistinctStage, *exec.GetSchemaStage, *exec.MakeSeriesStage:
-			return false
-		}
-	}
-	return true
-}
-
-func hasTake(pl *exec.Pipeline) bool {
-	for _, st := range pl.Stages {
-		if _, ok := st.(*exec.TakeStage); ok {
-			return true
-		}
-	}
-	return false
-}
-
-func scansDataset(pl *exec.Pipeline) bool {
-	_, ok := pl.Src.(*exec.ScanSource)
-	return ok
-}
-
 // virtualFields prepends the request's virtual fields of the scanned
 // datasets as an extend.
-func (p *planner) virtualFields(scan *exec.ScanSource, in exec.Schema) (exec.Stage, error) {
+func (p *planner) virtualFields(datasets []string, in exec.Schema) (*step, error) {
 	var cols []*parser.NamedExpr
-	for _, ds := range scan.Datasets {
+	for _, ds := range datasets {
 		for _, vf := range p.req.VirtualFields[ds] {
 			e, err := parser.ParseExpr(vf.Expression)
 			if err != nil {

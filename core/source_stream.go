@@ -2,10 +2,11 @@ package core
 
 import (
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 )
 
 // streamSource plans the scan of a stream, learning its types first.
-func (p *planner) streamSource(t *exec.StreamTable) (*exec.ScanSource, error) {
+func (p *planner) streamSource(t *exec.StreamTable) (*plan.Source, error) {
 	if p.req.Allowed != nil && !p.req.Allowed(t.Name) {
 		return nil, &exec.ForbiddenError{Dataset: t.Name}
 	}
@@ -13,8 +14,8 @@ func (p *planner) streamSource(t *exec.StreamTable) (*exec.ScanSource, error) {
 		return nil, err
 	}
 	p.noteDataset(t.Name)
-	sch, types := t.Plan()
-	s := &exec.ScanSource{Sch: sch, Datasets: []string{t.Name}, Stream: &exec.StreamScan{Table: t, Planned: types}}
+	sch, _ := t.Plan()
+	s := &plan.Source{Kind: plan.SrcStream, Schema: sch, Datasets: []string{t.Name}}
 	p.bound(s)
 	return s, nil
 }

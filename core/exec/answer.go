@@ -32,8 +32,8 @@ func (f *finalStates) Get(s *SummarizeStage) *aggSink {
 	return f.m[s]
 }
 
-// OutTable wraps a compacted batch as an output table.
-func OutTable(sch Schema, b *Batch) output.Table {
+// outTable wraps a compacted batch as an output table.
+func outTable(sch Schema, b *Batch) output.Table {
 	t := output.Table{Rows: b.N, Columns: make([]output.Column, len(sch))}
 	for j, c := range sch {
 		t.Columns[j] = output.Column{Name: c.Name, Type: c.Type, Vec: b.Cols[j]}
@@ -106,7 +106,7 @@ func (s *SummarizeStage) Totals(f *aggSink) *output.Table {
 			vecs = append(vecs, castVector(v, col.Type))
 		}
 	}
-	t := OutTable(sch, NewBatch(vecs, g.N))
+	t := outTable(sch, NewBatch(vecs, g.N))
 	return &t
 }
 

@@ -27,7 +27,7 @@ type RunInfo struct {
 func Answer(x *Ctx, pl *Pipeline, b *Batch, ri RunInfo) *output.Output {
 	sch := pl.Out()
 	o := &output.Output{
-		Table:       OutTable(sch, b),
+		Table:       outTable(sch, b),
 		Datasets:    slices.Clone(ri.Datasets),
 		Fields:      fieldsSeen(ri.Datasets, pl),
 		Start:       ri.Start,
@@ -87,7 +87,7 @@ func outStats(st *ScanStats, sch Schema, b *Batch) output.Stats {
 		seen = true
 	}
 	if seen {
-		s.MinCursor, s.MaxCursor = MakeCursor(lo), MakeCursor(hi)
+		s.MinCursor, s.MaxCursor = makeCursor(lo), makeCursor(hi)
 	}
 	return s
 }
@@ -113,7 +113,7 @@ func outOrder(pl *Pipeline) []output.Order {
 	if len(pl.Stages) == 0 {
 		return nil
 	}
-	var keys []SortKey
+	var keys []sortKey
 	switch st := pl.Stages[len(pl.Stages)-1].(type) {
 	case *SortStage:
 		keys = st.Keys

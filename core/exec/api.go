@@ -103,6 +103,6 @@ func (e *ForbiddenError) Error() string {
 // memory budget (the API answers 432).
 var ErrMemoryExceeded = errors.New("query memory budget exceeded")
 
-// ErrDatasetNotFound is wrapped by errors of queries naming an unknown
+// errDatasetNotFound is wrapped by errors of queries naming an unknown
 // dataset (the API answers 404).
-var ErrDatasetNotFound = store.ErrNotFound
+var errDatasetNotFound = store.ErrNotFound

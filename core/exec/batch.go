@@ -2,14 +2,13 @@ package exec
 
 import (
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/vector"
 )
 
-// ColDef is one column of a relation: its name and APL type.
-type ColDef struct {
-	Name string
-	Type vector.Type
-}
+// ColDef is one column of a relation: its name and APL type. It is the
+// plan's field, so a planned schema and a built one convert for free.
+type ColDef = plan.Field
 
 // Schema is the ordered column list of a relation.
 type Schema []ColDef

@@ -36,7 +36,7 @@ func PipelinePlan(pl *Pipeline) (*plan.Pipeline, bool) {
 	return pp, true
 }
 
-func legsPlan(parts []UnionPart) ([]plan.Leg, bool) {
+func legsPlan(parts []unionPart) ([]plan.Leg, bool) {
 	legs := make([]plan.Leg, len(parts))
 	for i, p := range parts {
 		pp, ok := PipelinePlan(p.Pl)
@@ -48,16 +48,16 @@ func legsPlan(parts []UnionPart) ([]plan.Leg, bool) {
 	return legs, true
 }
 
-func (g *GetSchemaStage) toPlan() (*plan.Stage, bool) {
+func (g *getSchemaStage) toPlan() (*plan.Stage, bool) {
 	return &plan.Stage{Kind: plan.SGetSchema, Schema: schemaPlan(g.Out())}, true
 }
 
-func (s *SampleStage) toPlan() (*plan.Stage, bool) {
+func (s *sampleStage) toPlan() (*plan.Stage, bool) {
 	return &plan.Stage{Kind: plan.SSample, P: plan.Const(vector.Float, s.P, nil), Seed: s.Seed}, true
 }
 
 // toPlan leaves out the union's first part, its own input.
-func (u *UnionStage) toPlan() (*plan.Stage, bool) {
+func (u *unionStage) toPlan() (*plan.Stage, bool) {
 	legs, ok := legsPlan(u.Src.Parts[1:])
 	return &plan.Stage{Kind: plan.SUnion, Schema: schemaPlan(u.Src.Sch), Legs: legs, WithSource: u.Src.WithSource}, ok
 }
@@ -110,7 +110,7 @@ func (pl *Pipeline) buildStages(nodes []plan.Stage, build func(*plan.Stage, Sche
 			return err
 		}
 		in = st.Out()
-		if PushDown(pl, st) {
+		if pushDown(pl, st) {
 			continue
 		}
 		pl.Stages = append(pl.Stages, st)
@@ -139,7 +139,7 @@ func buildPipelineStage(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error)
 	case plan.SSample:
 		return buildSample(ps, in)
 	case plan.SGetSchema:
-		return &GetSchemaStage{In: in}, nil
+		return &getSchemaStage{In: in}, nil
 	case plan.SNulls:
 		return buildNulls(ps, in)
 	case plan.SRedact:
@@ -166,21 +166,21 @@ func buildSample(ps *plan.Stage, in Schema) (Stage, error) {
 	if !(f > 0 && f < 1) {
 		return nil, fmt.Errorf("sample stage: proportion %v", f)
 	}
-	return &SampleStage{In: in, P: f, Seed: ps.Seed}, nil
+	return &sampleStage{In: in, P: f, Seed: ps.Seed}, nil
 }
 
 func buildUnionStage(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error) {
 	input := &TableSource{Sch: in, Eval: func(*Ctx) (*Batch, error) {
 		return nil, errors.New("union: input not collected before the union ran")
 	}}
-	us, err := buildUnion(ps.Legs, ps.WithSource, ps.Schema, env, &UnionPart{Pl: &Pipeline{Src: input}})
+	us, err := buildUnion(ps.Legs, ps.WithSource, ps.Schema, env, &unionPart{Pl: &Pipeline{Src: input}})
 	if err != nil {
 		return nil, err
 	}
-	return &UnionStage{In: in, Src: us}, nil
+	return &unionStage{In: in, Src: us}, nil
 }
 
-func buildUnion(legs []plan.Leg, withSource string, want []plan.Field, env *BuildEnv, first *UnionPart) (*UnionSource, error) {
+func buildUnion(legs []plan.Leg, withSource string, want []plan.Field, env *BuildEnv, first *unionPart) (*UnionSource, error) {
 	us := &UnionSource{WithSource: withSource, Sch: schemaFromPlan(want)}
 	if first != nil {
 		us.Parts = append(us.Parts, *first)
@@ -190,7 +190,7 @@ func buildUnion(legs []plan.Leg, withSource string, want []plan.Field, env *Buil
 		if err != nil {
 			return nil, err
 		}
-		us.Parts = append(us.Parts, UnionPart{Pl: pl, Name: legs[i].Name})
+		us.Parts = append(us.Parts, unionPart{Pl: pl, Name: legs[i].Name})
 	}
 	var schemas []Schema
 	for _, pt := range us.Parts {
@@ -198,7 +198,7 @@ func buildUnion(legs []plan.Leg, withSource string, want []plan.Field, env *Buil
 	}
 	got := UnionSchema(schemas...)
 	if withSource != "" && got.Index(withSource) < 0 {
-		got = append(got, ColDef{withSource, vector.String})
+		got = append(got, ColDef{Name: withSource, Type: vector.String})
 	}
 	if !sameSchema(got, us.Sch) {
 		return nil, fmt.Errorf("its output is %v here, the plan says %v", got, us.Sch)
@@ -238,4 +238,15 @@ func sourceGap(s Source) string {
 		}
 	}
 	return fmt.Sprintf("%T", s)
+}
+
+// StagePlan is the node of st; ok is false when it has none. The
+// planner calls it for the operators it still plans as execution
+// objects (parse, redact, parse-kv).
+func StagePlan(st Stage) (*plan.Stage, bool) {
+	p, ok := st.(planned)
+	if !ok {
+		return nil, false
+	}
+	return p.toPlan()
 }

@@ -19,7 +19,7 @@ func sourcePlan(s Source) (*plan.Source, bool) {
 		return s.toPlan()
 	case *FilteredSource:
 		scan, ok := s.Src.(*ScanSource)
-		w, okw := s.St.(*WhereStage)
+		w, okw := s.St.(*whereStage)
 		if !ok || !okw || w.Pred.Node == nil {
 			return nil, false
 		}
@@ -108,7 +108,7 @@ func buildSource(ps *plan.Source, env *BuildEnv) (Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		src = SubSource(sub)
+		src = subSource(sub)
 	case plan.SrcUnion:
 		us, err := buildUnion(ps.Legs, ps.WithSource, ps.Schema, env, nil)
 		if err != nil {
@@ -148,7 +148,7 @@ func buildScan(ps *plan.Source, sch Schema, env *BuildEnv) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := NewWhereStage(s.Sch, pred)
+	w := newWhereStage(s.Sch, pred)
 	s.Prune = append(s.Prune, w.Push.Prune...)
 	s.Granules = append(s.Granules, w.Push.Granules...)
 	return &FilteredSource{Src: s, St: w}, nil

@@ -19,21 +19,13 @@ type planned interface {
 	toPlan() (st *plan.Stage, ok bool)
 }
 
-func schemaPlan(s Schema) []plan.Field {
-	out := make([]plan.Field, len(s))
-	for i, c := range s {
-		out[i] = plan.Field{Name: c.Name, Type: c.Type}
-	}
-	return out
-}
+// schemaPlan is s as plan fields (a ColDef is a plan.Field), a copy: a
+// node never shares what a stage may still change.
+func schemaPlan(s Schema) []plan.Field { return append([]plan.Field(nil), s...) }
 
-func schemaFromPlan(fs []plan.Field) Schema {
-	out := make(Schema, len(fs))
-	for i, f := range fs {
-		out[i] = ColDef{f.Name, f.Type}
-	}
-	return out
-}
+// schemaFromPlan is the schema of fs, a copy: schemas built from it may
+// be appended to and renamed in place.
+func schemaFromPlan(fs []plan.Field) Schema { return append(Schema(nil), fs...) }
 
 // exprNodes lists the nodes of es; ok is false when one has none.
 func exprNodes(es []*Expr) ([]*plan.Expr, bool) {
@@ -47,7 +39,7 @@ func exprNodes(es []*Expr) ([]*plan.Expr, bool) {
 	return out, true
 }
 
-func sortKeysPlan(keys []SortKey) ([]plan.SortKey, bool) {
+func sortKeysPlan(keys []sortKey) ([]plan.SortKey, bool) {
 	out := make([]plan.SortKey, len(keys))
 	for i, k := range keys {
 		if k.E.Node == nil {
@@ -58,21 +50,21 @@ func sortKeysPlan(keys []SortKey) ([]plan.SortKey, bool) {
 	return out, true
 }
 
-func (w *WhereStage) toPlan() (*plan.Stage, bool) {
+func (w *whereStage) toPlan() (*plan.Stage, bool) {
 	return &plan.Stage{Kind: plan.SWhere, Pred: w.Pred.Node}, w.Pred.Node != nil
 }
 
-func (s *ExtendStage) toPlan() (*plan.Stage, bool) {
+func (s *extendStage) toPlan() (*plan.Stage, bool) {
 	ns, ok := exprNodes(s.Exprs)
 	return &plan.Stage{Kind: plan.SExtend, Schema: schemaPlan(s.Sch), Exprs: ns, Slots: s.Slots, Valid: s.Valid}, ok
 }
 
-func (s *ProjectStage) toPlan() (*plan.Stage, bool) {
+func (s *projectStage) toPlan() (*plan.Stage, bool) {
 	ns, ok := exprNodes(s.Exprs)
 	return &plan.Stage{Kind: plan.SProject, Schema: schemaPlan(s.Sch), Exprs: ns}, ok
 }
 
-func (s *PickStage) toPlan() (*plan.Stage, bool) {
+func (s *pickStage) toPlan() (*plan.Stage, bool) {
 	return &plan.Stage{Kind: plan.SPick, Schema: schemaPlan(s.Sch), Idx: s.Idx}, true
 }
 
@@ -129,14 +121,14 @@ func buildExprs(nodes []*plan.Expr, in Schema) ([]*Expr, error) {
 	return out, nil
 }
 
-func buildSortKeys(keys []plan.SortKey, in Schema) ([]SortKey, error) {
-	out := make([]SortKey, len(keys))
+func buildSortKeys(keys []plan.SortKey, in Schema) ([]sortKey, error) {
+	out := make([]sortKey, len(keys))
 	for i, k := range keys {
 		e, err := buildExpr(k.X, in)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = SortKey{E: e, Desc: k.Desc, NullsLast: k.NullsLast}
+		out[i] = sortKey{E: e, Desc: k.Desc, NullsLast: k.NullsLast}
 	}
 	return out, nil
 }
@@ -185,7 +177,7 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 		if err != nil {
 			return nil, err
 		}
-		return NewWhereStage(in, pred), nil
+		return newWhereStage(in, pred), nil
 	case plan.SExtend:
 		return buildExtend(ps, in)
 	case plan.SProject:
@@ -197,7 +189,7 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 			return nil, fmt.Errorf("%d expressions for %d columns", len(exprs), len(ps.Schema))
 		}
 		sch := schemaFromPlan(ps.Schema)
-		return &ProjectStage{Sch: sch, Exprs: exprs}, nil
+		return &projectStage{Sch: sch, Exprs: exprs}, nil
 	case plan.SPick:
 		if len(ps.Idx) != len(ps.Schema) {
 			return nil, fmt.Errorf("%d columns for %d names", len(ps.Idx), len(ps.Schema))
@@ -207,9 +199,9 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 			if j < 0 || j >= len(in) {
 				return nil, fmt.Errorf("column %d of %d", j, len(in))
 			}
-			sch[i] = ColDef{ps.Schema[i].Name, in[j].Type}
+			sch[i] = ColDef{Name: ps.Schema[i].Name, Type: in[j].Type}
 		}
-		return &PickStage{Sch: sch, Idx: ps.Idx}, nil
+		return &pickStage{Sch: sch, Idx: ps.Idx}, nil
 	case plan.SSummarize:
 		return buildSummarize(ps, in, actx)
 	case plan.SCount:
@@ -251,7 +243,7 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 		}
 		sch := make(Schema, len(exprs))
 		for i, e := range exprs {
-			sch[i] = ColDef{ps.Schema[i].Name, e.Typ}
+			sch[i] = ColDef{Name: ps.Schema[i].Name, Type: e.Typ}
 		}
 		return &DistinctStage{Sch: sch, Exprs: exprs}, nil
 	}
@@ -264,7 +256,7 @@ func buildExtend(ps *plan.Stage, in Schema) (Stage, error) {
 	if len(ps.Slots) != len(ps.Exprs) {
 		return nil, fmt.Errorf("%d slots for %d expressions", len(ps.Slots), len(ps.Exprs))
 	}
-	st := &ExtendStage{In: in, Sch: append(Schema(nil), in...), Valid: ps.Valid, Slots: ps.Slots}
+	st := &extendStage{In: in, Sch: append(Schema(nil), in...), Valid: ps.Valid, Slots: ps.Slots}
 	for i, n := range ps.Exprs {
 		e, err := buildExpr(n, st.Sch)
 		if err != nil {
@@ -272,7 +264,7 @@ func buildExtend(ps *plan.Stage, in Schema) (Stage, error) {
 		}
 		switch slot := ps.Slots[i]; {
 		case slot == len(st.Sch) && slot < len(ps.Schema):
-			st.Sch = append(st.Sch, ColDef{ps.Schema[slot].Name, e.Typ})
+			st.Sch = append(st.Sch, ColDef{Name: ps.Schema[slot].Name, Type: e.Typ})
 		case slot >= 0 && slot < len(st.Sch):
 			if ps.Valid && st.Sch[slot].Type != e.Typ {
 				return nil, fmt.Errorf("extend-valid column %s is %s, the value %s", st.Sch[slot].Name, st.Sch[slot].Type, e.Typ)
@@ -304,7 +296,7 @@ func buildSummarize(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) 
 	st := &SummarizeStage{In: in, Keys: keys, TimeKey: ps.TimeKey, BinSize: ps.BinSize, BinCol: ps.BinCol}
 	for i, k := range keys {
 		name := ps.Schema[i].Name
-		st.Sch = append(st.Sch, ColDef{name, k.Typ})
+		st.Sch = append(st.Sch, ColDef{Name: name, Type: k.Typ})
 		st.KeyNames = append(st.KeyNames, name)
 	}
 	actx.BinSize = ps.BinSize
@@ -315,7 +307,7 @@ func buildSummarize(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) 
 			return nil, err
 		}
 		for i, t := range ac.Outs {
-			st.Sch = append(st.Sch, ColDef{ac.Names[i], t})
+			st.Sch = append(st.Sch, ColDef{Name: ac.Names[i], Type: t})
 		}
 		st.Aggs = append(st.Aggs, ac)
 	}
@@ -323,7 +315,7 @@ func buildSummarize(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) 
 }
 
 // buildAggCall replays planAgg from an aggregation's node.
-func buildAggCall(pa *plan.Agg, in Schema, ctx *agg.Context) (*AggCall, error) {
+func buildAggCall(pa *plan.Agg, in Schema, ctx *agg.Context) (*aggCall, error) {
 	spec := agg.Lookup(pa.Name)
 	if spec == nil {
 		return nil, fmt.Errorf("%w aggregation %q", plan.ErrUnsupported, pa.Name)
@@ -342,14 +334,14 @@ func buildAggCall(pa *plan.Agg, in Schema, ctx *agg.Context) (*AggCall, error) {
 			return nil, fmt.Errorf("argument %d of %s must be a constant", i+1, pa.Name)
 		}
 	}
-	ac := &AggCall{Spec: spec, Args: args, Ctx: ctx, Names: pa.Outs,
+	ac := &aggCall{Spec: spec, Args: args, Ctx: ctx, Names: pa.Outs,
 		Fname: pa.Name, Span: spanOf(pa.Pos)}
 	for _, e := range args {
 		ac.Types = append(ac.Types, e.Typ)
 		ac.Consts = append(ac.Consts, e.ConstValue())
-		var cf *CondFilter
+		var cf *condFilter
 		if e.Typ == vector.Bool && !e.IsConst() {
-			cf = CondFilterOf(in, e.Node)
+			cf = condFilterOf(in, e.Node)
 		}
 		ac.Conds = append(ac.Conds, cf)
 	}
@@ -364,7 +356,7 @@ func buildAggCall(pa *plan.Agg, in Schema, ctx *agg.Context) (*AggCall, error) {
 
 // aggPlan is the node of an aggregation; ok is false when an argument
 // has none.
-func aggPlan(a *AggCall) (plan.Agg, bool) {
+func aggPlan(a *aggCall) (plan.Agg, bool) {
 	args, ok := exprNodes(a.Args)
 	return plan.Agg{Name: a.Fname, Args: args, Outs: a.Names, Pos: posOf(a.Span)}, ok
 }

@@ -21,7 +21,7 @@ func CursorExpr(col int, sp srcpos.Span) *Expr {
 			if t.IsNull(i) {
 				out.AppendNull()
 			} else {
-				out.AppendStr(MakeCursor(t.Int(i)))
+				out.AppendStr(makeCursor(t.Int(i)))
 			}
 		}
 		return out, nil

@@ -11,8 +11,8 @@ import (
 // A cursor encodes the row's _time in ns ("c" + base-36); rows sharing
 // the boundary timestamp are returned again only with includeCursor.
 
-// MakeCursor encodes a _time as a cursor.
-func MakeCursor(ns int64) string { return "c" + strconv.FormatInt(ns, 36) }
+// makeCursor encodes a _time as a cursor.
+func makeCursor(ns int64) string { return "c" + strconv.FormatInt(ns, 36) }
 
 // ParseCursor decodes a cursor; ok is false for anything else.
 func ParseCursor(s string) (int64, bool) {

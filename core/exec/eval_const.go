@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"fmt"
-
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/vector"
@@ -24,18 +22,8 @@ func EvalConst(x *Ctx, node *plan.Expr) (*vector.Vector, error) {
 	return e.Run(x, &Batch{Batch: vector.Batch{N: 1}})
 }
 
-// Rebuild is a stage as a run has it: built again from the node of st
-// (over input schema in), as every run builds its operators. A stage the
-// planner made holds nodes and no evaluators, so it is rebuilt before it
-// runs.
-func Rebuild(st Stage, in Schema, actx agg.Context) (Stage, error) {
-	p, ok := st.(planned)
-	if !ok {
-		return nil, fmt.Errorf("plan: %T has no node", st)
-	}
-	ps, ok := p.toPlan()
-	if !ok {
-		return nil, fmt.Errorf("plan: %T has no node", st)
-	}
+// BuildStage builds the operator of one stage node over input schema
+// in, as a run builds it (tests run single operators through it).
+func BuildStage(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 	return buildStage(ps, in, actx)
 }

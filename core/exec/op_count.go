@@ -7,7 +7,7 @@ import "github.com/aplite/aplite/vector"
 type CountStage struct{}
 
 // Out implements Stage.
-func (c *CountStage) Out() Schema { return Schema{{"count", vector.Int}} }
+func (c *CountStage) Out() Schema { return Schema{{Name: "count", Type: vector.Int}} }
 
 type countSink struct{ n int64 }
 

@@ -7,11 +7,11 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// ExtendStage adds computed columns, or replaces a column of the same
+// extendStage adds computed columns, or replaces a column of the same
 // name. With valid set (extend-valid) a new value replaces the old only
 // when it is "valid": a non-empty string, array or bag, a number that is
 // not 0, NaN or ±Inf, a true bool.
-type ExtendStage struct {
+type extendStage struct {
 	In, Sch Schema
 	Exprs   []*Expr
 	Slots   []int // output column of each expression
@@ -19,12 +19,12 @@ type ExtendStage struct {
 }
 
 // Out implements Stage.
-func (s *ExtendStage) Out() Schema { return s.Sch }
+func (s *extendStage) Out() Schema { return s.Sch }
 
-func (s *ExtendStage) keepsNothing() {}
+func (s *extendStage) keepsNothing() {}
 
 // Apply implements streamStage.
-func (s *ExtendStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+func (s *extendStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	if Sparse(b) {
 		b = narrow(b)
 	}

@@ -2,12 +2,12 @@ package exec
 
 import "github.com/aplite/aplite/vector"
 
-// GetSchemaStage is `getschema`: one row per input column.
-type GetSchemaStage struct{ In Schema }
+// getSchemaStage is `getschema`: one row per input column.
+type getSchemaStage struct{ In Schema }
 
 // Out implements Stage.
-func (g *GetSchemaStage) Out() Schema {
-	return Schema{{"ColumnName", vector.String}, {"ColumnOrdinal", vector.Int}, {"DataType", vector.String}, {"ColumnType", vector.String}}
+func (g *getSchemaStage) Out() Schema {
+	return Schema{{Name: "ColumnName", Type: vector.String}, {Name: "ColumnOrdinal", Type: vector.Int}, {Name: "DataType", Type: vector.String}, {Name: "ColumnType", Type: vector.String}}
 }
 
 // clrNames are the .NET type names KQL reports in DataType.
@@ -18,10 +18,10 @@ var clrNames = map[vector.Type]string{
 }
 
 // NewSink implements blockStage.
-func (g *GetSchemaStage) NewSink(*Ctx) (Sink, error) { return &countSink{}, nil }
+func (g *getSchemaStage) NewSink(*Ctx) (Sink, error) { return &countSink{}, nil }
 
 // Finish implements blockStage.
-func (g *GetSchemaStage) Finish(x *Ctx, _ []Sink) (*Batch, error) {
+func (g *getSchemaStage) Finish(x *Ctx, _ []Sink) (*Batch, error) {
 	n := len(g.In)
 	name, ord, dt, ct := vector.New(vector.String, n), vector.New(vector.Int, n), vector.New(vector.String, n), vector.New(vector.String, n)
 	for i, c := range g.In {

@@ -4,48 +4,48 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// JoinSpec is what every join plan shares: the kind, both input schemas,
+// joinSpec is what every join plan shares: the kind, both input schemas,
 // the planned right side, the key conditions and the output columns.
 //
 // Output columns are the left columns, then the right columns; a right
 // column whose name is taken gets a numeric suffix (Key1), as in KQL.
 // Semi and anti joins output one side only. lookup drops the right key
 // columns, which would repeat the left ones.
-type JoinSpec struct {
-	Kind        JoinKind
+type joinSpec struct {
+	Kind        joinKind
 	Left, Right Schema
 	Sch         Schema
 	RightPl     *Pipeline
-	Keys        []JoinKey
+	Keys        []joinKey
 	Types       []vector.Type
 	RightCols   []int // right columns in the output, in order
 	OutL, OutR  bool
 }
 
-// JoinStage is a blocking hash join for the kinds that need to know,
+// joinStage is a blocking hash join for the kinds that need to know,
 // after all of the left side, which right rows matched (rightouter,
 // fullouter, rightsemi, rightanti). The left input arrives through the
 // scan workers' sinks; the right side runs when the left is complete and
 // the smaller side is hashed. The other kinds use probeJoinStage.
-type JoinStage struct {
-	JoinSpec
+type joinStage struct {
+	joinSpec
 	CollectInput *CollectStage
 }
 
-// JoinKey is one equality condition: a left and a right expression.
-type JoinKey struct {
+// joinKey is one equality condition: a left and a right expression.
+type joinKey struct {
 	L, R     *Expr
 	RightCol int // the right column the key reads as is, or -1
 }
 
 // Out implements Stage.
-func (j *JoinSpec) Out() Schema { return j.Sch }
+func (j *joinSpec) Out() Schema { return j.Sch }
 
 // NewSink implements blockStage.
-func (j *JoinStage) NewSink(x *Ctx) (Sink, error) { return j.CollectInput.NewSink(x) }
+func (j *joinStage) NewSink(x *Ctx) (Sink, error) { return j.CollectInput.NewSink(x) }
 
 // Finish runs the right side, matches the keys and assembles the output.
-func (j *JoinStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (j *joinStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	lb, err := j.CollectInput.Finish(x, sinks)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func (j *JoinStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 }
 
 // assemble gathers the output columns from both sides.
-func (j *JoinSpec) assemble(lb, rb *Batch, p joinPairs) *Batch {
+func (j *joinSpec) assemble(lb, rb *Batch, p joinPairs) *Batch {
 	n := len(p.l)
 	if !j.OutL {
 		n = len(p.r)

@@ -2,30 +2,30 @@ package exec
 
 import "github.com/aplite/aplite/vector"
 
-// JoinKind is a normalized join flavour.
-type JoinKind int
+// joinKind is a normalized join flavour.
+type joinKind int
 
 // The join kinds; joinInnerUnique is KQL's default innerunique.
 const (
-	JoinInner JoinKind = iota
+	joinInner joinKind = iota
 	joinInnerUnique
-	JoinLeftOuter
-	JoinRightOuter
-	JoinFullOuter
-	JoinLeftSemi
-	JoinLeftAnti
-	JoinRightSemi
-	JoinRightAnti
+	joinLeftOuter
+	joinRightOuter
+	joinFullOuter
+	joinLeftSemi
+	joinLeftAnti
+	joinRightSemi
+	joinRightAnti
 )
 
 // joinKinds maps APL kind names (and KQL's aliases) to kinds. The empty
 // kind is inner: APL's default, unlike KQL's innerunique.
-var JoinKindNames = map[string]JoinKind{
-	"": JoinInner, "inner": JoinInner, "innerunique": joinInnerUnique,
-	"leftouter": JoinLeftOuter, "rightouter": JoinRightOuter, "fullouter": JoinFullOuter,
-	"leftsemi": JoinLeftSemi, "rightsemi": JoinRightSemi,
-	"leftanti": JoinLeftAnti, "leftantisemi": JoinLeftAnti, "anti": JoinLeftAnti,
-	"rightanti": JoinRightAnti, "rightantisemi": JoinRightAnti,
+var joinKindNames = map[string]joinKind{
+	"": joinInner, "inner": joinInner, "innerunique": joinInnerUnique,
+	"leftouter": joinLeftOuter, "rightouter": joinRightOuter, "fullouter": joinFullOuter,
+	"leftsemi": joinLeftSemi, "rightsemi": joinRightSemi,
+	"leftanti": joinLeftAnti, "leftantisemi": joinLeftAnti, "anti": joinLeftAnti,
+	"rightanti": joinRightAnti, "rightantisemi": joinRightAnti,
 }
 
 // pairBudgetStep is how many output pairs are produced between two
@@ -208,28 +208,28 @@ func (m *matcher) pairs(unique bool) (joinPairs, error) {
 }
 
 // Plan returns the output rows of a join of kind k.
-func (m *matcher) Plan(k JoinKind) (joinPairs, error) {
+func (m *matcher) Plan(k joinKind) (joinPairs, error) {
 	switch k {
-	case JoinLeftSemi:
+	case joinLeftSemi:
 		return joinPairs{l: matchedRows(m.lid, m.rid, m.groups, true)}, nil
-	case JoinLeftAnti:
+	case joinLeftAnti:
 		return joinPairs{l: matchedRows(m.lid, m.rid, m.groups, false)}, nil
-	case JoinRightSemi:
+	case joinRightSemi:
 		return joinPairs{r: matchedRows(m.rid, m.lid, m.groups, true)}, nil
-	case JoinRightAnti:
+	case joinRightAnti:
 		return joinPairs{r: matchedRows(m.rid, m.lid, m.groups, false)}, nil
 	}
 	p, err := m.pairs(k == joinInnerUnique)
 	if err != nil {
 		return p, err
 	}
-	if k == JoinInner || k == joinInnerUnique {
+	if k == joinInner || k == joinInnerUnique {
 		return p, m.Charge(len(p.l), true)
 	}
-	if k == JoinLeftOuter || k == JoinFullOuter {
+	if k == joinLeftOuter || k == joinFullOuter {
 		p = padLeft(p, m.nl)
 	}
-	if k == JoinRightOuter || k == JoinFullOuter {
+	if k == joinRightOuter || k == joinFullOuter {
 		for _, ri := range matchedRows(m.rid, m.lid, m.groups, false) {
 			p.l = append(p.l, -1)
 			p.r = append(p.r, ri)

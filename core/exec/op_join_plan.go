@@ -13,13 +13,13 @@ import (
 // never part of the node.
 
 // joinKindPlan names each kind in the plan by its canonical APL name.
-var joinKindPlan = map[JoinKind]string{
-	JoinInner: "inner", joinInnerUnique: "innerunique", JoinLeftOuter: "leftouter",
-	JoinRightOuter: "rightouter", JoinFullOuter: "fullouter", JoinLeftSemi: "leftsemi",
-	JoinLeftAnti: "leftanti", JoinRightSemi: "rightsemi", JoinRightAnti: "rightanti",
+var joinKindPlan = map[joinKind]string{
+	joinInner: "inner", joinInnerUnique: "innerunique", joinLeftOuter: "leftouter",
+	joinRightOuter: "rightouter", joinFullOuter: "fullouter", joinLeftSemi: "leftsemi",
+	joinLeftAnti: "leftanti", joinRightSemi: "rightsemi", joinRightAnti: "rightanti",
 }
 
-func (j *JoinSpec) toPlan() (*plan.Stage, bool) {
+func (j *joinSpec) toPlan() (*plan.Stage, bool) {
 	right, ok := PipelinePlan(j.RightPl)
 	if !ok {
 		return nil, false
@@ -37,7 +37,7 @@ func (j *JoinSpec) toPlan() (*plan.Stage, bool) {
 	return &plan.Stage{Kind: plan.SJoin, Schema: schemaPlan(j.Sch), Legs: []plan.Leg{{Pipe: *right}}, Join: pj}, true
 }
 
-func (s *UnusedNullStage) toPlan() (*plan.Stage, bool) {
+func (s *unusedNullStage) toPlan() (*plan.Stage, bool) {
 	var idx []int
 	for i, k := range s.Keep {
 		if !k {
@@ -58,7 +58,7 @@ func buildNulls(ps *plan.Stage, in Schema) (Stage, error) {
 		}
 		keep[i] = false
 	}
-	return &UnusedNullStage{Sch: in, Keep: keep}, nil
+	return &unusedNullStage{Sch: in, Keep: keep}, nil
 }
 
 // buildJoin replays newJoin from the node: the right side is built from
@@ -69,7 +69,7 @@ func buildJoin(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error) {
 	if pj == nil || len(ps.Legs) != 1 || len(pj.Left) != len(pj.Right) || len(pj.Left) == 0 {
 		return nil, errors.New("no right side or keys")
 	}
-	kind, ok := JoinKindNames[pj.Kind]
+	kind, ok := joinKindNames[pj.Kind]
 	if !ok {
 		return nil, fmt.Errorf("%w join kind %q", plan.ErrUnsupported, pj.Kind)
 	}
@@ -77,7 +77,7 @@ func buildJoin(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := JoinSpec{Kind: kind, Left: in, Right: rpl.Out(), RightPl: rpl, RightCols: pj.RightCols}
+	j := joinSpec{Kind: kind, Left: in, Right: rpl.Out(), RightPl: rpl, RightCols: pj.RightCols}
 	for i := range pj.Left {
 		l, err := buildExpr(pj.Left[i], in)
 		if err != nil {
@@ -90,11 +90,11 @@ func buildJoin(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error) {
 		if l.Typ != r.Typ {
 			return nil, fmt.Errorf("key %d compares %s with %s", i, l.Typ, r.Typ)
 		}
-		j.Keys = append(j.Keys, JoinKey{L: l, R: r, RightCol: -1})
+		j.Keys = append(j.Keys, joinKey{L: l, R: r, RightCol: -1})
 		j.Types = append(j.Types, l.Typ)
 	}
-	j.OutL = kind != JoinRightSemi && kind != JoinRightAnti
-	j.OutR = kind != JoinLeftSemi && kind != JoinLeftAnti
+	j.OutL = kind != joinRightSemi && kind != joinRightAnti
+	j.OutR = kind != joinLeftSemi && kind != joinLeftAnti
 	if j.OutL {
 		j.Sch = append(j.Sch, in...)
 	}
@@ -103,12 +103,12 @@ func buildJoin(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error) {
 			if c < 0 || c >= len(j.Right) || len(j.Sch) >= len(ps.Schema) {
 				return nil, fmt.Errorf("right column %d of %d", c, len(j.Right))
 			}
-			j.Sch = append(j.Sch, ColDef{ps.Schema[len(j.Sch)].Name, j.Right[c].Type})
+			j.Sch = append(j.Sch, ColDef{Name: ps.Schema[len(j.Sch)].Name, Type: j.Right[c].Type})
 		}
 	}
 	switch kind {
-	case JoinRightOuter, JoinFullOuter, JoinRightSemi, JoinRightAnti:
-		return &JoinStage{JoinSpec: j, CollectInput: &CollectStage{Sch: in}}, nil
+	case joinRightOuter, joinFullOuter, joinRightSemi, joinRightAnti:
+		return &joinStage{joinSpec: j, CollectInput: &CollectStage{Sch: in}}, nil
 	}
-	return &ProbeJoinStage{JoinSpec: j}, nil
+	return &probeJoinStage{joinSpec: j}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// ProbeJoinStage is the streaming hash join for the kinds whose output is
+// probeJoinStage is the streaming hash join for the kinds whose output is
 // decided one left row at a time: inner (the default), innerunique,
 // leftouter, leftsemi, leftanti, and lookup. The right side runs once,
 // on first use, and is hashed; then every scan worker probes its own left
@@ -14,8 +14,8 @@ import (
 // gathered when a later operator reads them. Only the right side is held
 // in memory, which suits the documented use: a large dataset enriched
 // from a smaller one.
-type ProbeJoinStage struct {
-	JoinSpec
+type probeJoinStage struct {
+	joinSpec
 }
 
 // joinBuild is the hashed right side.
@@ -26,7 +26,7 @@ type joinBuild struct {
 }
 
 // prepare runs and hashes the right side, once per run.
-func (j *ProbeJoinStage) prepare(x *Ctx) (*joinBuild, error) {
+func (j *probeJoinStage) prepare(x *Ctx) (*joinBuild, error) {
 	v, err := x.runs.do(j, func() (any, error) { return j.hashRight(x) })
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func (j *ProbeJoinStage) prepare(x *Ctx) (*joinBuild, error) {
 	return v.(*joinBuild), nil
 }
 
-func (j *ProbeJoinStage) hashRight(x *Ctx) (*joinBuild, error) {
+func (j *probeJoinStage) hashRight(x *Ctx) (*joinBuild, error) {
 	rb, err := j.RightPl.Execute(x)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (j *ProbeJoinStage) hashRight(x *Ctx) (*joinBuild, error) {
 }
 
 // Apply implements streamStage.
-func (j *ProbeJoinStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+func (j *probeJoinStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	jb, err := j.prepare(x)
 	if err != nil {
 		return nil, err
@@ -79,10 +79,10 @@ func (j *ProbeJoinStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	ids := make([]int32, len(live))
 	jb.table.ids(keys, len(live), false, ids)
 	switch j.Kind {
-	case JoinLeftSemi, JoinLeftAnti:
+	case joinLeftSemi, joinLeftAnti:
 		var sel []int32
 		for k, g := range ids {
-			if (g >= 0) == (j.Kind == JoinLeftSemi) {
+			if (g >= 0) == (j.Kind == joinLeftSemi) {
 				sel = append(sel, live[k])
 			}
 		}
@@ -102,7 +102,7 @@ func (j *ProbeJoinStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 // pairs lists the output rows: (physical left row, right row or -1). A
 // many-to-many join can make billions from one batch, so it bills the
 // memory budget and checks the deadline as it goes, not at the end.
-func (j *ProbeJoinStage) pairs(x *Ctx, jb *joinBuild, live, ids []int32) (lidx, ridx []int32, err error) {
+func (j *probeJoinStage) pairs(x *Ctx, jb *joinBuild, live, ids []int32) (lidx, ridx []int32, err error) {
 	lidx = make([]int32, 0, len(live))
 	ridx = make([]int32, 0, len(live))
 	rowBytes := int64(8 + 16*len(j.RightCols))
@@ -118,7 +118,7 @@ func (j *ProbeJoinStage) pairs(x *Ctx, jb *joinBuild, live, ids []int32) (lidx, 
 			billed = len(lidx)
 		}
 		if g < 0 {
-			if j.Kind == JoinLeftOuter {
+			if j.Kind == joinLeftOuter {
 				lidx, ridx = append(lidx, live[k]), append(ridx, -1)
 			}
 			continue
@@ -141,7 +141,7 @@ func (j *ProbeJoinStage) pairs(x *Ctx, jb *joinBuild, live, ids []int32) (lidx, 
 // exactly once (a lookup of unique keys), the left batch is kept as it is,
 // selection and lazy columns included, and only the right columns are
 // added; otherwise the left columns are gathered on first use.
-func (j *ProbeJoinStage) output(jb *joinBuild, b *Batch, live, lidx, ridx []int32) *Batch {
+func (j *probeJoinStage) output(jb *joinBuild, b *Batch, live, lidx, ridx []int32) *Batch {
 	if slices.Equal(lidx, live) {
 		phys := make([]int32, b.N)
 		for i := range phys {

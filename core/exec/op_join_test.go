@@ -28,7 +28,7 @@ func TestMatcherAgainstNestedLoop(t *testing.T) {
 	for round := 0; round < 50; round++ {
 		nl, nr := rng.IntN(20), rng.IntN(20)
 		l, r := mk(nl), mk(nr)
-		for _, kind := range []JoinKind{JoinInner, joinInnerUnique, JoinLeftOuter, JoinRightOuter, JoinFullOuter, JoinLeftSemi, JoinLeftAnti, JoinRightSemi, JoinRightAnti} {
+		for _, kind := range []joinKind{joinInner, joinInnerUnique, joinLeftOuter, joinRightOuter, joinFullOuter, joinLeftSemi, joinLeftAnti, joinRightSemi, joinRightAnti} {
 			want := nestedLoop(l, r, kind)
 			for _, buildL := range []bool{false, true} {
 				m, err := newMatcher(x, []vector.Type{vector.Int}, []*vector.Vector{l}, []*vector.Vector{r}, nl, nr, buildL, 8)
@@ -49,7 +49,7 @@ func TestMatcherAgainstNestedLoop(t *testing.T) {
 
 // nestedLoop is the reference join: pairs in left-then-right order,
 // unmatched right rows last.
-func nestedLoop(l, r *vector.Vector, kind JoinKind) joinPairs {
+func nestedLoop(l, r *vector.Vector, kind joinKind) joinPairs {
 	eq := func(i, j int) bool { return !l.IsNull(i) && !r.IsNull(j) && l.Int(i) == r.Int(j) }
 	var p joinPairs
 	rMatched := make([]bool, r.Len)
@@ -62,16 +62,16 @@ func nestedLoop(l, r *vector.Vector, kind JoinKind) joinPairs {
 		}
 	}
 	switch kind {
-	case JoinLeftSemi, JoinLeftAnti:
+	case joinLeftSemi, joinLeftAnti:
 		for i := 0; i < l.Len; i++ {
-			if lMatched[i] == (kind == JoinLeftSemi) {
+			if lMatched[i] == (kind == joinLeftSemi) {
 				p.l = append(p.l, int32(i))
 			}
 		}
 		return p
-	case JoinRightSemi, JoinRightAnti:
+	case joinRightSemi, joinRightAnti:
 		for j := 0; j < r.Len; j++ {
-			if rMatched[j] == (kind == JoinRightSemi) {
+			if rMatched[j] == (kind == joinRightSemi) {
 				p.r = append(p.r, int32(j))
 			}
 		}
@@ -85,11 +85,11 @@ func nestedLoop(l, r *vector.Vector, kind JoinKind) joinPairs {
 				n++
 			}
 		}
-		if n == 0 && (kind == JoinLeftOuter || kind == JoinFullOuter) {
+		if n == 0 && (kind == joinLeftOuter || kind == joinFullOuter) {
 			p.l, p.r = append(p.l, int32(i)), append(p.r, -1)
 		}
 	}
-	if kind == JoinRightOuter || kind == JoinFullOuter {
+	if kind == joinRightOuter || kind == joinFullOuter {
 		for j := 0; j < r.Len; j++ {
 			if !rMatched[j] {
 				p.l, p.r = append(p.l, -1), append(p.r, int32(j))

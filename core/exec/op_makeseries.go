@@ -6,7 +6,7 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// MakeSeriesStage is make-series: hash aggregation keyed by the by-keys
+// makeSeriesStage is make-series: hash aggregation keyed by the by-keys
 // plus the axis bin, then one row per by-group with a dynamic array per
 // aggregation (one element per bin, the default where a bin has no rows)
 // and the axis itself as an array of bin starts.
@@ -16,12 +16,12 @@ import (
 // as in KQL. Without `from`, the series start at the first bin that has
 // data in any series; without `to`, they end after the last such bin.
 // Bins are [from + k*step, from + (k+1)*step); `to` is exclusive.
-type MakeSeriesStage struct {
+type makeSeriesStage struct {
 	Sch      Schema
 	Axis     *Expr
 	Keys     []*Expr
 	KeyTypes []vector.Type
-	Aggs     []*AggCall
+	Aggs     []*aggCall
 	Defaults []any
 	IntAxis  bool // axis and step in int64 (datetime, timespan, long)
 	Step     int64
@@ -33,7 +33,7 @@ type MakeSeriesStage struct {
 }
 
 // FixedBins is the series length when from and to are both given, else 0.
-func (st *MakeSeriesStage) FixedBins() int64 {
+func (st *makeSeriesStage) FixedBins() int64 {
 	switch {
 	case st.Ifrom != nil && st.Ito != nil:
 		return ceilDiv(*st.Ito-*st.Ifrom, st.Step)
@@ -44,4 +44,4 @@ func (st *MakeSeriesStage) FixedBins() int64 {
 }
 
 // Out implements Stage.
-func (st *MakeSeriesStage) Out() Schema { return st.Sch }
+func (st *makeSeriesStage) Out() Schema { return st.Sch }

@@ -16,7 +16,7 @@ const MaxSeriesBins = 1 << 20
 // seriesSink is one worker's partial make-series: aggregation states
 // keyed by (by-keys..., bin).
 type seriesSink struct {
-	st     *MakeSeriesStage
+	st     *makeSeriesStage
 	groups *groupTable
 	states []agg.State
 	gbuf   []uint32
@@ -24,7 +24,7 @@ type seriesSink struct {
 }
 
 // NewSink implements blockStage.
-func (st *MakeSeriesStage) NewSink(x *Ctx) (Sink, error) {
+func (st *makeSeriesStage) NewSink(x *Ctx) (Sink, error) {
 	types := append(append([]vector.Type(nil), st.KeyTypes...), vector.Int)
 	sk := &seriesSink{st: st, groups: newGroupTable(types)}
 	for _, a := range st.Aggs {
@@ -86,7 +86,7 @@ func (sk *seriesSink) consume(x *Ctx, b *Batch) error {
 // binRows computes the bin of every live row with an axis value inside
 // [from, to) and returns the bins (a column of b's physical length) and
 // those rows. Without from, bins are counted from the axis origin.
-func (st *MakeSeriesStage) binRows(av *vector.Vector, b *Batch) (*vector.Vector, []int32) {
+func (st *makeSeriesStage) binRows(av *vector.Vector, b *Batch) (*vector.Vector, []int32) {
 	bins := &vector.Vector{Type: vector.Int, Len: b.N, Ints: make([]int64, b.N)}
 	var sel []int32
 	for _, r := range b.LiveRows() {
@@ -105,7 +105,7 @@ func (st *MakeSeriesStage) binRows(av *vector.Vector, b *Batch) (*vector.Vector,
 }
 
 // bin returns the bin of row i, false when it is outside [from, to).
-func (st *MakeSeriesStage) bin(av *vector.Vector, i int) (int64, bool) {
+func (st *makeSeriesStage) bin(av *vector.Vector, i int) (int64, bool) {
 	if st.IntAxis {
 		v := av.Int(i)
 		if (st.Ito != nil && v >= *st.Ito) || (st.Ifrom != nil && v < *st.Ifrom) {
@@ -141,7 +141,7 @@ func floorDiv(a, b int64) int64 {
 }
 
 // Finish implements blockStage.
-func (st *MakeSeriesStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (st *makeSeriesStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	base := sinks[0].(*seriesSink)
 	for _, o := range sinks[1:] {
 		other := o.(*seriesSink)
@@ -176,7 +176,7 @@ func (st *MakeSeriesStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 }
 
 // binRange returns the bins [lo, hi) every series spans.
-func (st *MakeSeriesStage) binRange(binCol *vector.Vector, n int) (lo, hi int64) {
+func (st *makeSeriesStage) binRange(binCol *vector.Vector, n int) (lo, hi int64) {
 	lo, hi = math.MaxInt64, math.MinInt64
 	for g := 0; g < n; g++ {
 		k := binCol.Int(g)
@@ -204,7 +204,7 @@ func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
 // seriesColumn spreads one aggregation's per-(group, bin) results into
 // one array per series, defaults in the empty bins.
-func (st *MakeSeriesStage) seriesColumn(res *vector.Vector, a *AggCall, def any, sid []uint32, binCol *vector.Vector, ns int, lo, hi int64) *vector.Vector {
+func (st *makeSeriesStage) seriesColumn(res *vector.Vector, a *aggCall, def any, sid []uint32, binCol *vector.Vector, ns int, lo, hi int64) *vector.Vector {
 	arrays := make([][]any, ns)
 	for s := range arrays {
 		arr := make([]any, hi-lo)
@@ -232,7 +232,7 @@ func (st *MakeSeriesStage) seriesColumn(res *vector.Vector, a *AggCall, def any,
 }
 
 // axisColumn is the array of bin starts, the same for every series.
-func (st *MakeSeriesStage) axisColumn(ns int, lo, hi int64) *vector.Vector {
+func (st *makeSeriesStage) axisColumn(ns int, lo, hi int64) *vector.Vector {
 	arr := make([]any, 0, hi-lo)
 	for k := lo; k < hi; k++ {
 		arr = append(arr, st.binStart(k))
@@ -245,7 +245,7 @@ func (st *MakeSeriesStage) axisColumn(ns int, lo, hi int64) *vector.Vector {
 }
 
 // binStart is the axis value where bin k starts.
-func (st *MakeSeriesStage) binStart(k int64) any {
+func (st *makeSeriesStage) binStart(k int64) any {
 	if !st.IntAxis {
 		origin := 0.0
 		if st.From != nil {

@@ -14,7 +14,7 @@ import (
 // summarize has them, the step and bounds as constants in the domain
 // the stage bins in, and the defaults as constants.
 
-func (st *MakeSeriesStage) toPlan() (*plan.Stage, bool) {
+func (st *makeSeriesStage) toPlan() (*plan.Stage, bool) {
 	keys, ok := exprNodes(st.Keys)
 	if !ok || st.Axis.Node == nil {
 		return nil, false
@@ -58,7 +58,7 @@ func buildMakeSeries(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error)
 	if err != nil {
 		return nil, err
 	}
-	st := &MakeSeriesStage{Axis: axis, AxisType: axis.Typ, IntAxis: sr.Step.Type == vector.Int}
+	st := &makeSeriesStage{Axis: axis, AxisType: axis.Typ, IntAxis: sr.Step.Type == vector.Int}
 	if err := st.boundsFromPlan(sr); err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func buildMakeSeries(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error)
 	}
 	for i, k := range st.Keys {
 		st.KeyTypes = append(st.KeyTypes, k.Typ)
-		st.Sch = append(st.Sch, ColDef{ps.Schema[i].Name, k.Typ})
+		st.Sch = append(st.Sch, ColDef{Name: ps.Schema[i].Name, Type: k.Typ})
 	}
 	if axis.Typ == vector.DateTime {
 		actx.BinSize = st.Step
@@ -83,15 +83,15 @@ func buildMakeSeries(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error)
 		}
 		st.Aggs = append(st.Aggs, ac)
 		st.Defaults = append(st.Defaults, sr.Defaults[i].ConstValue())
-		st.Sch = append(st.Sch, ColDef{ps.Schema[len(st.Sch)].Name, vector.Dynamic})
+		st.Sch = append(st.Sch, ColDef{Name: ps.Schema[len(st.Sch)].Name, Type: vector.Dynamic})
 	}
-	st.Sch = append(st.Sch, ColDef{ps.Schema[len(st.Sch)].Name, vector.Dynamic})
+	st.Sch = append(st.Sch, ColDef{Name: ps.Schema[len(st.Sch)].Name, Type: vector.Dynamic})
 	return st, nil
 }
 
 // boundsFromPlan reads the step and bounds in the domain the node's
 // step type says, and checks what bounds checked when planning.
-func (st *MakeSeriesStage) boundsFromPlan(sr *plan.Series) error {
+func (st *makeSeriesStage) boundsFromPlan(sr *plan.Series) error {
 	switch st.AxisType {
 	case vector.DateTime, vector.TimeSpan, vector.Int, vector.Float:
 	default:

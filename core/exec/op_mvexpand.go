@@ -4,7 +4,7 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// MvExpandStage is mv-expand: every element of a dynamic array (or every
+// mvExpandStage is mv-expand: every element of a dynamic array (or every
 // property of a bag) becomes its own row, the other columns repeated.
 // Several columns expand in parallel (zipped); a shorter one is padded
 // with nulls. A null value gives one row with null, an empty array or bag
@@ -14,9 +14,9 @@ import (
 //
 // It keeps no state, so it runs in the scan workers. Columns it does not
 // expand are gathered only if a later operator reads them.
-type MvExpandStage struct {
+type mvExpandStage struct {
 	In, Sch  Schema
-	Cols     []MvCol
+	Cols     []mvCol
 	IdxSlot  int   // output column of with_itemindex, or -1
 	Limit    int64 // maximum rows per input row; 0 means no limit
 	BagArray bool  // kind=array: a bag property becomes [key, value]
@@ -26,8 +26,8 @@ type MvExpandStage struct {
 // between two charges of the memory budget.
 const mvExpandChargeStep = 4 << 20
 
-// MvCol is one expanded column.
-type MvCol struct {
+// mvCol is one expanded column.
+type mvCol struct {
 	E    *Expr
 	Slot int
 	Typ  vector.Type
@@ -35,10 +35,10 @@ type MvCol struct {
 }
 
 // Out implements Stage.
-func (s *MvExpandStage) Out() Schema { return s.Sch }
+func (s *mvExpandStage) Out() Schema { return s.Sch }
 
 // Apply implements streamStage.
-func (s *MvExpandStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+func (s *mvExpandStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	vals := make([]*vector.Vector, len(s.Cols))
 	for i, c := range s.Cols {
 		v, err := c.E.Run(x, b)
@@ -133,7 +133,7 @@ func (s *MvExpandStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 
 // assemble builds the output batch: expanded columns are set, the others
 // are gathered from b on first use.
-func (s *MvExpandStage) assemble(b *Batch, idx []int32, outs []*vector.Vector, item *vector.Vector) *Batch {
+func (s *mvExpandStage) assemble(b *Batch, idx []int32, outs []*vector.Vector, item *vector.Vector) *Batch {
 	nb := &Batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.Sch)), N: len(idx)}}
 	for i, c := range s.Cols {
 		nb.Cols[c.Slot] = outs[i]
@@ -152,7 +152,7 @@ func (s *MvExpandStage) assemble(b *Batch, idx []int32, outs []*vector.Vector, i
 }
 
 // elements appends the values row r of v expands into to buf.
-func (s *MvExpandStage) elements(v *vector.Vector, r int, buf []any) []any {
+func (s *mvExpandStage) elements(v *vector.Vector, r int, buf []any) []any {
 	if v.IsNull(r) {
 		return append(buf, nil)
 	}

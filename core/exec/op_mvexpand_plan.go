@@ -9,7 +9,7 @@ import (
 
 // mv-expand as a plan node.
 
-func (st *MvExpandStage) toPlan() (*plan.Stage, bool) {
+func (st *mvExpandStage) toPlan() (*plan.Stage, bool) {
 	ps := &plan.Stage{Kind: plan.SMvExpand, Schema: schemaPlan(st.Sch),
 		Expand: &plan.Expand{IdxSlot: st.IdxSlot, Limit: st.Limit, BagArray: st.BagArray}}
 	for _, c := range st.Cols {
@@ -30,13 +30,13 @@ func buildMvExpand(ps *plan.Stage, in Schema) (Stage, error) {
 	if ex == nil || len(ex.Types) != len(ps.Exprs) || len(ex.Cast) != len(ps.Exprs) || len(ps.Slots) != len(ps.Exprs) {
 		return nil, fmt.Errorf("mv-expand columns do not line up")
 	}
-	st := &MvExpandStage{In: in, Sch: append(Schema(nil), in...), IdxSlot: -1, Limit: ex.Limit, BagArray: ex.BagArray}
+	st := &mvExpandStage{In: in, Sch: append(Schema(nil), in...), IdxSlot: -1, Limit: ex.Limit, BagArray: ex.BagArray}
 	for i, n := range ps.Exprs {
 		e, err := buildExpr(n, in)
 		if err != nil {
 			return nil, err
 		}
-		col := MvCol{E: e, Typ: ex.Types[i], Cast: ex.Cast[i], Slot: ps.Slots[i]}
+		col := mvCol{E: e, Typ: ex.Types[i], Cast: ex.Cast[i], Slot: ps.Slots[i]}
 		if !col.Cast && col.Typ != e.Typ && !(e.Typ == vector.Null && col.Typ == vector.Dynamic) {
 			return nil, fmt.Errorf("mv-expand column %d is %s, the plan says %s", i, e.Typ, col.Typ)
 		}
@@ -56,10 +56,10 @@ func buildMvExpand(ps *plan.Stage, in Schema) (Stage, error) {
 
 // place makes output column slot of type t: a new one, named as the
 // plan's schema names it, or an input column it replaces.
-func (st *MvExpandStage) place(slot int, t vector.Type, names []plan.Field) error {
+func (st *mvExpandStage) place(slot int, t vector.Type, names []plan.Field) error {
 	switch {
 	case slot == len(st.Sch) && slot < len(names):
-		st.Sch = append(st.Sch, ColDef{names[slot].Name, t})
+		st.Sch = append(st.Sch, ColDef{Name: names[slot].Name, Type: t})
 	case slot >= 0 && slot < len(st.Sch):
 		st.Sch[slot].Type = t
 	default:

@@ -55,7 +55,7 @@ func buildParse(ps *plan.Stage, in Schema) (Stage, error) {
 		}
 		switch {
 		case c.Slot == len(st.Sch):
-			st.Sch = append(st.Sch, ColDef{c.Name, c.Typ})
+			st.Sch = append(st.Sch, ColDef{Name: c.Name, Type: c.Typ})
 		case c.Slot >= 0 && c.Slot < len(st.Sch):
 			st.Sch[c.Slot].Type = c.Typ
 		default:

@@ -4,20 +4,20 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// ProjectStage selects and computes the output columns. Plain column
+// projectStage selects and computes the output columns. Plain column
 // references are remapped without decoding; computed ones are evaluated.
-type ProjectStage struct {
+type projectStage struct {
 	Sch   Schema
 	Exprs []*Expr
 }
 
 // Out implements Stage.
-func (s *ProjectStage) Out() Schema { return s.Sch }
+func (s *projectStage) Out() Schema { return s.Sch }
 
-func (s *ProjectStage) keepsNothing() {}
+func (s *projectStage) keepsNothing() {}
 
 // Apply implements streamStage.
-func (s *ProjectStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+func (s *projectStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	nb := &Batch{Batch: vector.Batch{Cols: make([]*vector.Vector, len(s.Exprs)), N: b.N, Sel: b.Sel}, scratch: b.scratch}
 	for i, e := range s.Exprs {
 		if e.Col >= 0 && e.Eval != nil {
@@ -35,15 +35,15 @@ func (s *ProjectStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	return nb, nil
 }
 
-// PickStage keeps columns by index: project-away, project-keep,
+// pickStage keeps columns by index: project-away, project-keep,
 // project-rename and project-reorder all reduce to it.
-type PickStage struct {
+type pickStage struct {
 	Sch Schema
 	Idx []int
 }
 
 // Out implements Stage.
-func (s *PickStage) Out() Schema { return s.Sch }
+func (s *pickStage) Out() Schema { return s.Sch }
 
 // Apply implements streamStage.
-func (s *PickStage) Apply(x *Ctx, b *Batch) (*Batch, error) { return remap(b, s.Idx), nil }
+func (s *pickStage) Apply(x *Ctx, b *Batch) (*Batch, error) { return remap(b, s.Idx), nil }

@@ -96,7 +96,7 @@ func buildParseKv(ps *plan.Stage, in Schema) (Stage, error) {
 		}
 		switch {
 		case key.Slot == len(st.Sch):
-			st.Sch = append(st.Sch, ColDef{key.Name, key.Typ})
+			st.Sch = append(st.Sch, ColDef{Name: key.Name, Type: key.Typ})
 		case key.Slot >= 0 && key.Slot < len(st.Sch) && st.Sch[key.Slot].Name == key.Name:
 			st.Sch[key.Slot].Type = key.Typ
 		default:

@@ -8,9 +8,9 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// SortKey is one ordering key. KQL puts nulls first when ascending and
+// sortKey is one ordering key. KQL puts nulls first when ascending and
 // last when descending unless `nulls first|last` says otherwise.
-type SortKey struct {
+type sortKey struct {
 	E         *Expr
 	Desc      bool
 	NullsLast bool
@@ -19,7 +19,7 @@ type SortKey struct {
 // SortStage orders all of its input.
 type SortStage struct {
 	In   Schema
-	Keys []SortKey
+	Keys []sortKey
 }
 
 // Out implements Stage.
@@ -39,7 +39,7 @@ func (s *SortStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 
 // sortBatch orders a dense batch by keys and keeps the first limit rows
 // (all when limit < 0). The sort is stable.
-func sortBatch(x *Ctx, b *Batch, keys []SortKey, limit int) (*Batch, error) {
+func sortBatch(x *Ctx, b *Batch, keys []sortKey, limit int) (*Batch, error) {
 	if err := b.LoadCompact(); err != nil {
 		return nil, err
 	}

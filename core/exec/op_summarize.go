@@ -6,8 +6,8 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// AggCall is one planned aggregation of a summarize.
-type AggCall struct {
+// aggCall is one planned aggregation of a summarize.
+type aggCall struct {
 	Spec   *agg.Spec
 	Args   []*Expr
 	Types  []vector.Type
@@ -21,7 +21,7 @@ type AggCall struct {
 	Span  srcpos.Span
 	// Conds holds, per bool argument, the kernel that evaluates it as a
 	// filter (op_summarize_cond.go); nil entries have none.
-	Conds []*CondFilter
+	Conds []*condFilter
 }
 
 // SummarizeStage is hash aggregation: each scan worker groups its rows
@@ -30,7 +30,7 @@ type SummarizeStage struct {
 	In       Schema
 	Sch      Schema
 	Keys     []*Expr
-	Aggs     []*AggCall
+	Aggs     []*aggCall
 	TimeKey  int   // index of the bin(_time, ...) key, or -1
 	BinSize  int64 // its bin width in ns
 	KeyNames []string

@@ -14,11 +14,11 @@ import (
 // holds, with their groups, straight into the buffers the aggregation
 // reads: one pass, no bool column, no branch per row.
 
-// CondFilter is a predicate the summarize evaluates itself: for long-like
+// condFilter is a predicate the summarize evaluates itself: for long-like
 // and real columns, value in [lo, hi] (negated for !=); for bool columns,
 // value == want. A null row fails every test but !=, where it passes
 // (applyCompareNulls); the kernel leaves a != over nulls to the expression.
-type CondFilter struct {
+type condFilter struct {
 	col    int
 	kind   vector.Type // Int (any int64-backed type), Float or Bool
 	lo, hi int64
@@ -65,7 +65,7 @@ func floatRange(op string, k float64) (lo, hi float64, empty bool) {
 // predicate holds and their groups; row k of the update is physical row
 // sel[k] (k when sel is nil) in group groups[k]. ok is false when v is not
 // in the planned representation, and the caller evaluates the predicate.
-func (f *CondFilter) selectTrue(v *vector.Vector, sel []int32, groups []uint32, outSel []int32, outGrp []uint32) ([]int32, []uint32, bool) {
+func (f *condFilter) selectTrue(v *vector.Vector, sel []int32, groups []uint32, outSel []int32, outGrp []uint32) ([]int32, []uint32, bool) {
 	if v.Const || v.Type == vector.Null || (f.kind == vector.Int) != v.Type.IsInt64Backed() ||
 		(f.kind != vector.Int && v.Type != f.kind) || (f.nullTrue && v.Valid != nil) {
 		return outSel, outGrp, false
@@ -177,7 +177,7 @@ func growU32(s []uint32, n int) []uint32 {
 // and buffers, reused across batches.
 type condRun struct {
 	state agg.Conditional
-	f     *CondFilter
+	f     *condFilter
 	pred  int
 	rest  []*vector.Vector
 	sel   []int32
@@ -190,7 +190,7 @@ type condRun struct {
 
 // newCondRun returns the fused run of aggregation a with state st, or nil
 // when a's predicate has no kernel.
-func newCondRun(a *AggCall, st agg.State) *condRun {
+func newCondRun(a *aggCall, st agg.State) *condRun {
 	c, ok := st.(agg.Conditional)
 	if !ok {
 		return nil
@@ -204,7 +204,7 @@ func newCondRun(a *AggCall, st agg.State) *condRun {
 
 // update folds batch b (groups g, ids below groups) into the state; done is false when the
 // predicate column is not in the kernel's representation.
-func (cr *condRun) update(x *Ctx, b *Batch, a *AggCall, g []uint32, groups int) (done bool, err error) {
+func (cr *condRun) update(x *Ctx, b *Batch, a *aggCall, g []uint32, groups int) (done bool, err error) {
 	v, err := b.Col(cr.f.col)
 	if err != nil {
 		return false, err

@@ -31,11 +31,11 @@ func BenchmarkCondSelect(b *testing.B) {
 	ints, bools, groups := condBenchColumns(n)
 	for _, c := range []struct {
 		name string
-		f    *CondFilter
+		f    *condFilter
 		v    *vector.Vector
 	}{
-		{"long", &CondFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}, &vector.Vector{Type: vector.Int, Len: n, Ints: ints}},
-		{"bool", &CondFilter{kind: vector.Bool, want: false}, &vector.Vector{Type: vector.Bool, Len: n, Bools: bools}},
+		{"long", &condFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}, &vector.Vector{Type: vector.Int, Len: n, Ints: ints}},
+		{"bool", &condFilter{kind: vector.Bool, want: false}, &vector.Vector{Type: vector.Bool, Len: n, Bools: bools}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var os []int32
@@ -72,11 +72,11 @@ func BenchmarkCondCountLanes(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		f    *CondFilter
+		f    *condFilter
 		v    *vector.Vector
 	}{
-		{"long", &CondFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}, &vector.Vector{Type: vector.Int, Len: n, Ints: ints}},
-		{"bool", &CondFilter{kind: vector.Bool, want: false}, &vector.Vector{Type: vector.Bool, Len: n, Bools: bools}},
+		{"long", &condFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}, &vector.Vector{Type: vector.Int, Len: n, Ints: ints}},
+		{"bool", &condFilter{kind: vector.Bool, want: false}, &vector.Vector{Type: vector.Bool, Len: n, Bools: bools}},
 	} {
 		for _, s := range []struct {
 			name string
@@ -118,14 +118,14 @@ func TestCondCountLanes(t *testing.T) {
 		sel = append(sel, int32(i))
 	}
 	cases := []struct {
-		f    *CondFilter
+		f    *condFilter
 		v    *vector.Vector
 		hold func(r int) bool
 	}{
-		{&CondFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}, &vector.Vector{Type: vector.Int, Len: n, Ints: ints}, func(r int) bool { return ints[r] >= 500 }},
-		{&CondFilter{kind: vector.Int, lo: 100, hi: 200, neg: true}, &vector.Vector{Type: vector.Int, Len: n, Ints: ints}, func(r int) bool { return ints[r] < 100 || ints[r] > 200 }},
-		{&CondFilter{kind: vector.Float, flo: 10, fhi: 50}, &vector.Vector{Type: vector.Float, Len: n, Floats: floats}, func(r int) bool { return floats[r] >= 10 && floats[r] <= 50 }},
-		{&CondFilter{kind: vector.Bool, want: false}, &vector.Vector{Type: vector.Bool, Len: n, Bools: bools}, func(r int) bool { return !bools[r] }},
+		{&condFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}, &vector.Vector{Type: vector.Int, Len: n, Ints: ints}, func(r int) bool { return ints[r] >= 500 }},
+		{&condFilter{kind: vector.Int, lo: 100, hi: 200, neg: true}, &vector.Vector{Type: vector.Int, Len: n, Ints: ints}, func(r int) bool { return ints[r] < 100 || ints[r] > 200 }},
+		{&condFilter{kind: vector.Float, flo: 10, fhi: 50}, &vector.Vector{Type: vector.Float, Len: n, Floats: floats}, func(r int) bool { return floats[r] >= 10 && floats[r] <= 50 }},
+		{&condFilter{kind: vector.Bool, want: false}, &vector.Vector{Type: vector.Bool, Len: n, Bools: bools}, func(r int) bool { return !bools[r] }},
 	}
 	for ci, c := range cases {
 		for _, s := range [][]int32{nil, sel} {
@@ -178,7 +178,7 @@ func BenchmarkFusedCount(b *testing.B) {
 				k, v = key.WithSmall(), iv.WithSmall()
 			}
 			fc := &fusedCount{
-				filters: []*CondFilter{{kind: vector.Int, lo: 500, hi: math.MaxInt64}, {kind: vector.Bool, want: false}},
+				filters: []*condFilter{{kind: vector.Int, lo: 500, hi: math.MaxInt64}, {kind: vector.Bool, want: false}},
 				pcols:   []*vector.Vector{v, {Type: vector.Bool, Len: n, Bools: bools}},
 				hist:    new(fuseArray),
 			}

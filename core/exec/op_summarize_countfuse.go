@@ -40,7 +40,7 @@ type fusedCount struct {
 	// count()); adders the state that takes its counts.
 	masks   []uint32
 	adders  []agg.CountAdder
-	filters []*CondFilter // predicate bit p is filters[p]
+	filters []*condFilter // predicate bit p is filters[p]
 	pcols   []*vector.Vector
 	// smalls and tables are, per predicate over a long column with a
 	// one-byte side, the side and each byte's bit.
@@ -95,7 +95,7 @@ func newFusedCount(s *SummarizeStage, states []agg.State, conds []*condRun) *fus
 
 // suits reports whether the filter's kernel reads v: the representation
 // selectTrue takes, and a != over nulls (true for a null row) excluded.
-func (f *CondFilter) suits(v *vector.Vector) bool {
+func (f *condFilter) suits(v *vector.Vector) bool {
 	return !v.Const && v.Type != vector.Null && (f.kind == vector.Int) == v.Type.IsInt64Backed() &&
 		(f.kind == vector.Int || v.Type == f.kind) && !(f.nullTrue && v.Valid != nil)
 }
@@ -221,7 +221,7 @@ func fuseCodes(keys []uint32, codes []uint32, sel []int32, start int, preds uint
 
 // fuseTest sets bit in the key of each row of the block where f holds;
 // null rows never pass (suits leaves != over nulls out).
-func fuseTest(keys []uint32, f *CondFilter, v *vector.Vector, sel []int32, start int, bit uint32) {
+func fuseTest(keys []uint32, f *condFilter, v *vector.Vector, sel []int32, start int, bit uint32) {
 	switch f.kind {
 	case vector.Int:
 		orInts(keys, v.Ints, sel, start, f.lo, uint64(f.hi-f.lo), f.neg, bit)

@@ -16,16 +16,16 @@ import (
 func fusedSink(t testing.TB) *aggSink {
 	t.Helper()
 	actx := &agg.Context{}
-	countif := func(col int, f *CondFilter) *AggCall {
+	countif := func(col int, f *condFilter) *aggCall {
 		f.col = col
-		return &AggCall{Spec: agg.Lookup("countif"), Ctx: actx, Args: []*Expr{{Typ: vector.Bool, Col: col}},
-			Types: []vector.Type{vector.Bool}, Consts: []any{nil}, Conds: []*CondFilter{f}}
+		return &aggCall{Spec: agg.Lookup("countif"), Ctx: actx, Args: []*Expr{{Typ: vector.Bool, Col: col}},
+			Types: []vector.Type{vector.Bool}, Consts: []any{nil}, Conds: []*condFilter{f}}
 	}
-	st := &SummarizeStage{Keys: []*Expr{{Typ: vector.String, Col: 0}}, TimeKey: -1, BinCol: -1, Aggs: []*AggCall{
+	st := &SummarizeStage{Keys: []*Expr{{Typ: vector.String, Col: 0}}, TimeKey: -1, BinCol: -1, Aggs: []*aggCall{
 		{Spec: agg.Lookup("count"), Ctx: actx},
-		countif(1, &CondFilter{kind: vector.Bool, want: true}),
-		countif(2, &CondFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}),
-		countif(3, &CondFilter{kind: vector.Float, flo: math.Inf(-1), fhi: math.Nextafter(0.5, -1)}),
+		countif(1, &condFilter{kind: vector.Bool, want: true}),
+		countif(2, &condFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}),
+		countif(3, &condFilter{kind: vector.Float, flo: math.Inf(-1), fhi: math.Nextafter(0.5, -1)}),
 	}}
 	s, err := st.NewSink(&Ctx{Budget: &memBudget{}})
 	if err != nil {

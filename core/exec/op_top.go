@@ -11,7 +11,7 @@ import (
 type TopStage struct {
 	In   Schema
 	N    int64
-	Keys []SortKey
+	Keys []sortKey
 	// SortTake marks a `sort | take N` run as a top: the result reports
 	// no order, as the service does after a take.
 	SortTake bool

@@ -124,7 +124,7 @@ func dynRank(v *vector.Vector, i int, desc bool) uint64 {
 // rankable, non-constant key vector kv that can still make a top whose
 // threshold is thr: those ranked at or above it, and nulls when they sort
 // first. Ties stay, so later keys still decide among them.
-func keepAtLeast(kv *vector.Vector, rows []int32, n int, thr uint64, k SortKey, dst []int32) []int32 {
+func keepAtLeast(kv *vector.Vector, rows []int32, n int, thr uint64, k sortKey, dst []int32) []int32 {
 	nulls := kv.HasNulls()
 	keep := func(i int32) bool {
 		if nulls && kv.IsNull(int(i)) {
@@ -309,7 +309,7 @@ func nthRank(kv *vector.Vector, rows []int32, count, n int, desc bool) (uint64, 
 // more than 4N are left, those at or above this batch's own N-th best,
 // which it publishes. It returns the evaluated key (nil when the key
 // cannot be ranked and nothing was filtered).
-func prefilterTop(x *Ctx, b *Batch, k SortKey, n int, sh *topShared) (*vector.Vector, error) {
+func prefilterTop(x *Ctx, b *Batch, k sortKey, n int, sh *topShared) (*vector.Vector, error) {
 	kv, err := k.E.Run(x, b)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ func TestRanksOrderAsCompareKeys(t *testing.T) {
 	iv := &vector.Vector{Type: vector.Int, Len: len(ints), Ints: ints}
 	for _, v := range []*vector.Vector{fv, iv} {
 		for _, desc := range []bool{false, true} {
-			k := SortKey{Desc: desc, NullsLast: desc}
+			k := sortKey{Desc: desc, NullsLast: desc}
 			for a := range v.Len {
 				for c := range v.Len {
 					ra, rc := rankAt(v, a, desc), rankAt(v, c, desc)

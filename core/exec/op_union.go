@@ -38,8 +38,8 @@ func conform(b *Batch, from, to Schema) (*Batch, error) {
 	return NewBatch(vecs, b.N), nil
 }
 
-// UnionPart is one input of a union: its plan and, for withsource, its name.
-type UnionPart struct {
+// unionPart is one input of a union: its plan and, for withsource, its name.
+type unionPart struct {
 	Pl   *Pipeline
 	Name string
 }
@@ -48,7 +48,7 @@ type UnionPart struct {
 // and appended. Unions of plain datasets become one parallel scan instead.
 type UnionSource struct {
 	Sch        Schema
-	Parts      []UnionPart
+	Parts      []unionPart
 	WithSource string
 }
 
@@ -64,7 +64,7 @@ func (u *UnionSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) err
 		}
 		from := p.Pl.Out()
 		if u.WithSource != "" {
-			from = append(append(Schema(nil), from...), ColDef{u.WithSource, vector.String})
+			from = append(append(Schema(nil), from...), ColDef{Name: u.WithSource, Type: vector.String})
 			b.Cols = append(b.Cols, vector.NewConst(vector.String, p.Name, b.N))
 		}
 		cb, err := conform(b, from, u.Sch)
@@ -80,20 +80,20 @@ func (u *UnionSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) err
 	return nil
 }
 
-// UnionStage is `T | union U, V`: the input followed by the other tables.
-type UnionStage struct {
+// unionStage is `T | union U, V`: the input followed by the other tables.
+type unionStage struct {
 	In  Schema
 	Src *UnionSource
 }
 
 // Out implements Stage.
-func (u *UnionStage) Out() Schema { return u.Src.Sch }
+func (u *unionStage) Out() Schema { return u.Src.Sch }
 
 // NewSink implements blockStage.
-func (u *UnionStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
+func (u *unionStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
 
 // Finish implements blockStage.
-func (u *UnionStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (u *unionStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	input, err := (&CollectStage{Sch: u.In}).Finish(x, sinks)
 	if err != nil {
 		return nil, err

@@ -5,9 +5,9 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// WhereStage keeps the rows whose predicate is true (null and false drop
+// whereStage keeps the rows whose predicate is true (null and false drop
 // the row). It narrows the batch's selection vector instead of copying.
-type WhereStage struct {
+type whereStage struct {
 	In   Schema
 	Pred *Expr
 	fast *fastFilter
@@ -27,19 +27,19 @@ type scanPush struct {
 	Granules []func(store.Part) []bool
 }
 
-// NewWhereStage plans what a scan below may skip for pred over in, and
+// newWhereStage plans what a scan below may skip for pred over in, and
 // its selection kernel, from the predicate's plan node (push.go).
-func NewWhereStage(in Schema, pred *Expr) *WhereStage {
-	return &WhereStage{In: in, Pred: pred, fast: fastFilterOf(in, pred.Node), Push: PushOf(in, pred.Node)}
+func newWhereStage(in Schema, pred *Expr) *whereStage {
+	return &whereStage{In: in, Pred: pred, fast: fastFilterOf(in, pred.Node), Push: pushOf(in, pred.Node)}
 }
 
 // Out implements Stage.
-func (w *WhereStage) Out() Schema { return w.In }
+func (w *whereStage) Out() Schema { return w.In }
 
-func (w *WhereStage) keepsNothing() {}
+func (w *whereStage) keepsNothing() {}
 
 // Apply implements streamStage.
-func (w *WhereStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+func (w *whereStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	if w.fast != nil {
 		sel, ok, err := w.fast.Apply(b)
 		if err != nil {

@@ -40,8 +40,8 @@ func colConst(n *plan.Expr) (col, k *plan.Expr, op string, ok bool) {
 	return l, r, op, true
 }
 
-// PushOf is what a where with predicate pred may hand a scan over in.
-func PushOf(in Schema, pred *plan.Expr) scanPush {
+// pushOf is what a where with predicate pred may hand a scan over in.
+func pushOf(in Schema, pred *plan.Expr) scanPush {
 	var p scanPush
 	if pred == nil {
 		return p
@@ -236,10 +236,10 @@ func fastFilterOf(in Schema, n *plan.Expr) *fastFilter {
 	return f
 }
 
-// CondFilterOf recognises the predicates a conditional aggregation runs
+// condFilterOf recognises the predicates a conditional aggregation runs
 // as a filter (op_summarize_cond.go): a bool column, not() of one, one
 // compared with a bool constant, or a fast filter's comparison.
-func CondFilterOf(in Schema, n *plan.Expr) *CondFilter {
+func condFilterOf(in Schema, n *plan.Expr) *condFilter {
 	if n == nil {
 		return nil
 	}
@@ -252,13 +252,13 @@ func CondFilterOf(in Schema, n *plan.Expr) *CondFilter {
 	switch n.Kind {
 	case plan.KCol:
 		if col := boolCol(n); col >= 0 {
-			return &CondFilter{col: col, kind: vector.Bool, want: true}
+			return &condFilter{col: col, kind: vector.Bool, want: true}
 		}
 		return nil
 	case plan.KCall:
 		if n.Name == "not" && len(n.Args) == 1 {
 			if col := boolCol(n.Args[0]); col >= 0 {
-				return &CondFilter{col: col, kind: vector.Bool, want: false}
+				return &condFilter{col: col, kind: vector.Bool, want: false}
 			}
 		}
 		return nil
@@ -268,14 +268,14 @@ func CondFilterOf(in Schema, n *plan.Expr) *CondFilter {
 				return nil
 			}
 			want, _ := k.ConstValue().(bool)
-			return &CondFilter{col: col.Index, kind: vector.Bool, want: want == (op == "=="), nullTrue: op == "!="}
+			return &condFilter{col: col.Index, kind: vector.Bool, want: want == (op == "=="), nullTrue: op == "!="}
 		}
 	}
 	ff := fastFilterOf(in, n)
 	if ff == nil {
 		return nil
 	}
-	f := &CondFilter{col: ff.col, neg: ff.op == "!=", nullTrue: ff.op == "!="}
+	f := &condFilter{col: ff.col, neg: ff.op == "!=", nullTrue: ff.op == "!="}
 	if ff.isInt {
 		f.kind = vector.Int
 		f.lo, f.hi, f.empty = intRange(ff.op, ff.ki)
@@ -303,3 +303,7 @@ func FlipCmp(op string) string {
 	}
 	return op
 }
+
+// TimeBounds is what a where with predicate pred tells a scan of its
+// _time: bounds [lo, hi), and whether they are the whole predicate.
+func TimeBounds(pred *plan.Expr) (lo, hi *int64, exact bool) { return nodeBounds(pred) }

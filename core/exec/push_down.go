@@ -4,11 +4,11 @@ import (
 	"github.com/aplite/aplite/core/store"
 )
 
-// PushDown folds a where on _time against constants into the scan's time
+// pushDown folds a where on _time against constants into the scan's time
 // range so whole parts are skipped by their min/max time. It reports
 // whether the stage was absorbed (the row filter still runs in the scan).
-func PushDown(pl *Pipeline, st Stage) bool {
-	w, ok := st.(*WhereStage)
+func pushDown(pl *Pipeline, st Stage) bool {
+	w, ok := st.(*whereStage)
 	if !ok || len(pl.Stages) != 0 {
 		return false
 	}

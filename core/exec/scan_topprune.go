@@ -36,7 +36,7 @@ func AttachTopPrune(pl *Pipeline) {
 	unfiltered := true
 	for _, st := range pl.Stages {
 		switch st := st.(type) {
-		case *WhereStage:
+		case *whereStage:
 			unfiltered = false
 			continue
 		case *TopStage:

@@ -81,15 +81,25 @@ type ScanSource struct {
 // Schema implements Source.
 func (s *ScanSource) Schema() Schema { return s.Sch }
 
-// NewScanSource builds the scan of the given snapshots.
-func NewScanSource(snaps []*store.Snapshot) *ScanSource {
-	s := &ScanSource{}
-	types := map[string]vector.Type{}
-	var order []string
+// newScanSource builds the scan of the given snapshots.
+func newScanSource(snaps []*store.Snapshot) *ScanSource {
+	s := &ScanSource{Sch: ScanSchema(snaps)}
 	for di, snap := range snaps {
 		s.Datasets = append(s.Datasets, snap.Dataset)
 		for _, p := range snap.Parts {
 			s.Parts = append(s.Parts, ScanPart{Part: p, dataset: di})
+		}
+	}
+	return s
+}
+
+// ScanSchema is the schema of a scan of snaps: every field of their
+// blocks, of one type each.
+func ScanSchema(snaps []*store.Snapshot) Schema {
+	types := map[string]vector.Type{}
+	var order []string
+	for _, snap := range snaps {
+		for _, p := range snap.Parts {
 			for _, cm := range p.Columns() {
 				t, seen := types[cm.Key.Name]
 				if !seen {
@@ -101,15 +111,14 @@ func NewScanSource(snaps []*store.Snapshot) *ScanSource {
 			}
 		}
 	}
-	s.Sch = datasetSchema(order, types)
-	return s
+	return datasetSchema(order, types)
 }
 
 // datasetSchema orders fields as the service does: _sysTime, _time, then
 // the other fields alphabetically.
 func datasetSchema(names []string, types map[string]vector.Type) Schema {
 	sort.Strings(names)
-	out := Schema{{store.SysTimeField, vector.DateTime}, {store.TimeField, vector.DateTime}}
+	out := Schema{{Name: store.SysTimeField, Type: vector.DateTime}, {Name: store.TimeField, Type: vector.DateTime}}
 	for _, n := range names {
 		if n == store.SysTimeField || n == store.TimeField {
 			continue
@@ -118,7 +127,7 @@ func datasetSchema(names []string, types map[string]vector.Type) Schema {
 		if t == vector.Null {
 			t = vector.String
 		}
-		out = append(out, ColDef{n, t})
+		out = append(out, ColDef{Name: n, Type: t})
 	}
 	return out
 }
