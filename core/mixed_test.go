@@ -128,7 +128,7 @@ var mixedQueries = []string{
 	`events | where _time < datetime(2024-01-01 00:06:00) | sort by x desc | project x, _time`,
 	`events | where _time < datetime(2024-01-01 00:10:00) | top 150 by x asc | project x, _time`,
 	`events | summarize c = count() by x | order by c desc, x asc`,
-	`events | summarize c = count() by x, k | order by c desc, k asc | take 40`,
+	`events | summarize c = count() by x, k | order by c desc, k asc, x asc | take 40`, // x: groups tied on c and k come in any order
 }
 
 // TestMixedMatchesBoxed is the differential test of the mixed side: over
