@@ -7,11 +7,15 @@ import (
 
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planParse(in exec.Schema, op *parser.ParseOp) (exec.Stage, error) {
+// planParse plans parse's matcher from its pattern: the regular
+// expression's text, each capture's group and output column, and the
+// scanner of a simple pattern, so the runner never sees the pattern.
+func (p *planner) planParse(in exec.Schema, op *parser.ParseOp) (*step, error) {
 	src, err := p.compilerFor(in).compile(op.Expr)
 	if err != nil {
 		return nil, err
@@ -26,25 +30,34 @@ func (p *planner) planParse(in exec.Schema, op *parser.ParseOp) (exec.Stage, err
 	if op.Flags != "" && kind != "regex" {
 		return nil, semErr(op, "parse flags need kind=regex")
 	}
-	st := &exec.ParseStage{In: in, Sch: append(exec.Schema(nil), in...), Src: src, Where: op.Where, Relaxed: kind == "relaxed"}
+	st := &parseNode{sch: append(exec.Schema(nil), in...), pp: &plan.Parse{Where: op.Where, Relaxed: kind == "relaxed"}}
 	text, err := parsePattern(st, op, kind)
 	if err != nil {
 		return nil, err
 	}
-	if st.Re, err = regexp.Compile(text); err != nil {
+	re, err := regexp.Compile(text)
+	if err != nil {
 		return nil, semErr(op, "parse pattern is not a valid regular expression: %v", err)
 	}
-	for i := range st.Caps {
-		st.Caps[i].Group = st.Re.SubexpIndex(fmt.Sprintf("c%d", i))
+	st.pp.Regex = re.String()
+	for i := range st.pp.Caps {
+		st.pp.Caps[i].Group = re.SubexpIndex(fmt.Sprintf("c%d", i))
 	}
 	if kind == "simple" {
-		st.Fast = fastPattern(op.Pattern)
+		st.pp.Fast = fastPattern(op.Pattern)
 	}
-	return st, nil
+	return one(plan.Stage{Kind: plan.SParse, Schema: fields(st.sch), Pred: src.Node, Parse: st.pp}, st.sch), nil
+}
+
+// parseNode is a parse's node as planParse fills it, and its output
+// schema so far.
+type parseNode struct {
+	sch exec.Schema
+	pp  *plan.Parse
 }
 
 // parsePattern builds the regular expression and the capture list.
-func parsePattern(st *exec.ParseStage, op *parser.ParseOp, kind string) (string, error) {
+func parsePattern(st *parseNode, op *parser.ParseOp, kind string) (string, error) {
 	var sb strings.Builder
 	lazy := "*?"
 	switch kind {
@@ -86,42 +99,42 @@ func parsePattern(st *exec.ParseStage, op *parser.ParseOp, kind string) (string,
 			body := captureRegex(it.Type, lazy)
 			switch {
 			case kind != "relaxed" || body == "."+lazy:
-				fmt.Fprintf(&sb, "(?P<c%d>%s)", len(st.Caps), body)
+				fmt.Fprintf(&sb, "(?P<c%d>%s)", len(st.pp.Caps), body)
 			default:
 				// Relaxed: take what looks like the type, skip the rest
 				// up to the next constant; no such prefix gives null.
-				fmt.Fprintf(&sb, "(?P<c%d>%s)?.*?", len(st.Caps), body)
+				fmt.Fprintf(&sb, "(?P<c%d>%s)?.*?", len(st.pp.Caps), body)
 			}
-			st.Caps = append(st.Caps, c)
+			st.pp.Caps = append(st.pp.Caps, c)
 		}
 	}
 	if kind != "regex" {
 		sb.WriteString("$")
 	}
-	if len(st.Caps) == 0 {
+	if len(st.pp.Caps) == 0 {
 		return "", semErr(op, "parse pattern has no capture: name the parts to extract, e.g. * \"id=\" id:long")
 	}
 	return sb.String(), nil
 }
 
 // parseCaptureOf plans the output column of one capture.
-func parseCaptureOf(st *exec.ParseStage, it *parser.ParseItem) (exec.ParseCapture, error) {
-	c := exec.ParseCapture{Name: it.Name, Typ: it.Type}
-	if c.Typ != vector.String {
-		name, ok := exec.ConvName[c.Typ]
+func parseCaptureOf(st *parseNode, it *parser.ParseItem) (plan.ParseCapture, error) {
+	c := plan.ParseCapture{Name: it.Name, Type: it.Type}
+	if c.Type != vector.String {
+		name, ok := exec.ConvName[c.Type]
 		if !ok {
-			return c, semErr(it, "parse cannot capture a value of type %s", c.Typ)
+			return c, semErr(it, "parse cannot capture a value of type %s", c.Type)
 		}
-		if c.Conv = fn.Lookup(name); c.Conv == nil {
+		if fn.Lookup(name) == nil {
 			return c, semErr(it, "parse needs the %s function, which is not available", name)
 		}
 	}
-	c.Slot = st.Sch.Index(c.Name)
+	c.Slot = st.sch.Index(c.Name)
 	if c.Slot < 0 {
-		c.Slot = len(st.Sch)
-		st.Sch = append(st.Sch, exec.ColDef{Name: c.Name, Type: c.Typ})
+		c.Slot = len(st.sch)
+		st.sch = append(st.sch, exec.ColDef{Name: c.Name, Type: c.Type})
 	} else {
-		st.Sch[c.Slot].Type = c.Typ
+		st.sch[c.Slot].Type = c.Type
 	}
 	return c, nil
 }

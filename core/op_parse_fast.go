@@ -1,7 +1,7 @@
 package core
 
 import (
-	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -9,11 +9,11 @@ import (
 // every `*` and capture is followed by a constant or ends the pattern, the
 // common shape (`* "id=" id:long "," *`). It returns nil for any other
 // pattern, which then always uses the regular expression.
-func fastPattern(items []*parser.ParseItem) []exec.FastItem {
-	var out []exec.FastItem
+func fastPattern(items []*parser.ParseItem) []plan.ParseItem {
+	var out []plan.ParseItem
 	n := 0
 	for i, it := range items {
-		fi := exec.FastItem{Cap: -1, Star: it.Star, Konst: it.Const, Typ: it.Type}
+		fi := plan.ParseItem{Cap: -1, Star: it.Star, Const: it.Const, Type: it.Type}
 		if !it.Star && it.Name != "" {
 			fi.Cap = n
 			n++
@@ -22,7 +22,7 @@ func fastPattern(items []*parser.ParseItem) []exec.FastItem {
 			if i+1 < len(items) && (items[i+1].Star || items[i+1].Name != "" || items[i+1].Const == "") {
 				return nil
 			}
-		} else if fi.Konst == "" {
+		} else if fi.Const == "" {
 			return nil
 		}
 		out = append(out, fi)

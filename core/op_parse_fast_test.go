@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -79,11 +80,16 @@ func planSimpleParse(t *testing.T, pat string) (*exec.ParseStage, []exec.FastIte
 	}
 	x := &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()}
 	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: x, lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
-	st, err := p.planParse(exec.Schema{{Name: "s", Type: vector.String}}, q.Body.Ops[0].(*parser.ParseOp))
+	in := exec.Schema{{Name: "s", Type: vector.String}}
+	st, err := p.planParse(in, q.Body.Ops[0].(*parser.ParseOp))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := st.(*exec.ParseStage)
+	built, err := exec.BuildStage(&st.nodes[0], in, agg.Context{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := built.(*exec.ParseStage)
 	return ps, ps.Fast
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -106,7 +107,11 @@ func runParseStage(t *testing.T, q string, v *vector.Vector, sel []int32) []stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := st.(*exec.ParseStage).Apply(x, &exec.Batch{Batch: vector.Batch{Cols: []*vector.Vector{v}, N: v.Len, Sel: append([]int32(nil), sel...)}})
+	built, err := exec.BuildStage(&st.nodes[0], in, agg.Context{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := built.(*exec.ParseStage).Apply(x, &exec.Batch{Batch: vector.Batch{Cols: []*vector.Vector{v}, N: v.Len, Sel: append([]int32(nil), sel...)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,14 @@ import (
 
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planParseKv(in exec.Schema, op *parser.ParseKvOp) (exec.Stage, error) {
+// planParseKv plans parse-kv's options (a regex checked here, carried as
+// its text) and each key's output column.
+func (p *planner) planParseKv(in exec.Schema, op *parser.ParseKvOp) (*step, error) {
 	c := p.compilerFor(in)
 	src, err := c.compile(op.Expr)
 	if err != nil {
@@ -19,35 +22,35 @@ func (p *planner) planParseKv(in exec.Schema, op *parser.ParseKvOp) (exec.Stage,
 	if src.Typ != vector.String {
 		src = exec.CastExpr(src, vector.String)
 	}
-	st := &exec.ParseKvStage{In: in, Sch: append(exec.Schema(nil), in...), Src: src, Index: map[string]int{}}
-	if err := parseKvOptions(st, c, op); err != nil {
+	kv := &plan.ParseKv{}
+	if err := parseKvOptions(kv, c, op); err != nil {
 		return nil, err
 	}
+	sch := append(exec.Schema(nil), in...)
+	seen := map[string]bool{}
 	for _, k := range op.Keys {
-		if _, dup := st.Index[k.Name]; dup {
+		if seen[k.Name] {
 			return nil, semErr(k, "parse-kv lists key %q twice", k.Name)
 		}
-		key := exec.KvKey{Name: k.Name, Typ: k.Type}
-		if key.Typ != vector.String {
-			if key.Conv = fn.Lookup(exec.ConvName[key.Typ]); key.Conv == nil {
-				return nil, semErr(k, "parse-kv cannot extract a value of type %s", key.Typ)
-			}
+		seen[k.Name] = true
+		key := plan.KvKey{Name: k.Name, Type: k.Type}
+		if key.Type != vector.String && fn.Lookup(exec.ConvName[key.Type]) == nil {
+			return nil, semErr(k, "parse-kv cannot extract a value of type %s", key.Type)
 		}
-		key.Slot = st.Sch.Index(key.Name)
+		key.Slot = sch.Index(key.Name)
 		if key.Slot < 0 {
-			key.Slot = len(st.Sch)
-			st.Sch = append(st.Sch, exec.ColDef{Name: key.Name, Type: key.Typ})
+			key.Slot = len(sch)
+			sch = append(sch, exec.ColDef{Name: key.Name, Type: key.Type})
 		} else {
-			st.Sch[key.Slot].Type = key.Typ
+			sch[key.Slot].Type = key.Type
 		}
-		st.Index[k.Name] = len(st.Keys)
-		st.Keys = append(st.Keys, key)
+		kv.Keys = append(kv.Keys, key)
 	}
-	return st, nil
+	return one(plan.Stage{Kind: plan.SParseKv, Schema: fields(sch), Pred: src.Node, Kv: kv}, sch), nil
 }
 
 // parseKvOptions reads the with (...) list.
-func parseKvOptions(st *exec.ParseKvStage, c *compiler, op *parser.ParseKvOp) error {
+func parseKvOptions(st *plan.ParseKv, c *compiler, op *parser.ParseKvOp) error {
 	for _, o := range op.Options {
 		v, err := c.compile(o.Expr)
 		if err != nil {
@@ -80,14 +83,14 @@ func parseKvOptions(st *exec.ParseKvStage, c *compiler, op *parser.ParseKvOp) er
 	if (st.Pairs == "") != (st.Kv == "") {
 		return semErr(op, "parse-kv needs both pair_delimiter and kv_delimiter, or neither")
 	}
-	if st.Re != nil && st.Pairs != "" {
+	if st.Regex != "" && st.Pairs != "" {
 		return semErr(op, "parse-kv takes either delimiters or a regex, not both")
 	}
 	return nil
 }
 
 // parseKvOption records one string option.
-func parseKvOption(st *exec.ParseKvStage, o *parser.NamedExpr, name, s string) error {
+func parseKvOption(st *plan.ParseKv, o *parser.NamedExpr, name, s string) error {
 	switch name {
 	case "pair_delimiter":
 		st.Pairs = s
@@ -97,9 +100,9 @@ func parseKvOption(st *exec.ParseKvStage, o *parser.NamedExpr, name, s string) e
 		r := []rune(s)
 		switch len(r) {
 		case 1:
-			st.Quotes = append(st.Quotes, exec.QuotePair{Open: r[0], Close: r[0]})
+			st.Quotes = append(st.Quotes, string([]rune{r[0], r[0]}))
 		case 2:
-			st.Quotes = append(st.Quotes, exec.QuotePair{Open: r[0], Close: r[1]})
+			st.Quotes = append(st.Quotes, string([]rune{r[0], r[1]}))
 		default:
 			return semErr(o.Expr, "parse-kv quote must be one or two characters")
 		}
@@ -116,7 +119,7 @@ func parseKvOption(st *exec.ParseKvStage, o *parser.NamedExpr, name, s string) e
 		if re.NumSubexp() != 2 {
 			return semErr(o.Expr, "parse-kv regex must have exactly two groups (key and value), it has %d", re.NumSubexp())
 		}
-		st.Re = re
+		st.Regex = re.String()
 	}
 	return nil
 }

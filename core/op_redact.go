@@ -4,19 +4,22 @@ import (
 	"regexp"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
 
-func (p *planner) planRedact(in exec.Schema, op *parser.RedactOp) (exec.Stage, error) {
+// planRedact plans redact's options, its regular expressions (checked
+// here, carried as their text) and the columns it rewrites.
+func (p *planner) planRedact(in exec.Schema, op *parser.RedactOp) (*step, error) {
 	c := p.compilerFor(in)
-	st := &exec.RedactStage{In: in, Token: "*"}
+	st := &plan.Stage{Kind: plan.SRedact, Redact: &plan.Redact{Token: "*"}}
 	if op.ReplaceToken != nil {
 		v, err := constOption(c, op.ReplaceToken, "replaceToken", vector.String)
 		if err != nil {
 			return nil, err
 		}
-		if st.Token = v.(string); st.Token == "" {
+		if st.Redact.Token = v.(string); st.Redact.Token == "" {
 			return nil, semErr(op.ReplaceToken, "redact replaceToken must not be empty")
 		}
 	}
@@ -24,7 +27,7 @@ func (p *planner) planRedact(in exec.Schema, op *parser.RedactOp) (exec.Stage, e
 		e    parser.Expr
 		name string
 		dst  *bool
-	}{{op.ReplaceHash, "replaceHash", &st.Hash}, {op.RedactGroups, "redactGroups", &st.Groups}} {
+	}{{op.ReplaceHash, "replaceHash", &st.Redact.Hash}, {op.RedactGroups, "redactGroups", &st.Redact.Groups}} {
 		if o.e == nil {
 			continue
 		}
@@ -40,7 +43,7 @@ func (p *planner) planRedact(in exec.Schema, op *parser.RedactOp) (exec.Stage, e
 	if err := redactFields(st, c, in, op); err != nil {
 		return nil, err
 	}
-	return st, nil
+	return one(*st, in), nil
 }
 
 // constOption compiles an operator option that must be a constant of type t.
@@ -57,7 +60,7 @@ func constOption(c *compiler, e parser.Expr, name string, t vector.Type) (any, e
 
 // redactPatterns compiles the regular expressions: string constants, or a
 // dynamic array or bag of them.
-func redactPatterns(st *exec.RedactStage, c *compiler, op *parser.RedactOp) error {
+func redactPatterns(st *plan.Stage, c *compiler, op *parser.RedactOp) error {
 	if len(op.Patterns) == 0 {
 		return semErr(op, "redact needs at least one regular expression")
 	}
@@ -94,18 +97,18 @@ func redactPatterns(st *exec.RedactStage, c *compiler, op *parser.RedactOp) erro
 			if err != nil {
 				return semErr(pe, "redact pattern %q is not a valid regular expression: %v", t, err)
 			}
-			st.Res = append(st.Res, re)
+			st.Redact.Regexes = append(st.Redact.Regexes, re.String())
 		}
 	}
 	return nil
 }
 
 // redactFields resolves the `on` list, or takes every string field.
-func redactFields(st *exec.RedactStage, c *compiler, in exec.Schema, op *parser.RedactOp) error {
+func redactFields(st *plan.Stage, c *compiler, in exec.Schema, op *parser.RedactOp) error {
 	if len(op.On) == 0 {
 		for i, col := range in {
 			if col.Type == vector.String {
-				st.Cols = append(st.Cols, i)
+				st.Idx = append(st.Idx, i)
 			}
 		}
 		return nil
@@ -121,7 +124,7 @@ func redactFields(st *exec.RedactStage, c *compiler, in exec.Schema, op *parser.
 		if e.Typ != vector.String {
 			return semErr(fe, "redact applies to string fields; %s is %s", e.Name, e.Typ)
 		}
-		st.Cols = append(st.Cols, e.Col)
+		st.Idx = append(st.Idx, e.Col)
 	}
 	return nil
 }

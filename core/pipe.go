@@ -1,8 +1,6 @@
 package core
 
 import (
-	"fmt"
-
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
@@ -44,19 +42,6 @@ func (pl *pipe) add(st *step) {
 // fields is s as a node's schema, a copy: nodes share nothing the
 // planner still changes.
 func fields(s exec.Schema) []plan.Field { return append([]plan.Field(nil), s...) }
-
-// fromExec is the nodes of a stage the planner still builds as an
-// execution object, and its output.
-func fromExec(st exec.Stage, err error) (*step, error) {
-	if err != nil {
-		return nil, err
-	}
-	node, ok := exec.StagePlan(st)
-	if !ok {
-		return nil, fmt.Errorf("the plan of %T has no node form", st)
-	}
-	return one(*node, st.Out()), nil
-}
 
 // scans reports whether pl reads datasets (or a stream) directly, with
 // no filter of its own (search has one).

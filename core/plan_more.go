@@ -19,15 +19,15 @@ func (p *planner) planMoreOps(in exec.Schema, op parser.Operator) (*step, error)
 	case *parser.MvExpandOp:
 		return p.planMvExpand(in, op)
 	case *parser.ParseOp:
-		return fromExec(p.planParse(in, op))
+		return p.planParse(in, op)
 	case *parser.ParseKvOp:
-		return fromExec(p.planParseKv(in, op))
+		return p.planParseKv(in, op)
 	case *parser.MakeSeriesOp:
 		return p.planMakeSeries(in, op)
 	case *parser.SampleOp:
 		return p.planSample(in, op)
 	case *parser.RedactOp:
-		return fromExec(p.planRedact(in, op))
+		return p.planRedact(in, op)
 	}
 	return nil, nil
 }

@@ -239,14 +239,3 @@ func sourceGap(s Source) string {
 	}
 	return fmt.Sprintf("%T", s)
 }
-
-// StagePlan is the node of st; ok is false when it has none. The
-// planner calls it for the operators it still plans as execution
-// objects (parse, redact, parse-kv).
-func StagePlan(st Stage) (*plan.Stage, bool) {
-	p, ok := st.(planned)
-	if !ok {
-		return nil, false
-	}
-	return p.toPlan()
-}
