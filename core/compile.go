@@ -6,6 +6,7 @@ import (
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -13,18 +14,19 @@ import (
 
 // compiler turns AST expressions into evaluators against one input schema.
 type compiler struct {
-	// x folds constants: a foldCtx, never a run's context.
-	x    *exec.Ctx
+	// fc is the query's function context constants fold with (its
+	// clock, range and seed); nothing of a run.
+	fc   *fn.Context
 	in   exec.Schema
-	lets map[string]*exec.Expr // scalar let bindings and request variables
+	lets map[string]*typed // scalar let bindings and request variables
 	// side, when set, resolves $left / $right member access (join conditions).
-	side func(which string, name string, n parser.Node) (*exec.Expr, error)
+	side func(which string, name string, n parser.Node) (*typed, error)
 	// strict is `set stricttypes`: comparisons need matching types.
 	strict bool
 }
 
 // compile compiles one scalar expression.
-func (c *compiler) compile(e parser.Expr) (*exec.Expr, error) {
+func (c *compiler) compile(e parser.Expr) (*typed, error) {
 	switch e := e.(type) {
 	case *parser.Literal:
 		return constExpr(e.Type, e.Value, e.Sp), nil
@@ -59,9 +61,9 @@ func (c *compiler) compile(e parser.Expr) (*exec.Expr, error) {
 }
 
 // ident resolves a bare or bracketed name: a column, then a let binding.
-func (c *compiler) ident(id *parser.Ident) (*exec.Expr, error) {
+func (c *compiler) ident(id *parser.Ident) (*typed, error) {
 	if i := c.in.Index(id.Name); i >= 0 {
-		return exec.ColExpr(i, c.in[i], id.Sp), nil
+		return colExpr(i, c.in[i], id.Sp), nil
 	}
 	if l, ok := c.lets[id.Name]; ok {
 		cp := *l
@@ -104,10 +106,10 @@ func dottedName(e parser.Expr) (string, bool) {
 
 // member resolves `a.b`: a flattened field called "a.b" wins over member
 // access into a dynamic column a, which is how Axiom stores nested JSON.
-func (c *compiler) member(m *parser.MemberExpr) (*exec.Expr, error) {
+func (c *compiler) member(m *parser.MemberExpr) (*typed, error) {
 	if name, ok := dottedName(m); ok {
 		if i := c.in.Index(name); i >= 0 {
-			return exec.ColExpr(i, c.in[i], m.Sp), nil
+			return colExpr(i, c.in[i], m.Sp), nil
 		}
 		if id, ok := m.X.(*parser.Ident); ok && c.side != nil && (id.Name == "$left" || id.Name == "$right") {
 			return c.side(id.Name, m.Name, m)
@@ -125,7 +127,7 @@ func (c *compiler) member(m *parser.MemberExpr) (*exec.Expr, error) {
 }
 
 // Index resolves `x[i]` and `x['key']` on dynamic values.
-func (c *compiler) Index(ix *parser.IndexExpr) (*exec.Expr, error) {
+func (c *compiler) Index(ix *parser.IndexExpr) (*typed, error) {
 	x, err := c.compile(ix.X)
 	if err != nil {
 		return nil, err
@@ -139,7 +141,7 @@ func (c *compiler) Index(ix *parser.IndexExpr) (*exec.Expr, error) {
 
 // call compiles a function call; aggregations are rejected here because
 // only summarize and make-series may evaluate them.
-func (c *compiler) call(call *parser.CallExpr) (*exec.Expr, error) {
+func (c *compiler) call(call *parser.CallExpr) (*typed, error) {
 	name := call.Name
 	switch {
 	case name == "column_ifexists":
@@ -150,13 +152,14 @@ func (c *compiler) call(call *parser.CallExpr) (*exec.Expr, error) {
 		return c.ensureField(call)
 	case name == "ingestion_time" && len(call.Args) == 0:
 		if i := c.in.Index(store.SysTimeField); i >= 0 && c.in[i].Type == vector.DateTime {
-			e := exec.ColExpr(i, c.in[i], call.Sp)
+			e := colExpr(i, c.in[i], call.Sp)
 			e.Name = "" // a computed value, not the _sysTime column
 			return e, nil
 		}
 	case name == "cursor_current" && len(call.Args) == 0:
 		if i := c.in.Index(store.TimeField); i >= 0 && c.in[i].Type == vector.DateTime {
-			return exec.CursorExpr(i, call.Sp), nil
+			e := &typed{Typ: vector.String, Col: -1, Span: call.Sp, Node: &plan.Expr{Kind: plan.KCursor, Type: vector.String, Index: i, Pos: posOf(call.Sp)}}
+			return e, nil
 		}
 	}
 	f := fn.Lookup(name)
@@ -166,7 +169,7 @@ func (c *compiler) call(call *parser.CallExpr) (*exec.Expr, error) {
 		}
 		return nil, semErr(call, "unknown function %q", name)
 	}
-	args := make([]*exec.Expr, len(call.Args))
+	args := make([]*typed, len(call.Args))
 	for i, a := range call.Args {
 		if t, ok := a.(*parser.TypeExpr); ok {
 			args[i] = constExpr(vector.String, t.Type.String(), t.Sp)
@@ -183,7 +186,7 @@ func (c *compiler) call(call *parser.CallExpr) (*exec.Expr, error) {
 
 // columnIfExists is column_ifexists(name, default): the column when the
 // input has it, else the default, decided at plan time.
-func (c *compiler) columnIfExists(call *parser.CallExpr) (*exec.Expr, error) {
+func (c *compiler) columnIfExists(call *parser.CallExpr) (*typed, error) {
 	if len(call.Args) != 2 {
 		return nil, semErr(call, "column_ifexists expects 2 arguments, got %d", len(call.Args))
 	}
@@ -192,7 +195,7 @@ func (c *compiler) columnIfExists(call *parser.CallExpr) (*exec.Expr, error) {
 		return nil, semErr(call.Args[0], "column_ifexists: the first argument must be a string literal")
 	}
 	if i := c.in.Index(lit.Value.(string)); i >= 0 {
-		return exec.ColExpr(i, c.in[i], call.Sp), nil
+		return colExpr(i, c.in[i], call.Sp), nil
 	}
 	return c.compile(call.Args[1])
 }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -12,7 +11,7 @@ import (
 // Schema, so a query over data that lacks the field still plans. The
 // value is converted so the column has type T either way: a later stage
 // sees the same type whether or not this dataset had the field.
-func (c *compiler) ensureField(call *parser.CallExpr) (*exec.Expr, error) {
+func (c *compiler) ensureField(call *parser.CallExpr) (*typed, error) {
 	if len(call.Args) != 2 {
 		return nil, semErr(call, "ensure_field expects 2 arguments, got %d", len(call.Args))
 	}
@@ -25,7 +24,7 @@ func (c *compiler) ensureField(call *parser.CallExpr) (*exec.Expr, error) {
 		return nil, semErr(call.Args[1], "ensure_field: the second argument must be a type, as typeof(string)")
 	}
 	if i := c.in.Index(lit.Value.(string)); i >= 0 {
-		return exec.CastExpr(exec.ColExpr(i, c.in[i], call.Sp), t), nil
+		return castExpr(c.fc, colExpr(i, c.in[i], call.Sp), t)
 	}
 	return constExpr(t, nil, call.Sp), nil
 }

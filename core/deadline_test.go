@@ -21,13 +21,13 @@ func TestExpressionStopsAtDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()},
-		lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
-	e, err := p.compilerFor(exec.Schema{{Name: "a", Type: vector.Int}}).compile(pe)
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fc: testFnContext(),
+		lets: map[string]*typed{}, tables: map[string]*parser.Pipeline{}}
+	planned, err := p.compilerFor(exec.Schema{{Name: "a", Type: vector.Int}}).compile(pe)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e = runnable(t, e, exec.Schema{{Name: "a", Type: vector.Int}})
+	e := runnable(t, planned, exec.Schema{{Name: "a", Type: vector.Int}})
 	col := vector.New(vector.Int, 4)
 	for i := 0; i < 4; i++ {
 		col.AppendInt(int64(i))

@@ -165,7 +165,7 @@ func (e *Engine) planReq(ctx context.Context, req *exec.Request, streams exec.St
 	if len(streams) > 0 {
 		x.ForStreams()
 	}
-	p := &planner{e: e, req: req, fold: foldCtx(x), lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}, streams: streams}
+	p := &planner{e: e, req: req, fc: x.Fn, lets: map[string]*typed{}, tables: map[string]*parser.Pipeline{}, streams: streams}
 	p.bindVariables()
 	pl, err := p.planQuery(q)
 	if err != nil {
@@ -176,9 +176,6 @@ func (e *Engine) planReq(ctx context.Context, req *exec.Request, streams exec.St
 	pl.V = plan.Version
 	return p, &pl.Pipeline, x, nil
 }
-
-// foldCtx is what planning may evaluate with (exec.FoldCtx).
-func foldCtx(x *exec.Ctx) *exec.Ctx { return exec.FoldCtx(x) }
 
 // newExecCtx is the context of one run of req, planned or built from a
 // fragment's plan, sharing the engine's caches.

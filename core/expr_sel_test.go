@@ -54,8 +54,8 @@ func compileSelTest(t testing.TB, sch exec.Schema, src string) *exec.Expr {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()},
-		lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fc: testFnContext(),
+		lets: map[string]*typed{}, tables: map[string]*parser.Pipeline{}}
 	e, err := p.compilerFor(sch).compile(pe)
 	if err != nil {
 		t.Fatal(err)
@@ -65,11 +65,8 @@ func compileSelTest(t testing.TB, sch exec.Schema, src string) *exec.Expr {
 
 // runnable is e as a run has it: the planner keeps nodes, and the
 // evaluator is built from the node.
-func runnable(t testing.TB, e *exec.Expr, sch exec.Schema) *exec.Expr {
+func runnable(t testing.TB, e *typed, sch exec.Schema) *exec.Expr {
 	t.Helper()
-	if e.Cnst != nil || e.Eval != nil {
-		return e
-	}
 	built, err := exec.BuildExpr(e.Node, sch)
 	if err != nil {
 		t.Fatal(err)
@@ -159,18 +156,17 @@ func TestFuncLiveRowsOnly(t *testing.T) {
 			b.Sel = sel
 		}
 		rows := 0
-		p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()},
-			lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
+		p := &planner{e: NewEngine(nil), req: &exec.Request{}, fc: testFnContext(),
+			lets: map[string]*typed{}, tables: map[string]*parser.Pipeline{}}
 		c := p.compilerFor(sch)
 		f := countRowsFunc("count_rows", &rows)
-		args := []*exec.Expr{exec.ColExpr(0, sch[0], srcpos.Span{})}
-		e, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, f, args)
+		planned, err := c.callFunc(&parser.CallExpr{Name: "count_rows"}, f, []*typed{colExpr(0, sch[0], srcpos.Span{})})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// count_rows is no registry function, so no node builds it: its
 		// evaluator is the one a node of a registered one gets.
-		e = exec.CallExpr(e.Node, e.Span, e.Typ, "count_rows", f, args)
+		e := exec.CallExpr(planned.Node, planned.Span, planned.Typ, "count_rows", f, []*exec.Expr{exec.ColExpr(0, sch[0], srcpos.Span{})})
 		got, err := e.Run(&exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0), Fn: testFnContext()}, b)
 		if err != nil {
 			t.Fatal(err)
@@ -227,7 +223,7 @@ func TestExtendAfterWhereComputesLiveRows(t *testing.T) {
 	b, sch := selTestBatch()
 	b.Sel = nil
 	x := &exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0), Fn: testFnContext()}
-	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: x, lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fc: x.Fn, lets: map[string]*typed{}, tables: map[string]*parser.Pipeline{}}
 	where, err := p.planWhere(sch, pq.Body.Ops[0].(*parser.WhereOp))
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ func (p *planner) planDistinct(in exec.Schema, op *parser.DistinctOp) (*step, er
 	for _, ce := range op.Cols {
 		if _, star := ce.(*parser.StarExpr); star {
 			for i, col := range in {
-				st.Exprs = append(st.Exprs, exec.ColExpr(i, col, ce.Span()).Node)
+				st.Exprs = append(st.Exprs, colExpr(i, col, ce.Span()).Node)
 				sch = append(sch, col)
 			}
 			continue

@@ -30,7 +30,9 @@ func (p *planner) planExtend(in exec.Schema, op *parser.ExtendOp) (*step, error)
 			slot = len(sch)
 			sch = append(sch, exec.ColDef{Name: name, Type: e.Typ})
 		} else if op.Valid && sch[slot].Type != e.Typ {
-			e = exec.CastExpr(e, sch[slot].Type)
+			if e, err = castExpr(p.fc, e, sch[slot].Type); err != nil {
+				return nil, err
+			}
 		} else {
 			sch[slot].Type = e.Typ
 		}

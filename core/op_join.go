@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -31,7 +32,7 @@ var joinKinds = map[string]string{
 // joinKey is one equality condition: a left and a right expression,
 // and the right column the key reads as is (-1: none).
 type joinKey struct {
-	l, r     *exec.Expr
+	l, r     *typed
 	rightCol int
 }
 
@@ -131,7 +132,7 @@ func (p *planner) joinCondition(left, right exec.Schema, cond parser.Expr) (join
 		return joinKey{}, nil, err
 	}
 	rcol := r.Col // before a cast hides it: lookup drops this column
-	l, r, err = unifyJoinTypes(cond, l, r)
+	l, r, err = unifyJoinTypes(p.fc, cond, l, r)
 	return joinKey{l: l, r: r, rightCol: rcol}, rx, err
 }
 
@@ -141,24 +142,38 @@ func (p *planner) joinCondition(left, right exec.Schema, cond parser.Expr) (join
 // other side's type, numbers as reals, the way a comparison coerces it.
 // Anything else is a planning error, as in Axiom ("the two sides of the
 // equality expression must have the same data type").
-func unifyJoinTypes(cond parser.Expr, l, r *exec.Expr) (*exec.Expr, *exec.Expr, error) {
-	switch {
-	case l.Typ == r.Typ:
-		return l, r, nil
-	case l.Typ.IsNumeric() && r.Typ.IsNumeric(),
-		l.Typ == vector.Dynamic && r.Typ.IsNumeric(),
-		r.Typ == vector.Dynamic && l.Typ.IsNumeric():
-		return exec.CastExpr(l, vector.Float), exec.CastExpr(r, vector.Float), nil
-	case l.Typ == vector.Dynamic:
-		return exec.CastExpr(l, r.Typ), r, nil
-	case r.Typ == vector.Dynamic:
-		return l, exec.CastExpr(r, l.Typ), nil
-	case l.Typ == vector.Null:
-		return exec.CastExpr(l, r.Typ), r, nil
-	case r.Typ == vector.Null:
-		return l, exec.CastExpr(r, l.Typ), nil
+func unifyJoinTypes(fc *fn.Context, cond parser.Expr, l, r *typed) (*typed, *typed, error) {
+	lt, rt, ok := joinTypes(l.Typ, r.Typ)
+	if !ok {
+		return nil, nil, semErr(cond, "join condition compares %s (left) with %s (right): both sides must have the same type; convert one side, for example with tostring()", l.Typ, r.Typ)
 	}
-	return nil, nil, semErr(cond, "join condition compares %s (left) with %s (right): both sides must have the same type; convert one side, for example with tostring()", l.Typ, r.Typ)
+	l, err := castExpr(fc, l, lt)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err = castExpr(fc, r, rt)
+	return l, r, err
+}
+
+// joinTypes are the types unifyJoinTypes reads the sides as.
+func joinTypes(l, r vector.Type) (vector.Type, vector.Type, bool) {
+	switch {
+	case l == r:
+		return l, r, true
+	case l.IsNumeric() && r.IsNumeric(),
+		l == vector.Dynamic && r.IsNumeric(),
+		r == vector.Dynamic && l.IsNumeric():
+		return vector.Float, vector.Float, true
+	case l == vector.Dynamic:
+		return r, r, true
+	case r == vector.Dynamic:
+		return l, l, true
+	case l == vector.Null:
+		return r, r, true
+	case r == vector.Null:
+		return l, l, true
+	}
+	return l, r, false
 }
 
 // sideOf says which $side an expression names: "", "$left", "$right" or
@@ -181,10 +196,10 @@ func sideOf(e parser.Expr) string {
 // sideExpr compiles one operand of a condition against one side's schema.
 // `$left.geo.city` finds the flattened field geo.city before it tries
 // member access into a dynamic field geo.
-func (p *planner) sideExpr(s exec.Schema, which string, e parser.Expr) (*exec.Expr, error) {
+func (p *planner) sideExpr(s exec.Schema, which string, e parser.Expr) (*typed, error) {
 	if name, ok := dottedName(e); ok && strings.HasPrefix(name, which+".") {
 		if i := s.Index(name[len(which)+1:]); i >= 0 {
-			return exec.ColExpr(i, s[i], e.Span()), nil
+			return colExpr(i, s[i], e.Span()), nil
 		}
 	}
 	if ix, ok := e.(*parser.IndexExpr); ok {
@@ -192,14 +207,14 @@ func (p *planner) sideExpr(s exec.Schema, which string, e parser.Expr) (*exec.Ex
 			if lit, ok := ix.Index.(*parser.Literal); ok && lit.Kind == parser.LitString {
 				name := lit.Value.(string)
 				if i := s.Index(name); i >= 0 {
-					return exec.ColExpr(i, s[i], e.Span()), nil
+					return colExpr(i, s[i], e.Span()), nil
 				}
 				return nil, semErr(e, "unknown field %q on the %s side of the join", name, strings.TrimPrefix(which, "$"))
 			}
 		}
 	}
 	c := p.compilerFor(s)
-	c.side = func(w, name string, n parser.Node) (*exec.Expr, error) {
+	c.side = func(w, name string, n parser.Node) (*typed, error) {
 		if w != which {
 			return nil, semErr(n, "%s cannot be used on this side of the join condition", w)
 		}
@@ -207,7 +222,7 @@ func (p *planner) sideExpr(s exec.Schema, which string, e parser.Expr) (*exec.Ex
 		if i < 0 {
 			return nil, semErr(n, "unknown field %q on the %s side of the join", name, strings.TrimPrefix(which, "$"))
 		}
-		return exec.ColExpr(i, s[i], n.Span()), nil
+		return colExpr(i, s[i], n.Span()), nil
 	}
 	return c.compile(e)
 }

@@ -125,7 +125,7 @@ func seriesPlanAgg(st *series, p *planner, c *compiler, in exec.Schema, ma *pars
 }
 
 // axisName is the output name of the axis: the on column's name.
-func axisName(ast parser.Expr, e *exec.Expr, s exec.Schema) string {
+func axisName(ast parser.Expr, e *typed, s exec.Schema) string {
 	name := ""
 	if e.Col >= 0 {
 		name = e.Name

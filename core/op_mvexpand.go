@@ -62,7 +62,7 @@ func (p *planner) planMvExpand(in exec.Schema, op *parser.MvExpandOp) (*step, er
 
 // mvColumnName is the output column of one expanded expression: the
 // alias, the column it reads, or the dotted path with '_' for '.'.
-func mvColumnName(mc *parser.MvExpandCol, e *exec.Expr, s exec.Schema) string {
+func mvColumnName(mc *parser.MvExpandCol, e *typed, s exec.Schema) string {
 	switch {
 	case mc.Name != "":
 		return mc.Name

@@ -21,7 +21,9 @@ func (p *planner) planParse(in exec.Schema, op *parser.ParseOp) (*step, error) {
 		return nil, err
 	}
 	if src.Typ != vector.String {
-		src = exec.CastExpr(src, vector.String)
+		if src, err = castExpr(p.fc, src, vector.String); err != nil {
+			return nil, err
+		}
 	}
 	kind := strings.ToLower(op.Kind)
 	if kind == "" {

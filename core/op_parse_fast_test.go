@@ -79,7 +79,7 @@ func planSimpleParse(t *testing.T, pat string) (*exec.ParseStage, []exec.FastIte
 		t.Fatal(err)
 	}
 	x := &exec.Ctx{Budget: exec.NewMemBudget(0), Fn: testFnContext()}
-	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: x, lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fc: x.Fn, lets: map[string]*typed{}, tables: map[string]*parser.Pipeline{}}
 	in := exec.Schema{{Name: "s", Type: vector.String}}
 	st, err := p.planParse(in, q.Body.Ops[0].(*parser.ParseOp))
 	if err != nil {

@@ -101,7 +101,7 @@ func runParseStage(t *testing.T, q string, v *vector.Vector, sel []int32) []stri
 	}
 	x := &exec.Ctx{Ctx: context.Background(), Budget: exec.NewMemBudget(0)}
 	x.Fn = testFnContext()
-	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fold: x, lets: map[string]*exec.Expr{}, tables: map[string]*parser.Pipeline{}}
+	p := &planner{e: NewEngine(nil), req: &exec.Request{}, fc: x.Fn, lets: map[string]*typed{}, tables: map[string]*parser.Pipeline{}}
 	in := exec.Schema{{Name: "s", Type: vector.String}}
 	st, err := p.planParse(in, pq.Body.Ops[0].(*parser.ParseOp))
 	if err != nil {

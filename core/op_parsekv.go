@@ -20,7 +20,9 @@ func (p *planner) planParseKv(in exec.Schema, op *parser.ParseKvOp) (*step, erro
 		return nil, err
 	}
 	if src.Typ != vector.String {
-		src = exec.CastExpr(src, vector.String)
+		if src, err = castExpr(p.fc, src, vector.String); err != nil {
+			return nil, err
+		}
 	}
 	kv := &plan.ParseKv{}
 	if err := parseKvOptions(kv, c, op); err != nil {

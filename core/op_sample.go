@@ -20,5 +20,5 @@ func (p *planner) planSample(in exec.Schema, op *parser.SampleOp) (*step, error)
 	if !(f > 0 && f < 1) {
 		return nil, semErr(op.Fraction, "sample takes a proportion between 0 and 1 (exclusive), got %s; use take for a number of rows", exec.ValueString(e.ConstValue()))
 	}
-	return one(plan.Stage{Kind: plan.SSample, P: plan.Const(vector.Float, f, nil), Seed: p.fold.Fn.Rand}, in), nil
+	return one(plan.Stage{Kind: plan.SSample, P: plan.Const(vector.Float, f, nil), Seed: p.fc.Rand}, in), nil
 }

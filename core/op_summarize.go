@@ -6,6 +6,7 @@ import (
 
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -73,7 +74,7 @@ func uniqueName(s exec.Schema, name string) string {
 
 // byName is the default name of a by-expression: the column itself, or
 // the column a bin()/floor()-style call groups, else Column1, Column2, ...
-func byName(ast parser.Expr, e *exec.Expr, s exec.Schema) string {
+func byName(ast parser.Expr, e *typed, s exec.Schema) string {
 	if e.Col >= 0 && e.Name != "" {
 		return e.Name
 	}
@@ -89,7 +90,7 @@ func byName(ast parser.Expr, e *exec.Expr, s exec.Schema) string {
 }
 
 // timeBin recognises bin(_time, constant) and returns the bin size.
-func timeBin(ast parser.Expr, e *exec.Expr, c *compiler) (int64, bool) {
+func timeBin(ast parser.Expr, e *typed, c *compiler) (int64, bool) {
 	call, ok := ast.(*parser.CallExpr)
 	if !ok || (call.Name != "bin" && call.Name != "bin_auto" && call.Name != "floor") || e.Typ != vector.DateTime {
 		return 0, false
@@ -98,7 +99,7 @@ func timeBin(ast parser.Expr, e *exec.Expr, c *compiler) (int64, bool) {
 		return 0, false
 	}
 	if call.Name == "bin_auto" {
-		return autoBin(c.x), true
+		return autoBin(c.fc), true
 	}
 	if len(call.Args) < 2 {
 		return 0, false
@@ -111,11 +112,11 @@ func timeBin(ast parser.Expr, e *exec.Expr, c *compiler) (int64, bool) {
 }
 
 // autoBin is bin_auto's width: about 100 bins over the query range.
-func autoBin(x *exec.Ctx) int64 {
-	if x.Fn.Start.IsZero() || x.Fn.End.IsZero() {
+func autoBin(fc *fn.Context) int64 {
+	if fc.Start.IsZero() || fc.End.IsZero() {
 		return int64(60e9)
 	}
-	span := x.Fn.End.Sub(x.Fn.Start).Nanoseconds()
+	span := fc.End.Sub(fc.Start).Nanoseconds()
 	for _, w := range []int64{1e9, 5e9, 10e9, 30e9, 60e9, 300e9, 600e9, 1800e9, 3600e9, 3 * 3600e9, 6 * 3600e9, 12 * 3600e9, 86400e9, 7 * 86400e9} {
 		if span/w <= 100 {
 			return w
@@ -138,7 +139,7 @@ func (p *planner) planAgg(c *compiler, in exec.Schema, ne *parser.NamedExpr, key
 	if len(args) < spec.MinArgs || (spec.MaxArgs >= 0 && len(args) > spec.MaxArgs) {
 		return nil, semErr(call, "%s expects %s, got %d", call.Name, exec.Arity(spec.MinArgs, spec.MaxArgs), len(args))
 	}
-	var es []*exec.Expr
+	var es []*typed
 	var types []vector.Type
 	var argNames []string
 	for _, a := range args {
@@ -174,7 +175,7 @@ func (p *planner) planAgg(c *compiler, in exec.Schema, ne *parser.NamedExpr, key
 // aggNames gives the output column names: the alias, else Axiom's
 // defaults (count_, avg_x, make_set_x, percentile_x_95 ...); arg_max and
 // arg_min name their extra columns after the arguments.
-func aggNames(alias string, call *parser.CallExpr, args []*exec.Expr, outs int, argNames []string) []string {
+func aggNames(alias string, call *parser.CallExpr, args []*typed, outs int, argNames []string) []string {
 	names := make([]string, outs)
 	col := func(i int) string {
 		if i < len(argNames) && argNames[i] != "" {

@@ -24,7 +24,7 @@ func (p *planner) planWhere(in exec.Schema, w *parser.WhereOp) (*step, error) {
 // wherePredicate compiles a predicate, expanding `* has "x"` (and the
 // other string operators on `*`) over every string column wherever it
 // stands in the predicate, so it combines with and, or and not.
-func (p *planner) wherePredicate(c *compiler, in exec.Schema, e parser.Expr) (*exec.Expr, error) {
+func (p *planner) wherePredicate(c *compiler, in exec.Schema, e parser.Expr) (*typed, error) {
 	return c.compile(expandStar(e, in))
 }
 

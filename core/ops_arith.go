@@ -8,18 +8,14 @@ import (
 
 // arith compiles + - * / %, picking the operator's kernels here, once,
 // so evaluation never looks at the operator's text.
-func (c *compiler) arith(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr, error) {
-	res, dom, ok := exec.ArithType(b.Op, l.Typ, r.Typ)
+func (c *compiler) arith(b *parser.BinaryExpr, l, r *typed) (*typed, error) {
+	res, _, ok := exec.ArithType(b.Op, l.Typ, r.Typ)
 	if !ok {
 		return nil, semErr(b, "operator %s is not defined for %s and %s", b.Op, l.Typ, r.Typ)
 	}
-	node := exec.NodeOf(plan.KArith, res, b.Op, b.Sp, l, r)
-	e := planned(node, b.Sp)
-	if node == nil {
-		e = exec.ArithExpr(node, b.Sp, b.Op, res, dom, l, r)
-	}
+	e := nodeExpr(plan.KArith, res, b.Op, b.Sp, l, r)
 	if l.IsConst() && r.IsConst() {
-		return fold(c.x, e)
+		return fold(c.fc, e)
 	}
 	return e, nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // binary dispatches a BinaryExpr to the family of its operator.
-func (c *compiler) binary(b *parser.BinaryExpr) (*exec.Expr, error) {
+func (c *compiler) binary(b *parser.BinaryExpr) (*typed, error) {
 	l, err := c.compile(b.L)
 	if err != nil {
 		return nil, err
@@ -42,17 +42,13 @@ func isStringOp(op string) bool {
 
 // dynIndex compiles x[key] and x.name over dynamic values: a string key
 // reads a property, an integer an array element (negative from the end).
-func (c *compiler) dynIndex(n parser.Node, x, key *exec.Expr) (*exec.Expr, error) {
+func (c *compiler) dynIndex(n parser.Node, x, key *typed) (*typed, error) {
 	if x.Typ != vector.Dynamic && x.Typ != vector.Null {
 		return nil, semErr(n, "cannot index into a value of type %s", x.Typ)
 	}
-	node := exec.NodeOf(plan.KIndex, vector.Dynamic, "", n.Span(), x, key)
-	e := planned(node, n.Span())
-	if node == nil {
-		e = exec.IndexExpr(node, n.Span(), x, key)
-	}
+	e := nodeExpr(plan.KIndex, vector.Dynamic, "", n.Span(), x, key)
 	if x.IsConst() && key.IsConst() {
-		return fold(c.x, e)
+		return fold(c.fc, e)
 	}
 	return e, nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // comparison compiles ==, !=, <, <=, >, >=.
-func (c *compiler) comparison(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr, error) {
+func (c *compiler) comparison(b *parser.BinaryExpr, l, r *typed) (*typed, error) {
 	dom, ok := exec.CompareDomain(l.Typ, r.Typ)
 	if c.strict && l.Typ != r.Typ && !(l.Typ.IsNumeric() && r.Typ.IsNumeric()) && l.Typ != vector.Null && r.Typ != vector.Null {
 		return nil, semErr(b, "QueryFailed: set stricttypes forbids comparing %s with %s using %s", l.Typ, r.Typ, b.Op)
@@ -20,13 +20,9 @@ func (c *compiler) comparison(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr
 	if dom == vector.Bool && op != "==" && op != "!=" {
 		return nil, semErr(b, "operator %s is not defined for bool", op)
 	}
-	node := exec.NodeOf(plan.KCmp, vector.Bool, op, b.Sp, l, r)
-	e := planned(node, b.Sp)
-	if node == nil {
-		e = exec.CmpExpr(node, b.Sp, op, l, r)
-	}
+	e := nodeExpr(plan.KCmp, vector.Bool, op, b.Sp, l, r)
 	if l.IsConst() && r.IsConst() {
-		return fold(c.x, e)
+		return fold(c.fc, e)
 	}
 	return e, nil
 }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/internal/srcpos"
 	"github.com/aplite/aplite/parser"
@@ -13,12 +12,12 @@ import (
 // (dynamic([1, [2, 3]]), 4) tests 1, 2, 3 and 4). A list that is all
 // constants is a set built once; one that reads columns (x in (tags),
 // with tags an array per row) is tested row by row (ops_in_rows.go).
-func (c *compiler) inList(e *parser.InExpr) (*exec.Expr, error) {
+func (c *compiler) inList(e *parser.InExpr) (*typed, error) {
 	x, err := c.compile(e.X)
 	if err != nil {
 		return nil, err
 	}
-	list := make([]*exec.Expr, len(e.List))
+	list := make([]*typed, len(e.List))
 	allConst := true
 	for i, le := range e.List {
 		if list[i], err = c.compile(le); err != nil {
@@ -26,19 +25,15 @@ func (c *compiler) inList(e *parser.InExpr) (*exec.Expr, error) {
 		}
 		allConst = allConst && list[i].IsConst()
 	}
-	node := exec.NodeOf(plan.KIn, vector.Bool, e.Op, e.Sp, append([]*exec.Expr{x}, list...)...)
-	out := planned(node, e.Sp)
-	if node == nil {
-		out = exec.InExpr(node, e.Sp, e.Op, x, list)
-	}
+	out := nodeExpr(plan.KIn, vector.Bool, e.Op, e.Sp, append([]*typed{x}, list...)...)
 	if x.IsConst() && allConst {
-		return fold(c.x, out)
+		return fold(c.fc, out)
 	}
 	return out, nil
 }
 
 // between compiles `x between (lo .. hi)` (inclusive) as lo <= x and x <= hi.
-func (c *compiler) between(e *parser.BetweenExpr) (*exec.Expr, error) {
+func (c *compiler) between(e *parser.BetweenExpr) (*typed, error) {
 	x, err := c.compile(e.X)
 	if err != nil {
 		return nil, err
@@ -74,14 +69,10 @@ func (c *compiler) between(e *parser.BetweenExpr) (*exec.Expr, error) {
 }
 
 // not negates a bool expression (null stays null).
-func (c *compiler) not(sp srcpos.Span, x *exec.Expr) (*exec.Expr, error) {
-	node := exec.NodeOf(plan.KNot, vector.Bool, "", sp, x)
-	e := planned(node, sp)
-	if node == nil {
-		e = exec.NotExpr(node, sp, x)
-	}
+func (c *compiler) not(sp srcpos.Span, x *typed) (*typed, error) {
+	e := nodeExpr(plan.KNot, vector.Bool, "", sp, x)
 	if x.IsConst() {
-		return fold(c.x, e)
+		return fold(c.fc, e)
 	}
 	return e, nil
 }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -9,25 +8,21 @@ import (
 
 // logical compiles `and` / `or` with three-valued logic: false wins for
 // and, true wins for or, otherwise a null operand makes the result null.
-func (c *compiler) logical(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr, error) {
-	for _, side := range []*exec.Expr{l, r} {
+func (c *compiler) logical(b *parser.BinaryExpr, l, r *typed) (*typed, error) {
+	for _, side := range []*typed{l, r} {
 		if side.Typ != vector.Bool && side.Typ != vector.Null && side.Typ != vector.Dynamic {
 			return nil, semErr(b, "operands of %s must be bool, got %s", b.Op, side.Typ)
 		}
 	}
-	node := exec.NodeOf(plan.KLogic, vector.Bool, b.Op, b.Sp, l, r)
-	e := planned(node, b.Sp)
-	if node == nil {
-		e = exec.LogicExpr(node, b.Sp, b.Op == "and", l, r)
-	}
+	e := nodeExpr(plan.KLogic, vector.Bool, b.Op, b.Sp, l, r)
 	if l.IsConst() && r.IsConst() {
-		return fold(c.x, e)
+		return fold(c.fc, e)
 	}
 	return e, nil
 }
 
 // unary compiles -x and +x.
-func (c *compiler) unary(u *parser.UnaryExpr) (*exec.Expr, error) {
+func (c *compiler) unary(u *parser.UnaryExpr) (*typed, error) {
 	x, err := c.compile(u.X)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -13,7 +12,7 @@ import (
 // omitted hi the length; a negative bound counts from the end; bounds past
 // either end are clamped, so a slice never fails. A null x or bound, or a
 // dynamic value that is neither an array nor a string, gives null.
-func (c *compiler) slice(e *parser.SliceExpr) (*exec.Expr, error) {
+func (c *compiler) slice(e *parser.SliceExpr) (*typed, error) {
 	x, err := c.compile(e.X)
 	if err != nil {
 		return nil, err
@@ -21,7 +20,7 @@ func (c *compiler) slice(e *parser.SliceExpr) (*exec.Expr, error) {
 	if x.Typ != vector.Dynamic && x.Typ != vector.String && x.Typ != vector.Null {
 		return nil, semErr(e.X, "a slice [lo:hi] needs an array or a string, got %s", x.Typ)
 	}
-	var bounds [2]*exec.Expr
+	var bounds [2]*typed
 	for i, b := range []parser.Expr{e.Lo, e.Hi} {
 		if b == nil {
 			continue
@@ -37,13 +36,9 @@ func (c *compiler) slice(e *parser.SliceExpr) (*exec.Expr, error) {
 	if t == vector.Null {
 		t = vector.Dynamic
 	}
-	node := exec.NodeOf(plan.KSlice, t, "", e.Sp, x, bounds[0], bounds[1])
-	out := planned(node, e.Sp)
-	if node == nil {
-		out = exec.SliceExpr(node, e.Sp, t, x, bounds)
-	}
+	out := nodeExpr(plan.KSlice, t, "", e.Sp, x, bounds[0], bounds[1])
 	if x.IsConst() && (bounds[0] == nil || bounds[0].IsConst()) && (bounds[1] == nil || bounds[1].IsConst()) {
-		return fold(c.x, out)
+		return fold(c.fc, out)
 	}
 	return out, nil
 }

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"regexp"
+
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/parser"
@@ -8,16 +10,18 @@ import (
 )
 
 // stringOp compiles the string operators, including `matches regex`.
-func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *exec.Expr) (*exec.Expr, error) {
+func (c *compiler) stringOp(b *parser.BinaryExpr, l, r *typed) (*typed, error) {
 	if _, _, ok := exec.LookupStringOp(b.Op); !ok && b.Op != "matches regex" && b.Op != "!matches regex" {
 		return nil, semErr(b, "unknown operator %s", b.Op)
 	}
-	e, err := exec.StrExpr(exec.NodeOf(plan.KStr, vector.Bool, b.Op, b.Sp, l, r), b.Sp, b.Op, l, r)
-	if err != nil {
-		return nil, semErr(b.R, "invalid regular expression: %v", err)
+	if (b.Op == "matches regex" || b.Op == "!matches regex") && r.IsConst() {
+		if _, err := regexp.Compile(exec.ValueString(r.ConstValue())); err != nil {
+			return nil, semErr(b.R, "invalid regular expression: %v", err)
+		}
 	}
+	e := nodeExpr(plan.KStr, vector.Bool, b.Op, b.Sp, l, r)
 	if l.IsConst() && r.IsConst() {
-		return fold(c.x, e)
+		return fold(c.fc, e)
 	}
 	return e, nil
 }

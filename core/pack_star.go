@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
@@ -23,10 +22,10 @@ func isPackStar(call *parser.CallExpr) bool {
 }
 
 // packStar compiles pack(*) as bag_pack("col1", col1, "col2", col2, …).
-func (c *compiler) packStar(call *parser.CallExpr) (*exec.Expr, error) {
-	args := make([]*exec.Expr, 0, 2*len(c.in))
+func (c *compiler) packStar(call *parser.CallExpr) (*typed, error) {
+	args := make([]*typed, 0, 2*len(c.in))
 	for i, col := range c.in {
-		args = append(args, constExpr(vector.String, col.Name, call.Sp), exec.ColExpr(i, col, call.Sp))
+		args = append(args, constExpr(vector.String, col.Name, call.Sp), colExpr(i, col, call.Sp))
 	}
 	return c.callFunc(call, fn.Lookup("bag_pack"), args)
 }

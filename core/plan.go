@@ -6,6 +6,7 @@ import (
 	"path"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
@@ -16,10 +17,11 @@ import (
 type planner struct {
 	e   *Engine
 	req *exec.Request
-	// fold is what planning evaluates constants with (foldCtx); the
-	// run's own context is not the planner's.
-	fold   *exec.Ctx
-	lets   map[string]*exec.Expr
+	// fc is the query's function context (clock, range, seed, memory
+	// charge) that constants fold with; the planner holds nothing of a
+	// run.
+	fc     *fn.Context
+	lets   map[string]*typed
 	tables map[string]*parser.Pipeline
 	// datasets records every dataset the query reads, in order of first use.
 	datasets []string
@@ -41,7 +43,7 @@ func (p *planner) release() {
 
 // compilerFor returns an expression compiler over schema s.
 func (p *planner) compilerFor(s exec.Schema) *compiler {
-	return &compiler{x: p.fold, in: s, lets: p.lets, strict: p.strict}
+	return &compiler{fc: p.fc, in: s, lets: p.lets, strict: p.strict}
 }
 
 // planQuery plans the statements and the body of q.
@@ -289,7 +291,7 @@ func (p *planner) print(ps *parser.PrintSource) (*plan.Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := constValue(p.fold, e)
+		v, err := constValue(p.fc, e)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"github.com/aplite/aplite/core/agg"
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
 	"github.com/aplite/aplite/vector"
 )
@@ -11,15 +12,16 @@ import (
 func BuildExpr(node *plan.Expr, in Schema) (*Expr, error) { return buildExpr(node, in) }
 
 // EvalConst evaluates an expression node that reads no column, once,
-// over one row. The planner resolves and types expressions into nodes
-// without building their evaluators, and asks this for the value of a
-// constant one (folding, print).
-func EvalConst(x *Ctx, node *plan.Expr) (*vector.Vector, error) {
+// over one row, with the query's function context fc (its clock, range,
+// seed and memory charge) and nothing of a run. The planner resolves and
+// types expressions into nodes without building their evaluators, and
+// asks this for the value of a constant one (folding, print).
+func EvalConst(fc *fn.Context, node *plan.Expr) (*vector.Vector, error) {
 	e, err := buildExpr(node, nil)
 	if err != nil {
 		return nil, err
 	}
-	return e.Run(x, &Batch{Batch: vector.Batch{N: 1}})
+	return e.Run(&Ctx{Fn: fc}, &Batch{Batch: vector.Batch{N: 1}})
 }
 
 // BuildStage builds the operator of one stage node over input schema

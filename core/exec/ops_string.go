@@ -79,7 +79,7 @@ func StrExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *Expr) (*Expr, err
 		memoKey = op + "\x00" + ValueString(r.ConstValue())
 	}
 	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {
-		if r.IsConst() && lv.Codes != nil && !lv.Const && len(lv.Dict) > 0 {
+		if r.IsConst() && lv.Codes != nil && !lv.Const && len(lv.Dict) > 0 && x.Preds != nil {
 			return x.Preds.Apply(lv, memoKey, bt.N, func(dict []string) []bool {
 				needle := ValueString(r.ConstValue())
 				res := make([]bool, len(dict))

@@ -67,14 +67,6 @@ func NewCtx(ctx context.Context, req *Request, began time.Time, sh Shared) *Ctx 
 	return x
 }
 
-// FoldCtx is what planning may evaluate with: the run's function context
-// (its clock, range, random seed and memory budget) and deadline, and
-// none of its state (statistics, caches, merged groups, per-run values),
-// so a plan never holds or changes what a run owns.
-func FoldCtx(x *Ctx) *Ctx {
-	return &Ctx{Ctx: x.Ctx, Fn: x.Fn, Preds: x.Preds}
-}
-
 // Source produces the first batches of a pipeline. run may call emit from
 // several goroutines at once, each with its own worker number in
 // [0, workers); emit's error stops the source.
