@@ -432,3 +432,42 @@ func TestDistributedVariables(t *testing.T) {
 		t.Error("node b ran no fragment of a query with variables")
 	}
 }
+
+// Redact and parse-kv read nothing but their batch and carry their
+// regular expressions as text, so a query with one before its first
+// blocking stage is cut into fragments: each travels as JSON, node b
+// decodes and builds it, and the merged answer and counters are one
+// node's.
+func TestDistributedRedactParseKv(t *testing.T) {
+	c := newTestCluster(t)
+	for _, q := range []string{
+		"['logs'] | redact '[0-9]+' on uri | summarize count() by uri",
+		"['logs'] | redact replaceToken='#' replaceHash=true redactGroups=true 'v([0-9])' | distinct uri",
+		"['logs'] | where method == 'GET' | redact dynamic(['a', 'e']) | top 3 by id asc | project id, message",
+		"['logs'] | parse-kv uri as (api:string, v1:string) with (pair_delimiter='/', kv_delimiter='v') | summarize count() by api, v1",
+		"['logs'] | parse-kv uri as (x:long, y) with (regex='([a-z]+)/([0-9a-z]+)') | summarize count() by x, y",
+		"['logs'] | parse-kv message as (were, linear) | where isnotempty(were) | summarize count() by were, linear",
+	} {
+		if !travels(t, c.a, q) {
+			t.Errorf("%s: is not cut into fragments", q)
+			continue
+		}
+		want, wst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true})
+		before := c.ran.Load()
+		var fails []string
+		got, gst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Distribute: c.distribution(&fails)})
+		if !sameJSONNumbers(got, want) {
+			t.Errorf("%s\n got %s\nwant %s", q, got, want)
+		}
+		if gst.RowsExamined != wst.RowsExamined || gst.BlocksExamined != wst.BlocksExamined {
+			t.Errorf("%s: distributed examined %d rows / %d blocks, one node %d / %d", q,
+				gst.RowsExamined, gst.BlocksExamined, wst.RowsExamined, wst.BlocksExamined)
+		}
+		if c.ran.Load() == before || len(fails) > 0 {
+			t.Errorf("%s: node b ran %d fragments, failures %v", q, c.ran.Load()-before, fails)
+		}
+		if len(want) < 10 {
+			t.Errorf("%s: the answer %s is too small to tell", q, want)
+		}
+	}
+}

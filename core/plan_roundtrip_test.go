@@ -51,6 +51,9 @@ var planQueries = []string{
 	"logs | mv-expand tags | summarize count() by tostring(tags)",
 	"logs | mv-expand with_itemindex=i t = tags to typeof(string) limit 2 | summarize count() by t, i",
 	"logs | extend b = geo | mv-expand kind=array b | summarize count() by tostring(b)",
+	"logs | redact '[0-9]+' on uri | redact replaceToken='#' replaceHash=true 'v' | summarize count() by uri",
+	"logs | parse-kv uri as (api:string, v1:string) with (pair_delimiter='/', kv_delimiter='v') | summarize count() by api, v1",
+	"logs | parse-kv message as (were, linear) with (greedy=true) | summarize count() by were, linear",
 }
 
 // TestPlanRoundTrip is the property the plan IR promises: for every

@@ -142,12 +142,6 @@ func buildPipelineStage(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error)
 		return &getSchemaStage{In: in}, nil
 	case plan.SNulls:
 		return buildNulls(ps, in)
-	case plan.SRedact:
-		st, err := buildRedact(ps, in)
-		return checkedStage(ps, st, err)
-	case plan.SParseKv:
-		st, err := buildParseKv(ps, in)
-		return checkedStage(ps, st, err)
 	case plan.SSeries:
 		st, err := buildMakeSeries(ps, in, env.actx)
 		return checkedStage(ps, st, err)

@@ -233,6 +233,10 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 		return buildParse(ps, in)
 	case plan.SMvExpand:
 		return buildMvExpand(ps, in)
+	case plan.SRedact:
+		return buildRedact(ps, in)
+	case plan.SParseKv:
+		return buildParseKv(ps, in)
 	case plan.SDistinct:
 		exprs, err := buildExprs(ps.Exprs, in)
 		if err != nil {

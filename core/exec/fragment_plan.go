@@ -36,12 +36,15 @@ func FragmentPlan(src *ScanSource, stages []Stage) (*plan.Fragment, bool) {
 }
 
 // fragmentKinds are the stages a fragment may hold (buildStage builds
-// them). A join's right side and a union's legs read other tables than
-// the fragment's blocks, and a sample's draws depend on the batches a
-// node numbers: those stay on the node that received the query.
+// them, and each reads nothing but its batch: redact and parse-kv carry
+// their regular expressions as text). A join's right side and a union's
+// legs read other tables than the fragment's blocks, and a sample's
+// draws depend on the batches a node numbers: those stay on the node
+// that received the query.
 var fragmentKinds = map[plan.StageKind]bool{plan.SWhere: true, plan.SExtend: true, plan.SProject: true,
 	plan.SPick: true, plan.SSummarize: true, plan.SCount: true, plan.STake: true, plan.STop: true,
-	plan.SSort: true, plan.SDistinct: true, plan.SParse: true, plan.SMvExpand: true}
+	plan.SSort: true, plan.SDistinct: true, plan.SParse: true, plan.SMvExpand: true,
+	plan.SRedact: true, plan.SParseKv: true}
 
 // BuildFragment builds the pipeline of pf over the blocks of snap it
 // names: the scan with the plan's schema and time bounds, then each
