@@ -14,19 +14,19 @@ import (
 // in the execCtx and never on the plan node.
 type finalStates struct {
 	mu sync.Mutex
-	m  map[*SummarizeStage]*aggSink
+	m  map[*summarizeStage]*aggSink
 }
 
-func (f *finalStates) set(s *SummarizeStage, a *aggSink) {
+func (f *finalStates) set(s *summarizeStage, a *aggSink) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.m == nil {
-		f.m = map[*SummarizeStage]*aggSink{}
+		f.m = map[*summarizeStage]*aggSink{}
 	}
 	f.m[s] = a
 }
 
-func (f *finalStates) Get(s *SummarizeStage) *aggSink {
+func (f *finalStates) Get(s *summarizeStage) *aggSink {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.m[s]
@@ -44,7 +44,7 @@ func outTable(sch Schema, b *Batch) output.Table {
 // Shape describes the summarize for rendering: its keys and, per
 // aggregation, the API's operation name, the fields it reads and its
 // constant arguments (topk(remote_ip, 1) reads ["remote_ip"], args [1]).
-func (s *SummarizeStage) Shape() *output.Summary {
+func (s *summarizeStage) Shape() *output.Summary {
 	sum := &output.Summary{Keys: slices.Clone(s.KeyNames), TimeKey: s.TimeKey, BinSize: s.BinSize}
 	for _, a := range s.Aggs {
 		oa := output.Agg{Op: apiAggName(a.Spec), Columns: slices.Clone(a.Names)}
@@ -73,7 +73,7 @@ func apiAggName(s *agg.Spec) string {
 
 // Totals re-aggregates the final groups without the time key, by merging
 // their states: exact for every aggregation, and no second scan.
-func (s *SummarizeStage) Totals(f *aggSink) *output.Table {
+func (s *summarizeStage) Totals(f *aggSink) *output.Table {
 	var keyCols []*vector.Vector
 	var types []vector.Type
 	var sch Schema
@@ -112,7 +112,7 @@ func (s *SummarizeStage) Totals(f *aggSink) *output.Table {
 
 // aggOffset is the position of aggregation i's first column among the
 // aggregation columns.
-func aggOffset(s *SummarizeStage, i int) int {
+func aggOffset(s *summarizeStage, i int) int {
 	n := 0
 	for _, a := range s.Aggs[:i] {
 		n += len(a.Outs)

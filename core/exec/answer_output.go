@@ -55,7 +55,7 @@ func Answer(x *Ctx, pl *Pipeline, b *Batch, ri RunInfo) *output.Output {
 
 // outStats copies the scan counters and derives the cursors from the
 // result's _time column.
-func outStats(st *ScanStats, sch Schema, b *Batch) output.Stats {
+func outStats(st *scanStats, sch Schema, b *Batch) output.Stats {
 	s := output.Stats{
 		BlocksExamined: st.BlocksExamined.Load(),
 		BlocksMatched:  st.BlocksMatched.Load(),
@@ -94,12 +94,12 @@ func outStats(st *ScanStats, sch Schema, b *Batch) output.Stats {
 
 // finalSummarize returns the summarize stage whose output the result is
 // (possibly re-sorted), else nil.
-func finalSummarize(pl *Pipeline) *SummarizeStage {
+func finalSummarize(pl *Pipeline) *summarizeStage {
 	for i := len(pl.Stages) - 1; i >= 0; i-- {
 		switch st := pl.Stages[i].(type) {
-		case *SummarizeStage:
+		case *summarizeStage:
 			return st
-		case *SortStage:
+		case *sortStage:
 			continue
 		default:
 			return nil
@@ -115,9 +115,9 @@ func outOrder(pl *Pipeline) []output.Order {
 	}
 	var keys []sortKey
 	switch st := pl.Stages[len(pl.Stages)-1].(type) {
-	case *SortStage:
+	case *sortStage:
 		keys = st.Keys
-	case *TopStage:
+	case *topStage:
 		if !st.SortTake {
 			keys = st.Keys
 		}

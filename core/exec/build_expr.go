@@ -71,7 +71,7 @@ func buildNode(node *plan.Expr, in Schema, args []*Expr) (*Expr, error) {
 			if t := in[node.Index].Type; t != vector.DateTime {
 				return nil, fmt.Errorf("plan: cursor of column %d, a %s", node.Index, t)
 			}
-			return CursorExpr(node.Index, sp), nil
+			return cursorExpr(node.Index, sp), nil
 		}
 		e := ColExpr(node.Index, in[node.Index], sp)
 		if in[node.Index].Name != node.Name {
@@ -79,12 +79,12 @@ func buildNode(node *plan.Expr, in Schema, args []*Expr) (*Expr, error) {
 		}
 		return e, nil
 	case plan.KConst:
-		return ConstVecExpr(vector.NewConst(node.Type, node.ConstValue(), 1), sp), nil
+		return constVecExpr(vector.NewConst(node.Type, node.ConstValue(), 1), sp), nil
 	case plan.KCast:
 		if err := need(1); err != nil {
 			return nil, err
 		}
-		return CastExpr(args[0], node.Type), nil
+		return castExpr(args[0], node.Type), nil
 	case plan.KCmp:
 		if err := need(2); err != nil {
 			return nil, err
@@ -92,7 +92,7 @@ func buildNode(node *plan.Expr, in Schema, args []*Expr) (*Expr, error) {
 		if _, ok := CompareDomain(args[0].Typ, args[1].Typ); !ok || !isCmpOp(node.Op) {
 			return nil, fmt.Errorf("plan: cannot compare %s with %s using %s", args[0].Typ, args[1].Typ, node.Op)
 		}
-		return CmpExpr(node, sp, node.Op, args[0], args[1]), nil
+		return cmpExpr(node, sp, node.Op, args[0], args[1]), nil
 	case plan.KLogic:
 		if err := need(2); err != nil {
 			return nil, err
@@ -100,12 +100,12 @@ func buildNode(node *plan.Expr, in Schema, args []*Expr) (*Expr, error) {
 		if node.Op != "and" && node.Op != "or" {
 			return nil, fmt.Errorf("plan: unknown logical operator %q", node.Op)
 		}
-		return LogicExpr(node, sp, node.Op == "and", args[0], args[1]), nil
+		return logicExpr(node, sp, node.Op == "and", args[0], args[1]), nil
 	case plan.KNot:
 		if err := need(1); err != nil {
 			return nil, err
 		}
-		return NotExpr(node, sp, args[0]), nil
+		return notExpr(node, sp, args[0]), nil
 	case plan.KArith:
 		if err := need(2); err != nil {
 			return nil, err
@@ -119,12 +119,12 @@ func buildNode(node *plan.Expr, in Schema, args []*Expr) (*Expr, error) {
 		if !ok {
 			return nil, fmt.Errorf("plan: operator %s is not defined for %s and %s", node.Op, args[0].Typ, args[1].Typ)
 		}
-		return ArithExpr(node, sp, node.Op, res, dom, args[0], args[1]), nil
+		return arithExpr(node, sp, node.Op, res, dom, args[0], args[1]), nil
 	case plan.KStr:
 		if err := need(2); err != nil {
 			return nil, err
 		}
-		return StrExpr(node, sp, node.Op, args[0], args[1])
+		return strExpr(node, sp, node.Op, args[0], args[1])
 	case plan.KIn:
 		if len(args) == 0 {
 			return nil, fmt.Errorf("plan: in node without operand")
@@ -135,21 +135,21 @@ func buildNode(node *plan.Expr, in Schema, args []*Expr) (*Expr, error) {
 		switch node.Op {
 		case "in", "!in", "in~", "!in~", "has_any", "has_any_cs", "has_all":
 		default:
-			// InExpr reads an operator by its prefix and suffix: an
+			// inExpr reads an operator by its prefix and suffix: an
 			// unknown one would run as some in, a wrong answer.
 			return nil, fmt.Errorf("plan: unknown in operator %q", node.Op)
 		}
-		return InExpr(node, sp, node.Op, args[0], args[1:]), nil
+		return inExpr(node, sp, node.Op, args[0], args[1:]), nil
 	case plan.KIndex:
 		if err := need(2); err != nil {
 			return nil, err
 		}
-		return IndexExpr(node, sp, args[0], args[1]), nil
+		return indexExpr(node, sp, args[0], args[1]), nil
 	case plan.KSlice:
 		if len(args) != 3 || args[0] == nil {
 			return nil, fmt.Errorf("plan: slice node needs 3 operands")
 		}
-		return SliceExpr(node, sp, node.Type, args[0], [2]*Expr{args[1], args[2]}), nil
+		return sliceExpr(node, sp, node.Type, args[0], [2]*Expr{args[1], args[2]}), nil
 	case plan.KCall:
 		return buildCall(node, sp, args)
 	}

@@ -127,7 +127,7 @@ func BuildQueryPipeline(pp *plan.Pipeline, env *BuildEnv) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	AttachTopPrune(pl)
+	attachTopPrune(pl)
 	return pl, nil
 }
 

@@ -137,7 +137,7 @@ func buildScan(ps *plan.Source, sch Schema, env *BuildEnv) (Source, error) {
 			return nil, fmt.Errorf("no snapshot of dataset %q", ds)
 		}
 		for _, p := range snap.Parts {
-			s.Parts = append(s.Parts, ScanPart{Part: p, dataset: i})
+			s.Parts = append(s.Parts, scanPart{Part: p, dataset: i})
 		}
 	}
 	bounds(s, ps)
@@ -175,7 +175,7 @@ func buildStream(ps *plan.Source, sch Schema, env *BuildEnv) (Source, error) {
 		types[c.Name] = c.Type
 	}
 	s := &ScanSource{Sch: sch, Datasets: ps.Datasets,
-		Stream: &StreamScan{Table: env.Streams[ps.Datasets[0]], Planned: types}}
+		Stream: &streamScan{Table: env.Streams[ps.Datasets[0]], Planned: types}}
 	bounds(s, ps)
 	return s, nil
 }

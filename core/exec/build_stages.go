@@ -68,7 +68,7 @@ func (s *pickStage) toPlan() (*plan.Stage, bool) {
 	return &plan.Stage{Kind: plan.SPick, Schema: schemaPlan(s.Sch), Idx: s.Idx}, true
 }
 
-func (s *SummarizeStage) toPlan() (*plan.Stage, bool) {
+func (s *summarizeStage) toPlan() (*plan.Stage, bool) {
 	keys, ok := exprNodes(s.Keys)
 	if !ok {
 		return nil, false
@@ -85,25 +85,25 @@ func (s *SummarizeStage) toPlan() (*plan.Stage, bool) {
 	return st, true
 }
 
-func (c *CountStage) toPlan() (*plan.Stage, bool) {
+func (c *countStage) toPlan() (*plan.Stage, bool) {
 	return &plan.Stage{Kind: plan.SCount, Schema: schemaPlan(c.Out())}, true
 }
 
-func (s *TakeStage) toPlan() (*plan.Stage, bool) {
+func (s *takeStage) toPlan() (*plan.Stage, bool) {
 	return &plan.Stage{Kind: plan.STake, N: s.N}, true
 }
 
-func (s *TopStage) toPlan() (*plan.Stage, bool) {
+func (s *topStage) toPlan() (*plan.Stage, bool) {
 	keys, ok := sortKeysPlan(s.Keys)
 	return &plan.Stage{Kind: plan.STop, N: s.N, Order: keys, SortTake: s.SortTake}, ok
 }
 
-func (s *SortStage) toPlan() (*plan.Stage, bool) {
+func (s *sortStage) toPlan() (*plan.Stage, bool) {
 	keys, ok := sortKeysPlan(s.Keys)
 	return &plan.Stage{Kind: plan.SSort, Order: keys}, ok
 }
 
-func (s *DistinctStage) toPlan() (*plan.Stage, bool) {
+func (s *distinctStage) toPlan() (*plan.Stage, bool) {
 	ns, ok := exprNodes(s.Exprs)
 	return &plan.Stage{Kind: plan.SDistinct, Schema: schemaPlan(s.Sch), Exprs: ns}, ok
 }
@@ -205,12 +205,12 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 	case plan.SSummarize:
 		return buildSummarize(ps, in, actx)
 	case plan.SCount:
-		return &CountStage{}, nil
+		return &countStage{}, nil
 	case plan.STake:
 		if ps.N < 0 {
 			return nil, fmt.Errorf("negative row count %d", ps.N)
 		}
-		return &TakeStage{In: in, N: ps.N}, nil
+		return &takeStage{In: in, N: ps.N}, nil
 	case plan.STop, plan.SSort:
 		if ps.N < 0 {
 			// The planner refuses `top -1`; a plan from elsewhere must be
@@ -226,9 +226,9 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 			return nil, err
 		}
 		if ps.Kind == plan.SSort {
-			return &SortStage{In: in, Keys: keys}, nil
+			return &sortStage{In: in, Keys: keys}, nil
 		}
-		return &TopStage{In: in, N: ps.N, Keys: keys, SortTake: ps.SortTake}, nil
+		return &topStage{In: in, N: ps.N, Keys: keys, SortTake: ps.SortTake}, nil
 	case plan.SParse:
 		return buildParse(ps, in)
 	case plan.SMvExpand:
@@ -249,7 +249,7 @@ func buildStageOf(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) {
 		for i, e := range exprs {
 			sch[i] = ColDef{Name: ps.Schema[i].Name, Type: e.Typ}
 		}
-		return &DistinctStage{Sch: sch, Exprs: exprs}, nil
+		return &distinctStage{Sch: sch, Exprs: exprs}, nil
 	}
 	return nil, fmt.Errorf("%w stage kind %q", plan.ErrUnsupported, ps.Kind)
 }
@@ -297,7 +297,7 @@ func buildSummarize(ps *plan.Stage, in Schema, actx agg.Context) (Stage, error) 
 	if ps.BinCol >= 0 && (ps.TimeKey < 0 || ps.BinSize <= 0 || in[ps.BinCol].Type != vector.DateTime) {
 		return nil, fmt.Errorf("time bin of column %d by %d for key %d", ps.BinCol, ps.BinSize, ps.TimeKey)
 	}
-	st := &SummarizeStage{In: in, Keys: keys, TimeKey: ps.TimeKey, BinSize: ps.BinSize, BinCol: ps.BinCol}
+	st := &summarizeStage{In: in, Keys: keys, TimeKey: ps.TimeKey, BinSize: ps.BinSize, BinCol: ps.BinCol}
 	for i, k := range keys {
 		name := ps.Schema[i].Name
 		st.Sch = append(st.Sch, ColDef{Name: name, Type: k.Typ})

@@ -6,10 +6,10 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// CursorExpr is cursor_current(): the cursor of each row, made from its
+// cursorExpr is cursor_current(): the cursor of each row, made from its
 // _time as the result's min/max cursors are (cursor.go), so a row's
 // cursor resumes a query there.
-func CursorExpr(col int, sp srcpos.Span) *Expr {
+func cursorExpr(col int, sp srcpos.Span) *Expr {
 	node := &plan.Expr{Kind: plan.KCursor, Type: vector.String, Index: col, Pos: posOf(sp)}
 	return &Expr{Typ: vector.String, Col: -1, Span: sp, Node: node, Eval: func(x *Ctx, b *Batch) (*vector.Vector, error) {
 		t, err := b.Col(col)

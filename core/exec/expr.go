@@ -60,10 +60,10 @@ func (e *Expr) Run(x *Ctx, b *Batch) (*vector.Vector, error) {
 	return e.Eval(x, b)
 }
 
-// ConstVecExpr is the constant expression of c, a Const vector of one
+// constVecExpr is the constant expression of c, a Const vector of one
 // row. Its node holds the value as the vector boxes it, so a constant
 // written as a literal and one decoded from a plan are the same vector.
-func ConstVecExpr(c *vector.Vector, sp srcpos.Span) *Expr {
+func constVecExpr(c *vector.Vector, sp srcpos.Span) *Expr {
 	return &Expr{Typ: c.Type, Col: -1, Cnst: c, Span: sp, Node: plan.Const(c.Type, c.Value(0), posOf(sp))}
 }
 
@@ -92,10 +92,10 @@ func spanOf(p *plan.Pos) srcpos.Span {
 	return srcpos.Span{Start: srcpos.Pos{Line: p[0], Col: p[1]}}
 }
 
-// NodeOf is the plan node of an operator over args, or nil when one of
+// nodeOf is the plan node of an operator over args, or nil when one of
 // them has no plan form (then neither has the operator). A nil arg is
 // an absent optional operand and stays nil in the node.
-func NodeOf(k plan.Kind, t vector.Type, op string, sp srcpos.Span, args ...*Expr) *plan.Expr {
+func nodeOf(k plan.Kind, t vector.Type, op string, sp srcpos.Span, args ...*Expr) *plan.Expr {
 	nodes := make([]*plan.Expr, len(args))
 	for i, a := range args {
 		if a == nil {

@@ -99,13 +99,13 @@ func (pl *Pipeline) FirstBlocking() (int, blockStage) {
 			return k, b
 		}
 	}
-	return len(pl.Stages), &CollectStage{Sch: pl.Out()}
+	return len(pl.Stages), &collectStage{Sch: pl.Out()}
 }
 
 // CanTravel reports whether blk's sinks can be encoded: every
 // aggregation of a summarize must have a state codec.
 func CanTravel(x *Ctx, blk blockStage) bool {
-	s, ok := blk.(*SummarizeStage)
+	s, ok := blk.(*summarizeStage)
 	if !ok {
 		return true
 	}
@@ -122,7 +122,7 @@ func CanTravel(x *Ctx, blk blockStage) bool {
 }
 
 // DecodeFragment reads RunFragment's answer and adds its statistics.
-func DecodeFragment(x *Ctx, codec SinkCodec, b []byte) ([]Sink, error) {
+func DecodeFragment(x *Ctx, codec SinkCodec, b []byte) ([]sink, error) {
 	b, err := decodeFragmentStats(b, x.Stats)
 	if err != nil {
 		return nil, err
@@ -132,7 +132,7 @@ func DecodeFragment(x *Ctx, codec SinkCodec, b []byte) ([]Sink, error) {
 		return nil, fmt.Errorf("fragment answer: bad sink count")
 	}
 	b = b[k:]
-	sinks := make([]Sink, 0, n)
+	sinks := make([]sink, 0, n)
 	for i := uint64(0); i < n; i++ {
 		size, k := binary.Uvarint(b)
 		if k <= 0 || size > uint64(len(b)-k) {
@@ -193,10 +193,10 @@ func mix(h uint64) uint64 {
 // statistics of another layout as its own.
 const fragmentStatsVersion = 1
 
-// EncodeFragmentStats appends the scan statistics a fragment sends back:
+// encodeFragmentStats appends the scan statistics a fragment sends back:
 // the version byte, the counters as varints, then whether any block time
 // was seen.
-func EncodeFragmentStats(b []byte, s *ScanStats) []byte {
+func encodeFragmentStats(b []byte, s *scanStats) []byte {
 	b = append(b, fragmentStatsVersion)
 	for _, v := range []int64{s.BlocksExamined.Load(), s.BlocksMatched.Load(), s.BlocksCached.Load(),
 		s.RowsExamined.Load(), s.RowsMatched.Load(), s.MinBlockTime.Load(), s.MaxBlockTime.Load(),
@@ -211,7 +211,7 @@ func EncodeFragmentStats(b []byte, s *ScanStats) []byte {
 
 // decodeFragmentStats adds the statistics encodeFragmentStats wrote to s
 // and returns the bytes after them.
-func decodeFragmentStats(b []byte, s *ScanStats) ([]byte, error) {
+func decodeFragmentStats(b []byte, s *scanStats) ([]byte, error) {
 	if len(b) == 0 || b[0] != fragmentStatsVersion {
 		return nil, fmt.Errorf("fragment answer: unknown statistics version")
 	}

@@ -55,7 +55,7 @@ func BuildFragment(pf *plan.Fragment, snap *store.Snapshot, actx agg.Context) (*
 	// from every block's columns, as planning a scan does.
 	src := &ScanSource{Datasets: []string{snap.Dataset}}
 	for _, p := range snap.Parts {
-		src.Parts = append(src.Parts, ScanPart{Part: p})
+		src.Parts = append(src.Parts, scanPart{Part: p})
 	}
 	if err := restrictToFragment(src, pf.Scan.Parts, schemaFromPlan(pf.Scan.Schema)); err != nil {
 		return nil, err
@@ -73,6 +73,6 @@ func BuildFragment(pf *plan.Fragment, snap *store.Snapshot, actx agg.Context) (*
 	if err != nil {
 		return nil, err
 	}
-	AttachTopPrune(pl)
+	attachTopPrune(pl)
 	return pl, nil
 }

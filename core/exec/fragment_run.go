@@ -23,7 +23,7 @@ func RunFragment(x *Ctx, pf *plan.Fragment, snap *store.Snapshot, f *Fragment) (
 	k, blk := pl.FirstBlocking()
 	codec, ok := blk.(SinkCodec)
 	if !ok {
-		return nil, ErrNoCodec
+		return nil, errNoCodec
 	}
 	sinks, err := pl.ScanToSinks(x, pl.Src, k, blk)
 	if err != nil {
@@ -59,14 +59,14 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 	frag := Fragment{Start: req.Start, End: req.End, Now: x.Fn.Now, MemoryBudget: req.MemoryBudget,
 		NoColumnCache: req.NoColumnCache}
 	type answer struct {
-		sinks []Sink
-		back  []ScanPart // blocks no node could scan: this node does
+		sinks []sink
+		back  []scanPart // blocks no node could scan: this node does
 		err   error
 	}
 	answers := make(chan answer, len(remote))
 	for node, parts := range remote {
 		go func() {
-			var sinks []Sink
+			var sinks []sink
 			var err error
 			func() {
 				defer RecoverInto(&err)
@@ -82,8 +82,8 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 	localSrc := *src
 	localSrc.Parts = local
 	sinks, err := pl.ScanToSinks(x, &localSrc, k, blk)
-	var remoteSinks []Sink
-	var back []ScanPart
+	var remoteSinks []sink
+	var back []scanPart
 	for range remote {
 		a := <-answers
 		remoteSinks = append(remoteSinks, a.sinks...)
@@ -113,7 +113,7 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 
 // runRemote sends a fragment to node, then to the next nodes in the
 // blocks' rendezvous order, and decodes the answer into sinks.
-func runRemote(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.Fragment, node string, parts []ScanPart) ([]Sink, error) {
+func runRemote(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.Fragment, node string, parts []scanPart) ([]sink, error) {
 	pf.Scan.Parts = nil
 	for _, p := range parts {
 		pf.Scan.Parts = append(pf.Scan.Parts, store.PartKey(p.Part))
@@ -142,7 +142,7 @@ func runRemote(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.
 		}
 		body, err := d.Run(x.Ctx, n, &frag)
 		if err == nil {
-			var sinks []Sink
+			var sinks []sink
 			if sinks, err = DecodeFragment(x, codec, body); err == nil {
 				return sinks, nil
 			}
@@ -157,8 +157,8 @@ func runRemote(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.
 
 // assignParts gives each block in the bucket to its rendezvous winner;
 // blocks only this node has stay local.
-func assignParts(src *ScanSource, d *Distribution) (local []ScanPart, remote map[string][]ScanPart) {
-	remote = map[string][]ScanPart{}
+func assignParts(src *ScanSource, d *Distribution) (local []scanPart, remote map[string][]scanPart) {
+	remote = map[string][]scanPart{}
 	for _, p := range src.Parts {
 		key := store.PartKey(p.Part)
 		if key == "" {

@@ -19,13 +19,13 @@ import (
 // SinkCodec is implemented by the blockStages whose sinks can travel.
 type SinkCodec interface {
 	blockStage
-	EncodeSink(s Sink) ([]byte, error)
-	decodeSink(x *Ctx, b []byte) (Sink, error)
+	EncodeSink(s sink) ([]byte, error)
+	decodeSink(x *Ctx, b []byte) (sink, error)
 }
 
-// ErrNoCodec marks a pipeline that cannot be split; the query then runs
+// errNoCodec marks a pipeline that cannot be split; the query then runs
 // on the node that received it.
-var ErrNoCodec = errors.New("this operator cannot be split across nodes")
+var errNoCodec = errors.New("this operator cannot be split across nodes")
 
 func encodeBatches(parts []*Batch) ([]byte, error) {
 	b := binary.AppendUvarint(nil, uint64(len(parts)))
@@ -77,11 +77,11 @@ func checkColumns(cols []*vector.Vector, sch Schema) error {
 }
 
 // EncodeSink implements SinkCodec.
-func (c *CountStage) EncodeSink(s Sink) ([]byte, error) {
+func (c *countStage) EncodeSink(s sink) ([]byte, error) {
 	return binary.AppendVarint(nil, s.(*countSink).n), nil
 }
 
-func (c *CountStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
+func (c *countStage) decodeSink(_ *Ctx, b []byte) (sink, error) {
 	n, k := binary.Varint(b)
 	if k <= 0 || n < 0 {
 		return nil, fmt.Errorf("partial count: bad encoding")
@@ -90,9 +90,9 @@ func (c *CountStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
 }
 
 // EncodeSink implements SinkCodec.
-func (s *TakeStage) EncodeSink(sk Sink) ([]byte, error) { return encodeBatches(sk.(*takeSink).parts) }
+func (s *takeStage) EncodeSink(sk sink) ([]byte, error) { return encodeBatches(sk.(*takeSink).parts) }
 
-func (s *TakeStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
+func (s *takeStage) decodeSink(_ *Ctx, b []byte) (sink, error) {
 	parts, err := decodeBatches(b, s.In)
 	if err != nil {
 		return nil, err
@@ -106,15 +106,15 @@ func (s *TakeStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
 
 // A top sink travels as its winners, gathered into one dense batch; the
 // receiver recomputes their sort keys.
-func (s *TopStage) EncodeSink(sk Sink) ([]byte, error) {
-	b, err := s.Finish(nil, []Sink{sk})
+func (s *topStage) EncodeSink(sk sink) ([]byte, error) {
+	b, err := s.Finish(nil, []sink{sk})
 	if err != nil {
 		return nil, err
 	}
 	return encodeBatches([]*Batch{b})
 }
 
-func (s *TopStage) decodeSink(x *Ctx, b []byte) (Sink, error) {
+func (s *topStage) decodeSink(x *Ctx, b []byte) (sink, error) {
 	parts, err := decodeBatches(b, s.In)
 	if err != nil {
 		return nil, err
@@ -137,11 +137,11 @@ func (s *TopStage) decodeSink(x *Ctx, b []byte) (Sink, error) {
 }
 
 // EncodeSink implements SinkCodec.
-func (c *CollectStage) EncodeSink(sk Sink) ([]byte, error) {
+func (c *collectStage) EncodeSink(sk sink) ([]byte, error) {
 	return encodeBatches(sk.(*collectSink).parts)
 }
 
-func (c *CollectStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
+func (c *collectStage) decodeSink(_ *Ctx, b []byte) (sink, error) {
 	parts, err := decodeBatches(b, c.Sch)
 	if err != nil {
 		return nil, err
@@ -154,11 +154,11 @@ func (c *CollectStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
 }
 
 // EncodeSink implements SinkCodec.
-func (s *SortStage) EncodeSink(sk Sink) ([]byte, error) {
+func (s *sortStage) EncodeSink(sk sink) ([]byte, error) {
 	return encodeBatches(sk.(*collectSink).parts)
 }
 
-func (s *SortStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
+func (s *sortStage) decodeSink(_ *Ctx, b []byte) (sink, error) {
 	parts, err := decodeBatches(b, s.Out())
 	if err != nil {
 		return nil, err
@@ -171,12 +171,12 @@ func (s *SortStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
 }
 
 // EncodeSink implements SinkCodec.
-func (s *DistinctStage) EncodeSink(sk Sink) ([]byte, error) {
+func (s *distinctStage) EncodeSink(sk sink) ([]byte, error) {
 	g := sk.(*distinctSink).g
 	return store.EncodeColumns(nil, g.keys, g.N)
 }
 
-func (s *DistinctStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
+func (s *distinctStage) decodeSink(_ *Ctx, b []byte) (sink, error) {
 	cols, n, _, err := store.DecodeColumns(b)
 	if err != nil {
 		return nil, err
@@ -191,7 +191,7 @@ func (s *DistinctStage) decodeSink(_ *Ctx, b []byte) (Sink, error) {
 }
 
 // EncodeSink writes the group keys, then each aggregation's states.
-func (s *SummarizeStage) EncodeSink(sk Sink) ([]byte, error) {
+func (s *summarizeStage) EncodeSink(sk sink) ([]byte, error) {
 	a := sk.(*aggSink)
 	b, err := store.EncodeColumns(nil, a.Groups.keys, a.Groups.N)
 	if err != nil {
@@ -200,7 +200,7 @@ func (s *SummarizeStage) EncodeSink(sk Sink) ([]byte, error) {
 	for i, st := range a.states {
 		c, ok := st.(agg.Codec)
 		if !ok {
-			return nil, fmt.Errorf("%s: %w", s.Aggs[i].Fname, ErrNoCodec)
+			return nil, fmt.Errorf("%s: %w", s.Aggs[i].Fname, errNoCodec)
 		}
 		st.Grow(a.Groups.N)
 		body, err := c.AppendState(nil, a.Groups.N)
@@ -213,7 +213,7 @@ func (s *SummarizeStage) EncodeSink(sk Sink) ([]byte, error) {
 	return b, nil
 }
 
-func (s *SummarizeStage) decodeSink(x *Ctx, b []byte) (Sink, error) {
+func (s *summarizeStage) decodeSink(x *Ctx, b []byte) (sink, error) {
 	cols, n, rest, err := store.DecodeColumns(b)
 	if err != nil {
 		return nil, err
@@ -237,7 +237,7 @@ func (s *SummarizeStage) decodeSink(x *Ctx, b []byte) (Sink, error) {
 	for i, st := range a.states {
 		c, ok := st.(agg.Codec)
 		if !ok {
-			return nil, fmt.Errorf("%s: %w", s.Aggs[i].Fname, ErrNoCodec)
+			return nil, fmt.Errorf("%s: %w", s.Aggs[i].Fname, errNoCodec)
 		}
 		size, k := binary.Uvarint(rest)
 		if k <= 0 || size > uint64(len(rest)-k) {

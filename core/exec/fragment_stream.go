@@ -67,13 +67,13 @@ func ExecuteStreamPieces(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 	}
 	frag := Fragment{Start: req.Start, End: req.End, Now: x.Fn.Now, MemoryBudget: req.MemoryBudget, NoColumnCache: true}
 	type answer struct {
-		sinks []Sink
+		sinks []sink
 		piece string // set when no helper answered: scanned here
 	}
 	answers := make(chan answer, len(pieces)-1)
 	for i, piece := range pieces[1:] {
 		go func() {
-			var sinks []Sink
+			var sinks []sink
 			var err error
 			func() {
 				defer RecoverInto(&err)
@@ -116,19 +116,19 @@ func ExecuteStreamPieces(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 }
 
 // scanPiece scans one piece of src's stream here, into fresh sinks of blk.
-func scanPiece(x *Ctx, pl *Pipeline, src *ScanSource, split SplitStream, piece string, k int, blk blockStage) ([]Sink, error) {
+func scanPiece(x *Ctx, pl *Pipeline, src *ScanSource, split SplitStream, piece string, k int, blk blockStage) ([]sink, error) {
 	ts, err := split.Piece(piece)
 	if err != nil {
 		return nil, err
 	}
 	part := *src
-	part.Stream = &StreamScan{Table: src.Stream.Table.pieceTable(ts), Planned: src.Stream.Planned}
+	part.Stream = &streamScan{Table: src.Stream.Table.pieceTable(ts), Planned: src.Stream.Planned}
 	return pl.ScanToSinks(x, &part, k, blk)
 }
 
 // runPiece sends the fragment of piece to helpers, starting with the
 // i-th (round robin), until one answers or Attempts have failed.
-func runPiece(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.Fragment, piece string, helpers []string, i int) ([]Sink, error) {
+func runPiece(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.Fragment, piece string, helpers []string, i int) ([]sink, error) {
 	pf.Scan.Piece = piece
 	var err error
 	if frag.Plan, err = pf.Encode(); err != nil {
@@ -146,7 +146,7 @@ func runPiece(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.F
 		}
 		body, err := d.Run(x.Ctx, node, &frag)
 		if err == nil {
-			var sinks []Sink
+			var sinks []sink
 			if sinks, err = DecodeFragment(x, codec, body); err == nil {
 				return sinks, nil
 			}
@@ -183,7 +183,7 @@ func RunStreamFragment(x *Ctx, pf *plan.Fragment, ts TableStream, f *Fragment) (
 		types[c.Name] = c.Type
 	}
 	t := &StreamTable{Name: pf.Scan.Dataset, ts: ts, types: types, known: true}
-	src := &ScanSource{Sch: sch, Datasets: []string{pf.Scan.Dataset}, Stream: &StreamScan{Table: t, Planned: types}}
+	src := &ScanSource{Sch: sch, Datasets: []string{pf.Scan.Dataset}, Stream: &streamScan{Table: t, Planned: types}}
 	if pf.Scan.Lo != nil {
 		src.TimeLo, src.HasLo = *pf.Scan.Lo, true
 	}
@@ -197,11 +197,11 @@ func RunStreamFragment(x *Ctx, pf *plan.Fragment, ts TableStream, f *Fragment) (
 	if err != nil {
 		return nil, err
 	}
-	AttachTopPrune(pl)
+	attachTopPrune(pl)
 	k, blk := pl.FirstBlocking()
 	codec, ok := blk.(SinkCodec)
 	if !ok {
-		return nil, ErrNoCodec
+		return nil, errNoCodec
 	}
 	sinks, err := pl.ScanToSinks(x, pl.Src, k, blk)
 	if err != nil {
@@ -212,8 +212,8 @@ func RunStreamFragment(x *Ctx, pf *plan.Fragment, ts TableStream, f *Fragment) (
 
 // encodeSinks is a fragment's answer: the scan's statistics, then the
 // sinks, each with its length.
-func encodeSinks(x *Ctx, codec SinkCodec, sinks []Sink) ([]byte, error) {
-	out := EncodeFragmentStats(nil, x.Stats)
+func encodeSinks(x *Ctx, codec SinkCodec, sinks []sink) ([]byte, error) {
+	out := encodeFragmentStats(nil, x.Stats)
 	out = binary.AppendUvarint(out, uint64(len(sinks)))
 	for _, s := range sinks {
 		b, err := codec.EncodeSink(s)

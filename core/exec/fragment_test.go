@@ -10,14 +10,14 @@ import (
 // arrives, pages decoded included, and the bytes after the statistics
 // are left for the sinks.
 func TestFragmentStatsRoundTrip(t *testing.T) {
-	var s ScanStats
+	var s scanStats
 	for i, c := range []*atomic.Int64{&s.BlocksExamined, &s.BlocksMatched, &s.BlocksCached,
 		&s.RowsExamined, &s.RowsMatched, &s.PagesDecoded} {
 		c.Store(int64(i+1) * 1000)
 	}
 	s.noteBlock(-5, 1<<40)
-	b := append(EncodeFragmentStats(nil, &s), "sinks"...)
-	var got ScanStats
+	b := append(encodeFragmentStats(nil, &s), "sinks"...)
+	var got scanStats
 	rest, err := decodeFragmentStats(b, &got)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func TestFragmentStatsRoundTrip(t *testing.T) {
 }
 
 // statsOf copies the counters of s for comparison.
-func statsOf(s *ScanStats) [9]int64 {
+func statsOf(s *scanStats) [9]int64 {
 	seen := int64(0)
 	if s.Seen.Load() {
 		seen = 1

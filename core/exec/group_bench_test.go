@@ -64,7 +64,7 @@ func BenchmarkCountByStatus(b *testing.B) {
 	for range n {
 		v.AppendInt(codes[r.IntN(len(codes))])
 	}
-	st := &SummarizeStage{Keys: []*Expr{{Typ: vector.Int, Col: 0}}, Aggs: []*aggCall{{Spec: agg.Lookup("count"), Ctx: &agg.Context{}}},
+	st := &summarizeStage{Keys: []*Expr{{Typ: vector.Int, Col: 0}}, Aggs: []*aggCall{{Spec: agg.Lookup("count"), Ctx: &agg.Context{}}},
 		TimeKey: -1, BinCol: -1}
 	x := &Ctx{Budget: &memBudget{}}
 	for _, mode := range []string{"ids", "lanes"} {

@@ -2,27 +2,27 @@ package exec
 
 import "github.com/aplite/aplite/vector"
 
-// CountStage is the `count` operator: one row, one column with the number
+// countStage is the `count` operator: one row, one column with the number
 // of input rows.
-type CountStage struct{}
+type countStage struct{}
 
 // Out implements Stage.
-func (c *CountStage) Out() Schema { return Schema{{Name: "count", Type: vector.Int}} }
+func (c *countStage) Out() Schema { return Schema{{Name: "count", Type: vector.Int}} }
 
 type countSink struct{ n int64 }
 
 // NewSink implements blockStage.
-func (c *CountStage) NewSink(*Ctx) (Sink, error) { return &countSink{}, nil }
+func (c *countStage) NewSink(*Ctx) (sink, error) { return &countSink{}, nil }
 
 func (s *countSink) keepsNothing() {}
 
 func (s *countSink) consume(x *Ctx, b *Batch) error { s.n += int64(b.Rows()); return nil }
 
-// Full implements Sink.
+// Full implements sink.
 func (s *countSink) Full() bool { return false }
 
 // Finish implements blockStage.
-func (c *CountStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (c *countStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	var n int64
 	for _, s := range sinks {
 		n += s.(*countSink).n

@@ -4,24 +4,24 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// DistinctStage is `distinct a, b` / `distinct *`: the distinct tuples,
+// distinctStage is `distinct a, b` / `distinct *`: the distinct tuples,
 // computed with the same group table as summarize.
-type DistinctStage struct {
+type distinctStage struct {
 	Sch   Schema
 	Exprs []*Expr
 }
 
 // Out implements Stage.
-func (s *DistinctStage) Out() Schema { return s.Sch }
+func (s *distinctStage) Out() Schema { return s.Sch }
 
 type distinctSink struct {
-	st   *DistinctStage
+	st   *distinctStage
 	g    *groupTable
 	gbuf []uint32
 }
 
 // NewSink implements blockStage.
-func (s *DistinctStage) NewSink(*Ctx) (Sink, error) {
+func (s *distinctStage) NewSink(*Ctx) (sink, error) {
 	types := make([]vector.Type, len(s.Sch))
 	for i, c := range s.Sch {
 		types[i] = c.Type
@@ -29,7 +29,7 @@ func (s *DistinctStage) NewSink(*Ctx) (Sink, error) {
 	return &distinctSink{st: s, g: newGroupTable(types)}, nil
 }
 
-// Full implements Sink.
+// Full implements sink.
 func (d *distinctSink) Full() bool { return false }
 
 func (d *distinctSink) consume(x *Ctx, b *Batch) error {
@@ -51,7 +51,7 @@ func (d *distinctSink) consume(x *Ctx, b *Batch) error {
 }
 
 // Finish implements blockStage.
-func (s *DistinctStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (s *distinctStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	base := sinks[0].(*distinctSink).g
 	for _, o := range sinks[1:] {
 		base.mergeInto(o.(*distinctSink).g)

@@ -103,18 +103,18 @@ func isValidValue(v any) bool {
 	return true
 }
 
-// CastExpr converts an expression's result to type t.
-func CastExpr(e *Expr, t vector.Type) *Expr {
+// castExpr converts an expression's result to type t.
+func castExpr(e *Expr, t vector.Type) *Expr {
 	if e.Typ == t {
 		return e
 	}
 	inner := e
 	if e.IsConst() {
-		out := ConstVecExpr(castVector(e.Cnst, t), e.Span)
+		out := constVecExpr(castVector(e.Cnst, t), e.Span)
 		out.Name = e.Name
 		return out
 	}
-	out := &Expr{Typ: t, Col: -1, Span: e.Span, Name: e.Name, Node: NodeOf(plan.KCast, t, "", e.Span, e)}
+	out := &Expr{Typ: t, Col: -1, Span: e.Span, Name: e.Name, Node: nodeOf(plan.KCast, t, "", e.Span, e)}
 	out.Eval = func(x *Ctx, b *Batch) (*vector.Vector, error) {
 		v, err := inner.Run(x, b)
 		if err != nil {

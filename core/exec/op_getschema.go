@@ -18,10 +18,10 @@ var clrNames = map[vector.Type]string{
 }
 
 // NewSink implements blockStage.
-func (g *getSchemaStage) NewSink(*Ctx) (Sink, error) { return &countSink{}, nil }
+func (g *getSchemaStage) NewSink(*Ctx) (sink, error) { return &countSink{}, nil }
 
 // Finish implements blockStage.
-func (g *getSchemaStage) Finish(x *Ctx, _ []Sink) (*Batch, error) {
+func (g *getSchemaStage) Finish(x *Ctx, _ []sink) (*Batch, error) {
 	n := len(g.In)
 	name, ord, dt, ct := vector.New(vector.String, n), vector.New(vector.Int, n), vector.New(vector.String, n), vector.New(vector.String, n)
 	for i, c := range g.In {

@@ -29,7 +29,7 @@ type joinSpec struct {
 // the smaller side is hashed. The other kinds use probeJoinStage.
 type joinStage struct {
 	joinSpec
-	CollectInput *CollectStage
+	CollectInput *collectStage
 }
 
 // joinKey is one equality condition: a left and a right expression.
@@ -42,10 +42,10 @@ type joinKey struct {
 func (j *joinSpec) Out() Schema { return j.Sch }
 
 // NewSink implements blockStage.
-func (j *joinStage) NewSink(x *Ctx) (Sink, error) { return j.CollectInput.NewSink(x) }
+func (j *joinStage) NewSink(x *Ctx) (sink, error) { return j.CollectInput.NewSink(x) }
 
 // Finish runs the right side, matches the keys and assembles the output.
-func (j *joinStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (j *joinStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	lb, err := j.CollectInput.Finish(x, sinks)
 	if err != nil {
 		return nil, err

@@ -108,7 +108,7 @@ func buildJoin(ps *plan.Stage, in Schema, env *BuildEnv) (Stage, error) {
 	}
 	switch kind {
 	case joinRightOuter, joinFullOuter, joinRightSemi, joinRightAnti:
-		return &joinStage{joinSpec: j, CollectInput: &CollectStage{Sch: in}}, nil
+		return &joinStage{joinSpec: j, CollectInput: &collectStage{Sch: in}}, nil
 	}
 	return &probeJoinStage{joinSpec: j}, nil
 }

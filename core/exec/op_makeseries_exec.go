@@ -24,7 +24,7 @@ type seriesSink struct {
 }
 
 // NewSink implements blockStage.
-func (st *makeSeriesStage) NewSink(x *Ctx) (Sink, error) {
+func (st *makeSeriesStage) NewSink(x *Ctx) (sink, error) {
 	types := append(append([]vector.Type(nil), st.KeyTypes...), vector.Int)
 	sk := &seriesSink{st: st, groups: newGroupTable(types)}
 	for _, a := range st.Aggs {
@@ -37,7 +37,7 @@ func (st *makeSeriesStage) NewSink(x *Ctx) (Sink, error) {
 	return sk, nil
 }
 
-// Full implements Sink.
+// Full implements sink.
 func (sk *seriesSink) Full() bool { return false }
 
 func (sk *seriesSink) consume(x *Ctx, b *Batch) error {
@@ -141,7 +141,7 @@ func floorDiv(a, b int64) int64 {
 }
 
 // Finish implements blockStage.
-func (st *makeSeriesStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (st *makeSeriesStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	base := sinks[0].(*seriesSink)
 	for _, o := range sinks[1:] {
 		other := o.(*seriesSink)

@@ -30,14 +30,14 @@ type ParseStage struct {
 	In, Sch Schema
 	Src     *Expr
 	Re      *regexp.Regexp
-	Caps    []ParseCapture
+	Caps    []parseCapture
 	Where   bool
 	Relaxed bool
 	Fast    []FastItem // kind=simple scanner, nil when the shape needs the regexp
 }
 
-// ParseCapture is one capture: its regexp group and output column.
-type ParseCapture struct {
+// parseCapture is one capture: its regexp group and output column.
+type parseCapture struct {
 	Name  string
 	Typ   vector.Type
 	Group int

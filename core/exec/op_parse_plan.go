@@ -44,7 +44,7 @@ func buildParse(ps *plan.Stage, in Schema) (Stage, error) {
 		return nil, err
 	}
 	for _, pc := range pp.Caps {
-		c := ParseCapture{Name: pc.Name, Typ: pc.Type, Group: pc.Group, Slot: pc.Slot}
+		c := parseCapture{Name: pc.Name, Typ: pc.Type, Group: pc.Group, Slot: pc.Slot}
 		if c.Group < 0 || c.Group > st.Re.NumSubexp() {
 			return nil, fmt.Errorf("capture %s reads group %d of %d", c.Name, c.Group, st.Re.NumSubexp())
 		}

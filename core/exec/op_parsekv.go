@@ -11,7 +11,7 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// ParseKvStage is parse-kv: the listed keys are looked up in a text of
+// parseKvStage is parse-kv: the listed keys are looked up in a text of
 // key/value pairs and each becomes a column (replacing a column of the
 // same name); a key that is absent gives null. Three modes, as KQL has:
 //
@@ -28,35 +28,35 @@ import (
 // The first occurrence of a key wins; surrounding spaces are trimmed.
 // It runs in the scan workers, once per distinct value of a dictionary
 // column.
-type ParseKvStage struct {
+type parseKvStage struct {
 	In, Sch Schema
 	Src     *Expr
-	Keys    []KvKey
+	Keys    []kvKey
 	Index   map[string]int // key name → position in keys
 	Pairs   string
 	Kv      string
-	Quotes  []QuotePair
+	Quotes  []quotePair
 	Escapes string
 	Greedy  bool
 	Re      *regexp.Regexp
 }
 
-// KvKey is one extracted key and its output column.
-type KvKey struct {
+// kvKey is one extracted key and its output column.
+type kvKey struct {
 	Name string
 	Typ  vector.Type
 	Slot int
 	Conv *fn.Func
 }
 
-// QuotePair is one opening and closing quote character.
-type QuotePair struct{ Open, Close rune }
+// quotePair is one opening and closing quote character.
+type quotePair struct{ Open, Close rune }
 
 // Out implements Stage.
-func (st *ParseKvStage) Out() Schema { return st.Sch }
+func (st *parseKvStage) Out() Schema { return st.Sch }
 
 // Apply implements streamStage.
-func (st *ParseKvStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+func (st *parseKvStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	v, err := st.Src.Run(x, b)
 	if err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func (st *ParseKvStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 }
 
 // extract finds the listed keys in one text.
-func (st *ParseKvStage) extract(s string) ([]string, bool) {
+func (st *parseKvStage) extract(s string) ([]string, bool) {
 	out := make([]string, len(st.Keys))
 	for i := range out {
 		out[i] = nullText
@@ -106,7 +106,7 @@ func (st *ParseKvStage) extract(s string) ([]string, bool) {
 
 // delimited walks the pairs of s; set returns true once every key is
 // found.
-func (st *ParseKvStage) delimited(s string, set func(k, v string) bool) {
+func (st *parseKvStage) delimited(s string, set func(k, v string) bool) {
 	var key, val string
 	have := false
 	for _, tok := range st.split(s, st.Pairs) {
@@ -128,7 +128,7 @@ func (st *ParseKvStage) delimited(s string, set func(k, v string) bool) {
 }
 
 // split cuts s at every sep outside quotes.
-func (st *ParseKvStage) split(s, sep string) []string {
+func (st *parseKvStage) split(s, sep string) []string {
 	var out []string
 	start, i := 0, 0
 	for i < len(s) {
@@ -148,7 +148,7 @@ func (st *ParseKvStage) split(s, sep string) []string {
 }
 
 // cut splits a pair at its first kv delimiter outside quotes.
-func (st *ParseKvStage) cut(tok string) (k, v string, ok bool) {
+func (st *parseKvStage) cut(tok string) (k, v string, ok bool) {
 	i := 0
 	for i < len(tok) {
 		if end, q := st.skipQuoted(tok, i); q {
@@ -165,7 +165,7 @@ func (st *ParseKvStage) cut(tok string) (k, v string, ok bool) {
 
 // skipQuoted returns the end of a quoted run starting at s[i], if one
 // starts there (an unclosed quote runs to the end).
-func (st *ParseKvStage) skipQuoted(s string, i int) (int, bool) {
+func (st *parseKvStage) skipQuoted(s string, i int) (int, bool) {
 	for _, q := range st.Quotes {
 		if !strings.HasPrefix(s[i:], string(q.Open)) {
 			continue
@@ -190,7 +190,7 @@ func (st *ParseKvStage) skipQuoted(s string, i int) (int, bool) {
 }
 
 // unquote trims a key or value and removes its quotes and escapes.
-func (st *ParseKvStage) unquote(s string) string {
+func (st *parseKvStage) unquote(s string) string {
 	s = strings.TrimSpace(s)
 	for _, q := range st.Quotes {
 		o, c := string(q.Open), string(q.Close)
@@ -218,7 +218,7 @@ func (st *ParseKvStage) unquote(s string) string {
 // undelimited finds `key <sep> value` where sep is one character that is
 // not a letter or digit; a value is a quoted run or a run of letters and
 // digits.
-func (st *ParseKvStage) undelimited(s string, set func(k, v string) bool) {
+func (st *parseKvStage) undelimited(s string, set func(k, v string) bool) {
 	for i := 0; i < len(s); {
 		r, w := utf8.DecodeRuneInString(s[i:])
 		if !isWordRune(r) {

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// RedactStage is Axiom's redact: every match of the regular expressions
+// redactStage is Axiom's redact: every match of the regular expressions
 // in the chosen string fields (all string fields without `on`) is
 // replaced. A one-character replaceToken (default "*") stands for each
 // character of the match, a longer token for the whole match, and
@@ -18,7 +18,7 @@ import (
 //
 // It runs in the scan workers; a dictionary column is redacted once per
 // distinct value.
-type RedactStage struct {
+type redactStage struct {
 	In     Schema
 	Cols   []int
 	Res    []*regexp.Regexp
@@ -28,10 +28,10 @@ type RedactStage struct {
 }
 
 // Out implements Stage.
-func (st *RedactStage) Out() Schema { return st.In }
+func (st *redactStage) Out() Schema { return st.In }
 
 // Apply implements streamStage.
-func (st *RedactStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+func (st *redactStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 	nb := withColumns(b)
 	for _, ci := range st.Cols {
 		v, err := nb.Col(ci)
@@ -47,7 +47,7 @@ func (st *RedactStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 }
 
 // redact applies every expression to s in turn.
-func (st *RedactStage) redact(s string) string {
+func (st *redactStage) redact(s string) string {
 	for _, re := range st.Res {
 		s = st.replaceAll(re, s)
 	}
@@ -55,7 +55,7 @@ func (st *RedactStage) redact(s string) string {
 }
 
 // replaceAll replaces the matches (or their groups) of re in s.
-func (st *RedactStage) replaceAll(re *regexp.Regexp, s string) string {
+func (st *redactStage) replaceAll(re *regexp.Regexp, s string) string {
 	var ms [][]int
 	if st.Groups && re.NumSubexp() > 0 {
 		ms = re.FindAllStringSubmatchIndex(s, -1)
@@ -91,7 +91,7 @@ func (st *RedactStage) replaceAll(re *regexp.Regexp, s string) string {
 }
 
 // replacement is what stands for one redacted text.
-func (st *RedactStage) replacement(match string) string {
+func (st *redactStage) replacement(match string) string {
 	switch {
 	case st.Hash:
 		sum := md5.Sum([]byte(match))

@@ -13,7 +13,7 @@ import (
 // redact and parse-kv as plan nodes: their options as the planner read
 // them, regular expressions as their text (compiled again when built).
 
-func (st *RedactStage) toPlan() (*plan.Stage, bool) {
+func (st *redactStage) toPlan() (*plan.Stage, bool) {
 	r := &plan.Redact{Token: st.Token, Hash: st.Hash, Groups: st.Groups}
 	for _, re := range st.Res {
 		r.Regexes = append(r.Regexes, re.String())
@@ -26,7 +26,7 @@ func buildRedact(ps *plan.Stage, in Schema) (Stage, error) {
 	if r == nil || r.Token == "" || len(r.Regexes) == 0 {
 		return nil, errors.New("no patterns or token")
 	}
-	st := &RedactStage{In: in, Cols: ps.Idx, Token: r.Token, Hash: r.Hash, Groups: r.Groups}
+	st := &redactStage{In: in, Cols: ps.Idx, Token: r.Token, Hash: r.Hash, Groups: r.Groups}
 	for _, c := range ps.Idx {
 		if c < 0 || c >= len(in) || in[c].Type != vector.String {
 			return nil, fmt.Errorf("column %d is not a string column of %d", c, len(in))
@@ -42,7 +42,7 @@ func buildRedact(ps *plan.Stage, in Schema) (Stage, error) {
 	return st, nil
 }
 
-func (st *ParseKvStage) toPlan() (*plan.Stage, bool) {
+func (st *parseKvStage) toPlan() (*plan.Stage, bool) {
 	if st.Src.Node == nil {
 		return nil, false
 	}
@@ -73,14 +73,14 @@ func buildParseKv(ps *plan.Stage, in Schema) (Stage, error) {
 	if src.Typ != vector.String {
 		return nil, fmt.Errorf("text of type %s", src.Typ)
 	}
-	st := &ParseKvStage{In: in, Sch: append(Schema(nil), in...), Src: src, Index: map[string]int{},
+	st := &parseKvStage{In: in, Sch: append(Schema(nil), in...), Src: src, Index: map[string]int{},
 		Pairs: kv.Pairs, Kv: kv.Kv, Escapes: kv.Escapes, Greedy: kv.Greedy}
 	for _, q := range kv.Quotes {
 		r := []rune(q)
 		if len(r) != 2 {
 			return nil, fmt.Errorf("quote pair %q", q)
 		}
-		st.Quotes = append(st.Quotes, QuotePair{r[0], r[1]})
+		st.Quotes = append(st.Quotes, quotePair{r[0], r[1]})
 	}
 	if kv.Regex != "" {
 		if st.Re, err = regexp.Compile(kv.Regex); err != nil {
@@ -88,7 +88,7 @@ func buildParseKv(ps *plan.Stage, in Schema) (Stage, error) {
 		}
 	}
 	for _, k := range kv.Keys {
-		key := KvKey{Name: k.Name, Typ: k.Type, Slot: k.Slot}
+		key := kvKey{Name: k.Name, Typ: k.Type, Slot: k.Slot}
 		if key.Typ != vector.String {
 			if key.Conv = fn.Lookup(ConvName[key.Typ]); key.Conv == nil {
 				return nil, fmt.Errorf("%w conversion to %s", plan.ErrUnsupported, key.Typ)

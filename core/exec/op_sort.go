@@ -16,21 +16,21 @@ type sortKey struct {
 	NullsLast bool
 }
 
-// SortStage orders all of its input.
-type SortStage struct {
+// sortStage orders all of its input.
+type sortStage struct {
 	In   Schema
 	Keys []sortKey
 }
 
 // Out implements Stage.
-func (s *SortStage) Out() Schema { return s.In }
+func (s *sortStage) Out() Schema { return s.In }
 
 // NewSink implements blockStage.
-func (s *SortStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
+func (s *sortStage) NewSink(*Ctx) (sink, error) { return &collectSink{}, nil }
 
 // Finish implements blockStage.
-func (s *SortStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
-	all, err := (&CollectStage{Sch: s.In}).Finish(x, sinks)
+func (s *sortStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
+	all, err := (&collectStage{Sch: s.In}).Finish(x, sinks)
 	if err != nil {
 		return nil, err
 	}

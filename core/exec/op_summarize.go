@@ -24,9 +24,9 @@ type aggCall struct {
 	Conds []*condFilter
 }
 
-// SummarizeStage is hash aggregation: each scan worker groups its rows
+// summarizeStage is hash aggregation: each scan worker groups its rows
 // into its own table and aggregation states; finish merges them.
-type SummarizeStage struct {
+type summarizeStage struct {
 	In       Schema
 	Sch      Schema
 	Keys     []*Expr
@@ -41,11 +41,11 @@ type SummarizeStage struct {
 }
 
 // Out implements Stage.
-func (s *SummarizeStage) Out() Schema { return s.Sch }
+func (s *summarizeStage) Out() Schema { return s.Sch }
 
 // aggSink is one worker's partial aggregation.
 type aggSink struct {
-	st     *SummarizeStage
+	st     *summarizeStage
 	Groups *groupTable
 	states []agg.State
 	gbuf   []uint32
@@ -61,7 +61,7 @@ type aggSink struct {
 }
 
 // NewSink implements blockStage.
-func (s *SummarizeStage) NewSink(x *Ctx) (Sink, error) {
+func (s *summarizeStage) NewSink(x *Ctx) (sink, error) {
 	types := make([]vector.Type, len(s.Keys))
 	for i, k := range s.Keys {
 		types[i] = k.Typ
@@ -85,7 +85,7 @@ func (s *SummarizeStage) NewSink(x *Ctx) (Sink, error) {
 	return sk, nil
 }
 
-// Full implements Sink.
+// Full implements sink.
 func (sk *aggSink) Full() bool { return false }
 
 func (sk *aggSink) keepsNothing() {}
@@ -167,7 +167,7 @@ func (sk *aggSink) chargeGroups(x *Ctx) error {
 }
 
 // Finish implements blockStage.
-func (s *SummarizeStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (s *summarizeStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	for _, sk := range sinks {
 		sk.(*aggSink).dense.release()
 	}

@@ -65,7 +65,7 @@ type codeRow struct {
 // newFusedCount returns the fused counting of a summarize whose every
 // aggregation is count() or a countif with a predicate kernel, by one
 // string key; nil otherwise.
-func newFusedCount(s *SummarizeStage, states []agg.State, conds []*condRun) *fusedCount {
+func newFusedCount(s *summarizeStage, states []agg.State, conds []*condRun) *fusedCount {
 	if len(s.Keys) != 1 || s.Keys[0].Typ != vector.String {
 		return nil
 	}

@@ -21,7 +21,7 @@ func fusedSink(t testing.TB) *aggSink {
 		return &aggCall{Spec: agg.Lookup("countif"), Ctx: actx, Args: []*Expr{{Typ: vector.Bool, Col: col}},
 			Types: []vector.Type{vector.Bool}, Consts: []any{nil}, Conds: []*condFilter{f}}
 	}
-	st := &SummarizeStage{Keys: []*Expr{{Typ: vector.String, Col: 0}}, TimeKey: -1, BinCol: -1, Aggs: []*aggCall{
+	st := &summarizeStage{Keys: []*Expr{{Typ: vector.String, Col: 0}}, TimeKey: -1, BinCol: -1, Aggs: []*aggCall{
 		{Spec: agg.Lookup("count"), Ctx: actx},
 		countif(1, &condFilter{kind: vector.Bool, want: true}),
 		countif(2, &condFilter{kind: vector.Int, lo: 500, hi: math.MaxInt64}),

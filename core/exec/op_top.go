@@ -6,9 +6,9 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// TopStage is `top N by key`: each worker keeps only its best N rows, so
+// topStage is `top N by key`: each worker keeps only its best N rows, so
 // memory stays bounded however much is scanned.
-type TopStage struct {
+type topStage struct {
 	In   Schema
 	N    int64
 	Keys []sortKey
@@ -18,14 +18,14 @@ type TopStage struct {
 }
 
 // Out implements Stage.
-func (s *TopStage) Out() Schema { return s.In }
+func (s *topStage) Out() Schema { return s.In }
 
 // topSink holds a worker's best rows so far as references into the
 // batches they came from: only the sort keys are read while scanning, and
 // the other columns are read for the final winners alone (finish), so a
 // `top 10 | project a, b` decodes a and b of at most ten parts.
 type topSink struct {
-	st   *TopStage
+	st   *topStage
 	best []topRow
 	// shared is the run's threshold, shared with the other workers and
 	// the scan (op_topprune.go).
@@ -41,9 +41,9 @@ type topRow struct {
 }
 
 // NewSink implements blockStage.
-func (s *TopStage) NewSink(*Ctx) (Sink, error) { return &topSink{st: s}, nil }
+func (s *topStage) NewSink(*Ctx) (sink, error) { return &topSink{st: s}, nil }
 
-// Full implements Sink.
+// Full implements sink.
 func (t *topSink) Full() bool { return false }
 
 func (t *topSink) consume(x *Ctx, b *Batch) error {
@@ -89,7 +89,7 @@ func (t *topSink) consume(x *Ctx, b *Batch) error {
 // algorithm (both are generated from one template and only ask whether a
 // sorts before b), so the answer is the one sort.SliceStable gave even
 // where the order is not total (a dynamic key mixing numbers and words).
-func (s *TopStage) keepBest(rows []topRow) []topRow {
+func (s *topStage) keepBest(rows []topRow) []topRow {
 	perm := make([]int32, len(rows))
 	for i := range perm {
 		perm[i] = int32(i)
@@ -114,7 +114,7 @@ func (s *TopStage) keepBest(rows []topRow) []topRow {
 }
 
 // Finish implements blockStage.
-func (s *TopStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (s *topStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	var rows []topRow
 	for _, sk := range sinks {
 		rows = append(rows, sk.(*topSink).best...)
@@ -142,26 +142,26 @@ func (s *TopStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
 	return out, nil
 }
 
-// TakeStage is `take N` / `limit N`: any N rows; the scan stops once a
+// takeStage is `take N` / `limit N`: any N rows; the scan stops once a
 // worker has them.
-type TakeStage struct {
+type takeStage struct {
 	In Schema
 	N  int64
 }
 
 // Out implements Stage.
-func (s *TakeStage) Out() Schema { return s.In }
+func (s *takeStage) Out() Schema { return s.In }
 
 type takeSink struct {
-	st    *TakeStage
+	st    *takeStage
 	parts []*Batch
 	rows  int64
 }
 
 // NewSink implements blockStage.
-func (s *TakeStage) NewSink(*Ctx) (Sink, error) { return &takeSink{st: s}, nil }
+func (s *takeStage) NewSink(*Ctx) (sink, error) { return &takeSink{st: s}, nil }
 
-// Full implements Sink.
+// Full implements sink.
 func (t *takeSink) Full() bool { return t.rows >= t.st.N }
 
 func (t *takeSink) consume(x *Ctx, b *Batch) error {
@@ -181,7 +181,7 @@ func (t *takeSink) consume(x *Ctx, b *Batch) error {
 }
 
 // Finish implements blockStage.
-func (s *TakeStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (s *takeStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	var parts []*Batch
 	var rows int64
 	for _, sk := range sinks {

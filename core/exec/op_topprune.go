@@ -52,7 +52,7 @@ func (t *topShared) raise(r uint64) {
 }
 
 // topShared returns this run's threshold of s.
-func (s *TopStage) shared(x *Ctx) *topShared {
+func (s *topStage) shared(x *Ctx) *topShared {
 	v, _ := x.runs.do(s, func() (any, error) { return &topShared{}, nil })
 	return v.(*topShared)
 }
@@ -330,7 +330,7 @@ func prefilterTop(x *Ctx, b *Batch, k sortKey, n int, sh *topShared) (*vector.Ve
 }
 
 // publishBest shares the rank of a worker's N-th best row once it holds N.
-func (s *TopStage) publishBest(sh *topShared, best []topRow) {
+func (s *topStage) publishBest(sh *topShared, best []topRow) {
 	if int64(len(best)) < s.N || s.N == 0 {
 		return
 	}

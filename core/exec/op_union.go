@@ -90,11 +90,11 @@ type unionStage struct {
 func (u *unionStage) Out() Schema { return u.Src.Sch }
 
 // NewSink implements blockStage.
-func (u *unionStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
+func (u *unionStage) NewSink(*Ctx) (sink, error) { return &collectSink{}, nil }
 
 // Finish implements blockStage.
-func (u *unionStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
-	input, err := (&CollectStage{Sch: u.In}).Finish(x, sinks)
+func (u *unionStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
+	input, err := (&collectStage{Sch: u.In}).Finish(x, sinks)
 	if err != nil {
 		return nil, err
 	}

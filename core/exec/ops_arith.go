@@ -66,9 +66,9 @@ func ArithType(op string, l, r vector.Type) (res, dom vector.Type, ok bool) {
 	return 0, 0, false
 }
 
-// ArithExpr is the evaluator of l op r with result type res computed in
+// arithExpr is the evaluator of l op r with result type res computed in
 // domain dom (arithType), its kernels picked here, once.
-func ArithExpr(node *plan.Expr, sp srcpos.Span, op string, res, dom vector.Type, l, r *Expr) *Expr {
+func arithExpr(node *plan.Expr, sp srcpos.Span, op string, res, dom vector.Type, l, r *Expr) *Expr {
 	a := &arithOp{op: op, res: res, dom: dom, ints: vector.ArithInt64[op], floats: vector.ArithFloat64[op]}
 	e := &Expr{Typ: res, Col: -1, Span: sp, Node: node}
 	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {

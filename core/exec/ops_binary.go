@@ -72,8 +72,8 @@ func cmpBool(a, b bool) int {
 	return 1
 }
 
-// IndexExpr is the evaluator of x[key] over dynamic values.
-func IndexExpr(node *plan.Expr, sp srcpos.Span, x, key *Expr) *Expr {
+// indexExpr is the evaluator of x[key] over dynamic values.
+func indexExpr(node *plan.Expr, sp srcpos.Span, x, key *Expr) *Expr {
 	e := &Expr{Typ: vector.Dynamic, Col: -1, Span: sp, Node: node}
 	e.Eval = func(xc *Ctx, b *Batch) (*vector.Vector, error) {
 		xv, err := x.Run(xc, b)

@@ -32,9 +32,9 @@ func CompareDomain(l, r vector.Type) (vector.Type, bool) {
 	return vector.Null, false
 }
 
-// CmpExpr is the evaluator of l op r; the domain they compare in comes
+// cmpExpr is the evaluator of l op r; the domain they compare in comes
 // from their types, so a plan node needs to carry only the operator.
-func CmpExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *Expr) *Expr {
+func cmpExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *Expr) *Expr {
 	dom, _ := CompareDomain(l.Typ, r.Typ)
 	k := &cmpOp{op: op, dom: dom, ints: vector.CmpInt64[op], floats: vector.CmpFloat64[op], strs: vector.CmpString[op]}
 	e := &Expr{Typ: vector.Bool, Col: -1, Span: sp, Node: node}

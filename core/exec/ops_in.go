@@ -9,9 +9,9 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// InExpr is the evaluator of x op (list...): a set built once when the
+// inExpr is the evaluator of x op (list...): a set built once when the
 // list is all constants, else a test row by row.
-func InExpr(node *plan.Expr, sp srcpos.Span, op string, x *Expr, list []*Expr) *Expr {
+func inExpr(node *plan.Expr, sp srcpos.Span, op string, x *Expr, list []*Expr) *Expr {
 	var items []any
 	allConst := true
 	for _, l := range list {
@@ -182,8 +182,8 @@ func (s *valueSet) Match(v *vector.Vector, n int, neg bool) *vector.Vector {
 	return out
 }
 
-// NotExpr is the evaluator of not(x).
-func NotExpr(node *plan.Expr, sp srcpos.Span, x *Expr) *Expr {
+// notExpr is the evaluator of not(x).
+func notExpr(node *plan.Expr, sp srcpos.Span, x *Expr) *Expr {
 	e := &Expr{Typ: vector.Bool, Col: -1, Span: sp, Node: node}
 	e.Eval = func(xc *Ctx, b *Batch) (*vector.Vector, error) {
 		v, err := x.Run(xc, b)

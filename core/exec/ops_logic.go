@@ -6,8 +6,8 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// LogicExpr is the evaluator of l and r (isAnd) or l or r.
-func LogicExpr(node *plan.Expr, sp srcpos.Span, isAnd bool, l, r *Expr) *Expr {
+// logicExpr is the evaluator of l and r (isAnd) or l or r.
+func logicExpr(node *plan.Expr, sp srcpos.Span, isAnd bool, l, r *Expr) *Expr {
 	e := &Expr{Typ: vector.Bool, Col: -1, Span: sp, Node: node}
 	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {
 		return logicVectors(isAnd, castVectorSel(lv, vector.Bool, bt.Sel), castVectorSel(rv, vector.Bool, bt.Sel), bt.N, bt.Sel), nil

@@ -7,9 +7,9 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// SliceExpr is the evaluator of x[lo:hi] with result type t; an absent
+// sliceExpr is the evaluator of x[lo:hi] with result type t; an absent
 // bound is nil.
-func SliceExpr(node *plan.Expr, sp srcpos.Span, t vector.Type, x *Expr, bounds [2]*Expr) *Expr {
+func sliceExpr(node *plan.Expr, sp srcpos.Span, t vector.Type, x *Expr, bounds [2]*Expr) *Expr {
 	return &Expr{Typ: t, Col: -1, Span: sp, Node: node, Eval: func(xc *Ctx, b *Batch) (*vector.Vector, error) {
 		xv, err := x.Run(xc, b)
 		if err != nil {

@@ -44,10 +44,10 @@ func LookupStringOp(op string) (strPred, bool, bool) {
 	return p, neg, ok
 }
 
-// StrExpr is the evaluator of the string operator op (known to
+// strExpr is the evaluator of the string operator op (known to
 // LookupStringOp, or [!]matches regex) over text l and needle r. Its
 // error is a constant pattern's that does not compile.
-func StrExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *Expr) (*Expr, error) {
+func strExpr(node *plan.Expr, sp srcpos.Span, op string, l, r *Expr) (*Expr, error) {
 	var pred strPred
 	var ft *foldTerm
 	neg := false

@@ -12,7 +12,7 @@ import (
 type Ctx struct {
 	Ctx     context.Context
 	Fn      *fn.Context
-	Stats   *ScanStats
+	Stats   *scanStats
 	Budget  *memBudget
 	Workers int
 	Cache   *cacheView
@@ -48,7 +48,7 @@ func NewCtx(ctx context.Context, req *Request, began time.Time, sh Shared) *Ctx 
 	x := &Ctx{
 		Ctx:     ctx,
 		Fn:      &fn.Context{Now: now.UTC(), Start: req.Start, End: req.End, Rand: uint64(now.UnixNano())},
-		Stats:   &ScanStats{},
+		Stats:   &scanStats{},
 		Budget:  NewMemBudget(req.MemoryBudget),
 		Workers: req.Workers,
 		Intern:  sh.Intern,
@@ -94,12 +94,12 @@ type streamStage interface {
 // the sinks into the single output batch. Sinks are used by one goroutine.
 type blockStage interface {
 	Stage
-	NewSink(x *Ctx) (Sink, error)
-	Finish(x *Ctx, sinks []Sink) (*Batch, error)
+	NewSink(x *Ctx) (sink, error)
+	Finish(x *Ctx, sinks []sink) (*Batch, error)
 }
 
-// Sink accumulates the input of a blockStage.
-type Sink interface {
+// sink accumulates the input of a blockStage.
+type sink interface {
 	consume(x *Ctx, b *Batch) error
 	// Full reports that more input cannot change the answer (take N has N
 	// rows), so the scan may stop early.
@@ -142,9 +142,9 @@ func (p *Pipeline) Execute(x *Ctx) (*Batch, error) {
 // ScanToSinks runs src and the streaming stages before stage k in the
 // scan workers, each feeding its own sink of blk, and returns the sinks.
 // Distributed queries call it with a scan of part of the blocks.
-func (p *Pipeline) ScanToSinks(x *Ctx, src Source, k int, blk blockStage) ([]Sink, error) {
+func (p *Pipeline) ScanToSinks(x *Ctx, src Source, k int, blk blockStage) ([]sink, error) {
 	workers := max(x.Workers, 1)
-	sinks := make([]Sink, workers)
+	sinks := make([]sink, workers)
 	for i := range sinks {
 		s, err := blk.NewSink(x)
 		if err != nil {
@@ -212,7 +212,7 @@ func RunStages(x *Ctx, stages []Stage, b *Batch) (*Batch, error) {
 			if err := s.consume(x, b); err != nil {
 				return nil, err
 			}
-			if b, err = st.Finish(x, []Sink{s}); err != nil {
+			if b, err = st.Finish(x, []sink{s}); err != nil {
 				return nil, err
 			}
 		}
@@ -227,18 +227,18 @@ type stopScan struct{}
 
 func (stopScan) Error() string { return "scan stopped early" }
 
-// CollectStage gathers every input batch; it ends a pipeline that has no
+// collectStage gathers every input batch; it ends a pipeline that has no
 // blocking stage of its own.
-type CollectStage struct{ Sch Schema }
+type collectStage struct{ Sch Schema }
 
 // Out implements Stage.
-func (c *CollectStage) Out() Schema { return c.Sch }
+func (c *collectStage) Out() Schema { return c.Sch }
 
 // NewSink implements blockStage.
-func (c *CollectStage) NewSink(*Ctx) (Sink, error) { return &collectSink{}, nil }
+func (c *collectStage) NewSink(*Ctx) (sink, error) { return &collectSink{}, nil }
 
 // Finish implements blockStage.
-func (c *CollectStage) Finish(x *Ctx, sinks []Sink) (*Batch, error) {
+func (c *collectStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	var parts []*Batch
 	for _, s := range sinks {
 		parts = append(parts, s.(*collectSink).parts...)
@@ -271,5 +271,5 @@ func (s *collectSink) consume(x *Ctx, b *Batch) error {
 	return x.Budget.Charge(int64(b.N) * int64(len(b.Cols)) * 16)
 }
 
-// Full implements Sink.
+// Full implements sink.
 func (s *collectSink) Full() bool { return false }

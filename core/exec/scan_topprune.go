@@ -15,7 +15,7 @@ import (
 // topPrune lets a scan skip parts for a top directly above it (only
 // filters between): the top's first key is the scan's column col.
 type topPrune struct {
-	st  *TopStage
+	st  *topStage
 	col string
 	typ vector.Type
 	// colIdx is the key's column in the scan's schema, whose zones
@@ -26,9 +26,9 @@ type topPrune struct {
 	unfiltered bool
 }
 
-// AttachTopPrune gives pl's scan the top that follows it, when the top's
+// attachTopPrune gives pl's scan the top that follows it, when the top's
 // first key is a rankable column the scan reads as it is stored.
-func AttachTopPrune(pl *Pipeline) {
+func attachTopPrune(pl *Pipeline) {
 	scan, ok := pl.Src.(*ScanSource)
 	if !ok {
 		return
@@ -39,7 +39,7 @@ func AttachTopPrune(pl *Pipeline) {
 		case *whereStage:
 			unfiltered = false
 			continue
-		case *TopStage:
+		case *topStage:
 			k := st.Keys[0].E
 			if k.Col < 0 || k.Col >= len(scan.Sch) || scan.Sch[k.Col].Name != k.Name || !rankable(k.Typ) ||
 				k.Name == scan.WithSource {

@@ -92,7 +92,7 @@ type sinkKeepsNothing interface{ keepsNothing() }
 
 // ScratchFor returns one scratch per worker when the batches the stages
 // hand sink may have their buffers reused after consume, else nil.
-func ScratchFor(stages []Stage, s Sink, workers int) []*scratch {
+func ScratchFor(stages []Stage, s sink, workers int) []*scratch {
 	if _, ok := s.(sinkKeepsNothing); !ok {
 		return nil
 	}

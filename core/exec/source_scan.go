@@ -9,8 +9,8 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// ScanStats counts what scans did, for the result's status block.
-type ScanStats struct {
+// scanStats counts what scans did, for the result's status block.
+type scanStats struct {
 	BlocksExamined atomic.Int64
 	BlocksMatched  atomic.Int64
 	BlocksCached   atomic.Int64
@@ -25,7 +25,7 @@ type ScanStats struct {
 }
 
 // noteBlock records a part's time range for minBlockTime/maxBlockTime.
-func (s *ScanStats) noteBlock(lo, hi int64) {
+func (s *scanStats) noteBlock(lo, hi int64) {
 	if s.Seen.CompareAndSwap(false, true) {
 		s.MinBlockTime.Store(lo)
 		s.MaxBlockTime.Store(hi)
@@ -45,8 +45,8 @@ func (s *ScanStats) noteBlock(lo, hi int64) {
 	}
 }
 
-// ScanPart is one part to scan and the dataset it belongs to.
-type ScanPart struct {
+// scanPart is one part to scan and the dataset it belongs to.
+type scanPart struct {
 	Part    store.Part
 	dataset int
 }
@@ -57,7 +57,7 @@ type ScanPart struct {
 type ScanSource struct {
 	Sch      Schema
 	Datasets []string
-	Parts    []ScanPart
+	Parts    []scanPart
 	// TimeLo/timeHi bound _time to [timeLo, timeHi); pruned by part range
 	// and filtered per row. hasLo/hasHi say whether each bound applies.
 	TimeLo, TimeHi int64
@@ -72,7 +72,7 @@ type ScanSource struct {
 	WithSource string
 	// Stream, when set, is the table the scan reads chunk by chunk
 	// instead of parts (source_stream.go).
-	Stream *StreamScan
+	Stream *streamScan
 	// top, when set, is a top N directly above the scan whose threshold
 	// lets the scan skip parts by their statistics (op_topprune.go).
 	top *topPrune
@@ -87,7 +87,7 @@ func newScanSource(snaps []*store.Snapshot) *ScanSource {
 	for di, snap := range snaps {
 		s.Datasets = append(s.Datasets, snap.Dataset)
 		for _, p := range snap.Parts {
-			s.Parts = append(s.Parts, ScanPart{Part: p, dataset: di})
+			s.Parts = append(s.Parts, scanPart{Part: p, dataset: di})
 		}
 	}
 	return s
@@ -258,7 +258,7 @@ func (s *ScanSource) skipPart(p store.Part) bool {
 
 // partTasks counts one part in the scan's statistics and returns its
 // morsels: none when pruning rules it out.
-func (s *ScanSource) partTasks(x *Ctx, sp ScanPart) []scanTask {
+func (s *ScanSource) partTasks(x *Ctx, sp scanPart) []scanTask {
 	p := sp.Part
 	x.Stats.BlocksExamined.Add(1)
 	if s.skipPart(p) {
@@ -363,7 +363,7 @@ func intersectRanges(rs []rowRange, lo, hi int) []rowRange {
 type partLoader struct {
 	src            *ScanSource
 	x              *Ctx
-	sp             ScanPart
+	sp             scanPart
 	n              int
 	metas          []store.ColumnMeta
 	cols           []loadOnce

@@ -10,11 +10,11 @@ import (
 	"github.com/aplite/aplite/vector"
 )
 
-// StreamScan is what a scanSource needs to read a TableStream: the table
+// streamScan is what a scanSource needs to read a TableStream: the table
 // and the types the query was planned with. Each decoded chunk becomes a
 // part of its own, so the time bounds, the statistics pruning and the type
 // conversions of the block scan apply to it unchanged.
-type StreamScan struct {
+type streamScan struct {
 	Table   *StreamTable
 	Planned map[string]vector.Type
 }
@@ -114,7 +114,7 @@ func (s *ScanSource) scanChunk(x *Ctx, w int, c Chunk, rows *store.Rows, emit fu
 		return err
 	}
 	id := "stream:" + strconv.FormatInt(streamChunkSeq.Add(1), 10)
-	for _, t := range s.partTasks(x, ScanPart{Part: store.NewRowsPart(id, rows)}) {
+	for _, t := range s.partTasks(x, scanPart{Part: store.NewRowsPart(id, rows)}) {
 		if err := s.scanMorsel(x, w, t, emit); err != nil {
 			return err
 		}
