@@ -1,6 +1,8 @@
 package core
 
 import (
+	"time"
+
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/core/plan"
@@ -11,8 +13,8 @@ import (
 
 // typed is a compiled expression as the planner keeps it: its plan node
 // and what planning asks of it (its type, the column it reads as is,
-// the name it gives a column, its value when constant), and no
-// evaluator. Nothing the planner makes runs: a run builds its operators
+// the name it gives a column), and no evaluator; a constant's value is
+// its node's. Nothing the planner makes runs: a run builds its operators
 // from the nodes (exec.BuildQueryPipeline), and a constant's value comes
 // from exec.EvalConst.
 type typed struct {
@@ -25,34 +27,70 @@ type typed struct {
 	Name string
 	// Col is the input column when the expression is a plain column
 	// reference, else -1.
-	Col int
-	// Cnst is a constant's value, a Const vector of one row; nil for the
-	// others.
-	Cnst *vector.Vector
+	Col  int
 	Span srcpos.Span
 }
 
 // IsConst reports whether the expression has a fixed value.
-func (e *typed) IsConst() bool { return e.Cnst != nil }
+func (e *typed) IsConst() bool { return e.Node.Kind == plan.KConst }
 
 // ConstValue returns the boxed constant value (nil for null or non-constant).
-func (e *typed) ConstValue() any {
-	if e.Cnst == nil {
-		return nil
+func (e *typed) ConstValue() any { return e.Node.ConstValue() }
+
+// constInt is the value of a long, datetime or timespan constant as the
+// int64 its vector holds (nanoseconds for the last two).
+func (e *typed) constInt() int64 {
+	switch v := e.ConstValue().(type) {
+	case int64:
+		return v
+	case time.Duration:
+		return int64(v)
+	case time.Time:
+		return v.UnixNano()
 	}
-	return e.Cnst.Value(0)
+	return 0
 }
 
 // constExpr returns a constant expression of type t and boxed value v.
+// Its node holds the value as a vector of type t boxes it, so a
+// constant written as a literal and one decoded from a plan are the
+// same vector.
 func constExpr(t vector.Type, v any, sp srcpos.Span) *typed {
-	return constVec(vector.NewConst(t, v, 1), sp)
+	return &typed{Typ: t, Col: -1, Span: sp, Node: plan.Const(t, boxed(t, v), posOf(sp))}
 }
 
-// constVec is the constant expression of c, a Const vector of one row.
-// Its node holds the value as the vector boxes it, so a constant written
-// as a literal and one decoded from a plan are the same vector.
-func constVec(c *vector.Vector, sp srcpos.Span) *typed {
-	return &typed{Typ: c.Type, Col: -1, Cnst: c, Span: sp, Node: plan.Const(c.Type, c.Value(0), posOf(sp))}
+// boxed is v as a vector of type t boxes it (vector.Value). The
+// values a vector returns as they are skip the round trip: planning
+// makes a constant for every literal and folded expression.
+func boxed(t vector.Type, v any) any {
+	if t == vector.Dynamic {
+		return v // stored and returned as it is
+	}
+	switch v.(type) {
+	case nil:
+		return nil
+	case int64:
+		if t == vector.Int {
+			return v
+		}
+	case string:
+		if t == vector.String {
+			return v
+		}
+	case float64:
+		if t == vector.Float {
+			return v
+		}
+	case bool:
+		if t == vector.Bool {
+			return v
+		}
+	case time.Duration:
+		if t == vector.TimeSpan {
+			return v
+		}
+	}
+	return vector.NewConst(t, v, 1).Value(0)
 }
 
 // colExpr is a reference to input column i.
@@ -101,10 +139,8 @@ func semErr(n parser.Node, format string, args ...any) error {
 
 // constValue computes a constant-argument expression over one row.
 func constValue(fc *fn.Context, e *typed) (*vector.Vector, error) {
-	if e.Cnst != nil {
-		c := *e.Cnst
-		c.Len = 1
-		return &c, nil
+	if e.IsConst() {
+		return vector.NewConst(e.Typ, e.ConstValue(), 1), nil
 	}
 	return exec.EvalConst(fc, e.Node)
 }
@@ -112,21 +148,18 @@ func constValue(fc *fn.Context, e *typed) (*vector.Vector, error) {
 // fold evaluates a constant-argument expression once, at plan time, and
 // turns it into a constant; volatile functions are never folded.
 func fold(fc *fn.Context, e *typed) (*typed, error) {
-	if e.Cnst != nil {
+	if e.IsConst() {
 		return e, nil
 	}
-	v, err := constValue(fc, e)
+	v, err := exec.EvalConst(fc, e.Node)
 	if err != nil {
 		return nil, err
 	}
-	c := vector.New(e.Typ, 1)
-	if v.Type == e.Typ {
-		c.AppendFrom(v, 0)
-	} else {
-		c.AppendValue(exec.ConvertValue(v.Value(0), e.Typ))
+	val := v.Value(0)
+	if v.Type != e.Typ {
+		val = exec.ConvertValue(val, e.Typ)
 	}
-	c.Const = true
-	out := constVec(c, e.Span)
+	out := constExpr(e.Typ, val, e.Span)
 	out.Name = e.Name
 	return out, nil
 }

@@ -151,7 +151,7 @@ func seriesBounds(st *series, c *compiler, op *parser.MakeSeriesOp) error {
 		if err != nil {
 			return nil, 0, err
 		}
-		if !v.IsConst() || v.Cnst.IsNull(0) {
+		if !v.IsConst() || v.ConstValue() == nil {
 			return nil, 0, semErr(e, "make-series %s must be a constant", what)
 		}
 		return v.ConstValue(), v.Typ, nil

@@ -81,8 +81,8 @@ func constLong(c *compiler, e parser.Expr, what string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !v.IsConst() || v.Typ != vector.Int || v.Cnst.IsNull(0) {
+	if !v.IsConst() || v.Typ != vector.Int || v.ConstValue() == nil {
 		return 0, semErr(e, "%s must be a constant long", what)
 	}
-	return v.Cnst.Int(0), nil
+	return v.constInt(), nil
 }

@@ -58,7 +58,7 @@ func parseKvOptions(st *plan.ParseKv, c *compiler, op *parser.ParseKvOp) error {
 		if err != nil {
 			return err
 		}
-		if !v.IsConst() || v.Cnst.IsNull(0) {
+		if !v.IsConst() || v.ConstValue() == nil {
 			return semErr(o.Expr, "parse-kv option %s must be a constant", o.Name)
 		}
 		val := v.ConstValue()

@@ -52,7 +52,7 @@ func constOption(c *compiler, e parser.Expr, name string, t vector.Type) (any, e
 	if err != nil {
 		return nil, err
 	}
-	if !v.IsConst() || v.Typ != t || v.Cnst.IsNull(0) {
+	if !v.IsConst() || v.Typ != t || v.ConstValue() == nil {
 		return nil, semErr(e, "%s must be a constant %s", name, t)
 	}
 	return v.ConstValue(), nil
@@ -69,7 +69,7 @@ func redactPatterns(st *plan.Stage, c *compiler, op *parser.RedactOp) error {
 		if err != nil {
 			return err
 		}
-		if !v.IsConst() || v.Cnst.IsNull(0) {
+		if !v.IsConst() || v.ConstValue() == nil {
 			return semErr(pe, "redact patterns must be constant regular expressions")
 		}
 		var texts []string

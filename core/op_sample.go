@@ -13,7 +13,7 @@ func (p *planner) planSample(in exec.Schema, op *parser.SampleOp) (*step, error)
 	if err != nil {
 		return nil, err
 	}
-	if !e.IsConst() || !e.Typ.IsNumeric() || e.Cnst.IsNull(0) {
+	if !e.IsConst() || !e.Typ.IsNumeric() || e.ConstValue() == nil {
 		return nil, semErr(op.Fraction, "sample takes a constant proportion between 0 and 1, such as sample 0.1")
 	}
 	f, _ := fn.DynFloat(e.ConstValue())

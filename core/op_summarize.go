@@ -105,10 +105,10 @@ func timeBin(ast parser.Expr, e *typed, c *compiler) (int64, bool) {
 		return 0, false
 	}
 	w, err := c.compile(call.Args[1])
-	if err != nil || !w.IsConst() || w.Cnst.IsNull(0) || w.Typ != vector.TimeSpan {
+	if err != nil || !w.IsConst() || w.ConstValue() == nil || w.Typ != vector.TimeSpan {
 		return 0, false
 	}
-	return w.Cnst.Int(0), true
+	return w.constInt(), true
 }
 
 // autoBin is bin_auto's width: about 100 bins over the query range.

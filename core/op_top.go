@@ -25,7 +25,7 @@ func (p *planner) constInt(e parser.Expr, what string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !ce.IsConst() || ce.Cnst.IsNull(0) {
+	if !ce.IsConst() || ce.ConstValue() == nil {
 		return 0, semErr(e, "the row count of %s must be a constant", what)
 	}
 	v := exec.ConvertValue(ce.ConstValue(), vector.Int)
