@@ -1,7 +1,7 @@
 package exec
 
 import (
-	"sort"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -96,8 +96,14 @@ func newScanSource(snaps []*store.Snapshot) *ScanSource {
 // ScanSchema is the schema of a scan of snaps: every field of their
 // blocks, of one type each.
 func ScanSchema(snaps []*store.Snapshot) Schema {
-	types := map[string]vector.Type{}
-	var order []string
+	// Sized by the first part's columns, which most parts repeat: the
+	// map is not grown while the planner works out every scan's schema.
+	n := 0
+	if len(snaps) > 0 && len(snaps[0].Parts) > 0 {
+		n = len(snaps[0].Parts[0].Columns())
+	}
+	types := make(map[string]vector.Type, n)
+	order := make([]string, 0, n)
 	for _, snap := range snaps {
 		for _, p := range snap.Parts {
 			for _, cm := range p.Columns() {
@@ -117,8 +123,9 @@ func ScanSchema(snaps []*store.Snapshot) Schema {
 // datasetSchema orders fields as the service does: _sysTime, _time, then
 // the other fields alphabetically.
 func datasetSchema(names []string, types map[string]vector.Type) Schema {
-	sort.Strings(names)
-	out := Schema{{Name: store.SysTimeField, Type: vector.DateTime}, {Name: store.TimeField, Type: vector.DateTime}}
+	slices.Sort(names)
+	out := make(Schema, 2, len(names)+2)
+	out[0], out[1] = ColDef{Name: store.SysTimeField, Type: vector.DateTime}, ColDef{Name: store.TimeField, Type: vector.DateTime}
 	for _, n := range names {
 		if n == store.SysTimeField || n == store.TimeField {
 			continue
