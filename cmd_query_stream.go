@@ -72,33 +72,11 @@ func (s *fileStream) recycle(b []byte) {
 
 // failures collects the events a stream could not decode, reported once
 // the query ran as the load path reports them.
-type failures struct {
-	mu    sync.Mutex
-	n     int
-	first string
-}
-
-func (f *failures) add(res db.DecodeResult) {
-	if res.Failed == 0 {
-		return
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.n == 0 && len(res.Failures) > 0 {
-		f.first = res.Failures[0].Error
-	}
-	f.n += res.Failed
-}
-
-func (f *failures) reset() {
-	f.mu.Lock()
-	f.n, f.first = 0, ""
-	f.mu.Unlock()
-}
+type failures struct{ db.FailureTally }
 
 func (f *failures) report(path string) {
-	if f.n > 0 {
-		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, f.n, f.first)
+	if n, first := f.Take(); n > 0 {
+		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, n, first)
 	}
 }
 
@@ -107,7 +85,7 @@ func (s *fileStream) Fields() []db.ColKey { return nil }
 // Open starts a read; the failures counted are those of the last read
 // (a query restarted after a type widened reads the file again).
 func (s *fileStream) Open() (db.ChunkReader, error) {
-	s.fails.reset()
+	s.fails.Take()
 	s.progress.restart()
 	if s.format == db.NDJSON && s.comp == "" {
 		if data, unmap := mapFile(s.path); data != nil {
@@ -235,7 +213,7 @@ func (c *textChunk) Decode() (*db.Rows, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.s.path, err)
 	}
-	c.s.fails.add(res.Result)
+	c.s.fails.Add(res.Result)
 	c.s.decl.retype(rows, c.s.path)
 	c.s.progress.read(int64(n), rows.N)
 	return rows, nil

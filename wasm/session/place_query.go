@@ -52,7 +52,7 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 	for try := 0; ; try++ {
 		req.Streams = map[string]db.TableStream{}
 		for _, f := range files {
-			f.failed.take()
+			f.failed.Take()
 			req.Streams[f.name] = &fileStream{f: f, keep: keep, to: f.size}
 		}
 		res, err := s.db.Query(ctx, req)
@@ -70,7 +70,7 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 			return nil, err
 		}
 		for _, f := range files {
-			if n, first := f.failed.take(); n > 0 {
+			if n, first := f.failed.Take(); n > 0 {
 				res = res.WithMessage(db.Message{Priority: "warn", Count: n, Code: "decode_failed",
 					Msg: fmt.Sprintf("%s: %d lines could not be read, first: %s", f.name, n, first)})
 			}
@@ -105,7 +105,7 @@ func learnFields(ctx context.Context, files []*placeFile, mentions func(string) 
 			}
 			f.learn(rows.Keys)
 		}
-		f.failed.take()
+		f.failed.Take()
 		found = found || len(f.keys()) > before
 	}
 	return found, nil
