@@ -21,6 +21,14 @@ func (s *Session) SetHelpers(d *db.Distribution) {
 	s.mu.Unlock()
 }
 
+// ReadsInPlace reports whether apl reads a file opened in place, which
+// only a caller that may block on the file's reads can run (in the
+// browser, queryAsync).
+func (s *Session) ReadsInPlace(apl string) bool {
+	files, _ := s.placeStreams(apl)
+	return len(files) > 0
+}
+
 // placeStreams returns the in-place files apl names, and what it reads.
 func (s *Session) placeStreams(apl string) ([]*placeFile, db.Reads) {
 	r, err := db.QueryReads(apl)
