@@ -128,12 +128,15 @@ func cmdQuery(args []string) int {
 func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load bool, chunk int, req *db.Request) (*db.Output, time.Time, error) {
 	keep := queryFields(req.APL)
 	if dir == "" && !load {
-		streams, rest, report, err := fileStreams(inputs, decls, keep, chunk)
+		progress := newScanProgress(inputPaths(inputs))
+		streams, rest, report, err := fileStreams(inputs, decls, keep, chunk, progress)
 		if err != nil {
 			return nil, time.Now(), fmt.Errorf("aplite query: %w", err)
 		}
 		if len(streams) > 0 {
+			progress.start()
 			res, loaded, err := queryStreams(streams, rest, decls, keep, req)
+			progress.done()
 			if err == nil {
 				report()
 				return res, loaded, nil
@@ -151,6 +154,17 @@ func runQuery(dir string, inputs []string, decls map[string]*fieldDecl, load boo
 	defer d.Close()
 	res, err := d.Query(context.Background(), req)
 	return res, loaded, err
+}
+
+// inputPaths are the paths of -in NAME=PATH arguments.
+func inputPaths(inputs []string) []string {
+	var out []string
+	for _, in := range inputs {
+		if _, path, ok := strings.Cut(in, "="); ok {
+			out = append(out, path)
+		}
+	}
+	return out
 }
 
 // queryStreams answers req over the streams and the rest of the inputs,

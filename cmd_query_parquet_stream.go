@@ -24,6 +24,8 @@ type parquetStream struct {
 	decl   *fieldDecl
 	now    int64
 	fields []db.ColKey
+	// progress counts what the query has read (nil: not shown).
+	progress *scanPart
 }
 
 // newParquetStream reads the file's schema for the fields keep accepts.
@@ -69,6 +71,7 @@ func openParquet(path string, keep func(string) bool) (*os.File, *parquetfile.Fi
 func (s *parquetStream) Fields() []db.ColKey { return s.fields }
 
 func (s *parquetStream) Open() (db.ChunkReader, error) {
+	s.progress.restart()
 	f, pf, err := openParquet(s.path, s.keep)
 	if err != nil {
 		return nil, err
@@ -106,6 +109,11 @@ func (c *rowGroupChunk) Decode() (*db.Rows, error) {
 		return nil, fmt.Errorf("%s: %w", c.r.s.path, err)
 	}
 	c.r.s.decl.retype(rows, c.r.s.path)
+	var n int64
+	for _, r := range c.r.pf.ChunkRanges(c.i) {
+		n += r[1] - r[0]
+	}
+	c.r.s.progress.read(n, rows.N)
 	return rows, nil
 }
 

@@ -45,6 +45,8 @@ type fileStream struct {
 	fails  *failures
 	// chunk is the size of the NDJSON chunks.
 	chunk int
+	// progress counts what the query has read (nil: not shown).
+	progress *scanPart
 	// bufs holds chunk buffers whose lines are decoded. A fresh 8 MB
 	// buffer per chunk cost a memclr of the whole file and a GC cycle every
 	// few chunks, about a fifth of the CPU of a projected query.
@@ -70,33 +72,11 @@ func (s *fileStream) recycle(b []byte) {
 
 // failures collects the events a stream could not decode, reported once
 // the query ran as the load path reports them.
-type failures struct {
-	mu    sync.Mutex
-	n     int
-	first string
-}
-
-func (f *failures) add(res db.DecodeResult) {
-	if res.Failed == 0 {
-		return
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.n == 0 && len(res.Failures) > 0 {
-		f.first = res.Failures[0].Error
-	}
-	f.n += res.Failed
-}
-
-func (f *failures) reset() {
-	f.mu.Lock()
-	f.n, f.first = 0, ""
-	f.mu.Unlock()
-}
+type failures struct{ db.FailureTally }
 
 func (f *failures) report(path string) {
-	if f.n > 0 {
-		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, f.n, f.first)
+	if n, first := f.Take(); n > 0 {
+		fmt.Fprintf(os.Stderr, "aplite query: %s: %d events failed, first: %s\n", path, n, first)
 	}
 }
 
@@ -105,7 +85,8 @@ func (s *fileStream) Fields() []db.ColKey { return nil }
 // Open starts a read; the failures counted are those of the last read
 // (a query restarted after a type widened reads the file again).
 func (s *fileStream) Open() (db.ChunkReader, error) {
-	s.fails.reset()
+	s.fails.Take()
+	s.progress.restart()
 	if s.format == db.NDJSON && s.comp == "" {
 		if data, unmap := mapFile(s.path); data != nil {
 			return &mappedChunks{s: s, data: data, unmap: unmap}, nil
@@ -219,6 +200,7 @@ type textChunk struct {
 func (c *textChunk) Stats() db.Part { return nil }
 
 func (c *textChunk) Decode() (*db.Rows, error) {
+	n := len(c.body)
 	rows, res, err := db.Decode(c.body, c.s.opts)
 	// The rows hold copies of the strings they keep (the decoder's arena),
 	// never the body, so the body can carry the next chunk.
@@ -231,8 +213,9 @@ func (c *textChunk) Decode() (*db.Rows, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.s.path, err)
 	}
-	c.s.fails.add(res.Result)
+	c.s.fails.Add(res.Result)
 	c.s.decl.retype(rows, c.s.path)
+	c.s.progress.read(int64(n), rows.N)
 	return rows, nil
 }
 
@@ -241,7 +224,7 @@ func (c *textChunk) Decode() (*db.Rows, error) {
 // schema is known before any row is read), and NDJSON; JSON arrays and
 // CSV only when keep names the fields the query reads (nil: it may read
 // any).
-func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int) (map[string]db.TableStream, []string, func(), error) {
+func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string) bool, chunk int, progress *scanProgress) (map[string]db.TableStream, []string, func(), error) {
 	now := time.Now().UnixNano()
 	out := map[string]db.TableStream{}
 	var rest []string
@@ -256,6 +239,7 @@ func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
 			}
+			ps.progress = progress.part()
 			out[name] = ps
 			continue
 		}
@@ -272,7 +256,7 @@ func fileStreams(inputs []string, decls map[string]*fieldDecl, keep func(string)
 		if _, err := os.Stat(path); err != nil {
 			return nil, nil, nil, fmt.Errorf("-in %s: %w", in, err)
 		}
-		fs := &fileStream{path: path, format: format, comp: comp, decl: decls[name], fails: &failures{}, chunk: max(chunk, 1),
+		fs := &fileStream{path: path, format: format, comp: comp, decl: decls[name], fails: &failures{}, chunk: max(chunk, 1), progress: progress.part(),
 			opts: db.IngestOptions{Format: format, Keep: keep, Now: now}}
 		if d := decls[name]; d != nil {
 			fs.opts.MapFields = d.mapFields

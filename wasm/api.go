@@ -127,6 +127,11 @@ func (a *api) loadFile(args []js.Value) (any, error) {
 // query(apl, {start, end, now}): times are RFC 3339 strings; absent or
 // empty ones leave the range open (now defaults to the clock).
 func (a *api) query(args []js.Value) (any, error) {
+	if len(args) > 0 && args[0].Type() == js.TypeString && a.s.ReadsInPlace(args[0].String()) {
+		// Its reads wait on promises, which a call holding the event loop
+		// would wait on forever.
+		return nil, errors.New("this query reads a file opened in place: run it with queryAsync")
+	}
 	return a.queryWith(context.Background(), args)
 }
 

@@ -60,6 +60,12 @@ func BuildFragment(pf *plan.Fragment, snap *store.Snapshot, actx agg.Context) (*
 	if err := restrictToFragment(src, pf.Scan.Parts, schemaFromPlan(pf.Scan.Schema)); err != nil {
 		return nil, err
 	}
+	return buildFragmentOver(pf, src, actx)
+}
+
+// buildFragmentOver builds pf's stages over src, a scan of the blocks or
+// stream piece the fragment names, within the plan's time bounds.
+func buildFragmentOver(pf *plan.Fragment, src *ScanSource, actx agg.Context) (*Pipeline, error) {
 	if pf.Scan.Lo != nil {
 		src.TimeLo, src.HasLo = *pf.Scan.Lo, true
 	}

@@ -20,16 +20,7 @@ func RunFragment(x *Ctx, pf *plan.Fragment, snap *store.Snapshot, f *Fragment) (
 	if err != nil {
 		return nil, err
 	}
-	k, blk := pl.FirstBlocking()
-	codec, ok := blk.(SinkCodec)
-	if !ok {
-		return nil, errNoCodec
-	}
-	sinks, err := pl.ScanToSinks(x, pl.Src, k, blk)
-	if err != nil {
-		return nil, err
-	}
-	return encodeSinks(x, codec, sinks)
+	return scanEncoded(x, pl)
 }
 
 // ExecuteDistributed runs pl with its scan cut into fragments sent to the
@@ -101,14 +92,7 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 		}
 		sinks = append(sinks, more...)
 	}
-	res, err := blk.Finish(x, append(sinks, remoteSinks...))
-	if err != nil {
-		return nil, err
-	}
-	if k >= len(pl.Stages) {
-		return res, nil
-	}
-	return RunStages(x, pl.Stages[k+1:], res)
+	return pl.finish(x, k, blk, append(sinks, remoteSinks...))
 }
 
 // runRemote sends a fragment to node, then to the next nodes in the
@@ -122,25 +106,31 @@ func runRemote(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.
 	if frag.Plan, err = pf.Encode(); err != nil {
 		return nil, err
 	}
+	return tryNodes(x, d, codec, &frag, append([]string{node}, Rendezvous(d.Nodes, pf.Scan.Parts[0])...))
+}
+
+// tryNodes sends frag to the nodes of order, skipping this one and
+// repeats, until one answers or d.Attempts (default 2) have failed, and
+// decodes the answer into sinks.
+func tryNodes(x *Ctx, d *Distribution, codec SinkCodec, frag *Fragment, order []string) ([]sink, error) {
 	attempts := d.Attempts
 	if attempts <= 0 {
 		attempts = 2
 	}
-	order := Rendezvous(d.Nodes, pf.Scan.Parts[0])
-	tried := 0
+	tried := map[string]bool{}
 	var last error
-	for _, n := range append([]string{node}, order...) {
-		if tried >= attempts {
+	for _, n := range order {
+		if len(tried) >= attempts {
 			break
 		}
-		if n == d.Self || (tried > 0 && n == node) {
+		if n == d.Self || tried[n] {
 			continue
 		}
-		tried++
+		tried[n] = true
 		if err := x.Ctx.Err(); err != nil {
 			return nil, err
 		}
-		body, err := d.Run(x.Ctx, n, &frag)
+		body, err := d.Run(x.Ctx, n, frag)
 		if err == nil {
 			var sinks []sink
 			if sinks, err = DecodeFragment(x, codec, body); err == nil {

@@ -2,7 +2,7 @@ package exec
 
 import (
 	"encoding/binary"
-	"fmt"
+	"slices"
 
 	"github.com/aplite/aplite/core/agg"
 	"github.com/aplite/aplite/core/plan"
@@ -105,14 +105,7 @@ func ExecuteStreamPieces(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 		}
 		sinks = append(sinks, more...)
 	}
-	res, err := blk.Finish(x, sinks)
-	if err != nil {
-		return nil, err
-	}
-	if k >= len(pl.Stages) {
-		return res, nil
-	}
-	return RunStages(x, pl.Stages[k+1:], res)
+	return pl.finish(x, k, blk, sinks)
 }
 
 // scanPiece scans one piece of src's stream here, into fresh sinks of blk.
@@ -134,29 +127,8 @@ func runPiece(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.F
 	if frag.Plan, err = pf.Encode(); err != nil {
 		return nil, err
 	}
-	attempts := d.Attempts
-	if attempts <= 0 {
-		attempts = 2
-	}
-	var last error
-	for try := range min(attempts, len(helpers)) {
-		node := helpers[(i+try)%len(helpers)]
-		if err := x.Ctx.Err(); err != nil {
-			return nil, err
-		}
-		body, err := d.Run(x.Ctx, node, &frag)
-		if err == nil {
-			var sinks []sink
-			if sinks, err = DecodeFragment(x, codec, body); err == nil {
-				return sinks, nil
-			}
-		}
-		last = fmt.Errorf("worker %s: %w", node, err)
-		if d.OnFailure != nil {
-			d.OnFailure(node, err)
-		}
-	}
-	return nil, last
+	order := append(slices.Clone(helpers[i%len(helpers):]), helpers[:i%len(helpers)]...)
+	return tryNodes(x, d, codec, &frag, order)
 }
 
 // pieceTable is a table reading a piece of t's stream with t's types;
@@ -184,20 +156,17 @@ func RunStreamFragment(x *Ctx, pf *plan.Fragment, ts TableStream, f *Fragment) (
 	}
 	t := &StreamTable{Name: pf.Scan.Dataset, ts: ts, types: types, known: true}
 	src := &ScanSource{Sch: sch, Datasets: []string{pf.Scan.Dataset}, Stream: &streamScan{Table: t, Planned: types}}
-	if pf.Scan.Lo != nil {
-		src.TimeLo, src.HasLo = *pf.Scan.Lo, true
-	}
-	if pf.Scan.Hi != nil {
-		src.TimeHi, src.HasHi = *pf.Scan.Hi, true
-	}
-	pl := &Pipeline{Src: src}
-	err := pl.buildStages(pf.Stages, func(ps *plan.Stage, in Schema) (Stage, error) {
-		return buildStage(ps, in, agg.Context{Start: f.Start, End: f.End})
-	})
+	pl, err := buildFragmentOver(pf, src, agg.Context{Start: f.Start, End: f.End})
 	if err != nil {
 		return nil, err
 	}
-	attachTopPrune(pl)
+	return scanEncoded(x, pl)
+}
+
+// scanEncoded runs a fragment's pipeline to the sinks of its blocking
+// stage and encodes them: the scan's statistics, then the sinks, each
+// with its length.
+func scanEncoded(x *Ctx, pl *Pipeline) ([]byte, error) {
 	k, blk := pl.FirstBlocking()
 	codec, ok := blk.(SinkCodec)
 	if !ok {
@@ -210,8 +179,6 @@ func RunStreamFragment(x *Ctx, pf *plan.Fragment, ts TableStream, f *Fragment) (
 	return encodeSinks(x, codec, sinks)
 }
 
-// encodeSinks is a fragment's answer: the scan's statistics, then the
-// sinks, each with its length.
 func encodeSinks(x *Ctx, codec SinkCodec, sinks []sink) ([]byte, error) {
 	out := encodeFragmentStats(nil, x.Stats)
 	out = binary.AppendUvarint(out, uint64(len(sinks)))

@@ -129,6 +129,12 @@ func (p *Pipeline) Execute(x *Ctx) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.finish(x, k, blk, sinks)
+}
+
+// finish merges the sinks of blk, the k-th stage, and runs the stages
+// after it; distributed runs call it with their nodes' sinks too.
+func (p *Pipeline) finish(x *Ctx, k int, blk blockStage, sinks []sink) (*Batch, error) {
 	res, err := blk.Finish(x, sinks)
 	if err != nil {
 		return nil, err

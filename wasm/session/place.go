@@ -50,7 +50,7 @@ type placeFile struct {
 	// misspelt field scans the file once, not on every query.
 	absent map[string]bool
 	// failed counts the lines the last query could not decode.
-	failed failures
+	failed db.FailureTally
 	// bufs recycles slice buffers: the rows a slice decodes to copy what
 	// they keep, so its bytes can hold the next slice. A fresh buffer per
 	// slice made the tab's memory grow by the file's size per query until
@@ -108,7 +108,7 @@ func (s *Session) OpenFile(fileName string, size int64, read ReadFunc, now time.
 		if err != nil {
 			return OpenResult{}, fmt.Errorf("%s is not NDJSON: %w", fileName, err)
 		}
-		if n, first := f.failed.take(); n > 0 && rows.N == 0 {
+		if n, first := f.failed.Take(); n > 0 && rows.N == 0 {
 			return OpenResult{}, fmt.Errorf("%s is not NDJSON: %s", fileName, first)
 		}
 		f.learn(rows.Keys)
@@ -227,33 +227,6 @@ func (f *placeFile) options(keep func(string) bool) db.IngestOptions {
 	return db.IngestOptions{Format: db.NDJSON, Now: f.now, MaxFailures: maxFailures, Keep: keep}
 }
 
-// failures counts the lines a query could not decode.
-type failures struct {
-	mu    sync.Mutex
-	n     int
-	first string
-}
-
-func (fl *failures) add(res db.IngestResult) {
-	if res.Failed == 0 {
-		return
-	}
-	fl.mu.Lock()
-	defer fl.mu.Unlock()
-	if fl.n == 0 && len(res.Failures) > 0 {
-		fl.first = res.Failures[0].Error
-	}
-	fl.n += res.Failed
-}
-
-func (fl *failures) take() (int, string) {
-	fl.mu.Lock()
-	defer fl.mu.Unlock()
-	n, first := fl.n, fl.first
-	fl.n, fl.first = 0, ""
-	return n, first
-}
-
 // pieceReader cuts bytes [from, to) of f into chunks of whole lines: the
 // lines that start in the range, the last one read to its end even past
 // to.
@@ -355,7 +328,7 @@ func (c *lineChunk) Decode() (*db.Rows, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.f.name, err)
 	}
-	c.f.failed.add(res)
+	c.f.failed.Add(res.Result)
 	return rows, nil
 }
 

@@ -21,6 +21,14 @@ func (s *Session) SetHelpers(d *db.Distribution) {
 	s.mu.Unlock()
 }
 
+// ReadsInPlace reports whether apl reads a file opened in place, which
+// only a caller that may block on the file's reads can run (in the
+// browser, queryAsync).
+func (s *Session) ReadsInPlace(apl string) bool {
+	files, _ := s.placeStreams(apl)
+	return len(files) > 0
+}
+
 // placeStreams returns the in-place files apl names, and what it reads.
 func (s *Session) placeStreams(apl string) ([]*placeFile, db.Reads) {
 	r, err := db.QueryReads(apl)
@@ -52,7 +60,7 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 	for try := 0; ; try++ {
 		req.Streams = map[string]db.TableStream{}
 		for _, f := range files {
-			f.failed.take()
+			f.failed.Take()
 			req.Streams[f.name] = &fileStream{f: f, keep: keep, to: f.size}
 		}
 		res, err := s.db.Query(ctx, req)
@@ -70,7 +78,7 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 			return nil, err
 		}
 		for _, f := range files {
-			if n, first := f.failed.take(); n > 0 {
+			if n, first := f.failed.Take(); n > 0 {
 				res = res.WithMessage(db.Message{Priority: "warn", Count: n, Code: "decode_failed",
 					Msg: fmt.Sprintf("%s: %d lines could not be read, first: %s", f.name, n, first)})
 			}
@@ -105,7 +113,7 @@ func learnFields(ctx context.Context, files []*placeFile, mentions func(string) 
 			}
 			f.learn(rows.Keys)
 		}
-		f.failed.take()
+		f.failed.Take()
 		found = found || len(f.keys()) > before
 	}
 	return found, nil

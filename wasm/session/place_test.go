@@ -389,3 +389,20 @@ func TestPieceReaderLines(t *testing.T) {
 		}
 	}
 }
+
+// TestReadsInPlace tells the queries that read a file opened in place,
+// which the browser's synchronous query refuses.
+func TestReadsInPlace(t *testing.T) {
+	data := []byte(events)
+	s := newTestSession(t)
+	mustLoad(t, s, "loaded", events, NDJSON)
+	if _, err := s.OpenFile("events.ndjson", int64(len(data)), reader(data, nil), testNow); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]bool{"['events'] | count": true, "['loaded'] | count": false,
+		"union ['loaded'], ['events']": true, "print 1": false} {
+		if got := s.ReadsInPlace(q); got != want {
+			t.Errorf("ReadsInPlace(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
