@@ -113,6 +113,8 @@ var placeQueries = []string{
 	"['events'] | where message contains 'timeout' | summarize count() by method",
 	"['events'] | take 3 | count",
 	"['events'] | where status == 404 | project uri, status | take 4 | count",
+	"['events'] | redact '[0-9]+' on uri | summarize count() by uri",
+	"['events'] | parse-kv message as (status:string) with (pair_delimiter=' ', kv_delimiter='=') | summarize count() by status",
 }
 
 // TestPlaceAnswersLikeLoaded checks that a file queried in place, alone
@@ -131,8 +133,9 @@ func TestPlaceAnswersLikeLoaded(t *testing.T) {
 	if _, err := spread.OpenFile("events.ndjson", int64(len(data)), reader(data, nil), testNow); err != nil {
 		t.Fatal(err)
 	}
-	withHelpers(t, spread, "events.ndjson", data, 3, nil)
+	ran := withHelpers(t, spread, "events.ndjson", data, 3, nil)
 	for _, q := range placeQueries {
+		before := len(*ran)
 		want, err := loaded.Query(context.Background(), q, QueryOptions{Now: testNow})
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -145,6 +148,9 @@ func TestPlaceAnswersLikeLoaded(t *testing.T) {
 			if g, w := rows(t, got), rows(t, want); !slices.Equal(g, w) || len(w) == 0 {
 				t.Errorf("%s %s:\n got %v\nwant %v", name, q, g, w)
 			}
+		}
+		if len(*ran) == before {
+			t.Errorf("%s: no fragment went to a helper", q)
 		}
 	}
 }
