@@ -1,0 +1,335 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/bits"
+)
+
+// errFast is objectFast's one error. It never leaves the package:
+// lineFast undoes the event on any error and the bounded read decodes the
+// line again with object, whose errors name what is wrong and where.
+var errFast = errors.New("ingest: line left to the bounded read")
+
+// objectFast is object for lineFast: the same values into the same
+// nodes, in one loop that steps over a member Keep leaves out (its key
+// matched against the predicted node a word at a time, a string value
+// scanned for its closing quote sixteen bytes per step, a number's
+// grammar checked, a literal compared as a word) without a call. A
+// projected decode spends most of its time there, and under WebAssembly,
+// where Go's calls are dear, a call per member and per value was a third
+// of it. Anything out of the ordinary (an escape, a mistake, a container
+// it skips) goes to the general code, and a line it cannot accept is
+// left to the bounded read, so objectFast only ever accepts what object
+// accepts; TestLineFastMatchesBounded and FuzzLineFast hold it to that.
+func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
+	buf := d.buf
+	i := d.pos + 1 // '{'
+	if i < len(buf) && buf[i] <= ' ' {
+		d.pos = i
+		d.ws()
+		i = d.pos
+	}
+	if i < len(buf) && buf[i] == '}' {
+		d.pos = i + 1
+		return true, nil
+	}
+	nodes := d.f.nodes
+	for {
+		if i >= len(buf) || buf[i] != '"' {
+			return false, errFast
+		}
+		// The key: the node the last event had next, if its plain key is
+		// the one here.
+		id := int32(-1)
+		guess := d.f.first
+		if d.prev >= 0 {
+			guess = nodes[d.prev].next
+		}
+		if guess >= 0 {
+			n := &nodes[guess]
+			if n.parent == parent && n.plainKey && i+9 <= len(buf) &&
+				(binary.LittleEndian.Uint64(buf[i+1:])^n.keyWord)&n.keyMask == 0 {
+				if k := len(n.key); k < 8 {
+					id, i = guess, i+k+2
+				} else if end := i + 1 + k; end < len(buf) && buf[end] == '"' && string(buf[i+1:end]) == n.key {
+					id, i = guess, end+1
+				}
+			}
+		}
+		if id < 0 {
+			d.pos = i
+			key, err := d.str()
+			if err != nil {
+				return false, err
+			}
+			id = d.f.child(parent, d.prev, key)
+			nodes, i = d.f.nodes, d.pos
+		}
+		d.prev = id
+		if i >= len(buf) || buf[i] != ':' {
+			d.pos = i
+			d.ws()
+			if i = d.pos; i >= len(buf) || buf[i] != ':' {
+				return false, errFast
+			}
+		}
+		i++
+		if i < len(buf) && buf[i] <= ' ' {
+			d.pos = i
+			d.ws()
+			i = d.pos
+		}
+		if i >= len(buf) {
+			return false, errFast
+		}
+		// The value.
+		if c := buf[i]; !nodes[id].skip {
+			d.pos = i
+			if c == '{' && !nodes[id].isMap && !nodes[id].isTime && depth+1 <= d.o.MaxDepth {
+				empty, err := d.objectFast(id, depth+1)
+				if err != nil {
+					return false, err
+				}
+				if empty {
+					d.setDynamic(id, map[string]any{})
+				}
+			} else if err := d.member(id, depth); err != nil {
+				return false, err
+			}
+			nodes, i = d.f.nodes, d.pos
+		} else if c == '"' {
+			j := i + 1
+			for {
+				if j+16 > len(buf) {
+					j = stop(buf, j)
+					break
+				}
+				p := (*[16]byte)(buf[j : j+16])
+				m0 := stopMask(binary.LittleEndian.Uint64(p[:8]))
+				m1 := stopMask(binary.LittleEndian.Uint64(p[8:]))
+				if m0|m1 != 0 {
+					if m0 != 0 {
+						j += bits.TrailingZeros64(m0) >> 3
+					} else {
+						j += 8 + bits.TrailingZeros64(m1)>>3
+					}
+					break
+				}
+				j += 16
+			}
+			if j < len(buf) && buf[j] == '"' {
+				i = j + 1
+			} else {
+				d.pos = i
+				if _, err := d.str(); err != nil { // an escape
+					return false, err
+				}
+				i = d.pos
+			}
+		} else if c-'0' <= 9 || c == '-' {
+			if i = fastNumber(buf, i); i < 0 {
+				return false, errFast
+			}
+		} else if c == 't' || c == 'n' {
+			if i+4 > len(buf) || binary.LittleEndian.Uint32(buf[i:]) != trueWord && binary.LittleEndian.Uint32(buf[i:]) != nullWord {
+				return false, errFast
+			}
+			i += 4
+		} else if c == 'f' {
+			if i+5 > len(buf) || binary.LittleEndian.Uint32(buf[i+1:]) != alseWord {
+				return false, errFast
+			}
+			i += 5
+		} else if j := skipFast(buf, i); j >= 0 {
+			i = j
+		} else {
+			d.pos = i
+			if err := d.skip(); err != nil {
+				return false, err
+			}
+			i = d.pos
+		}
+		// After the member.
+		if i < len(buf) && buf[i] <= ' ' {
+			d.pos = i
+			d.ws()
+			i = d.pos
+		}
+		if i >= len(buf) {
+			return false, errFast
+		}
+		switch buf[i] {
+		case ',':
+			i++
+			if i < len(buf) && buf[i] <= ' ' {
+				d.pos = i
+				d.ws()
+				i = d.pos
+			}
+		case '}':
+			d.pos = i + 1
+			return false, nil
+		default:
+			return false, errFast
+		}
+	}
+}
+
+// The literals as little-endian words, for objectFast ("false" is 'f'
+// and "alse").
+var (
+	trueWord = binary.LittleEndian.Uint32([]byte("true"))
+	nullWord = binary.LittleEndian.Uint32([]byte("null"))
+	alseWord = binary.LittleEndian.Uint32([]byte("alse"))
+)
+
+// fastNumber returns the end of the JSON number at buf[i], or -1 when
+// there is none (for objectFast, which then leaves the line to the
+// bounded read).
+func fastNumber(buf []byte, i int) int {
+	if buf[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(buf) && buf[i] == '0':
+		i++
+	case i < len(buf) && buf[i]-'1' <= 8:
+		i++
+		for i < len(buf) && buf[i]-'0' <= 9 {
+			i++
+		}
+	default:
+		return -1
+	}
+	if i < len(buf) && buf[i] == '.' {
+		i++
+		if i >= len(buf) || buf[i]-'0' > 9 {
+			return -1
+		}
+		for i < len(buf) && buf[i]-'0' <= 9 {
+			i++
+		}
+	}
+	if i < len(buf) && buf[i]|0x20 == 'e' {
+		i++
+		if i < len(buf) && (buf[i] == '+' || buf[i] == '-') {
+			i++
+		}
+		if i >= len(buf) || buf[i]-'0' > 9 {
+			return -1
+		}
+		for i < len(buf) && buf[i]-'0' <= 9 {
+			i++
+		}
+	}
+	return i
+}
+
+// skipFast returns the end of the object or array at buf[i] when it is
+// compact, valid JSON no more than 64 levels deep whose strings have no
+// escapes, and -1 otherwise, for skip to settle (it may still be valid).
+// It is skip without a call per key and value: a skipped field of nested
+// objects or arrays under WebAssembly took a tenth of a projected decode.
+func skipFast(buf []byte, i int) int {
+	var objects uint64 // bit k is set when the container at level k+1 is an object
+	depth := 0
+	key := false // at an object key rather than a value
+	for i < len(buf) {
+		c := buf[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for {
+				if j+16 > len(buf) {
+					j = stop(buf, j)
+					break
+				}
+				p := (*[16]byte)(buf[j : j+16])
+				m0 := stopMask(binary.LittleEndian.Uint64(p[:8]))
+				m1 := stopMask(binary.LittleEndian.Uint64(p[8:]))
+				if m0|m1 != 0 {
+					if m0 != 0 {
+						j += bits.TrailingZeros64(m0) >> 3
+					} else {
+						j += 8 + bits.TrailingZeros64(m1)>>3
+					}
+					break
+				}
+				j += 16
+			}
+			if j >= len(buf) || buf[j] != '"' {
+				return -1
+			}
+			i = j + 1
+			if key {
+				if i >= len(buf) || buf[i] != ':' {
+					return -1
+				}
+				i++
+				key = false
+				continue
+			}
+		case key:
+			return -1
+		case c == '{' || c == '[':
+			if depth == 64 {
+				return -1
+			}
+			i++
+			if i < len(buf) && buf[i] == c+2 { // '}' and ']' are '{'+2 and '['+2
+				i++
+				break
+			}
+			objects <<= 1
+			if c == '{' {
+				objects |= 1
+				key = true
+			}
+			depth++
+			continue
+		case c-'0' <= 9 || c == '-':
+			if i = fastNumber(buf, i); i < 0 {
+				return -1
+			}
+		case c == 't' || c == 'n':
+			if i+4 > len(buf) || binary.LittleEndian.Uint32(buf[i:]) != trueWord && binary.LittleEndian.Uint32(buf[i:]) != nullWord {
+				return -1
+			}
+			i += 4
+		case c == 'f':
+			if i+5 > len(buf) || binary.LittleEndian.Uint32(buf[i+1:]) != alseWord {
+				return -1
+			}
+			i += 5
+		default:
+			return -1
+		}
+		// After a value: close containers until one goes on.
+		for {
+			if depth == 0 {
+				return i
+			}
+			if i >= len(buf) {
+				return -1
+			}
+			c := buf[i]
+			if c == ',' {
+				i++
+				key = objects&1 != 0
+				break
+			}
+			end := byte(']')
+			if objects&1 != 0 {
+				end = '}'
+			}
+			if c != end {
+				return -1
+			}
+			i++
+			objects >>= 1
+			depth--
+		}
+	}
+	return -1
+}

@@ -1,0 +1,102 @@
+package ingest
+
+import (
+	"github.com/aplite/aplite/core/store"
+	"strings"
+	"testing"
+)
+
+// checkSkipFast holds skipFast to skip on one input: where skipFast
+// gives an end, skip must accept the value and end at the same byte.
+// It reports whether skipFast took the value.
+func checkSkipFast(t *testing.T, in string) bool {
+	t.Helper()
+	buf := []byte(in)
+	j := skipFast(buf, 0)
+	if j < 0 {
+		return false
+	}
+	d := &decoder{buf: buf}
+	if err := d.skip(); err != nil {
+		t.Fatalf("skipFast(%q) = %d, skip fails: %v", in, j, err)
+	}
+	if d.pos != j {
+		t.Fatalf("skipFast(%q) = %d, skip ends at %d", in, j, d.pos)
+	}
+	return true
+}
+
+// The common compact values are taken, each to its exact end.
+func TestSkipFastTakesCompactValues(t *testing.T) {
+	for _, in := range []string{
+		`{}`, `[]`, `{"a":1}`, `["x","y",3]`, `{"city":"Chennai","country":"India"}`,
+		`{"status":"HIT","age_s":9110}`, `["slow","slow","beta"]`,
+		`{"a":[1,{"b":[[],{}]},-0.5e+3,true,false,null],"c":{"d":{"e":"` + strings.Repeat("long ", 40) + `"}}}`,
+		`[[[[[[[[1]]]]]]]]`, `{"a":{}}`, `[{},[]]`, "{\"é\":\"\xff\"}",
+	} {
+		for _, tail := range []string{"", ",\"next\":1}", "}", "]"} {
+			if !checkSkipFast(t, in+tail) {
+				t.Errorf("skipFast does not take %q", in+tail)
+			}
+		}
+	}
+}
+
+// What skipFast cannot vouch for is left to skip: mistakes, whitespace,
+// escapes, nesting past 64 levels.
+func TestSkipFastLeavesTheRest(t *testing.T) {
+	for _, in := range []string{
+		`{"a":1,}`, `{"a" :1}`, `{"a": 1}`, `[1 ,2]`, `[1,2}`, `{"a":1]`, `{1:2}`, `{"a"}`,
+		`{"a":"x\"y"}`, `{"a\q":1}`, `["x` + "\x01" + `"]`, `[01]`, `[1.]`, `[-]`, `[1e]`, `[.5]`,
+		`[tru]`, `[nul]`, `[fals]`, `[True]`, `{"a":1`, `[`, `{"a":`, `{"a"`, `["abc`,
+		strings.Repeat("[", 65) + strings.Repeat("]", 65), `{"a":x}`, `[,1]`, `{,}`,
+	} {
+		if checkSkipFast(t, in) {
+			t.Errorf("skipFast takes %q", in)
+		}
+	}
+	if !checkSkipFast(t, strings.Repeat("[", 64)+strings.Repeat("]", 64)) {
+		t.Errorf("skipFast does not take 64 levels")
+	}
+}
+
+// FuzzSkipFast holds skipFast to skip on any input.
+func FuzzSkipFast(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":"c"}],"d":-1.5e3}`, `[true,false,null,"x\"y"]`, `{"a":1,}`, `[[[]]]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > 0 && (in[0] == '{' || in[0] == '[') {
+			checkSkipFast(t, string(in))
+		}
+	})
+}
+
+// objectFastTakes decodes each line of body with objectFast alone and
+// reports the first line it leaves to the bounded read.
+func objectFastTakes(t *testing.T, body string, o Options) {
+	t.Helper()
+	o = o.withDefaults()
+	d := new(decoder)
+	d.init(&o, store.NewRowsBuilder(), len(body))
+	for n, line := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		d.buf, d.pos = []byte(line), 0
+		d.begin()
+		if _, err := d.objectFast(-1, 1); err != nil || d.pos != len(line) {
+			t.Fatalf("objectFast leaves line %d to the bounded read (%v at %d of %d): %s", n+1, err, d.pos, len(line), line)
+		}
+		d.end("line", n+1)
+	}
+}
+
+// The lines of real logs, compact or spaced the way Python's json.dumps
+// writes them, are all read by objectFast, in full and projected.
+func TestObjectFastTakesRealLines(t *testing.T) {
+	body := string(realBody(2000))
+	spaced := strings.NewReplacer(`":`, `": `, `,"`, `, "`).Replace(body)
+	for _, b := range []string{body, spaced} {
+		objectFastTakes(t, b, Options{Format: NDJSON})
+		objectFastTakes(t, b, Options{Format: NDJSON, Keep: keepPaths("status")})
+		objectFastTakes(t, b, Options{Format: NDJSON, Keep: keepPaths("geo.city", "cache", "tags")})
+	}
+}
