@@ -41,21 +41,27 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 		}
 		// The key: the node the last event had next, if its plain key is
 		// the one here.
+		// The key: the node that came next in the last event, or the one
+		// before that (an optional field present or not), if its plain
+		// key is the one here.
 		id := int32(-1)
-		guess := d.f.first
+		guess, alt := d.f.first, int32(-1)
 		if d.prev >= 0 {
-			guess = nodes[d.prev].next
+			guess, alt = nodes[d.prev].next, nodes[d.prev].alt
 		}
-		if guess >= 0 {
+		for guess >= 0 {
 			n := &nodes[guess]
 			if n.parent == parent && n.plainKey && i+9 <= len(buf) &&
 				(binary.LittleEndian.Uint64(buf[i+1:])^n.keyWord)&n.keyMask == 0 {
 				if k := len(n.key); k < 8 {
 					id, i = guess, i+k+2
+					break
 				} else if end := i + 1 + k; end < len(buf) && buf[end] == '"' && string(buf[i+1:end]) == n.key {
 					id, i = guess, end+1
+					break
 				}
 			}
+			guess, alt = alt, -1
 		}
 		if id < 0 {
 			d.pos = i
@@ -127,6 +133,21 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 				}
 				i = d.pos
 			}
+		} else if c-'1' <= 8 && i+18 <= len(buf) {
+			// A number without sign, exponent or leading zero, its whole
+			// and fraction digits found a word at a time: most numbers,
+			// without a step per digit.
+			j := i + bits.TrailingZeros64(nonDigits(binary.LittleEndian.Uint64(buf[i:])))>>3
+			if buf[j] == '.' {
+				j += 1 + bits.TrailingZeros64(nonDigits(binary.LittleEndian.Uint64(buf[j+1:])))>>3
+			}
+			if buf[j-1]-'0' > 9 || buf[j]-'0' <= 9 || buf[j]|0x20 == 'e' {
+				// "1.", or more digits than a word, or an exponent.
+				if j = fastNumber(buf, i); j < 0 {
+					return false, errFast
+				}
+			}
+			i = j
 		} else if c-'0' <= 9 || c == '-' {
 			if i = fastNumber(buf, i); i < 0 {
 				return false, errFast
@@ -332,4 +353,14 @@ func skipFast(buf []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// nonDigits has the high bit set in each byte of x that is not an ASCII
+// digit, exactly (no borrow crosses bytes), so the trailing zeros count
+// the digits x starts with.
+func nonDigits(x uint64) uint64 {
+	hi := x&(lsb*0xF0) ^ lsb*0x30                  // zero when the high nibble is 3
+	lo := (x&(lsb*0x0F) + lsb*0x06) & (lsb * 0xF0) // non-zero when the low nibble is above 9
+	y := hi | lo
+	return ((y&(lsb*0x7F) + lsb*0x7F) | y) & msb
 }

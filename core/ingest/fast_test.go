@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"github.com/aplite/aplite/core/store"
 	"strings"
 	"testing"
@@ -98,5 +99,46 @@ func TestObjectFastTakesRealLines(t *testing.T) {
 		objectFastTakes(t, b, Options{Format: NDJSON})
 		objectFastTakes(t, b, Options{Format: NDJSON, Keep: keepPaths("status")})
 		objectFastTakes(t, b, Options{Format: NDJSON, Keep: keepPaths("geo.city", "cache", "tags")})
+	}
+}
+
+// nonDigits flags exactly the bytes that are not ASCII digits, whatever
+// the other bytes of the word hold.
+func TestNonDigits(t *testing.T) {
+	fill := []byte("09/:a\x00\xff5")
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			for _, f := range fill {
+				var w [8]byte
+				for k := range w {
+					w[k] = f
+				}
+				w[pos] = byte(c)
+				m := nonDigits(binary.LittleEndian.Uint64(w[:]))
+				for k, b := range w {
+					if got, want := m>>(8*k+7)&1 == 1, b-'0' > 9; got != want {
+						t.Fatalf("nonDigits(%q) byte %d: %v, want %v", w, k, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A skipped number is stepped over a word at a time or, past a word of
+// digits or with an exponent, by fastNumber; either way to its end, and a
+// broken one is left to the bounded read.
+func TestObjectFastNumbers(t *testing.T) {
+	for _, n := range []string{"1", "7.5", "25.619", "1234567", "12345678", "1234567.1234567", "1.12345678",
+		"123456789012345678901234567890", "1e5", "1.5E+3", "2.5e-3", "0", "0.5", "-3", "-0.25", "9.0"} {
+		line := `{"a":` + n + `,"b":{"c":` + n + `},"s":1}`
+		objectFastTakes(t, line+"\n"+line+"\n", Options{Format: NDJSON, Keep: keepPaths("s")})
+	}
+	for _, n := range []string{"1.", "01", "1.e5", "1e", "1.5e+", "-", "1.2.3", "1x", "12345678.", "1234567.x"} {
+		checkLineFastMatchesBounded(t, `{"a":`+n+`,"s":1}`+"\n"+`{"a":`+n+`}`+"\n", Options{Format: NDJSON, Keep: keepPaths("s")})
+		_, res, _, _ := run(t, `{"a":`+n+`,"s":1,"pad":"`+strings.Repeat("x", 20)+`"}`+"\n", Options{Format: NDJSON, Keep: keepPaths("s")})
+		if res.Failed != 1 {
+			t.Errorf("%s: %+v, want the line failed", n, res)
+		}
 	}
 }
