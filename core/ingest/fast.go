@@ -35,15 +35,15 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 		return true, nil
 	}
 	nodes := d.f.nodes
+	autoTime := d.o.TimestampFormat == ""
 	for {
 		if i >= len(buf) || buf[i] != '"' {
 			return false, errFast
 		}
-		// The key: the node the last event had next, if its plain key is
-		// the one here.
 		// The key: the node that came next in the last event, or the one
 		// before that (an optional field present or not), if its plain
-		// key is the one here.
+		// key is the one here: its first eight bytes and, past seven
+		// bytes, its last seven and the closing quote, compared as words.
 		id := int32(-1)
 		guess, alt := d.f.first, int32(-1)
 		if d.prev >= 0 {
@@ -53,10 +53,13 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 			n := &nodes[guess]
 			if n.parent == parent && n.plainKey && i+9 <= len(buf) &&
 				(binary.LittleEndian.Uint64(buf[i+1:])^n.keyWord)&n.keyMask == 0 {
-				if k := len(n.key); k < 8 {
+				k := len(n.key)
+				if k < 8 {
 					id, i = guess, i+k+2
 					break
-				} else if end := i + 1 + k; end < len(buf) && buf[end] == '"' && string(buf[i+1:end]) == n.key {
+				}
+				if end := i + 1 + k; end+1 <= len(buf) && binary.LittleEndian.Uint64(buf[end-7:]) == n.keyTail &&
+					(k <= 15 || string(buf[i+9:end-7]) == n.key[8:k-7]) {
 					id, i = guess, end+1
 					break
 				}
@@ -90,21 +93,12 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 			return false, errFast
 		}
 		// The value.
-		if c := buf[i]; !nodes[id].skip {
-			d.pos = i
-			if c == '{' && !nodes[id].isMap && !nodes[id].isTime && depth+1 <= d.o.MaxDepth {
-				empty, err := d.objectFast(id, depth+1)
-				if err != nil {
-					return false, err
-				}
-				if empty {
-					d.setDynamic(id, map[string]any{})
-				}
-			} else if err := d.member(id, depth); err != nil {
-				return false, err
-			}
-			nodes, i = d.f.nodes, d.pos
-		} else if c == '"' {
+		n := &nodes[id]
+		c := buf[i]
+		switch {
+		case c == '"' && (n.skip || n.isTime && !n.keep && autoTime):
+			// A skipped string, or the timestamp (_time) in the hour the
+			// last one was in, without unescaping or storing it.
 			j := i + 1
 			for {
 				if j+16 > len(buf) {
@@ -125,46 +119,100 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 				j += 16
 			}
 			if j < len(buf) && buf[j] == '"' {
-				i = j + 1
-			} else {
-				d.pos = i
-				if _, err := d.str(); err != nil { // an escape
-					return false, err
+				if n.skip {
+					i = j + 1
+					break
 				}
-				i = d.pos
+				if ns, ok := d.hours.parse(buf[i+1 : j]); ok {
+					d.b.SetTime(ns)
+					i = j + 1
+					break
+				}
 			}
-		} else if c-'1' <= 8 && i+18 <= len(buf) {
+			d.pos = i
+			if n.skip {
+				_, err = d.str() // an escape
+			} else {
+				err = d.member(id, depth)
+			}
+			if err != nil {
+				return false, err
+			}
+			nodes, i = d.f.nodes, d.pos
+		case c-'1' <= 8 && i+18 <= len(buf):
 			// A number without sign, exponent or leading zero, its whole
 			// and fraction digits found a word at a time: most numbers,
-			// without a step per digit.
-			j := i + bits.TrailingZeros64(nonDigits(binary.LittleEndian.Uint64(buf[i:])))>>3
+			// without a step per digit; a kept one of up to seven whole
+			// and fraction digits converted from the words too.
+			x := binary.LittleEndian.Uint64(buf[i:])
+			w := bits.TrailingZeros64(nonDigits(x)) >> 3
+			j, f, y := i+w, 0, uint64(0)
 			if buf[j] == '.' {
-				j += 1 + bits.TrailingZeros64(nonDigits(binary.LittleEndian.Uint64(buf[j+1:])))>>3
+				y = binary.LittleEndian.Uint64(buf[j+1:])
+				f = bits.TrailingZeros64(nonDigits(y)) >> 3
+				j += 1 + f
 			}
 			if buf[j-1]-'0' > 9 || buf[j]-'0' <= 9 || buf[j]|0x20 == 'e' {
 				// "1.", or more digits than a word, or an exponent.
-				if j = fastNumber(buf, i); j < 0 {
-					return false, errFast
+				if n.skip {
+					if j = fastNumber(buf, i); j < 0 {
+						return false, errFast
+					}
+					i = j
+					break
 				}
+				d.pos = i
+				if err := d.member(id, depth); err != nil {
+					return false, err
+				}
+				nodes, i = d.f.nodes, d.pos
+				break
+			}
+			if !n.skip {
+				// w and f are at most 7 here: the digits are exact in u.
+				u := wordDigits(x, w)
+				if f == 0 {
+					d.setInt(id, int64(u))
+				} else {
+					u = u*uint64(pow10[f]) + wordDigits(y, f)
+					d.setFloat(id, float64(u)/pow10[f])
+				}
+				nodes = d.f.nodes
 			}
 			i = j
-		} else if c-'0' <= 9 || c == '-' {
+		case !n.skip:
+			d.pos = i
+			if c == '{' && !n.isMap && !n.isTime && depth+1 <= d.o.MaxDepth {
+				empty, err := d.objectFast(id, depth+1)
+				if err != nil {
+					return false, err
+				}
+				if empty {
+					d.setDynamic(id, map[string]any{})
+				}
+			} else if err := d.member(id, depth); err != nil {
+				return false, err
+			}
+			nodes, i = d.f.nodes, d.pos
+		case c-'0' <= 9 || c == '-':
 			if i = fastNumber(buf, i); i < 0 {
 				return false, errFast
 			}
-		} else if c == 't' || c == 'n' {
+		case c == 't' || c == 'n':
 			if i+4 > len(buf) || binary.LittleEndian.Uint32(buf[i:]) != trueWord && binary.LittleEndian.Uint32(buf[i:]) != nullWord {
 				return false, errFast
 			}
 			i += 4
-		} else if c == 'f' {
+		case c == 'f':
 			if i+5 > len(buf) || binary.LittleEndian.Uint32(buf[i+1:]) != alseWord {
 				return false, errFast
 			}
 			i += 5
-		} else if j := skipFast(buf, i); j >= 0 {
-			i = j
-		} else {
+		default:
+			if j := skipFast(buf, i); j >= 0 {
+				i = j
+				break
+			}
 			d.pos = i
 			if err := d.skip(); err != nil {
 				return false, err
@@ -363,4 +411,14 @@ func nonDigits(x uint64) uint64 {
 	lo := (x&(lsb*0x0F) + lsb*0x06) & (lsb * 0xF0) // non-zero when the low nibble is above 9
 	y := hi | lo
 	return ((y&(lsb*0x7F) + lsb*0x7F) | y) & msb
+}
+
+// wordDigits is the value of the first n (1 to 7) bytes of x, ASCII
+// digits: moved to the top of the word (the bytes below become zeros),
+// then pairs, quads and octets of digits are summed up in place.
+func wordDigits(x uint64, n int) uint64 {
+	v := (x - lsb*'0') << (64 - 8*n) // a borrow only runs up, out of the word
+	v = (v*10 + v>>8) & 0x00FF00FF00FF00FF
+	v = (v*100 + v>>16) & 0x0000FFFF0000FFFF
+	return (v*10000 + v>>32) & 0xFFFFFFFF
 }

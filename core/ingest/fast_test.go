@@ -2,7 +2,9 @@ package ingest
 
 import (
 	"encoding/binary"
+	"fmt"
 	"github.com/aplite/aplite/core/store"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -140,5 +142,53 @@ func TestObjectFastNumbers(t *testing.T) {
 		if res.Failed != 1 {
 			t.Errorf("%s: %+v, want the line failed", n, res)
 		}
+	}
+}
+
+// wordDigits reads one to seven digits, whatever follows them.
+func TestWordDigits(t *testing.T) {
+	for _, s := range []string{"1", "9", "10", "99", "404", "1000000", "9999999", "1234567", "7654321", "25", "100"} {
+		for _, tail := range []string{",xxxxxxx", "}\x00\xff\xff\xff\xff\xff", ".5555555", "\"\"\"\"\"\"\""} {
+			b := []byte(s + tail)
+			want, _ := strconv.ParseUint(s, 10, 64)
+			if got := wordDigits(binary.LittleEndian.Uint64(b), len(s)); got != want {
+				t.Errorf("wordDigits(%q, %d) = %d", b, len(s), got)
+			}
+		}
+	}
+}
+
+// Keys that share their first eight bytes, or all but one byte in the
+// middle or at the end, are told apart by objectFast as by the bounded
+// read when one is predicted and the other is there.
+func TestObjectFastLongKeys(t *testing.T) {
+	twins := [][2]string{{"abcdefgh", "abcdefgX"}, {"abcdefghij", "abcdefgXij"}, {"abcdefghij", "abcdefghiX"},
+		{"server_datacenter", "server_datacentes"}, {"server_datacenter", "server_dbtacenter"},
+		{"req_duration_ms", "req_duration_mx"}, {"req_duration_ms", "req_duratiox_ms"}, {"req_duration_ms", "req_duration_m"},
+		{"x234567890123456789", "x234567890X23456789"}, {"x2345678901234567890123", "x2345678901234567890124"}}
+	var b strings.Builder
+	for i, tw := range twins {
+		for k := 0; k < 4; k++ {
+			fmt.Fprintf(&b, `{"a":%d,"%s":%d,"%s":"v%d"}`+"\n", i, tw[k%2], k, tw[(k+1)%2], k)
+		}
+	}
+	for _, o := range []Options{{Format: NDJSON}, {Format: NDJSON, Keep: keepPaths("abcdefghij", "server_datacenter", "req_duration_ms", "x234567890123456789", "x2345678901234567890123")}} {
+		checkLineFastMatchesBounded(t, b.String(), o)
+		objectFastTakes(t, b.String(), o)
+	}
+}
+
+// Kept numbers read from words are the general decoder's numbers, to the
+// bit, and the timestamp read through the hour cache its time.
+func TestObjectFastKeptValues(t *testing.T) {
+	var b strings.Builder
+	for i, n := range []string{"1", "404", "1234567", "12345678", "25.619", "0.59", "1234567.1234567", "1.12345678", "9.0", "-3",
+		"0", "1e3", "3.25E-2", "100000000000000000000", "7.000001"} {
+		fmt.Fprintf(&b, `{"_time":"2024-03-01T00:%02d:15.6%dZ","n":%s,"m":{"n":%s}}`+"\n", i, i, n, n)
+	}
+	body := b.String()
+	for _, o := range []Options{{Format: NDJSON}, {Format: NDJSON, Keep: keepPaths("n", "m.n")}} {
+		checkLineFastMatchesBounded(t, body, o)
+		objectFastTakes(t, body, o)
 	}
 }

@@ -38,8 +38,10 @@ type node struct {
 	// plainKey marks a key that needs no escaping in JSON, so its quoted
 	// bytes in the input can be compared without unescaping them.
 	plainKey bool
-	// keyWord and keyMask are keyWord(key), for rawMatch.
-	keyWord, keyMask uint64
+	// keyWord and keyMask are keyWord(key), for rawMatch; keyTail is the
+	// last seven bytes of a longer key and its closing quote, for
+	// objectFast.
+	keyWord, keyMask, keyTail uint64
 	// counted marks a name that counts against MaxFields.
 	counted bool
 	// refs are the builder column handles per vector.Type, -1 until used.
@@ -201,6 +203,9 @@ func (f *fields) add(parent int32, path, key string) int32 {
 	o := f.opts
 	n := node{parent: parent, next: -1, alt: -1, key: key, path: path, name: path, plainKey: isPlain(key)}
 	n.keyWord, n.keyMask = keyWord(key)
+	if len(key) >= 8 {
+		n.keyTail = binary.LittleEndian.Uint64([]byte(key[len(key)-7:] + `"`))
+	}
 	if path == o.TimestampField {
 		n.isTime = true
 		n.keep = path != "_time"
