@@ -1,6 +1,9 @@
 package ingest
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // hourCache parses the timestamps of one hour, the layout most log
 // shippers write (2024-03-01T00:00:15.616942Z), without the whole ISO
@@ -22,20 +25,33 @@ func (c *hourCache) parse(b []byte) (int64, bool) {
 	if !c.ok || len(b) < 19 || binary.LittleEndian.Uint64(b) != c.w0 || binary.LittleEndian.Uint64(b[6:]) != c.w1 || b[16] != ':' {
 		return 0, false
 	}
-	mm, ok1 := digits(b[14:16])
-	ss, ok2 := digits(b[17:19])
-	if !ok1 || !ok2 || mm > 59 || ss > 59 {
+	m1, m0, s1, s0 := b[14]-'0', b[15]-'0', b[17]-'0', b[18]-'0'
+	if m1 > 5 || m0 > 9 || s1 > 5 || s0 > 9 { // past 59, or not digits
 		return 0, false
 	}
-	frac, rest, ok := fraction(b[19:])
-	if !ok {
-		return 0, false
+	frac, rest, word := 0, b[19:], false
+	if len(rest) > 1 && (rest[0] == '.' || rest[0] == ',') && cap(b) >= 28 {
+		// One to seven fraction digits read as a word: b's bytes past
+		// its end (within its capacity) are only looked at up to len(b).
+		x := binary.LittleEndian.Uint64(b[20:28])
+		if n := min(bits.TrailingZeros64(nonDigits(x))>>3, len(b)-20); n >= 1 && n <= 7 {
+			frac, rest, word = int(wordDigits(x, n))*fracScale[n], b[20+n:], true
+		}
 	}
-	off, ok := zone(rest)
-	if !ok {
-		return 0, false
+	if !word {
+		var ok bool
+		if frac, rest, ok = fraction(rest); !ok {
+			return 0, false
+		}
 	}
-	secs := c.base + int64(mm*60+ss-off)
+	off := 0
+	if len(rest) != 1 || rest[0]|0x20 != 'z' {
+		var ok bool
+		if off, ok = zone(rest); !ok {
+			return 0, false
+		}
+	}
+	secs := c.base + int64(int(m1)*600+int(m0)*60+int(s1)*10+int(s0)-off)
 	if secs < minSec || secs > maxSec {
 		return 0, false
 	}
