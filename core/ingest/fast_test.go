@@ -192,3 +192,35 @@ func TestObjectFastKeptValues(t *testing.T) {
 		objectFastTakes(t, body, o)
 	}
 }
+
+// The real logs read through objectFast (optional fields taken by the
+// second prediction, timestamps by the hour cache, numbers from words)
+// are what encoding/json reads, in full and projected.
+func TestObjectFastMatchesReference(t *testing.T) {
+	body := realBody(3000)
+	want, failed, err := refJSON(body, Options{Format: NDJSON})
+	must(t, err)
+	got, res, _, err := run(t, string(body), Options{Format: NDJSON})
+	must(t, err)
+	compareEvents(t, body, got, res, want, failed)
+	keep := keepPaths("status", "req_duration_ms", "server_datacenter", "geo.city", "cache.age_s")
+	got, res, _, err = run(t, string(body), Options{Format: NDJSON, Keep: keep})
+	must(t, err)
+	compareEvents(t, body, got, res, restrict(want, keep), failed)
+}
+
+// A predicted key under another parent is not the key: after an object
+// that was empty this time, the key that followed its first member last
+// time may come at the outer level.
+func TestObjectFastPredictionKeepsParents(t *testing.T) {
+	body := "{\"a\":{\"x\":1},\"y\":1}\n{\"a\":{},\"x\":2}\n{\"a\":{\"x\":3}}\n{\"a\":[],\"x\":4}\n{\"a\":{\"x\":{\"x\":5}},\"x\":6}\n"
+	for _, o := range []Options{{Format: NDJSON}, {Format: NDJSON, Keep: keepPaths("x", "a.x.x")}} {
+		checkLineFastMatchesBounded(t, body, o)
+		objectFastTakes(t, body, o)
+	}
+	want, failed, err := refJSON([]byte(body), Options{Format: NDJSON})
+	must(t, err)
+	got, res, _, err := run(t, body, Options{Format: NDJSON})
+	must(t, err)
+	compareEvents(t, []byte(body), got, res, want, failed)
+}
