@@ -13,10 +13,10 @@ var errFast = errors.New("ingest: line left to the bounded read")
 
 // objectFast is object for lineFast: the same values into the same
 // nodes, in one loop that steps over a member Keep leaves out (its key
-// matched against the predicted node a word at a time, a string value
-// scanned for its closing quote sixteen bytes per step, a number's
-// digits found a word at a time, a literal compared as a word, an object
-// or array in skipFast) without a call per value. A projected decode
+// matched against the predicted node a word at a time, a string value's
+// closing quote found by stop sixteen bytes per step, a number's digits
+// found a word at a time, a literal compared as a word, an object or
+// array in skipFast) with at most one call per value. A projected decode
 // spends most of its time there, and under WebAssembly, where Go's calls
 // and taken branches are dear, the calls per member and per value of
 // object, value, skip and key were two fifths of it. Anything out of the
@@ -102,25 +102,7 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 		case c == '"' && (n.skip || n.isTime && !n.keep && autoTime):
 			// A skipped string, or the timestamp (_time) in the hour the
 			// last one was in, without unescaping or storing it.
-			j := i + 1
-			for {
-				if j+16 > len(buf) {
-					j = stop(buf, j)
-					break
-				}
-				p := (*[16]byte)(buf[j : j+16])
-				m0 := stopMask(binary.LittleEndian.Uint64(p[:8]))
-				m1 := stopMask(binary.LittleEndian.Uint64(p[8:]))
-				if m0|m1 != 0 {
-					if m0 != 0 {
-						j += bits.TrailingZeros64(m0) >> 3
-					} else {
-						j += 8 + bits.TrailingZeros64(m1)>>3
-					}
-					break
-				}
-				j += 16
-			}
+			j := stop(buf, i+1)
 			if j < len(buf) && buf[j] == '"' {
 				if n.skip {
 					i = j + 1
