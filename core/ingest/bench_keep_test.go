@@ -39,3 +39,10 @@ func BenchmarkDecodeNDJSONKeepURI(b *testing.B) {
 func BenchmarkDecodeNDJSONReal(b *testing.B) {
 	benchDecode(b, realBody(20000), Options{Format: NDJSON})
 }
+
+// BenchmarkDecodeNDJSONKeepDCMethod is the decode of the in-place
+// dc-method (summarize count(), avg(req_duration_ms) by
+// server_datacenter, method): two kept strings and a kept float.
+func BenchmarkDecodeNDJSONKeepDCMethod(b *testing.B) {
+	benchDecode(b, realBody(20000), Options{Format: NDJSON, Keep: keepOnly("server_datacenter", "method", "req_duration_ms")})
+}

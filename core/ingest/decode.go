@@ -61,6 +61,8 @@ type decoder struct {
 	stack       []byte // open brackets while skipping a value
 
 	labels []label
+	// hours parses the timestamps that share the last one's date and hour.
+	hours hourCache
 
 	ev         uint32 // current event number, for node.setEv
 	evErr      string // first failure of the current event

@@ -21,8 +21,11 @@ var reserved = map[string]bool{
 // interned: an event with the same shape as the one before finds each of
 // its nodes by following next and comparing one key, with no hashing.
 type node struct {
-	parent int32  // -1 for a top-level key
-	next   int32  // the node that followed this one in the last event, or -1
+	parent int32 // -1 for a top-level key
+	next   int32 // the node that followed this one in the last event, or -1
+	// alt is the node that followed before next did, or -1: with an
+	// optional field, the two keys that may come after this one.
+	alt    int32
 	key    string // the last key of the path, unescaped
 	path   string // the dotted path as sent
 	name   string // the column name: path, renamed when reserved
@@ -35,8 +38,10 @@ type node struct {
 	// plainKey marks a key that needs no escaping in JSON, so its quoted
 	// bytes in the input can be compared without unescaping them.
 	plainKey bool
-	// keyWord and keyMask are keyWord(key), for rawMatch.
-	keyWord, keyMask uint64
+	// keyWord and keyMask are keyWord(key), for rawMatch; keyTail is the
+	// last seven bytes of a longer key and its closing quote, for
+	// objectFast.
+	keyWord, keyMask, keyTail uint64
 	// counted marks a name that counts against MaxFields.
 	counted bool
 	// refs are the builder column handles per vector.Type, -1 until used.
@@ -90,9 +95,17 @@ func (f *fields) child(parent, prev int32, key []byte) int32 {
 			return guess
 		}
 	}
+	if prev >= 0 {
+		if alt := f.nodes[prev].alt; alt >= 0 {
+			if n := &f.nodes[alt]; n.parent == parent && n.key == string(key) {
+				return alt
+			}
+		}
+	}
 	id := f.lookup(parent, key)
 	if prev >= 0 {
-		f.nodes[prev].next = id
+		p := &f.nodes[prev]
+		p.alt, p.next = p.next, id
 	} else {
 		f.first = id
 	}
@@ -165,7 +178,7 @@ func (f *fields) lookup(parent int32, key []byte) int32 {
 // use; setting a value in it fails the event.
 func (f *fields) sink() int32 {
 	if f.overflow < 0 {
-		n := node{parent: -2, next: -1, setRef: -1}
+		n := node{parent: -2, next: -1, alt: -1, setRef: -1}
 		for i := range n.refs {
 			n.refs[i] = -1
 		}
@@ -188,8 +201,11 @@ func (f *fields) top(path string) int32 {
 
 func (f *fields) add(parent int32, path, key string) int32 {
 	o := f.opts
-	n := node{parent: parent, next: -1, key: key, path: path, name: path, plainKey: isPlain(key)}
+	n := node{parent: parent, next: -1, alt: -1, key: key, path: path, name: path, plainKey: isPlain(key)}
 	n.keyWord, n.keyMask = keyWord(key)
+	if len(key) >= 8 {
+		n.keyTail = binary.LittleEndian.Uint64([]byte(key[len(key)-7:] + `"`))
+	}
 	if path == o.TimestampField {
 		n.isTime = true
 		n.keep = path != "_time"

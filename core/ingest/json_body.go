@@ -165,7 +165,7 @@ func (d *decoder) lineFast(body []byte, pos, line int) (int, bool) {
 	}
 	d.buf, d.pos, d.nl = body, i, false
 	d.begin()
-	if d.event() == nil && !d.nl {
+	if _, err := d.objectFast(-1, 1); err == nil && !d.nl {
 		if j := lineBlanks(body, d.pos); j == len(body) || body[j] == '\n' {
 			d.end("line", line)
 			d.lineOK = true

@@ -53,6 +53,9 @@ var lineFastCases = []string{
 	"\xef\xbb\xbf{\"a\":1}\n",
 	"{\"a\":\"x\"}  \n  {\"a\":\"y\"}",
 	"hello\nworld",
+	"{\"server_datacenter\":\"FRA\",\"a\":25.619}\n{\"server_dbtacenter\":\"X\",\"a\":1234567.1234567}\n{\"server_datacenter\":1.,\"a\":12345678}\n",
+	"{\"_time\":\"2024-03-01T00:00:15.6Z\",\"a\":1}\n{\"_time\":\"2024-03-01T00:61:15Z\",\"a\":2}\n{\"_time\":\"2024-03-01T00:01:15+05:30\",\"a\":3e2}\n",
+	"{\"g\":{\"c\":[1,{\"d\":\"e\"}],\"x\":true},\"a\":1}\n{\"g\":{\"c\":[1,{\"d\":\"e\"}},\"a\":2}\n",
 }
 
 func TestLineFastMatchesBounded(t *testing.T) {

@@ -206,22 +206,9 @@ func parseISO(b []byte) (ns int64, ok bool, err error) {
 			}
 			sec = s
 			rest = rest[3:]
-			if len(rest) > 1 && (rest[0] == '.' || rest[0] == ',') {
-				// Nanoseconds: the first nine digits count, later ones
-				// are dropped (truncated, as time.Parse does).
-				i, n := 1, 0
-				for i < len(rest) && rest[i]-'0' <= 9 {
-					if n < 9 {
-						frac = frac*10 + int(rest[i]-'0')
-						n++
-					}
-					i++
-				}
-				if i == 1 {
-					return 0, false, nil
-				}
-				frac *= fracScale[n]
-				rest = rest[i:]
+			var okf bool
+			if frac, rest, okf = fraction(rest); !okf {
+				return 0, false, nil
 			}
 		}
 		var okz bool
@@ -238,6 +225,28 @@ func parseISO(b []byte) (ns int64, ok bool, err error) {
 		return 0, true, errTimeRange
 	}
 	return secs*1e9 + int64(frac), true, nil
+}
+
+// fraction reads the fraction of a second that may start b ('.' or ','
+// and digits) in nanoseconds: the first nine digits count, later ones are
+// dropped (truncated, as time.Parse does). It returns the rest of b, and
+// false for a separator without digits.
+func fraction(b []byte) (frac int, rest []byte, ok bool) {
+	if len(b) <= 1 || (b[0] != '.' && b[0] != ',') {
+		return 0, b, true
+	}
+	i, n := 1, 0
+	for i < len(b) && b[i]-'0' <= 9 {
+		if n < 9 {
+			frac = frac*10 + int(b[i]-'0')
+			n++
+		}
+		i++
+	}
+	if i == 1 {
+		return 0, b, false
+	}
+	return frac * fracScale[n], b[i:], true
 }
 
 // zone parses a trailing zone designator into its offset in seconds.

@@ -114,10 +114,20 @@ func (d *decoder) setDynamic(id int32, x any) {
 
 // timeFromString parses a string timestamp field into the event time.
 func (d *decoder) timeFromString(n *node, b []byte) {
+	auto := d.o.TimestampFormat == ""
+	if auto {
+		if ns, ok := d.hours.parse(b); ok {
+			d.b.SetTime(ns)
+			return
+		}
+	}
 	ns, err := parseTime(b, d.o.TimestampFormat)
 	if err != nil {
 		d.fail(fmt.Sprintf("cannot parse %s value %q as a time: %v", n.path, clip(string(b)), err))
 		return
+	}
+	if auto {
+		d.hours.fill(b)
 	}
 	d.b.SetTime(ns)
 }
