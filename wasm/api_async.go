@@ -42,6 +42,9 @@ func (a *api) asyncFuncs() map[string]jsFunc {
 		// runFragment(fragmentJSON) -> a Uint8Array, the answer of a helper.
 		"runFragment": a.promisedBytes(a.runFragment),
 		"cancel":      guard(a.cancel),
+		// rowsRead() -> the rows the running query has decoded from files
+		// read in place, for progress; callable while it waits on a read.
+		"rowsRead": guard(func([]js.Value) (any, error) { return a.s.RowsRead(), nil }),
 		// setHelpers(n, run): run(helper, fragmentJSON) returns a promise
 		// of a helper's runFragment answer; helpers are "1".."n".
 		"setHelpers": guard(a.setHelpers),

@@ -227,12 +227,15 @@ func TestBrowserExplore(t *testing.T) {
 		}
 		h.waitFor(`document.getElementById("status").dataset.state === "loaded" && document.getElementById("status").dataset.dataset === "stream"`, 90*time.Second)
 		eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
-		eval[chromedp.Void](h, `window.__progress = []; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "reading" && s.dataset.bytes) window.__progress.push(+s.dataset.bytes); }).observe(document.getElementById("status"), {attributes: true, childList: true, subtree: true, characterData: true})`)
+		eval[chromedp.Void](h, `window.__progress = []; window.__rows = 0; new MutationObserver(() => { const s = document.getElementById("status"); if (s.dataset.state === "reading" && s.dataset.bytes) { window.__progress.push(+s.dataset.bytes); window.__rows = Math.max(window.__rows, +s.dataset.rows); } }).observe(document.getElementById("status"), {attributes: true, childList: true, subtree: true, characterData: true})`)
 		if r := h.query("['stream'] | count"); !strings.Contains(string(r.Tables), "60000") {
 			t.Errorf("the file counts %s", r.Tables)
 		}
 		if steps := eval[[]float64](h, `window.__progress`); len(steps) < 3 || steps[len(steps)-1] < float64(len(data))/2 {
 			t.Errorf("progress reported %v, want one per slice read", steps)
+		}
+		if rows := eval[float64](h, `window.__rows`); rows <= 0 || rows > 60_000 {
+			t.Errorf("progress reported %.0f rows decoded, want some of the 60000", rows)
 		}
 		// Cancel the next query as soon as it reports progress.
 		eval[chromedp.Void](h, `new MutationObserver((_, o) => { const s = document.getElementById("status"); if (s.dataset.state === "reading") { document.getElementById("cancel-load").click(); o.disconnect(); } }).observe(document.getElementById("status"), {attributes: true})`)

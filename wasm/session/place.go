@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aplite/aplite/db"
@@ -51,6 +52,8 @@ type placeFile struct {
 	absent map[string]bool
 	// failed counts the lines the last query could not decode.
 	failed db.FailureTally
+	// rows counts the rows the running query has decoded, for progress.
+	rows atomic.Int64
 	// bufs recycles slice buffers: the rows a slice decodes to copy what
 	// they keep, so its bytes can hold the next slice. A fresh buffer per
 	// slice made the tab's memory grow by the file's size per query until
@@ -329,6 +332,7 @@ func (c *lineChunk) Decode() (*db.Rows, error) {
 		return nil, fmt.Errorf("%s: %w", c.f.name, err)
 	}
 	c.f.failed.Add(res.Result)
+	c.f.rows.Add(int64(rows.N))
 	return rows, nil
 }
 

@@ -61,6 +61,7 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 		req.Streams = map[string]db.TableStream{}
 		for _, f := range files {
 			f.failed.Take()
+			f.rows.Store(0)
 			req.Streams[f.name] = &fileStream{f: f, keep: keep, to: f.size}
 		}
 		res, err := s.db.Query(ctx, req)
@@ -131,6 +132,19 @@ func (s *Session) RunFragment(ctx context.Context, frag []byte) ([]byte, error) 
 		if pf == nil {
 			return nil, fmt.Errorf("%s: %w", dataset, errNotInPlace)
 		}
+		pf.rows.Store(0)
 		return pf.piece(piece)
 	})
+}
+
+// RowsRead is how many rows the running query (or fragment) has decoded
+// from the files read in place, for its progress.
+func (s *Session) RowsRead() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var n int64
+	for _, f := range s.files {
+		n += f.rows.Load()
+	}
+	return n
 }

@@ -178,6 +178,10 @@ func TestPlaceSpreadsOverHelpers(t *testing.T) {
 	if res.Status.RowsExamined != 4000 {
 		t.Errorf("rowsExamined %d, want 4000", res.Status.RowsExamined)
 	}
+	// This engine decoded its own piece, the first of three.
+	if n := s.RowsRead(); n <= 0 || n >= 4000 {
+		t.Errorf("RowsRead() = %d after the query, want this engine's share of 4000", n)
+	}
 }
 
 // TestPlaceHelperFails checks that a piece goes to the next helper when

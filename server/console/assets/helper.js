@@ -8,14 +8,17 @@
 // one core. Messages run one at a time, in order.
 // In: {op: "start", module} | {op: "open", file} | {op: "drop", name} |
 // {op: "fragment", frag} | {op: "memory"}, each with a cid.
-// Out: {cid, ok, result | error}, and {read: bytes} after every read.
+// Out: {cid, ok, result | error}, and {read: bytes, helper, rows} after
+// every read (rows: what the running fragment has decoded).
 
 import { fileReader } from "./read.js";
 
 let api = null;
 let mem = null;
+let helperNo = 0; // this helper's number, in its reads' progress
 
-async function start(module) {
+async function start(module, helper) {
+  helperNo = helper;
   await import("./wasm_exec.js");
   const go = new Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
@@ -27,7 +30,7 @@ async function start(module) {
 
 // reader reads a File's byte ranges, telling the worker how much it read.
 function reader(file) {
-  return fileReader(file, (n) => postMessage({ read: n }));
+  return fileReader(file, (n) => postMessage({ read: n, helper: helperNo, rows: Number(api.rowsRead()) }));
 }
 
 function answer(json) {
@@ -39,7 +42,7 @@ function answer(json) {
 async function handle(m) {
   switch (m.op) {
     case "start":
-      return start(m.module);
+      return start(m.module, m.helper);
     case "open":
       return answer(await api.openFile(m.file.name, m.file.size, reader(m.file)));
     case "drop":

@@ -5,7 +5,8 @@
 // query starts new ones, which open the files again.
 
 export class HelperPool {
-  // size is how many helpers to run; onRead hears of every read.
+  // size is how many helpers to run; onRead(bytes, helper, rows) hears
+  // of every read, with the rows that helper has decoded so far.
   constructor(size, onRead) {
     this.size = size;
     this.onRead = onRead;
@@ -24,14 +25,14 @@ export class HelperPool {
       w.onmessage = (e) => this.message(e.data);
       w.onerror = (e) => this.fail(w, new Error(`helper ${i + 1} failed: ${e.message || "error"}`));
       this.helpers.push(w);
-      this.send(w, { op: "start", module });
+      this.send(w, { op: "start", module, helper: i + 1 });
       for (const file of files.values()) this.send(w, { op: "open", file });
     }
   }
 
   message(m) {
     if (m.read) {
-      this.onRead(m.read);
+      this.onRead(m.read, m.helper, m.rows);
       return;
     }
     const c = this.calls.get(m.cid);

@@ -28,11 +28,19 @@ const parquetFiles = new Map();
 const placeFiles = new Map();
 // reading counts the bytes the engines have read for the running query
 // (id), which hears of each read as progress.
-const reading = { id: 0, bytes: 0, began: 0 };
-function onRead(n) {
+// The rows come from each engine (rowsRead), the helpers' with their reads.
+const reading = { id: 0, bytes: 0, began: 0, rows: 0, helperRows: new Map() };
+function onRead(n, helper, rows) {
   reading.bytes += n;
-  if (reading.id) postMessage({ id: reading.id, progress: { bytes: reading.bytes, total: totalBytes(), rows: 0, ms: performance.now() - reading.began } });
+  if (helper) reading.helperRows.set(helper, rows);
+  else if (engineAPI) reading.rows = Number(engineAPI.rowsRead());
+  if (!reading.id) return;
+  let all = reading.rows;
+  for (const r of reading.helperRows.values()) all += r;
+  postMessage({ id: reading.id, progress: { bytes: reading.bytes, total: totalBytes(), rows: all, ms: performance.now() - reading.began } });
 }
+// engineAPI is this worker's engine once started, for rowsRead.
+let engineAPI = null;
 // pool holds the helper engines, one per core beyond this worker's.
 const pool = new HelperPool(Math.min(navigator.hardwareConcurrency || 1, 8) - 1, onRead);
 // queries are the running queries' ids, which cancel may stop.
@@ -59,6 +67,7 @@ function start() {
       module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
     }
     const e = await instantiate(module);
+    engineAPI = e.api;
     return { ...e, module, startMs: performance.now() - began };
   })();
   engine.catch(() => { engine = null; });
@@ -202,7 +211,8 @@ async function queryInPlace(id, e, apl, range) {
     pool.start(e.module, placeFiles);
     e.api.setHelpers(pool.size, (n, frag) => pool.run(Number(n), frag));
   }
-  Object.assign(reading, { id: placeFiles.size ? id : 0, bytes: 0, began: performance.now() });
+  Object.assign(reading, { id: placeFiles.size ? id : 0, bytes: 0, began: performance.now(), rows: 0 });
+  reading.helperRows.clear();
   queries.add(id);
   try {
     return answer(await e.api.queryAsync(apl, range, String(id)));
