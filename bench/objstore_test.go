@@ -253,3 +253,38 @@ func settle(b testing.TB, db *store.DB) {
 	}
 	b.Logf("%d blocks after compaction", last)
 }
+
+// BenchmarkIngestObjects is the ingest of BenchmarkObjectStorage with the
+// in-memory object store in place of SeaweedFS, alternating with local
+// blocks: it tells the store's own cost of uploading (catalog versions,
+// parts named by object) from the object store's, which on this machine
+// shares the two cores with the ingest.
+func BenchmarkIngestObjects(b *testing.B) {
+	for _, n := range querySizes() {
+		b.Run(sizeName(n), func(b *testing.B) {
+			var bodies [][]byte
+			g := gen.New(1).SetEventsPerDay(n)
+			for done := 0; done < n; done += fixtureChunk {
+				k := min(fixtureChunk, n-done)
+				bodies = append(bodies, g.AppendNDJSON(make([]byte, 0, k*400), k))
+			}
+			rates := map[string][]float64{}
+			for i := range 2 * b.N {
+				mode, opts := "local", store.Options{CompactInterval: time.Second}
+				if i%2 == 1 {
+					mode, opts.Objects = "objects", store.NewMemObjects()
+				}
+				db, err := store.Open(b.TempDir(), opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rates[mode] = append(rates[mode], float64(n)/ingestAll(b, db, bodies).Seconds())
+				settle(b, db)
+				db.Close()
+			}
+			b.ReportMetric(slices.Max(rates["local"]), "local-events/s")
+			b.ReportMetric(slices.Max(rates["objects"]), "mem-objects-events/s")
+			b.ReportMetric(slices.Max(rates["objects"])/slices.Max(rates["local"]), "objects/local-rate")
+		})
+	}
+}
