@@ -162,24 +162,32 @@ func tabularJSON(t *testing.T, e *Engine, req exec.Request) (string, render.Stat
 func TestDistributedSameAnswer(t *testing.T) {
 	c := newTestCluster(t)
 	for _, q := range distributedQueries {
-		want, wst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true})
-		before := c.ran.Load()
-		var fails []string
-		got, gst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Distribute: c.distribution(&fails)})
-		if !sameJSONNumbers(got, want) {
-			t.Errorf("%s\n got %s\nwant %s", q, got, want)
-		}
-		if gst.RowsExamined != wst.RowsExamined || gst.BlocksExamined != wst.BlocksExamined {
-			t.Errorf("%s: distributed examined %d rows / %d blocks, one node %d / %d", q,
-				gst.RowsExamined, gst.BlocksExamined, wst.RowsExamined, wst.BlocksExamined)
-		}
-		if c.ran.Load() == before && travels(t, c.a, q) {
+		_, ran, fails := distributedMatches(t, c, q)
+		if ran == 0 && travels(t, c.a, q) {
 			t.Errorf("%s: node b ran no fragment", q)
 		}
 		if len(fails) > 0 {
 			t.Errorf("%s: fragments failed: %v", q, fails)
 		}
 	}
+}
+
+// distributedMatches runs q on node a alone and cut into fragments, and
+// checks that both give the same answer and statistics; it returns the
+// answer, how many fragments node b ran and the fragments that failed.
+func distributedMatches(t *testing.T, c *testCluster, q string) (want string, ran int64, fails []string) {
+	t.Helper()
+	want, wst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true})
+	before := c.ran.Load()
+	got, gst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Distribute: c.distribution(&fails)})
+	if !sameJSONNumbers(got, want) {
+		t.Errorf("%s\n got %s\nwant %s", q, got, want)
+	}
+	if gst.RowsExamined != wst.RowsExamined || gst.BlocksExamined != wst.BlocksExamined {
+		t.Errorf("%s: distributed examined %d rows / %d blocks, one node %d / %d", q,
+			gst.RowsExamined, gst.BlocksExamined, wst.RowsExamined, wst.BlocksExamined)
+	}
+	return want, c.ran.Load() - before, fails
 }
 
 // A node that fails is replaced: the receiver scans the blocks itself and
@@ -452,19 +460,9 @@ func TestDistributedRedactParseKv(t *testing.T) {
 			t.Errorf("%s: is not cut into fragments", q)
 			continue
 		}
-		want, wst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true})
-		before := c.ran.Load()
-		var fails []string
-		got, gst := tabularJSON(t, c.a, exec.Request{APL: q, DisableCache: true, Distribute: c.distribution(&fails)})
-		if !sameJSONNumbers(got, want) {
-			t.Errorf("%s\n got %s\nwant %s", q, got, want)
-		}
-		if gst.RowsExamined != wst.RowsExamined || gst.BlocksExamined != wst.BlocksExamined {
-			t.Errorf("%s: distributed examined %d rows / %d blocks, one node %d / %d", q,
-				gst.RowsExamined, gst.BlocksExamined, wst.RowsExamined, wst.BlocksExamined)
-		}
-		if c.ran.Load() == before || len(fails) > 0 {
-			t.Errorf("%s: node b ran %d fragments, failures %v", q, c.ran.Load()-before, fails)
+		want, ran, fails := distributedMatches(t, c, q)
+		if ran == 0 || len(fails) > 0 {
+			t.Errorf("%s: node b ran %d fragments, failures %v", q, ran, fails)
 		}
 		if len(want) < 10 {
 			t.Errorf("%s: the answer %s is too small to tell", q, want)
