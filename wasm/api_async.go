@@ -148,9 +148,14 @@ func readFunc(read js.Value) session.ReadFunc {
 	}
 }
 
+// openFile(fileName, size, read, {helper}?): with helper set, the file is
+// only attached for the fragments of another engine (AttachFile).
 func (a *api) openFile(args []js.Value) (any, error) {
 	if len(args) < 3 || args[2].Type() != js.TypeFunction {
 		return nil, errors.New("openFile(fileName, size, read) needs the file name, its size and a read function")
+	}
+	if len(args) > 3 && args[3].Type() == js.TypeObject && args[3].Get("helper").Truthy() {
+		return a.s.AttachFile(args[0].String(), int64(args[1].Float()), readFunc(args[2]), time.Time{})
 	}
 	return a.s.OpenFile(args[0].String(), int64(args[1].Float()), readFunc(args[2]), time.Time{})
 }

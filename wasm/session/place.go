@@ -124,6 +124,26 @@ func (s *Session) OpenFile(fileName string, size int64, read ReadFunc, now time.
 	return OpenResult{Dataset: name, Format: NDJSON, InPlace: true, Bytes: size, Fields: fields(f.keys())}, nil
 }
 
+// AttachFile makes the NDJSON file fileName readable in place here
+// without reading any of it: a helper engine (SetHelpers) only runs the
+// fragments another engine planned, whose plans carry the types, so the
+// fields OpenFile learns from the first slice would be read for nothing.
+func (s *Session) AttachFile(fileName string, size int64, read ReadFunc, now time.Time) (OpenResult, error) {
+	name := DatasetName(fileName)
+	if err := db.ValidateName(name); err != nil {
+		return OpenResult{}, err
+	}
+	if now.IsZero() {
+		now = s.now()
+	}
+	f := &placeFile{name: name, size: size, read: read, now: now.UnixNano(), fields: map[string]db.ColKey{}, absent: map[string]bool{}}
+	s.forget(name)
+	s.mu.Lock()
+	s.files[name] = f
+	s.mu.Unlock()
+	return OpenResult{Dataset: name, Format: NDJSON, InPlace: true, Bytes: size, Fields: []Field{}}, nil
+}
+
 func (f *placeFile) learn(keys []db.ColKey) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

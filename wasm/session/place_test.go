@@ -52,8 +52,9 @@ func withHelpers(t *testing.T, s *Session, file string, data []byte, n int, fail
 	helpers := map[string]*Session{}
 	for i := range n {
 		h := newTestSession(t)
-		if _, err := h.OpenFile(file, int64(len(data)), reader(data, nil), testNow); err != nil {
-			t.Fatal(err)
+		var reads atomic.Int64
+		if _, err := h.AttachFile(file, int64(len(data)), reader(data, &reads), testNow); err != nil || reads.Load() != 0 {
+			t.Fatalf("attaching a helper's file: %v, %d reads", err, reads.Load())
 		}
 		name := "helper-" + strconv.Itoa(i+1)
 		helpers[name] = h

@@ -44,7 +44,7 @@ async function handle(m) {
     case "start":
       return start(m.module, m.helper);
     case "open":
-      return answer(await api.openFile(m.file.name, m.file.size, reader(m.file)));
+      return answer(await api.openFile(m.file.name, m.file.size, reader(m.file), { helper: true }));
     case "drop":
       return answer(api.drop(m.name));
     case "fragment": {
