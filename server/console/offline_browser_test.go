@@ -139,6 +139,19 @@ func TestBrowserOfflineFiles(t *testing.T) {
 		}
 	})
 
+	t.Run("a file dragged over the page starts the engine before the drop", func(t *testing.T) {
+		h.t = t
+		tab, closeTab := chromedp.NewContext(h.browse)
+		defer closeTab()
+		h.ctx = tab
+		h.open()
+		if started := eval[bool](h, `window.apliteConsole.engineStats.startMs !== null`); started {
+			t.Fatal("the engine started before any file came near")
+		}
+		eval[chromedp.Void](h, `(() => { const dt = new DataTransfer(); dt.items.add(new File(["{}"], "x.ndjson")); document.dispatchEvent(new DragEvent("dragenter", {dataTransfer: dt, bubbles: true})); })()`)
+		h.waitFor(`window.apliteConsole.engineStats.startMs > 0`, 60*time.Second)
+	})
+
 	t.Run("a Parquet load can be cancelled", func(t *testing.T) {
 		h.t = t
 		// Eight small row groups: the cancel reaches the worker while it

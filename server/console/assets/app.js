@@ -365,12 +365,18 @@ async function openFile(file) {
 function setupDrop() {
   const overlay = $("drop");
   let depth = 0;
+  // The engine takes a few hundred ms to start: start it as soon as a
+  // file is on its way (dragged over the page, or the picker opened), so
+  // the drop finds it ready.
+  const warm = () => state.offline.start().catch(() => {});
   document.addEventListener("dragenter", (e) => {
     if ([...(e.dataTransfer?.types || [])].includes("Files")) {
+      if (!depth) warm();
       depth++;
       overlay.hidden = false;
     }
   });
+  $("file").addEventListener("click", warm);
   document.addEventListener("dragleave", () => {
     if (--depth <= 0) {
       depth = 0;
