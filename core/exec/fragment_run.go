@@ -49,39 +49,21 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 	}
 	frag := Fragment{Start: req.Start, End: req.End, Now: x.Fn.Now, MemoryBudget: req.MemoryBudget,
 		NoColumnCache: req.NoColumnCache}
-	type answer struct {
-		sinks []sink
-		back  []scanPart // blocks no node could scan: this node does
-		err   error
-	}
-	answers := make(chan answer, len(remote))
-	for node, parts := range remote {
-		go func() {
-			var sinks []sink
-			var err error
-			func() {
-				defer RecoverInto(&err)
-				sinks, err = runRemote(x, d, codec, frag, *pf, node, parts)
-			}()
-			if err != nil {
-				answers <- answer{back: parts, err: err}
-				return
-			}
-			answers <- answer{sinks: sinks}
-		}()
+	nodes := make([]string, 0, len(remote))
+	for node := range remote {
+		nodes = append(nodes, node)
 	}
 	localSrc := *src
 	localSrc.Parts = local
-	sinks, err := pl.ScanToSinks(x, &localSrc, k, blk)
-	var remoteSinks []sink
-	var back []scanPart
-	for range remote {
-		a := <-answers
-		remoteSinks = append(remoteSinks, a.sinks...)
-		back = append(back, a.back...)
-	}
+	sinks, failed, err := fanOut(len(nodes), func(i int) ([]sink, error) {
+		return runRemote(x, d, codec, frag, *pf, nodes[i], remote[nodes[i]])
+	}, func() ([]sink, error) { return pl.ScanToSinks(x, &localSrc, k, blk) })
 	if err != nil {
 		return nil, err
+	}
+	var back []scanPart
+	for _, i := range failed {
+		back = append(back, remote[nodes[i]]...)
 	}
 	if len(back) > 0 { // every node failed for these: scan them here
 		retry := *src
@@ -92,7 +74,41 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 		}
 		sinks = append(sinks, more...)
 	}
-	return pl.finish(x, k, blk, append(sinks, remoteSinks...))
+	return pl.finish(x, k, blk, sinks)
+}
+
+// fanOut runs remote(i) for every i in [0, n) on goroutines of their own
+// while local runs on this one, and returns all the sinks, the i whose
+// remote failed (their work is left to the caller) and local's error. A
+// remote that panics counts as failed.
+func fanOut(n int, remote func(i int) ([]sink, error), local func() ([]sink, error)) ([]sink, []int, error) {
+	type answer struct {
+		i     int
+		sinks []sink
+		err   error
+	}
+	answers := make(chan answer, n)
+	for i := range n {
+		go func() {
+			a := answer{i: i}
+			func() {
+				defer RecoverInto(&a.err)
+				a.sinks, a.err = remote(i)
+			}()
+			answers <- a
+		}()
+	}
+	sinks, err := local()
+	var failed []int
+	for range n {
+		a := <-answers
+		if a.err != nil {
+			failed = append(failed, a.i)
+			continue
+		}
+		sinks = append(sinks, a.sinks...)
+	}
+	return sinks, failed, err
 }
 
 // runRemote sends a fragment to node, then to the next nodes in the

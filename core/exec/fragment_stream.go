@@ -66,40 +66,15 @@ func ExecuteStreamPieces(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 		}
 	}
 	frag := Fragment{Start: req.Start, End: req.End, Now: x.Fn.Now, MemoryBudget: req.MemoryBudget, NoColumnCache: true}
-	type answer struct {
-		sinks []sink
-		piece string // set when no helper answered: scanned here
-	}
-	answers := make(chan answer, len(pieces)-1)
-	for i, piece := range pieces[1:] {
-		go func() {
-			var sinks []sink
-			var err error
-			func() {
-				defer RecoverInto(&err)
-				sinks, err = runPiece(x, d, codec, frag, *pf, piece, others, i)
-			}()
-			if err != nil {
-				answers <- answer{piece: piece}
-				return
-			}
-			answers <- answer{sinks: sinks}
-		}()
-	}
-	sinks, err := scanPiece(x, pl, src, split, pieces[0], k, blk)
-	var back []string
-	for range pieces[1:] {
-		a := <-answers
-		sinks = append(sinks, a.sinks...)
-		if a.piece != "" {
-			back = append(back, a.piece)
-		}
-	}
+	rest := pieces[1:]
+	sinks, failed, err := fanOut(len(rest), func(i int) ([]sink, error) {
+		return runPiece(x, d, codec, frag, *pf, rest[i], others, i)
+	}, func() ([]sink, error) { return scanPiece(x, pl, src, split, pieces[0], k, blk) })
 	if err != nil {
 		return nil, err
 	}
-	for _, piece := range back { // every helper failed for these: scan them here
-		more, err := scanPiece(x, pl, src, split, piece, k, blk)
+	for _, i := range failed { // every helper failed for these: scan them here
+		more, err := scanPiece(x, pl, src, split, rest[i], k, blk)
 		if err != nil {
 			return nil, err
 		}
