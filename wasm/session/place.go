@@ -47,9 +47,10 @@ type placeFile struct {
 	// open, then those a learning pass found (learnFields).
 	mu     sync.Mutex
 	fields map[string]db.ColKey
-	// absent are names a learning pass looked for and did not find, so a
-	// misspelt field scans the file once, not on every query.
-	absent map[string]bool
+	// fruitless are the queries (by text) a learning pass found no new
+	// field for, so a query with a misspelt field scans the file once,
+	// not every time it is run again.
+	fruitless map[string]bool
 	// failed counts the lines the last query could not decode.
 	failed db.FailureTally
 	// rows counts the rows the running query has decoded, for progress.
@@ -97,10 +98,7 @@ func (s *Session) OpenFile(fileName string, size int64, read ReadFunc, now time.
 	if f := FormatFromFileName(fileName); f != NDJSON && f != Auto {
 		return OpenResult{}, fmt.Errorf("%s is %s: only NDJSON is queried in place, load it instead", fileName, f)
 	}
-	if now.IsZero() {
-		now = s.now()
-	}
-	f := &placeFile{name: name, size: size, read: read, now: now.UnixNano(), fields: map[string]db.ColKey{}, absent: map[string]bool{}}
+	f := s.newPlaceFile(name, size, read, now)
 	rd := f.pieceReader(0, size, nil)
 	c, err := rd.Next()
 	if err != nil && err != io.EOF {
@@ -116,12 +114,24 @@ func (s *Session) OpenFile(fileName string, size int64, read ReadFunc, now time.
 		}
 		f.learn(rows.Keys)
 	}
-	s.forget(name)
-	_ = s.db.Delete(name)
-	s.mu.Lock()
-	s.files[name] = f
-	s.mu.Unlock()
+	s.attach(f)
 	return OpenResult{Dataset: name, Format: NDJSON, InPlace: true, Bytes: size, Fields: fields(f.keys())}, nil
+}
+
+func (s *Session) newPlaceFile(name string, size int64, read ReadFunc, now time.Time) *placeFile {
+	if now.IsZero() {
+		now = s.now()
+	}
+	return &placeFile{name: name, size: size, read: read, now: now.UnixNano(), fields: map[string]db.ColKey{}, fruitless: map[string]bool{}}
+}
+
+// attach makes f the dataset of its name, replacing whatever had it.
+func (s *Session) attach(f *placeFile) {
+	s.forget(f.name)
+	_ = s.db.Delete(f.name) // none is fine
+	s.mu.Lock()
+	s.files[f.name] = f
+	s.mu.Unlock()
 }
 
 // AttachFile makes the NDJSON file fileName readable in place here
@@ -133,14 +143,7 @@ func (s *Session) AttachFile(fileName string, size int64, read ReadFunc, now tim
 	if err := db.ValidateName(name); err != nil {
 		return OpenResult{}, err
 	}
-	if now.IsZero() {
-		now = s.now()
-	}
-	f := &placeFile{name: name, size: size, read: read, now: now.UnixNano(), fields: map[string]db.ColKey{}, absent: map[string]bool{}}
-	s.forget(name)
-	s.mu.Lock()
-	s.files[name] = f
-	s.mu.Unlock()
+	s.attach(s.newPlaceFile(name, size, read, now))
 	return OpenResult{Dataset: name, Format: NDJSON, InPlace: true, Bytes: size, Fields: []Field{}}, nil
 }
 

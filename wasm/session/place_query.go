@@ -67,7 +67,7 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 		res, err := s.db.Query(ctx, req)
 		var qe *db.QueryError
 		if try == 0 && errors.As(err, &qe) && qe.Kind == "semantic" && r.Mentions != nil {
-			found, lerr := learnFields(ctx, files, r.Mentions)
+			found, lerr := learnFields(ctx, files, req.APL, r.Mentions)
 			if lerr != nil {
 				return nil, errors.Join(err, lerr)
 			}
@@ -90,10 +90,17 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 
 // learnFields reads every line of the files, keeping only the fields
 // mentions names, and adds the fields found to what the files know; it
-// reports whether it found any they did not know.
-func learnFields(ctx context.Context, files []*placeFile, mentions func(string) bool) (bool, error) {
+// reports whether it found any they did not know. A file already read in
+// vain for the same query text is not read again.
+func learnFields(ctx context.Context, files []*placeFile, apl string, mentions func(string) bool) (bool, error) {
 	found := false
 	for _, f := range files {
+		f.mu.Lock()
+		done := f.fruitless[apl]
+		f.mu.Unlock()
+		if done {
+			continue
+		}
 		before := len(f.keys())
 		rd := f.pieceReader(0, f.size, nil)
 		rd.opts.Keep = mentions
@@ -115,7 +122,13 @@ func learnFields(ctx context.Context, files []*placeFile, mentions func(string) 
 			f.learn(rows.Keys)
 		}
 		f.failed.Take()
-		found = found || len(f.keys()) > before
+		if len(f.keys()) > before {
+			found = true
+			continue
+		}
+		f.mu.Lock()
+		f.fruitless[apl] = true
+		f.mu.Unlock()
 	}
 	return found, nil
 }
