@@ -77,18 +77,14 @@ func (a *api) promisedBytes(f func(args []js.Value) (any, error)) jsFunc {
 					}()
 					v, err = f(args)
 				}()
-				switch b := v.(type) {
-				case []byte:
-					if err == nil {
-						arr := js.Global().Get("Uint8Array").New(len(b))
-						js.CopyBytesToJS(arr, b)
-						resolve.Invoke(arr)
-						return
-					}
-				}
 				if err != nil {
 					resolve.Invoke(encode(nil, err))
 					return
+				}
+				if b, ok := v.([]byte); ok {
+					arr := js.Global().Get("Uint8Array").New(len(b))
+					js.CopyBytesToJS(arr, b)
+					v = arr
 				}
 				resolve.Invoke(v)
 			}()

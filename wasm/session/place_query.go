@@ -31,6 +31,12 @@ func (s *Session) ReadsInPlace(apl string) bool {
 
 // placeStreams returns the in-place files apl names, and what it reads.
 func (s *Session) placeStreams(apl string) ([]*placeFile, db.Reads) {
+	s.mu.Lock()
+	none := len(s.files) == 0
+	s.mu.Unlock()
+	if none { // the usual case: no need to parse the query a second time
+		return nil, db.Reads{}
+	}
 	r, err := db.QueryReads(apl)
 	if err != nil {
 		return nil, r // the engine reports the error
