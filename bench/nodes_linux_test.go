@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -152,14 +151,11 @@ func (p *proc) waitCount(b *testing.B, n int) {
 	}
 }
 
-// cpu is the process's user+system CPU time so far (/proc/PID/stat).
+// cpu is the process's user+system CPU time so far.
 func (p *proc) cpu(b *testing.B) time.Duration {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	d, err := pidCPU(p.cmd.Process.Pid)
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+2:]))
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * (time.Second / 100) // USER_HZ is 100 on Linux
+	return d
 }

@@ -3,16 +3,20 @@ package store
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 )
 
 // flushLoop turns handed-over batches into blocks, one job at a time and
-// in seq order, and on final jobs writes heap blocks to files in id (and
-// so seq) order: a durable block with walSeqMax X exists only once every
-// batch below X is durable too, so the recovery watermark never skips an
-// unflushed record. A failed job's batches are carried into the next.
+// in seq order. A final job's blocks are then made durable by persistLoop,
+// so the next batches are encoded while the last ones are written or
+// uploaded (an upload's latency would otherwise hold the flusher, and
+// through backpressure the appends). A failed job's batches are carried
+// into the next.
 func (d *Dataset) flushLoop() {
 	defer d.wg.Done()
+	var persistq chan *flushJob // started with the first final job
+	var persisted sync.WaitGroup
 	var carry []Part
 	var carryBytes int64
 	var carrySeq uint64
@@ -27,9 +31,33 @@ func (d *Dataset) flushLoop() {
 		} else {
 			carry, carryBytes, carrySeq = nil, 0, 0
 			if job.final && d.files != nil {
-				err = d.persist(job.sealed)
+				if persistq == nil {
+					persistq = make(chan *flushJob, 1)
+					persisted.Add(1)
+					go d.persistLoop(persistq, &persisted)
+				}
+				persistq <- job
+				continue
 			}
 		}
+		if job.done != nil {
+			job.done <- err
+		}
+	}
+	if persistq != nil {
+		close(persistq)
+		persisted.Wait()
+	}
+}
+
+// persistLoop writes heap blocks to files in id (and so seq) order, one
+// final job at a time: a durable block with walSeqMax X exists only once
+// every batch below X is durable too, so the recovery watermark never
+// skips an unflushed record.
+func (d *Dataset) persistLoop(jobs <-chan *flushJob, done *sync.WaitGroup) {
+	defer done.Done()
+	for job := range jobs {
+		err := d.persist(job.sealed)
 		if job.done != nil {
 			job.done <- err
 		}
@@ -117,9 +145,27 @@ func (d *Dataset) persist(sealed uint64) error {
 	return nil
 }
 
+// batchWriter is dsFiles that makes several blocks durable for less than
+// one at a time (object storage: parallel uploads, one catalog version).
+// On failure it returns the durable prefix and the error.
+type batchWriter interface {
+	writeBlocks(ids []uint64, data [][]byte) ([]*blockPart, error)
+}
+
 // persistBlocks writes heap blocks to their files in order and returns
 // the durable ones, stopping at the first failure.
 func (d *Dataset) persistBlocks(heap []*blockPart) ([]*blockPart, error) {
+	if bw, ok := d.files.(batchWriter); ok && len(heap) > 1 {
+		ids, data := make([]uint64, len(heap)), make([][]byte, len(heap))
+		for i, b := range heap {
+			ids[i], data[i] = b.id, b.data
+		}
+		out, err := bw.writeBlocks(ids, data)
+		for _, nb := range out {
+			nb.durable = true
+		}
+		return out, err
+	}
 	out := make([]*blockPart, 0, len(heap))
 	for _, b := range heap {
 		nb, err := d.files.writeBlock(b.id, b.data)

@@ -2,6 +2,9 @@
 // loopback for tests and benchmarks that need a real object store. The
 // binary comes from scripts/seaweedfs through $APLITE_WEED; without it
 // the caller is skipped with a message saying how to run it.
+// APLITE_WEED_DIR puts the server's volumes under another directory (a
+// tmpfs keeps them off the disk the test writes to) and APLITE_WEED_NICE
+// runs it under nice with that increment.
 package seaweedtest
 
 import (
@@ -23,14 +26,37 @@ const Bucket = "aplite"
 // when the test ends.
 func Start(tb testing.TB) string {
 	tb.Helper()
+	return StartServer(tb).Endpoint
+}
+
+// Server is a running SeaweedFS started by StartServer.
+type Server struct {
+	Endpoint string // the S3 gateway's URL
+	Pid      int    // for benchmarks that count the server's CPU
+}
+
+// StartServer is Start returning the process too.
+func StartServer(tb testing.TB) Server {
+	tb.Helper()
 	weed := os.Getenv("APLITE_WEED")
 	if weed == "" {
 		tb.Skip("APLITE_WEED is not set: run through `make cluster` or set APLITE_WEED=$(scripts/seaweedfs); SKIPPED")
 	}
 	dir := tb.TempDir()
+	if d := os.Getenv("APLITE_WEED_DIR"); d != "" {
+		var err error
+		if dir, err = os.MkdirTemp(d, "weed-"); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { os.RemoveAll(dir) })
+	}
 	s3, master, volume, filer := FreeAddr(tb), FreeAddr(tb), FreeAddr(tb), FreeAddr(tb)
-	cmd := exec.Command(weed, "server", "-dir="+dir, "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3", "-s3.port="+port(s3),
-		"-master.port="+port(master), "-volume.port="+port(volume), "-filer.port="+port(filer), "-master.peers=none")
+	args := []string{weed}
+	if n := os.Getenv("APLITE_WEED_NICE"); n != "" {
+		args = append([]string{"nice", "-n", n}, args...)
+	}
+	cmd := exec.Command(args[0], append(args[1:], "server", "-dir="+dir, "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3", "-s3.port="+port(s3),
+		"-master.port="+port(master), "-volume.port="+port(volume), "-filer.port="+port(filer), "-master.peers=none")...)
 	var logb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logb, &logb
 	if err := cmd.Start(); err != nil {
@@ -45,7 +71,7 @@ func Start(tb testing.TB) string {
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 || resp.StatusCode == 409 {
-				return endpoint
+				return Server{Endpoint: endpoint, Pid: cmd.Process.Pid}
 			}
 		}
 		if time.Now().After(deadline) {
