@@ -25,13 +25,15 @@ import (
 // same bucket. It reports wall time and the CPU time each node process
 // spent per query (from /proc), so the split of the work shows even on
 // two cores where the wall clock cannot improve much. The ingest node
-// runs without compaction, so the 1M events stay in 16 blocks that can be
-// spread. Needs APLITE_WEED.
+// runs without compaction, so the events stay in blocks of at most 256K
+// rows that can be spread (1M events, or 10M with APLITE_BENCH_10M=1).
+// Needs APLITE_WEED.
 func BenchmarkQueryNodes(b *testing.B) {
 	endpoint := seaweedtest.Start(b)
 	bin := buildAplite(b)
 	root := b.TempDir()
-	n := querySizes()[0]
+	sizes := querySizes()
+	n := sizes[len(sizes)-1] // 10M with APLITE_BENCH_10M=1
 	env := append(os.Environ(), "AWS_ENDPOINT_URL="+endpoint, "AWS_ACCESS_KEY_ID=b", "AWS_SECRET_ACCESS_KEY=b", "AWS_REGION=us-east-1")
 	storage := []string{"-storage", "s3://" + seaweedtest.Bucket + "/nodes", "-refresh", "200ms"}
 	ing := startProc(b, bin, env, filepath.Join(root, "ingest"), seaweedtest.FreeAddr(b),

@@ -266,7 +266,8 @@ func settle(b testing.TB, db *store.DB) {
 // BenchmarkIngestObjects is the ingest of BenchmarkObjectStorage, its
 // modes alternating in one run over the same bodies: local blocks, the
 // in-memory object store (the store's own cost of uploading: catalog
-// versions, parts named by object) and, with APLITE_WEED set, a SeaweedFS
+// versions, parts named by object), the same store behind S3's latency
+// (farObjects: the store elsewhere) and, with APLITE_WEED set, a SeaweedFS
 // bucket cached as `serve -storage` caches it. Besides the rate it
 // reports this process's CPU per event, which leaves out SeaweedFS's: on
 // this machine the object store shares the two cores with the ingest,
@@ -280,7 +281,7 @@ func settle(b testing.TB, db *store.DB) {
 // APLITE_WEED_NICE=19 lowers its priority (internal/seaweedtest); -cpu 1
 // leaves one core to the store.
 func BenchmarkIngestObjects(b *testing.B) {
-	modes := []string{"local", "mem"}
+	modes := []string{"local", "mem", "far"}
 	var weed seaweedtest.Server
 	if os.Getenv("APLITE_WEED") != "" {
 		weed = seaweedtest.StartServer(b)
@@ -371,6 +372,12 @@ func openIngestMode(b *testing.B, mode, endpoint string) (*store.DB, *objstore.S
 	switch mode {
 	case "mem":
 		opts.Objects = store.NewMemObjects()
+	case "far": // cached as the bucket is, or compaction waits out a round trip per column
+		disk, err := objstore.OpenDisk(filepath.Join(dir, "cache"), 20<<30)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts.Objects = objstore.NewCached(newFarObjects(), 64<<20, disk, nil)
 	case "bucket":
 		cfg, _ := objstore.ParseURL("s3://" + seaweedtest.Bucket + "/ingest-" + filepath.Base(dir))
 		cfg.Endpoint, cfg.AccessKey, cfg.SecretKey, cfg.Region = endpoint, "bench", "bench", "us-east-1"

@@ -23,6 +23,16 @@ type SinkCodec interface {
 	decodeSink(x *Ctx, b []byte) (sink, error)
 }
 
+// sinkCombiner is a SinkCodec whose sinks merge into one before they
+// travel. A query node then sends one partial state rather than one per
+// scan worker: fewer bytes to encode, send and decode, and a state that
+// passes its limits on merging (an exact percentile's values turning into
+// a sketch past 1Mi of them) does so here, as it would have on the
+// receiving node, instead of travelling as every raw value.
+type sinkCombiner interface {
+	combineSinks(sinks []sink) []sink
+}
+
 // errNoCodec marks a pipeline that cannot be split; the query then runs
 // on the node that received it.
 var errNoCodec = errors.New("this operator cannot be split across nodes")
@@ -211,6 +221,23 @@ func (s *summarizeStage) EncodeSink(sk sink) ([]byte, error) {
 		b = append(b, body...)
 	}
 	return b, nil
+}
+
+// combineSinks merges the workers' group tables and states into the
+// first, as Finish does.
+func (s *summarizeStage) combineSinks(sinks []sink) []sink {
+	if len(sinks) < 2 {
+		return sinks
+	}
+	for _, sk := range sinks {
+		sk.(*aggSink).dense.release()
+	}
+	base := sinks[0].(*aggSink)
+	for _, o := range sinks[1:] {
+		other := o.(*aggSink)
+		mergeGroupStates(base.Groups, base.states, other.Groups, other.states)
+	}
+	return sinks[:1]
 }
 
 func (s *summarizeStage) decodeSink(x *Ctx, b []byte) (sink, error) {

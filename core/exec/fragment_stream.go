@@ -151,6 +151,9 @@ func scanEncoded(x *Ctx, pl *Pipeline) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c, ok := blk.(sinkCombiner); ok {
+		sinks = c.combineSinks(sinks)
+	}
 	return encodeSinks(x, codec, sinks)
 }
 
