@@ -224,11 +224,8 @@ func (s *summarizeStage) EncodeSink(sk sink) ([]byte, error) {
 }
 
 // combineSinks merges the workers' group tables and states into the
-// first, as Finish does.
+// first; Finish starts with it.
 func (s *summarizeStage) combineSinks(sinks []sink) []sink {
-	if len(sinks) < 2 {
-		return sinks
-	}
 	for _, sk := range sinks {
 		sk.(*aggSink).dense.release()
 	}

@@ -168,14 +168,7 @@ func (sk *aggSink) chargeGroups(x *Ctx) error {
 
 // Finish implements blockStage.
 func (s *summarizeStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
-	for _, sk := range sinks {
-		sk.(*aggSink).dense.release()
-	}
-	base := sinks[0].(*aggSink)
-	for _, o := range sinks[1:] {
-		other := o.(*aggSink)
-		mergeGroupStates(base.Groups, base.states, other.Groups, other.states)
-	}
+	base := s.combineSinks(sinks)[0].(*aggSink)
 	n := base.Groups.N
 	if len(s.Keys) == 0 {
 		n = 1 // summarize without by always answers one row
