@@ -66,6 +66,13 @@ func newTestCluster(t testing.TB) *testCluster {
 	if ds.Info().NumBlocks < 4 {
 		t.Fatalf("fixture has %d blocks; the test needs several", ds.Info().NumBlocks)
 	}
+	c.openNodes(t)
+	return c
+}
+
+// openNodes opens nodes a and b over the bucket c.objs holds and names b
+// so that each node owns a block.
+func (c *testCluster) openNodes(t testing.TB) {
 	for _, e := range []**Engine{&c.a, &c.b} {
 		db, err := store.OpenRemote(store.Options{Objects: c.objs, Refresh: time.Hour})
 		if err != nil {
@@ -93,7 +100,6 @@ func newTestCluster(t testing.TB) *testCluster {
 			c.bName = name
 		}
 	}
-	return c
 }
 
 func (c *testCluster) distribution(failures *[]string) *exec.Distribution {
