@@ -363,6 +363,16 @@ func weedCPU(s seaweedtest.Server) time.Duration {
 	return d
 }
 
+// cachedLikeServe layers the memory and disk caches `serve -storage`
+// puts before the bucket over inner, the disk cache under dir.
+func cachedLikeServe(b *testing.B, dir string, inner store.ObjectStore, stats *objstore.Stats) store.ObjectStore {
+	disk, err := objstore.OpenDisk(filepath.Join(dir, "cache"), 20<<30)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return objstore.NewCached(inner, 64<<20, disk, stats)
+}
+
 // openIngestMode opens an empty store for one mode of
 // BenchmarkIngestObjects; stats counts the bucket's requests.
 func openIngestMode(b *testing.B, mode, endpoint string) (*store.DB, *objstore.Stats) {
@@ -373,11 +383,7 @@ func openIngestMode(b *testing.B, mode, endpoint string) (*store.DB, *objstore.S
 	case "mem":
 		opts.Objects = store.NewMemObjects()
 	case "far": // cached as the bucket is, or compaction waits out a round trip per column
-		disk, err := objstore.OpenDisk(filepath.Join(dir, "cache"), 20<<30)
-		if err != nil {
-			b.Fatal(err)
-		}
-		opts.Objects = objstore.NewCached(newFarObjects(), 64<<20, disk, nil)
+		opts.Objects = cachedLikeServe(b, dir, newFarObjects(), nil)
 	case "bucket":
 		cfg, _ := objstore.ParseURL("s3://" + seaweedtest.Bucket + "/ingest-" + filepath.Base(dir))
 		cfg.Endpoint, cfg.AccessKey, cfg.SecretKey, cfg.Region = endpoint, "bench", "bench", "us-east-1"
@@ -385,12 +391,8 @@ func openIngestMode(b *testing.B, mode, endpoint string) (*store.DB, *objstore.S
 		if err != nil {
 			b.Fatal(err)
 		}
-		disk, err := objstore.OpenDisk(filepath.Join(dir, "cache"), 20<<30)
-		if err != nil {
-			b.Fatal(err)
-		}
 		stats = bucket.Stats()
-		opts.Objects = objstore.NewCached(bucket, 64<<20, disk, stats)
+		opts.Objects = cachedLikeServe(b, dir, bucket, stats)
 	}
 	db, err := store.Open(filepath.Join(dir, "data"), opts)
 	if err != nil {

@@ -155,7 +155,7 @@ type batchWriter interface {
 // persistBlocks writes heap blocks to their files in order and returns
 // the durable ones, stopping at the first failure.
 func (d *Dataset) persistBlocks(heap []*blockPart) ([]*blockPart, error) {
-	if bw, ok := d.files.(batchWriter); ok && len(heap) > 1 {
+	if bw, ok := d.files.(batchWriter); ok {
 		ids, data := make([]uint64, len(heap)), make([][]byte, len(heap))
 		for i, b := range heap {
 			ids[i], data[i] = b.id, b.data

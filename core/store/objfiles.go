@@ -38,27 +38,11 @@ func nonce() string {
 // writeBlock uploads the block, then commits a catalog version naming it
 // (and dropping the blocks it replaces, so a compaction is one version).
 func (f *objFiles) writeBlock(id uint64, data []byte) (*blockPart, error) {
-	key := blockKey(f.name, id, nonce())
-	idx, err := parseBlock(key, data)
-	if err != nil {
+	out, err := f.writeBlocks([]uint64{id}, [][]byte{data})
+	if len(out) == 0 {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
-	defer cancel()
-	if err := f.objs.Put(ctx, key, data); err != nil {
-		return nil, fmt.Errorf("store: dataset %s: uploading block %016x: %w", f.name, id, err)
-	}
-	entry := catalogEntry(key, id, data, idx)
-	err = f.commit(ctx, func(c *catalog) {
-		c.dropBlocks(idx.replaced)
-		c.Blocks = append(c.Blocks, entry)
-		slices.SortFunc(c.Blocks, func(a, b catalogBlock) int { return cmpInt(int64(a.ID), int64(b.ID)) })
-		c.NextBlock = max(c.NextBlock, id+1)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return remotePart(f.objs, entry)
+	return out[0], err
 }
 
 // uploadWidth bounds how many blocks of one flush upload at once.
