@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -189,45 +188,24 @@ func queryFields(apl string) func(string) bool {
 type loadProgress struct {
 	on     bool
 	stream db.StreamProgress
-	stop   chan struct{}
-	wg     sync.WaitGroup
+	status statusLine
 }
 
 func newLoadProgress() *loadProgress {
-	st, err := os.Stderr.Stat()
-	return &loadProgress{on: err == nil && st.Mode()&os.ModeCharDevice != 0}
+	return &loadProgress{on: stderrIsTerminal(), status: statusLine{w: os.Stderr, every: 200 * time.Millisecond}}
 }
 
 func (p *loadProgress) start(path string, cr *countingReader) {
 	if !p.on {
 		return
 	}
-	p.stop = make(chan struct{})
 	began := time.Now()
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(200 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				fmt.Fprint(os.Stderr, "\r\033[K")
-				return
-			case <-t.C:
-				fmt.Fprintf(os.Stderr, "\r\033[K%s: %s of %s, %d rows, %.1fs", filepath.Base(path),
-					mib(cr.n.Load()), mib(cr.total), p.stream.Rows.Load(), time.Since(began).Seconds())
-			}
-		}
-	}()
+	p.status.start(func() string {
+		return fmt.Sprintf("%s: %s of %s, %d rows, %.1fs", filepath.Base(path),
+			mib(cr.n.Load()), mib(cr.total), p.stream.Rows.Load(), time.Since(began).Seconds())
+	})
 }
 
-func (p *loadProgress) done() {
-	if p.on && p.stop != nil {
-		close(p.stop)
-		p.wg.Wait()
-		p.stop = nil
-	}
-}
+func (p *loadProgress) done() { p.status.done() }
 
 func mib(n int64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }

@@ -16,29 +16,68 @@ import (
 // terminal user should see it move. It prints only to a terminal, so
 // scripts reading stderr see nothing new.
 type scanProgress struct {
+	status statusLine
+	names  string
+	total  int64
+	mu     sync.Mutex
+	parts  []*scanPart
+	began  time.Time
+}
+
+// statusLine rewrites one line of a terminal every interval with what
+// line returns, until done clears it: the progress of loads and of scans
+// in place.
+type statusLine struct {
 	w     io.Writer
 	every time.Duration
-	names string
-	total int64
-	mu    sync.Mutex
-	parts []*scanPart
-	began time.Time
 	stop  chan struct{}
 	wg    sync.WaitGroup
+}
+
+// stderrIsTerminal reports whether progress lines may go to stderr:
+// scripts reading it see nothing new.
+func stderrIsTerminal() bool {
+	st, err := os.Stderr.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func (l *statusLine) start(line func() string) {
+	l.stop = make(chan struct{})
+	l.wg.Go(func() {
+		t := time.NewTicker(l.every)
+		defer t.Stop()
+		for {
+			select {
+			case <-l.stop:
+				fmt.Fprint(l.w, "\r\033[K")
+				return
+			case <-t.C:
+				fmt.Fprintf(l.w, "\r\033[K%s", line())
+			}
+		}
+	})
+}
+
+// done clears the line; a line never started is left alone.
+func (l *statusLine) done() {
+	if l.stop != nil {
+		close(l.stop)
+		l.wg.Wait()
+		l.stop = nil
+	}
 }
 
 // newScanProgress returns the progress of a query over the files at
 // paths, or nil when stderr is not a terminal.
 func newScanProgress(paths []string) *scanProgress {
-	st, err := os.Stderr.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if !stderrIsTerminal() {
 		return nil
 	}
 	return newScanProgressTo(os.Stderr, 200*time.Millisecond, paths)
 }
 
 func newScanProgressTo(w io.Writer, every time.Duration, paths []string) *scanProgress {
-	p := &scanProgress{w: w, every: every}
+	p := &scanProgress{status: statusLine{w: w, every: every}}
 	var names []string
 	for _, path := range paths {
 		if st, err := os.Stat(path); err == nil {
@@ -100,20 +139,8 @@ func (p *scanProgress) start() {
 	if p == nil {
 		return
 	}
-	p.began, p.stop = time.Now(), make(chan struct{})
-	p.wg.Go(func() {
-		t := time.NewTicker(p.every)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				fmt.Fprint(p.w, "\r\033[K")
-				return
-			case <-t.C:
-				fmt.Fprintf(p.w, "\r\033[K%s", p.line())
-			}
-		}
-	})
+	p.began = time.Now()
+	p.status.start(p.line)
 }
 
 func (p *scanProgress) line() string {
@@ -123,9 +150,7 @@ func (p *scanProgress) line() string {
 
 // done clears the line; safe on nil.
 func (p *scanProgress) done() {
-	if p != nil && p.stop != nil {
-		close(p.stop)
-		p.wg.Wait()
-		p.stop = nil
+	if p != nil {
+		p.status.done()
 	}
 }
