@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
@@ -305,7 +306,7 @@ func BenchmarkIngestObjects(b *testing.B) {
 			for i := range len(modes) * b.N {
 				mode := modes[i%len(modes)]
 				b.StopTimer()
-				db, stats := openIngestMode(b, mode, weed.Endpoint)
+				db, stats, mem := openIngestMode(b, mode, weed.Endpoint)
 				b.StartTimer()
 				cpu0, weed0 := processCPU(), weedCPU(weed)
 				took := ingestAll(b, db, bodies)
@@ -319,6 +320,9 @@ func BenchmarkIngestObjects(b *testing.B) {
 						float64(weedUsed.Nanoseconds())/float64(n), stats.Puts.Load(), float64(stats.PutBytes.Load())/1e6)
 				}
 				settle(b, db)
+				if mem != nil {
+					logCatalog(b, mem)
+				}
 				db.Close()
 			}
 			// An op is one ingest in each mode, so MB/s is their mean.
@@ -375,13 +379,15 @@ func cachedLikeServe(b *testing.B, dir string, inner store.ObjectStore, stats *o
 
 // openIngestMode opens an empty store for one mode of
 // BenchmarkIngestObjects; stats counts the bucket's requests.
-func openIngestMode(b *testing.B, mode, endpoint string) (*store.DB, *objstore.Stats) {
+func openIngestMode(b *testing.B, mode, endpoint string) (*store.DB, *objstore.Stats, *store.MemObjects) {
 	dir := b.TempDir()
 	opts := store.Options{CompactInterval: time.Second, Logf: b.Logf}
 	var stats *objstore.Stats
+	var mem *store.MemObjects
 	switch mode {
 	case "mem":
-		opts.Objects = store.NewMemObjects()
+		mem = store.NewMemObjects()
+		opts.Objects = mem
 	case "far": // cached as the bucket is, or compaction waits out a round trip per column
 		opts.Objects = cachedLikeServe(b, dir, newFarObjects(), nil)
 	case "bucket":
@@ -398,5 +404,31 @@ func openIngestMode(b *testing.B, mode, endpoint string) (*store.DB, *objstore.S
 	if err != nil {
 		b.Fatal(err)
 	}
-	return db, stats
+	return db, stats, mem
+}
+
+// logCatalog logs the size of the catalog's versions after an ingest and
+// its compaction: the newest, the largest full version (checkpoint) and
+// the largest delta, so OBJECTS.md's and SCALING.md's sizes are measured.
+func logCatalog(b *testing.B, mem *store.MemObjects) {
+	var newest, full, delta int
+	var newestKey string
+	for _, k := range mem.Keys() {
+		if !strings.Contains(k, "/catalog/") {
+			continue
+		}
+		body, err := mem.Get(context.Background(), k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if strings.Contains(string(body[:min(len(body), 64)]), `"kind":"full"`) {
+			full = max(full, len(body))
+		} else {
+			delta = max(delta, len(body))
+		}
+		if k > newestKey {
+			newestKey, newest = k, len(body)
+		}
+	}
+	b.Logf("catalog: newest version %d B (%s), largest full %d B, largest delta %d B", newest, path.Base(newestKey), full, delta)
 }

@@ -3,32 +3,68 @@ package store
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// catalogFormat is the version of OBJECTS.md this code reads and writes.
-const catalogFormat = 1
+// catalogFormat is the format of OBJECTS.md this code writes; it reads
+// format 1 (every version full, whole indexes) as well.
+const catalogFormat = 2
 
-// catalog is one version of a dataset's catalog (OBJECTS.md).
+// checkpointEvery is how often a writer writes a full version rather than
+// a delta: a cold reader reads at most this many objects to build the
+// newest version, and a commit between checkpoints costs its change.
+const checkpointEvery = 32
+
+// Version kinds (OBJECTS.md, "Catalog versions").
+const (
+	kindFull  = "full"
+	kindDelta = "delta"
+)
+
+// catalog is a dataset's catalog at one version, as built from a full
+// version and the deltas after it. Values are never changed once built:
+// a commit or a delta makes a new one, so readers may hold old ones.
 type catalog struct {
+	Dataset    string
+	Version    uint64
+	Created    time.Time
+	TrimBefore int64
+	NextBlock  uint64
+	Blocks     []catalogBlock // live blocks, by id
+	Removed    []catalogGone
+	// checkpoint is the newest full version at or below Version.
+	checkpoint uint64
+	// seen is the listing of the Version object this was built from, so a
+	// reader can tell "no new version" from one LIST (a dataset deleted
+	// and created again reaches the same number with another object).
+	seen ObjectInfo
+}
+
+// catalogDoc is one catalog version object as stored (OBJECTS.md): a
+// full version fills Blocks, a delta Add, Drop and Swept; both may fill
+// Removed.
+type catalogDoc struct {
 	Format     int            `json:"format"`
+	Kind       string         `json:"kind,omitempty"` // format 1 has none: full
 	Version    uint64         `json:"version"`
+	Checkpoint uint64         `json:"checkpoint,omitempty"`
 	Dataset    string         `json:"dataset"`
 	Created    time.Time      `json:"created"`
 	TrimBefore int64          `json:"trimBefore"`
 	NextBlock  uint64         `json:"nextBlock"`
 	Written    time.Time      `json:"written"`
-	Blocks     []catalogBlock `json:"blocks"`
+	Blocks     []catalogBlock `json:"blocks,omitempty"`
+	Add        []catalogBlock `json:"add,omitempty"`
+	Drop       []uint64       `json:"drop,omitempty"`
 	Removed    []catalogGone  `json:"removed,omitempty"`
+	Swept      []string       `json:"swept,omitempty"`
 }
 
-// catalogBlock is one live block: where its object is and its index, so a
-// reader needs no request to plan.
+// catalogBlock is one live block: where its object is and its index
+// without term filters, so a reader plans with no request.
 type catalogBlock struct {
 	ID          uint64 `json:"id"`
 	Key         string `json:"key"`
@@ -38,7 +74,13 @@ type catalogBlock struct {
 	MaxTime     int64  `json:"maxTime"`
 	WALSeqMax   uint64 `json:"walSeqMax"`
 	IndexOffset int64  `json:"indexOffset"`
-	Index       []byte `json:"index"` // base64 in JSON
+	// IndexLength is the length of the index in the object; 0 in format
+	// 1, whose Index is the object's index itself.
+	IndexLength int64 `json:"indexLength,omitempty"`
+	// Terms says the object's index has term filters, left out of Index
+	// and read from the object when a query first needs them.
+	Terms bool   `json:"terms,omitempty"`
+	Index []byte `json:"index"` // base64 in JSON
 	// BlockVersion is the block's format version (FORMAT.md), which
 	// the index's layout follows; 0 means 1.
 	BlockVersion int `json:"blockVersion,omitempty"`
@@ -81,49 +123,6 @@ func catalogVersions(ctx context.Context, objs ObjectStore, ds string) ([]uint64
 	return vs, infos, nil // List returns keys sorted; names are zero-padded
 }
 
-// loadCatalog reads the newest catalog version of ds; nil, nil when the
-// dataset has none. A version deleted between list and read (the sweep)
-// makes it list again.
-func loadCatalog(ctx context.Context, objs ObjectStore, ds string) (*catalog, error) {
-	for attempt := 0; ; attempt++ {
-		vs, _, err := catalogVersions(ctx, objs, ds)
-		if err != nil || len(vs) == 0 {
-			return nil, err
-		}
-		key := catalogKey(ds, vs[len(vs)-1])
-		b, err := objs.Get(ctx, key)
-		if errors.Is(err, ErrObjectNotFound) && attempt < 3 {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		var c catalog
-		if err := json.Unmarshal(b, &c); err != nil {
-			return nil, &CorruptionError{File: key, Reason: "catalog: " + err.Error()}
-		}
-		if c.Format != catalogFormat {
-			return nil, &CorruptionError{File: key, Reason: fmt.Sprintf("catalog format %d, this aplite reads %d", c.Format, catalogFormat)}
-		}
-		return &c, nil
-	}
-}
-
-// writeCatalog writes c as version c.Version, failing if that version
-// exists (another writer: OBJECTS.md, rule 3).
-func writeCatalog(ctx context.Context, objs ObjectStore, c *catalog) error {
-	c.Format = catalogFormat
-	c.Written = time.Now().UTC()
-	b, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	if err := objs.PutIfAbsent(ctx, catalogKey(c.Dataset, c.Version), b); err != nil {
-		return fmt.Errorf("store: dataset %s: writing catalog version %d: %w", c.Dataset, c.Version, err)
-	}
-	return nil
-}
-
 // clone copies c so a commit can edit it while readers hold the old one.
 func (c *catalog) clone() *catalog {
 	n := *c
@@ -141,19 +140,33 @@ func (c *catalog) watermark() uint64 {
 	return w
 }
 
-// catalogEntry describes a block for the catalog from its encoded bytes.
+// catalogEntry describes a block for the catalog from its encoded bytes:
+// its index is written again without term filters (OBJECTS.md: they are
+// most of a compacted block's index, and only `has` needs them).
 func catalogEntry(key string, id uint64, data []byte, idx *blockIndex) catalogBlock {
 	ioff := int64(leU64(data[len(data)-trailerLen:]))
 	ilen := int64(binary.LittleEndian.Uint32(data[len(data)-trailerLen+8:]))
+	version := int(data[6]) | int(data[7])<<8
+	lean := *idx
+	lean.cols = append([]colEntry(nil), idx.cols...)
+	terms := false
+	for i := range lean.cols {
+		terms = terms || len(lean.cols[i].terms) > 0
+		lean.cols[i].terms, lean.cols[i].filter = nil, nil
+	}
 	return catalogBlock{ID: id, Key: key, Size: int64(len(data)), Rows: idx.rows, MinTime: idx.minTime,
-		MaxTime: idx.maxTime, WALSeqMax: idx.walSeqMax, IndexOffset: ioff,
-		Index: append([]byte(nil), data[ioff:ioff+ilen]...), BlockVersion: int(data[6]) | int(data[7])<<8}
+		MaxTime: idx.maxTime, WALSeqMax: idx.walSeqMax, IndexOffset: ioff, IndexLength: ilen, Terms: terms,
+		Index: putIndex(nil, &lean, max(version, 1)), BlockVersion: version}
 }
 
 // parseCatalogIndex parses a catalog entry's index the way parseBlock
 // parses a file's, so damage is a CorruptionError naming the object.
 func parseCatalogIndex(b catalogBlock) (*blockIndex, error) {
-	if b.IndexOffset < headerLen || b.IndexOffset+int64(len(b.Index))+trailerLen != b.Size {
+	ilen := b.IndexLength
+	if ilen == 0 { // format 1: the object's own index
+		ilen = int64(len(b.Index))
+	}
+	if b.IndexOffset < headerLen || ilen < 0 || ilen > maxBlockIndex || b.IndexOffset+ilen+trailerLen != b.Size {
 		return nil, &CorruptionError{File: b.Key, Reason: "catalog: index offset or size out of range"}
 	}
 	version := max(b.BlockVersion, 1)

@@ -87,7 +87,7 @@ type Dataset struct {
 	dirtySince  time.Time // when the oldest of those was appended
 	failed      error
 	damaged     []Damage // blocks set aside as corrupt (Snapshot, Info)
-	catVersion  uint64   // read-only DBs: the catalog version applied
+	remoteCat   *catalog // read-only DBs: the catalog version applied
 
 	lastAppend atomic.Int64 // ns of the last committed append (compaction policy)
 

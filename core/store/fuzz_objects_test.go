@@ -37,7 +37,7 @@ func FuzzCatalog(f *testing.F) {
 				mem.Put(context.Background(), k, b)
 			}
 		}
-		cat, err := loadCatalog(context.Background(), mem, "logs")
+		cat, err := loadCatalog(context.Background(), mem, "logs", nil)
 		if err != nil {
 			var ce *CorruptionError
 			if !errors.As(err, &ce) {
@@ -46,7 +46,7 @@ func FuzzCatalog(f *testing.F) {
 			return
 		}
 		for _, b := range cat.Blocks {
-			p, err := remotePart(mem, b)
+			p, err := remotePart(mem, b, t.Logf)
 			if err != nil {
 				continue
 			}

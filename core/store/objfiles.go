@@ -105,7 +105,7 @@ func (f *objFiles) writeBlocks(ids []uint64, data [][]byte) ([]*blockPart, error
 	}
 	out := make([]*blockPart, 0, n)
 	for _, e := range entries {
-		p, err := remotePart(f.objs, e)
+		p, err := remotePart(f.objs, e, f.logf)
 		if err != nil {
 			return out, err
 		}
@@ -161,7 +161,7 @@ func (f *objFiles) commit(ctx context.Context, mut func(*catalog)) error {
 	n.Version++
 	mut(n)
 	n.Removed = slices.DeleteFunc(n.Removed, func(g catalogGone) bool { return f.swept[g.Key] })
-	if err := writeCatalog(ctx, f.objs, n); err != nil {
+	if err := writeCatalog(ctx, f.objs, f.cat, n); err != nil {
 		return err
 	}
 	f.cat = n
@@ -193,7 +193,8 @@ const keepVersions = 8
 
 // sweep deletes what no reader can need any more (OBJECTS.md, rules 5 and
 // 6): removed blocks past the grace period, objects no version names that
-// are older than it (uploads a crash orphaned), and old catalog versions.
+// are older than it (uploads a crash orphaned), and catalog versions
+// before the newest checkpoint.
 // The next commit drops swept entries from removed. Errors are logged:
 // the next sweep tries again.
 func (f *objFiles) sweep(c *catalog) {
@@ -225,7 +226,7 @@ func (f *objFiles) sweep(c *catalog) {
 		}
 	}
 	if vs, infos, err := catalogVersions(ctx, f.objs, f.name); err == nil {
-		for i := 0; i+keepVersions < len(vs); i++ {
+		for i := 0; i+keepVersions < len(vs) && vs[i] < c.checkpoint; i++ { // a reader builds on the checkpoint
 			if infos[i].Modified.Before(cutoff) {
 				_ = f.objs.Delete(ctx, infos[i].Key)
 			}

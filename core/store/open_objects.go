@@ -30,7 +30,7 @@ func openObjects(dir string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("store: listing datasets in the bucket: %w", err)
 	}
 	for _, name := range names {
-		cat, err := loadCatalog(ctx, opts.Objects, name)
+		cat, err := loadCatalog(ctx, opts.Objects, name, nil)
 		if err != nil {
 			_ = db.Close()
 			return nil, fmt.Errorf("store: dataset %s: %w", name, err)
@@ -58,7 +58,7 @@ func openObjectDataset(dir string, cat *catalog, opts Options) (*objFiles, *reco
 	}
 	rec := &recovered{trimBefore: cat.TrimBefore, nextBlock: max(cat.NextBlock, 1)}
 	for _, b := range cat.Blocks {
-		p, err := remotePart(opts.Objects, b)
+		p, err := remotePart(opts.Objects, b, opts.Logf)
 		if err != nil {
 			unrefAll(rec.blocks)
 			return nil, nil, err
@@ -85,7 +85,7 @@ func createObjectDataset(dir, name string, created time.Time, opts Options) (dsF
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
 	cat := &catalog{Version: 1, Dataset: name, Created: created, NextBlock: 1}
-	if err := writeCatalog(ctx, opts.Objects, cat); err != nil {
+	if err := writeCatalog(ctx, opts.Objects, nil, cat); err != nil {
 		return nil, err
 	}
 	local := filepath.Join(dir, name)

@@ -2,9 +2,13 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/aplite/aplite/vector"
 )
 
 // OpenRemote opens a read-only view of the datasets an ingest node
@@ -53,7 +57,16 @@ func (db *DB) Refresh(ctx context.Context) error {
 	}
 	seen := map[string]bool{}
 	for _, name := range names {
-		cat, err := loadCatalog(ctx, db.opts.Objects, name)
+		db.mu.Lock()
+		d, ok := db.sets[name]
+		db.mu.Unlock()
+		var held *catalog
+		if ok {
+			d.mu.RLock()
+			held = d.remoteCat
+			d.mu.RUnlock()
+		}
+		cat, err := loadCatalog(ctx, db.opts.Objects, name, held)
 		if err != nil {
 			return fmt.Errorf("store: dataset %s: %w", name, err)
 		}
@@ -61,9 +74,6 @@ func (db *DB) Refresh(ctx context.Context) error {
 			continue
 		}
 		seen[name] = true
-		db.mu.Lock()
-		d, ok := db.sets[name]
-		db.mu.Unlock()
 		if ok && !d.created.Equal(cat.Created) { // deleted and created again
 			db.dropDataset(name)
 			ok = false
@@ -110,7 +120,7 @@ func (db *DB) dropDataset(name string) {
 // applyCatalog makes cat's blocks the dataset's blocks.
 func (d *Dataset) applyCatalog(cat *catalog) error {
 	d.mu.RLock()
-	same := d.catVersion == cat.Version
+	same := d.remoteCat == cat
 	have := make(map[string]*blockPart, len(d.blocks))
 	for _, b := range d.blocks {
 		have[b.file] = b
@@ -126,14 +136,14 @@ func (d *Dataset) applyCatalog(cat *catalog) error {
 			delete(have, e.Key)
 			continue
 		}
-		p, err := remotePart(d.db.opts.Objects, e)
+		p, err := remotePart(d.db.opts.Objects, e, d.db.opts.Logf)
 		if err != nil {
 			return err
 		}
 		blocks = append(blocks, p)
 	}
 	d.mu.Lock()
-	d.blocks, d.trimBefore, d.catVersion = blocks, cat.TrimBefore, cat.Version
+	d.blocks, d.trimBefore, d.remoteCat = blocks, cat.TrimBefore, cat
 	d.mu.Unlock()
 	for _, p := range have { // dropped: readers holding a snapshot keep theirs
 		p.unref()
@@ -175,8 +185,9 @@ func (s objectSource) readRange(off, n int) ([]byte, error) {
 }
 
 // remotePart makes a part of a catalog entry: no request until a column
-// is read.
-func remotePart(objs ObjectStore, b catalogBlock) (*blockPart, error) {
+// is read, or until a query first needs the term filters the entry left
+// out (one ranged GET of the block's index, shared by its columns).
+func remotePart(objs ObjectStore, b catalogBlock, logf func(string, ...any)) (*blockPart, error) {
 	idx, err := parseCatalogIndex(b)
 	if err != nil {
 		return nil, err
@@ -186,5 +197,50 @@ func remotePart(objs ObjectStore, b catalogBlock) (*blockPart, error) {
 		return nil, err
 	}
 	p.durable = true
+	if b.Terms && b.IndexLength > 0 {
+		full := sync.OnceValues(func() (*blockIndex, error) { return fetchIndex(objs, b, idx) })
+		for i := range p.meta {
+			if p.meta[i].Key.Type != vector.String {
+				continue
+			}
+			p.meta[i].Terms = lazyTermFilter(func() *TermFilter {
+				fi, err := full()
+				if err != nil {
+					logf("store: block %s: reading its term filters: %v (scanning it without them)", b.Key, err)
+					return nil
+				}
+				return fi.cols[i].filter
+			})
+		}
+	}
 	return p, nil
+}
+
+// fetchIndex reads a block's whole index and trailer from the bucket
+// (term filters included) and checks it against the catalog's copy: the
+// same columns at the same offsets.
+func fetchIndex(objs ObjectStore, b catalogBlock, lean *blockIndex) (*blockIndex, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	raw, err := objs.GetRange(ctx, b.Key, b.IndexOffset, b.IndexLength+trailerLen)
+	if err != nil {
+		return nil, err
+	}
+	ib, tr := raw[:b.IndexLength], raw[b.IndexLength:]
+	if crc(ib) != binary.LittleEndian.Uint32(tr[12:]) || string(tr[16:]) != trailerMagic {
+		return nil, &CorruptionError{File: b.Key, Offset: b.IndexOffset, Reason: "index checksum mismatch"}
+	}
+	full, err := parseIndex(b.Key, ib, b.IndexOffset, max(b.BlockVersion, 1))
+	if err != nil {
+		return nil, err
+	}
+	if len(full.cols) != len(lean.cols) {
+		return nil, &CorruptionError{File: b.Key, Offset: b.IndexOffset, Reason: "index differs from the catalog's"}
+	}
+	for i, c := range full.cols {
+		if c.key != lean.cols[i].key || c.off != lean.cols[i].off || c.size != lean.cols[i].size {
+			return nil, &CorruptionError{File: b.Key, Offset: b.IndexOffset, Reason: "index differs from the catalog's"}
+		}
+	}
+	return full, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"errors"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -102,11 +103,28 @@ type TermFilter struct {
 	granuleRows int
 	// granules are the Bloom bits per granule; nil may hold anything.
 	granules [][]byte
+
+	// fetch, when set, loads the filter on first use: a block on object
+	// storage keeps its filters out of the catalog (OBJECTS.md). It
+	// returns nil when the filter cannot be had, which holds anything.
+	fetch   func() *TermFilter
+	once    sync.Once
+	fetched *TermFilter
 }
 
+// lazyTermFilter is a filter that fetch loads when first asked.
+func lazyTermFilter(fetch func() *TermFilter) *TermFilter { return &TermFilter{fetch: fetch} }
+
 // Granules reports, per granule of granuleRows rows, whether the granule
-// may hold every one of terms.
+// may hold every one of terms. A filter that could not be loaded reports
+// one granule that may hold anything.
 func (f *TermFilter) Granules(terms []string) (granuleRows int, may []bool) {
+	if f.fetch != nil {
+		f.once.Do(func() { f.fetched = f.fetch() })
+		if f = f.fetched; f == nil {
+			return 0, []bool{true}
+		}
+	}
 	hs := make([]uint64, len(terms))
 	for i, t := range terms {
 		hs[i] = xxhash.Sum64String(t)

@@ -4,7 +4,8 @@
 // the caller is skipped with a message saying how to run it.
 // APLITE_WEED_DIR puts the server's volumes under another directory (a
 // tmpfs keeps them off the disk the test writes to) and APLITE_WEED_NICE
-// runs it under nice with that increment.
+// runs it under nice with that increment; APLITE_WEED_ARGS adds flags to
+// `weed server` (`-debug -debug.port=6061` serves its pprof).
 package seaweedtest
 
 import (
@@ -57,6 +58,9 @@ func StartServer(tb testing.TB) Server {
 	}
 	cmd := exec.Command(args[0], append(args[1:], "server", "-dir="+dir, "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-s3", "-s3.port="+port(s3),
 		"-master.port="+port(master), "-volume.port="+port(volume), "-filer.port="+port(filer), "-master.peers=none")...)
+	if extra := os.Getenv("APLITE_WEED_ARGS"); extra != "" { // e.g. "-debug -debug.port=6061" to profile the store
+		cmd.Args = append(cmd.Args, strings.Fields(extra)...)
+	}
 	var logb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logb, &logb
 	if err := cmd.Start(); err != nil {
