@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // loadCatalog builds the newest catalog version of ds (OBJECTS.md, rule
@@ -64,21 +65,52 @@ func buildCatalog(ctx context.Context, objs ObjectStore, ds string, vs []uint64,
 		}
 		base = fullCatalog(doc)
 	}
-	for v := base.Version + 1; v < top.Version; v++ {
-		if _, ok := slices.BinarySearch(vs, v); !ok {
-			// The sweep never deletes a version after the newest
-			// checkpoint (rule 6), so this is damage, not a race.
-			return nil, &CorruptionError{File: catalogKey(ds, v), Reason: fmt.Sprintf("catalog: version %d is missing between checkpoint %d and version %d", v, top.Checkpoint, newest)}
-		}
-		doc, err := readCatalogDoc(ctx, objs, ds, v)
-		if err != nil {
-			return nil, err
-		}
+	docs, err := readDeltas(ctx, objs, ds, vs, base.Version+1, top.Version)
+	if err != nil {
+		return nil, err
+	}
+	for _, doc := range docs {
 		if base, err = base.apply(doc); err != nil {
 			return nil, err
 		}
 	}
 	return base.apply(top)
+}
+
+// deltaReads bounds how many versions a reader fetches at once: a cold
+// reader needs up to checkpointEvery of them, each a round trip.
+const deltaReads = 8
+
+// readDeltas reads versions from..to-1, side by side, in order.
+func readDeltas(ctx context.Context, objs ObjectStore, ds string, vs []uint64, from, to uint64) ([]*catalogDoc, error) {
+	if to <= from {
+		return nil, nil
+	}
+	docs := make([]*catalogDoc, to-from)
+	errs := make([]error, len(docs))
+	sem := make(chan struct{}, deltaReads)
+	var wg sync.WaitGroup
+	for i := range docs {
+		v := from + uint64(i)
+		if _, ok := slices.BinarySearch(vs, v); !ok {
+			// The sweep never deletes a version after the newest
+			// checkpoint (rule 6), so this is damage, not a race.
+			return nil, &CorruptionError{File: catalogKey(ds, v), Reason: fmt.Sprintf("catalog: version %d is missing below version %d", v, to)}
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			docs[i], errs[i] = readCatalogDoc(ctx, objs, ds, v)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return docs, nil
 }
 
 // readCatalogDoc reads and checks one version object.
