@@ -3,7 +3,6 @@ package exec
 import (
 	"encoding/binary"
 	"math"
-	"strings"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -34,6 +33,8 @@ type groupTable struct {
 	intern *Interner
 	byID   []int32
 	gid    []uint32
+
+	keyBytes keyArena // the bytes of the string keys
 }
 
 const smallKeyLimit = 1 << 16
@@ -65,7 +66,7 @@ func (g *groupTable) newGroup(cols []*vector.Vector, i int) uint32 {
 		v := g.keys[k]
 		v.AppendFrom(c, i)
 		if v.Type == vector.String && len(v.Strs) > 0 && !c.IsNull(i) {
-			v.Strs[len(v.Strs)-1] = strings.Clone(v.Strs[len(v.Strs)-1])
+			v.Strs[len(v.Strs)-1] = g.keyBytes.clone(v.Strs[len(v.Strs)-1])
 		}
 	}
 	g.N++
