@@ -6,14 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
 
 // FuzzCatalog reads arbitrary catalog versions the way a query node does
-// (a bucket is shared, so its objects are input): bad JSON or a bad index
-// is an error naming the object, never a panic, and a catalog that opens
-// yields parts whose reads fail cleanly.
+// (a bucket is shared, so its objects are input), alone or as a delta on
+// a real first version: bad JSON, a delta that does not fit or a bad
+// index is an error naming the object, never a panic, and a catalog that
+// opens yields parts whose reads fail cleanly.
 func FuzzCatalog(f *testing.F) {
 	objs := NewMemObjects()
 	db, err := Open(f.TempDir(), Options{Objects: objs, NoSync: true, FlushInterval: time.Hour})
@@ -26,17 +28,27 @@ func FuzzCatalog(f *testing.F) {
 	db.Close()
 	for _, k := range objs.Keys() {
 		if b, err := objs.Get(context.Background(), k); err == nil && json.Valid(b) {
-			f.Add(b)
+			f.Add(b, false)
+			f.Add(b, true)
 		}
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	first, err := objs.Get(context.Background(), catalogKey("logs", 1))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, asDelta bool) {
 		mem := NewMemObjects()
-		mem.Put(context.Background(), catalogKey("logs", 1), data)
 		for _, k := range objs.Keys() { // the blocks the seeds name
-			if b, err := objs.Get(context.Background(), k); err == nil {
+			if b, err := objs.Get(context.Background(), k); err == nil && !strings.Contains(k, "/catalog/") {
 				mem.Put(context.Background(), k, b)
 			}
 		}
+		v := uint64(1)
+		if asDelta { // data as version 2, on the writer's real version 1
+			mem.Put(context.Background(), catalogKey("logs", 1), first)
+			v = 2
+		}
+		mem.Put(context.Background(), catalogKey("logs", v), data)
 		cat, err := loadCatalog(context.Background(), mem, "logs", nil)
 		if err != nil {
 			var ce *CorruptionError
@@ -55,6 +67,9 @@ func FuzzCatalog(f *testing.F) {
 			}
 			for _, m := range p.Columns() {
 				p.ReadColumn(m.Key) // an error is fine; a panic is not
+				if m.Terms != nil {
+					m.Terms.Granules([]string{"hello"}) // reads the block's index
+				}
 			}
 		}
 	})
