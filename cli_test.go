@@ -202,3 +202,21 @@ func TestHelpExitsZero(t *testing.T) {
 		t.Errorf("an unknown command: %d %q", code, errOut)
 	}
 }
+
+// Node flags that do not fit together fail at once, naming the flag.
+func TestServeClusterFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-ingest", "127.0.0.1:1"}, "-ingest names the ingest node for a query node"},
+		{[]string{"-role", "query"}, "-role query needs -storage"},
+		{[]string{"-role", "boss"}, `-role "boss"`},
+	} {
+		args := append([]string{"serve", "-addr", "127.0.0.1:0", "-data", t.TempDir(), "-token", "xapt-cli-test"}, c.args...)
+		_, stderr, code := aplite(t, "", args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}

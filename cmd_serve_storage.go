@@ -28,6 +28,7 @@ type storageFlags struct {
 	cache    string
 	cacheMem string
 	refresh  time.Duration
+	ingest   string
 }
 
 // configureStorage sets cfg's storage from the flags: the local data
@@ -38,6 +39,9 @@ func configureStorage(ctx context.Context, f storageFlags, cfg *server.Config) (
 	case roleAll, roleIngest, roleQuery:
 	default:
 		return nil, fmt.Errorf("-role %q: want all, ingest or query", f.role)
+	}
+	if f.ingest != "" && f.role != roleQuery {
+		return nil, fmt.Errorf("-ingest names the ingest node for a query node (-role query), not for -role %s", f.role)
 	}
 	if f.url == "" {
 		if f.role != roleAll {

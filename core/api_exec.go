@@ -23,6 +23,9 @@ type Distribution = exec.Distribution
 // ErrFragmentParts is exec.ErrFragmentParts.
 var ErrFragmentParts = exec.ErrFragmentParts
 
+// ErrFragmentSchema is exec.ErrFragmentSchema.
+var ErrFragmentSchema = exec.ErrFragmentSchema
+
 // ErrMemoryExceeded is exec.ErrMemoryExceeded.
 var ErrMemoryExceeded = exec.ErrMemoryExceeded
 

@@ -101,7 +101,10 @@ func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.Stre
 	// be unpinned as soon as execution ends.
 	defer p.release()
 	key := ""
-	if !req.DisableCache && req.Workers == 0 {
+	// An answer that includes the ingest node's unflushed events changes
+	// with them, while the blocks the key stands for stay the same.
+	fresh := req.Distribute != nil && req.Distribute.Ingest != ""
+	if !req.DisableCache && req.Workers == 0 && !fresh {
 		key = cacheKey(req, pl)
 	}
 	if key != "" {
@@ -120,6 +123,7 @@ func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.Stre
 	case req.Distribute != nil && len(streams) > 0:
 		b, err = exec.ExecuteStreamPieces(x, pl, req)
 	default:
+		exec.NoteFlushedOnly(x, req.Distribute)
 		b, err = pl.Execute(x)
 	}
 	if err != nil {

@@ -401,7 +401,7 @@ func TestDistributedPagesDecoded(t *testing.T) {
 func TestFragmentNewerPlanRefused(t *testing.T) {
 	c := newTestCluster(t)
 	for _, edit := range []struct{ from, to, want string }{
-		{`"v":1`, `"v":2`, "version 2"},
+		{`"v":1`, `"v":3`, "version 3"},
 		{"", "no plan", "without a plan"},
 		{`"k":"summarize"`, `"k":"summarize2"`, `stage kind "summarize2"`},
 		{`"k":"col"`, `"k":"col2"`, `expression kind "col2"`},

@@ -59,6 +59,9 @@ var (
 	ErrMemoryExceeded = core.ErrMemoryExceeded
 	// ErrFragmentParts: a fragment names blocks this node does not know.
 	ErrFragmentParts = core.ErrFragmentParts
+	// ErrFragmentSchema: a rest fragment's schema lacks fields of this
+	// node's unflushed events.
+	ErrFragmentSchema = core.ErrFragmentSchema
 	// ErrStreamSchema: a TableStream's fields changed while it was read.
 	ErrStreamSchema = core.ErrStreamSchema
 	// ErrNotFound: no dataset of that name.

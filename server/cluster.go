@@ -24,10 +24,12 @@ import (
 // clusterSecretHeader carries the shared secret between nodes;
 // clusterOrgHeader the org whose datasets a fragment reads (the nodes
 // trust each other, and the fragment's dataset is named as the org names
-// it).
+// it); fragmentErrorHeader says why a node refused a fragment with 409,
+// so the sender can tell a stale catalog from a changed schema.
 const (
 	clusterSecretHeader = "X-Aplite-Cluster-Secret"
 	clusterOrgHeader    = "X-Aplite-Org"
+	fragmentErrorHeader = "X-Aplite-Fragment-Error"
 )
 
 // fragmentClient posts fragments to other nodes; its timeouts bound a
@@ -42,7 +44,7 @@ type clusterStats struct {
 // distribute lets req, a query of org, spread over the peers, when there
 // are any.
 func (s *Server) distribute(req *db.Request, org string) {
-	if len(s.cfg.Peers) == 0 {
+	if len(s.cfg.Peers) == 0 && s.cfg.Ingest == "" {
 		return
 	}
 	nodes := append([]string(nil), s.cfg.Peers...)
@@ -57,7 +59,7 @@ func (s *Server) distribute(req *db.Request, org string) {
 	run := func(ctx context.Context, node string, f *db.Fragment) ([]byte, error) {
 		return s.sendFragment(ctx, node, org, f)
 	}
-	req.Distribute = &db.Distribution{Nodes: nodes, Self: self, Run: run, Attempts: 2, MinRows: s.cfg.FragmentMinRows,
+	req.Distribute = &db.Distribution{Nodes: nodes, Self: self, Run: run, Attempts: 2, MinRows: s.cfg.FragmentMinRows, Ingest: s.cfg.Ingest,
 		OnFailure: func(node string, err error) {
 			s.cluster.failed.Add(1)
 			fmt.Fprintf(s.cfg.Log, "aplite: fragment on %s failed (its blocks go to another node): %v\n", node, err)
@@ -92,11 +94,18 @@ func (s *Server) sendFragment(ctx context.Context, node, org string, f *db.Fragm
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
+		msg := fmt.Sprintf("status %d", resp.StatusCode)
 		var eb errorBody
 		if json.Unmarshal(out, &eb) == nil && eb.Message != "" {
-			return nil, fmt.Errorf("%d: %s", resp.StatusCode, eb.Message)
+			msg = fmt.Sprintf("%d: %s", resp.StatusCode, eb.Message)
 		}
-		return nil, fmt.Errorf("status %d", resp.StatusCode)
+		switch resp.Header.Get(fragmentErrorHeader) {
+		case "parts":
+			return nil, fmt.Errorf("%w (%s)", db.ErrFragmentParts, msg)
+		case "schema":
+			return nil, fmt.Errorf("%w (%s)", db.ErrFragmentSchema, msg)
+		}
+		return nil, errors.New(msg)
 	}
 	return out, nil
 }
@@ -121,8 +130,12 @@ func (s *Server) handleFragment(c *call) error {
 		out, err = s.db.RunFragment(ctx, cat, &f)
 	}
 	if err != nil {
-		if errors.Is(err, db.ErrFragmentParts) {
-			return conflict("%v", err)
+		for why, sentinel := range map[string]error{"parts": db.ErrFragmentParts, "schema": db.ErrFragmentSchema} {
+			if errors.Is(err, sentinel) {
+				ae := conflict("%v", err)
+				ae.Headers = [][2]string{{fragmentErrorHeader, why}}
+				return ae
+			}
 		}
 		return err
 	}

@@ -70,8 +70,11 @@ type Config struct {
 	// Addr).
 	Advertise string
 	// ClusterSecret authenticates nodes to each other; required with
-	// Peers.
+	// Peers and Ingest.
 	ClusterSecret string
+	// Ingest is the ingest node's host:port, for a query node: every query
+	// also asks it for the events it has not flushed to the bucket yet.
+	Ingest string
 	// FragmentMinRows is the fewest rows a query must leave to other
 	// nodes before its scan is cut into fragments (default 2,000,000; 1
 	// always cuts).
@@ -197,8 +200,8 @@ func New(cfg Config) (*Server, error) {
 	if err := meta.ValidOrgID(cfg.OrgID); err != nil {
 		return nil, fmt.Errorf("-org: %w", err)
 	}
-	if len(cfg.Peers) > 0 && cfg.ClusterSecret == "" {
-		return nil, fmt.Errorf("peers need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
+	if (len(cfg.Peers) > 0 || cfg.Ingest != "") && cfg.ClusterSecret == "" {
+		return nil, fmt.Errorf("peers and -ingest need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
 	}
 	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics(), gate: newQueryGate(cfg.MaxQueries, cfg.QueryQueue)}
 	s.life, s.endLife = context.WithCancel(context.Background())

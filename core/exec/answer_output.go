@@ -39,8 +39,8 @@ func Answer(x *Ctx, pl *Pipeline, b *Batch, ri RunInfo) *output.Output {
 	if o.End.IsZero() {
 		o.End = x.Fn.Now
 	}
-	o.Messages = damageMessages(ri.Snaps)
-	o.Partial = len(o.Messages) > 0
+	o.Messages = append(damageMessages(ri.Snaps), x.Notes...)
+	o.Partial = slices.ContainsFunc(o.Messages, func(m output.Message) bool { return m.Priority == "error" })
 	if sum := finalSummarize(pl); sum != nil {
 		o.Summary = sum.Shape()
 		if f := x.Finals.Get(sum); f != nil {

@@ -48,6 +48,10 @@ type Distribution struct {
 	// keeps its values exactly up to millions of them) costs more than
 	// the scan saves, so the query runs here.
 	MinRows int64
+	// Ingest, when set, is the node that holds the events not yet in the
+	// bucket: a query node sends it a rest fragment (fragment_rest.go) so
+	// an answer includes them, as it would on the ingest node itself.
+	Ingest string
 }
 
 // Fragment is the part of a query one node runs for another. It travels
@@ -68,6 +72,11 @@ type Fragment struct {
 // see a block the fragment names (its catalog is older): the caller may
 // refresh and retry, or send the fragment elsewhere.
 var ErrFragmentParts = errors.New("fragment names a block this node does not have")
+
+// ErrFragmentSchema is returned by RunFragment for a rest fragment when
+// the rows this node would read have a field or a type the fragment's
+// schema lacks: the sender planned without them.
+var ErrFragmentSchema = errors.New("fragment's schema lacks fields of this node's unflushed events")
 
 // restrictToFragment narrows a scan to the blocks keys and makes its
 // Schema the sender's.

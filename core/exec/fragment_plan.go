@@ -57,7 +57,11 @@ func BuildFragment(pf *plan.Fragment, snap *store.Snapshot, actx agg.Context) (*
 	for _, p := range snap.Parts {
 		src.Parts = append(src.Parts, scanPart{Part: p})
 	}
-	if err := restrictToFragment(src, pf.Scan.Parts, schemaFromPlan(pf.Scan.Schema)); err != nil {
+	restrict := restrictToFragment
+	if pf.Scan.Rest {
+		restrict = restrictToRest
+	}
+	if err := restrict(src, pf.Scan.Parts, schemaFromPlan(pf.Scan.Schema)); err != nil {
 		return nil, err
 	}
 	return buildFragmentOver(pf, src, actx)

@@ -24,31 +24,33 @@ func RunFragment(x *Ctx, pf *plan.Fragment, snap *store.Snapshot, f *Fragment) (
 }
 
 // ExecuteDistributed runs pl with its scan cut into fragments sent to the
-// nodes of req.Distribute; pipelines that cannot be cut run here as usual.
+// nodes of req.Distribute, and, when it names an ingest node, with the
+// events only that node holds (fragment_rest.go); pipelines that cannot
+// be cut run here as usual.
 func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 	d := req.Distribute
 	src, ok := pl.Src.(*ScanSource)
 	k, blk := pl.FirstBlocking()
 	codec, okc := blk.(SinkCodec)
-	if !ok || !okc || src.WithSource != "" || len(src.Datasets) != 1 || len(d.Nodes) < 2 || !CanTravel(x, blk) {
+	if !ok || !okc || src.WithSource != "" || len(src.Datasets) != 1 || (len(d.Nodes) < 2 && d.Ingest == "") || !CanTravel(x, blk) {
+		NoteFlushedOnly(x, d)
 		return pl.Execute(x)
 	}
 	pf, ok := FragmentPlan(src, pl.Stages[:min(k+1, len(pl.Stages))])
 	if !ok { // a stage with no plan form: the query runs here
+		NoteFlushedOnly(x, d)
 		return pl.Execute(x)
 	}
-	local, remote := assignParts(src, d)
-	var remoteRows int64
-	for _, parts := range remote {
-		for _, p := range parts {
-			remoteRows += int64(p.Part.Rows())
-		}
-	}
-	if len(remote) == 0 || remoteRows < d.MinRows {
+	local, remote := cutParts(src, d)
+	if len(remote) == 0 && d.Ingest == "" {
 		return pl.Execute(x)
 	}
 	frag := Fragment{Start: req.Start, End: req.End, Now: x.Fn.Now, MemoryBudget: req.MemoryBudget,
 		NoColumnCache: req.NoColumnCache}
+	var rest <-chan restAnswer
+	if d.Ingest != "" {
+		rest = startRest(x, d, codec, frag, *pf, src.Parts)
+	}
 	nodes := make([]string, 0, len(remote))
 	for node := range remote {
 		nodes = append(nodes, node)
@@ -74,7 +76,30 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 		}
 		sinks = append(sinks, more...)
 	}
+	if rest != nil {
+		sinks = joinRest(x, d, codec, frag, *pf, <-rest, sinks)
+	}
 	return pl.finish(x, k, blk, sinks)
+}
+
+// cutParts splits the scan's blocks between this node and the others,
+// or keeps them all here when there are no others or they would scan
+// fewer than d.MinRows rows.
+func cutParts(src *ScanSource, d *Distribution) (local []scanPart, remote map[string][]scanPart) {
+	if len(d.Nodes) < 2 {
+		return src.Parts, nil
+	}
+	local, remote = assignParts(src, d)
+	var remoteRows int64
+	for _, parts := range remote {
+		for _, p := range parts {
+			remoteRows += int64(p.Part.Rows())
+		}
+	}
+	if remoteRows < d.MinRows {
+		return src.Parts, nil
+	}
+	return local, remote
 }
 
 // fanOut runs remote(i) for every i in [0, n) on goroutines of their own

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/fn"
+	"github.com/aplite/aplite/core/output"
 )
 
 // Ctx is the per-query execution state shared by every operator.
@@ -26,6 +27,9 @@ type Ctx struct {
 	// Detach is set when the run reads streams: collected rows copy their
 	// strings out of the decoded chunks (detach.go).
 	Detach bool
+	// Notes are messages for the answer's status that the run itself
+	// raised (events it knows it lacks); they make the answer partial.
+	Notes []output.Message
 }
 
 // Shared is what an engine keeps between the runs it starts: the string

@@ -9,6 +9,10 @@ import (
 // Version is the plan format this package reads and writes.
 const Version = 1
 
+// RestVersion is the version of a fragment whose scan is Rest: a node
+// that reads only Version refuses it rather than scan the wrong parts.
+const RestVersion = 2
+
 // ErrUnsupported marks a plan this node cannot run: an unknown version,
 // stage kind, expression kind or type. The sender then runs the fragment
 // itself.
@@ -31,6 +35,11 @@ type Scan struct {
 	// Lo and Hi bound _time to [Lo, Hi) in ns; nil when unbounded.
 	Lo *int64 `json:"lo,omitempty"`
 	Hi *int64 `json:"hi,omitempty"`
+	// Rest turns Parts around: the runner scans every block and buffered
+	// batch it holds of the dataset except the blocks Parts names (the
+	// sender's catalog). The ingest node answers it with the events a
+	// query node cannot see yet. Only in RestVersion fragments.
+	Rest bool `json:"rest,omitempty"`
 }
 
 // Fragment is what one node runs for another: a scan, the streaming
@@ -44,7 +53,12 @@ type Fragment struct {
 // Check verifies that this node can run f: its version and every kind
 // in it. It is the first thing a runner does with a decoded fragment.
 func (f *Fragment) Check() error {
-	if f.V != Version {
+	switch {
+	case f.V == RestVersion && !f.Scan.Rest:
+		return fmt.Errorf("plan: a version %d fragment without a rest scan", f.V)
+	case f.V == Version && f.Scan.Rest:
+		return fmt.Errorf("plan: a rest scan in a version %d fragment", f.V)
+	case f.V != Version && f.V != RestVersion:
 		return unsupported("version %d", f.V)
 	}
 	for i := range f.Stages {
@@ -78,7 +92,7 @@ func decode(b []byte, v any, check func() error) error {
 		var head struct {
 			V int `json:"v"`
 		}
-		if json.Unmarshal(b, &head) == nil && head.V != Version {
+		if json.Unmarshal(b, &head) == nil && head.V != Version && head.V != RestVersion {
 			return unsupported("version %d", head.V)
 		}
 		return err

@@ -134,7 +134,7 @@ func TestFragmentRoundTrip(t *testing.T) {
 // A plan this node cannot read is refused by name before anything runs.
 func TestDecodeRefuses(t *testing.T) {
 	for _, c := range []struct{ js, want string }{
-		{`{"v":2,"scan":{"dataset":"logs","parts":[],"schema":[]},"stages":[{"k":"where","what":{}}]}`, "version 2"},
+		{`{"v":3,"scan":{"dataset":"logs","parts":[],"schema":[]},"stages":[{"k":"where","what":{}}]}`, "version 3"},
 		{`{"v":0}`, "version 0"},
 		{`{"v":1,"scan":{},"stages":[{"k":"teleport","schema":[]}]}`, `stage kind "teleport"`},
 		{`{"v":1,"scan":{},"stages":[{"k":"where","schema":[],"pred":{"k":"quantum","t":1}}]}`, `expression kind "quantum"`},
@@ -152,5 +152,27 @@ func TestDecodeRefuses(t *testing.T) {
 	}
 	if _, err := Decode([]byte(`{"v":1,"stages":[{"k":"project","schema":[],"exprs":[{"k":"const","t":2,"v":"1.5"}]}]}`)); err == nil {
 		t.Error("a long constant of 1.5 decoded")
+	}
+}
+
+// A rest scan (the ingest node's unflushed events) travels only in a
+// version 2 fragment, and a version 2 fragment only with one: a reader of
+// version 1 alone refuses it instead of reading the listed blocks.
+func TestRestScanVersion(t *testing.T) {
+	for _, c := range []struct {
+		js string
+		ok bool
+	}{
+		{`{"v":2,"scan":{"dataset":"logs","parts":["a"],"schema":[],"rest":true},"stages":[]}`, true},
+		{`{"v":2,"scan":{"dataset":"logs","parts":["a"],"schema":[]},"stages":[]}`, false},
+		{`{"v":1,"scan":{"dataset":"logs","parts":["a"],"schema":[],"rest":true},"stages":[]}`, false},
+	} {
+		f, err := Decode([]byte(c.js))
+		if (err == nil) != c.ok {
+			t.Errorf("%s: %v", c.js, err)
+		}
+		if err == nil && (!f.Scan.Rest || f.V != RestVersion) {
+			t.Errorf("%s: decoded %+v", c.js, f.Scan)
+		}
 	}
 }
