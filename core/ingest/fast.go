@@ -29,9 +29,7 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 	buf := d.buf
 	i := d.pos + 1 // '{'
 	if i < len(buf) && buf[i] <= ' ' {
-		d.pos = i
-		d.ws()
-		i = d.pos
+		i = d.wsFrom(i)
 	}
 	if i < len(buf) && buf[i] == '}' {
 		d.pos = i + 1
@@ -88,9 +86,7 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 		}
 		i++
 		if i < len(buf) && buf[i] <= ' ' {
-			d.pos = i
-			d.ws()
-			i = d.pos
+			i = d.wsFrom(i)
 		}
 		if i >= len(buf) {
 			return false, errFast
@@ -206,9 +202,7 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 		}
 		// After the member.
 		if i < len(buf) && buf[i] <= ' ' {
-			d.pos = i
-			d.ws()
-			i = d.pos
+			i = d.wsFrom(i)
 		}
 		if i >= len(buf) {
 			return false, errFast
@@ -217,9 +211,7 @@ func (d *decoder) objectFast(parent int32, depth int) (empty bool, err error) {
 		case ',':
 			i++
 			if i < len(buf) && buf[i] <= ' ' {
-				d.pos = i
-				d.ws()
-				i = d.pos
+				i = d.wsFrom(i)
 			}
 		case '}':
 			d.pos = i + 1

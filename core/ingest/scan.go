@@ -31,6 +31,15 @@ func (d *decoder) ws() {
 	d.pos = i
 }
 
+// wsFrom is ws from i, for the fast paths that keep their position in a
+// local; they test for a whitespace byte first (most members have none),
+// so the common case costs one comparison.
+func (d *decoder) wsFrom(i int) int {
+	d.pos = i
+	d.ws()
+	return d.pos
+}
+
 // peek returns the byte at d.pos, or 0 at the end of the input.
 func (d *decoder) peek() byte {
 	if d.pos < len(d.buf) {
