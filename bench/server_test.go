@@ -35,7 +35,13 @@ type httpServer struct {
 // process and over HTTP; otherwise the server opens its own in dataDir.
 func startServer(tb testing.TB, dataDir string, d *db.DB, conc int) *httpServer {
 	tb.Helper()
-	cfg := server.Config{Addr: "127.0.0.1:0", DataDir: dataDir, Token: benchToken, Log: os.Stderr, DB: d}
+	return startServerWith(tb, server.Config{DataDir: dataDir, DB: d}, conc)
+}
+
+// startServerWith is startServer with more of the configuration given.
+func startServerWith(tb testing.TB, cfg server.Config, conc int) *httpServer {
+	tb.Helper()
+	cfg.Addr, cfg.Token, cfg.Log = "127.0.0.1:0", benchToken, os.Stderr
 	srv, err := server.New(cfg)
 	if err != nil {
 		tb.Fatalf("start server: %v", err)
