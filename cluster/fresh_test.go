@@ -51,9 +51,32 @@ func TestClusterFreshEvents(t *testing.T) {
 		t.Error("the ingest node served no rest fragment")
 	}
 
+	t.Run("queries that need the ingest node are answered there", func(t *testing.T) {
+		// A dataset created a moment ago, whose events are all unflushed:
+		// this node's catalog has no field of it (or no dataset at all).
+		ingest.mustCall("POST", "/v2/datasets", "application/json", []byte(`{"name":"brandnew"}`))
+		ingest.mustCall("POST", "/v1/datasets/brandnew/ingest", "application/x-ndjson", gen.NDJSON(8, 100))
+		for _, q := range []string{
+			"['brandnew'] | count",
+			"['brandnew'] | summarize count() by status | order by status asc",
+			"union ['logs'], ['brandnew'] | count", // cannot be cut into fragments
+		} {
+			if got, want := q1.query(q), ingest.query(q); !sameJSON(got, want) {
+				t.Errorf("%s: query node %s, ingest node %s", q, got, want)
+			}
+		}
+		if q1.metric("aplite_queries_forwarded_total") == 0 {
+			t.Error("query1 forwarded no query")
+		}
+	})
+
 	t.Run("ingest node down", func(t *testing.T) {
 		ingest.kill()
-		code, body := q1.call("POST", "/v1/datasets/_apl?format=tabular&nocache=true", "application/json", []byte(`{"apl":"['logs'] | count"}`))
+		code, body := q2.call("POST", "/v1/datasets/_apl?format=tabular&nocache=true", "application/json", []byte(`{"apl":"union ['logs'], ['logs'] | count"}`))
+		if code != 200 || !containsAll(string(body), `"isPartial":true`, "apl_partialresult_unflushed", "[[24000]]") {
+			t.Errorf("a union with the ingest node down: %d %s", code, body)
+		}
+		code, body = q1.call("POST", "/v1/datasets/_apl?format=tabular&nocache=true", "application/json", []byte(`{"apl":"['logs'] | count"}`))
 		if code != 200 || !containsAll(string(body), `"isPartial":true`, "apl_partialresult_unflushed", "[[12000]]") {
 			t.Errorf("with the ingest node down: %d %s", code, body)
 		}

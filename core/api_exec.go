@@ -23,6 +23,12 @@ type Distribution = exec.Distribution
 // ErrFragmentParts is exec.ErrFragmentParts.
 var ErrFragmentParts = exec.ErrFragmentParts
 
+// UnreachableIngest is exec.UnreachableIngest.
+var UnreachableIngest = exec.UnreachableIngest
+
+// ErrNeedsIngest is exec.ErrNeedsIngest.
+var ErrNeedsIngest = exec.ErrNeedsIngest
+
 // ErrFragmentSchema is exec.ErrFragmentSchema.
 var ErrFragmentSchema = exec.ErrFragmentSchema
 

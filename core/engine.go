@@ -123,8 +123,9 @@ func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.Stre
 	case req.Distribute != nil && len(streams) > 0:
 		b, err = exec.ExecuteStreamPieces(x, pl, req)
 	default:
-		exec.NoteFlushedOnly(x, req.Distribute)
-		b, err = pl.Execute(x)
+		if err = exec.NeedsIngest(req.Distribute); err == nil {
+			b, err = pl.Execute(x)
+		}
 	}
 	if err != nil {
 		return nil, err

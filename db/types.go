@@ -59,6 +59,9 @@ var (
 	ErrMemoryExceeded = core.ErrMemoryExceeded
 	// ErrFragmentParts: a fragment names blocks this node does not know.
 	ErrFragmentParts = core.ErrFragmentParts
+	// ErrNeedsIngest: the query must run on the ingest node to include
+	// its unflushed events (the server forwards it there).
+	ErrNeedsIngest = core.ErrNeedsIngest
 	// ErrFragmentSchema: a rest fragment's schema lacks fields of this
 	// node's unflushed events.
 	ErrFragmentSchema = core.ErrFragmentSchema
@@ -71,6 +74,10 @@ var (
 	// ErrReadOnly: a write to datasets this node only reads.
 	ErrReadOnly = store.ErrReadOnly
 )
+
+// UnreachableIngest is the status message of an answer a query node gave
+// alone because its ingest node could not be reached.
+var UnreachableIngest = core.UnreachableIngest
 
 // Storage.
 type (

@@ -38,7 +38,7 @@ var fragmentClient = &http.Client{Timeout: 5 * time.Minute}
 
 // clusterStats counts fragments for /metrics.
 type clusterStats struct {
-	sent, failed, served atomic.Int64
+	sent, failed, served, forwarded atomic.Int64
 }
 
 // distribute lets req, a query of org, spread over the peers, when there

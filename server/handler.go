@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"runtime/debug"
@@ -42,7 +43,7 @@ func (s *Server) wrap(name string, mode authMode, h handlerFunc) fasthttp.Reques
 	return func(ctx *fasthttp.RequestCtx) {
 		setTraceID(ctx)
 		ctx.SetContentType(contentTypeJSON)
-		if err := s.run(ctx, mode, h); err != nil {
+		if err := s.run(ctx, mode, h); err != nil && !errors.Is(err, errAnswered) {
 			writeError(ctx, err)
 		}
 		releaseBody(ctx)

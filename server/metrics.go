@@ -140,6 +140,7 @@ func (s *Server) handleMetrics(ctx *fasthttp.RequestCtx) {
 	counter("aplite_fragments_sent_total", "Query fragments sent to other nodes.", s.cluster.sent.Load())
 	counter("aplite_fragments_failed_total", "Query fragments another node failed (reassigned).", s.cluster.failed.Load())
 	counter("aplite_fragments_served_total", "Query fragments run for other nodes.", s.cluster.served.Load())
+	counter("aplite_queries_forwarded_total", "Queries sent on to the ingest node, to include its unflushed events.", s.cluster.forwarded.Load())
 	if s.cfg.ObjectStats != nil {
 		st := s.cfg.ObjectStats()
 		keys := make([]string, 0, len(st))

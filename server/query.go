@@ -132,6 +132,14 @@ func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 	}
 	start := time.Now()
 	res, err := s.db.Query(ctx, req)
+	// A dataset this node's catalog does not show yet may be on the
+	// ingest node already (it is created there, and seen here at the next
+	// refresh).
+	if errors.Is(err, db.ErrNeedsIngest) || s.cfg.Ingest != "" && errors.Is(err, db.ErrNotFound) {
+		if res, err = s.answerFromIngest(ctx, c, req); errors.Is(err, errAnswered) {
+			return nil, err
+		}
+	}
 	m := s.metrics
 	m.queries.Add(1)
 	m.queryLatency.observe(time.Since(start))
@@ -158,6 +166,28 @@ func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 			Msg: "line: 1, col: 1: implicit end time of 'now' applied"})
 	}
 	return res, nil
+}
+
+// answerFromIngest handles a query this node cannot answer with the ingest
+// node's unflushed events: the ingest node answers it (errAnswered: the
+// response is written), or, when it cannot be reached, this node answers
+// from what is flushed and says what is missing.
+func (s *Server) answerFromIngest(ctx context.Context, c *call, req *db.Request) (*db.Output, error) {
+	ferr := s.forwardToIngest(c)
+	if errors.Is(ferr, errAnswered) {
+		return nil, ferr
+	}
+	alone := *req
+	if req.Distribute != nil {
+		d := *req.Distribute
+		d.Ingest = ""
+		alone.Distribute = &d
+	}
+	res, err := s.db.Query(ctx, &alone)
+	if err != nil {
+		return nil, err
+	}
+	return res.WithMessage(db.UnreachableIngest(s.cfg.Ingest, ferr)), nil
 }
 
 // queryAPIError maps engine errors onto the statuses the API documents.

@@ -73,6 +73,13 @@ type Fragment struct {
 // refresh and retry, or send the fragment elsewhere.
 var ErrFragmentParts = errors.New("fragment names a block this node does not have")
 
+// ErrNeedsIngest is returned by a query on a node with an ingest node to
+// ask (Distribution.Ingest) when it cannot add the ingest node's
+// unflushed events to its own answer: the query cannot be cut into
+// fragments (a join, a union), or those events have fields the node's
+// catalog lacks. The caller sends the query to the ingest node instead.
+var ErrNeedsIngest = errors.New("query must run on the ingest node to include its unflushed events")
+
 // ErrFragmentSchema is returned by RunFragment for a rest fragment when
 // the rows this node would read have a field or a type the fragment's
 // schema lacks: the sender planned without them.

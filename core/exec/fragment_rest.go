@@ -111,35 +111,52 @@ func startRest(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.
 // joinRest adds the rest leg's answer to sinks, this node's and the
 // query nodes' partial states. When the ingest node no longer has all of
 // this node's blocks, it is asked for everything instead and its answer
-// replaces sinks; when it cannot answer, sinks stand and the answer says
-// which events it lacks.
-func joinRest(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.Fragment, a restAnswer, sinks []sink) []sink {
+// replaces sinks; when its events have fields this node's plan lacks, the
+// query must run there (ErrNeedsIngest); when it cannot be reached, sinks
+// stand and the answer says which events it lacks.
+func joinRest(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.Fragment, a restAnswer, sinks []sink) ([]sink, error) {
 	if a.err == nil {
-		return append(sinks, a.sinks...)
+		return append(sinks, a.sinks...), nil
 	}
 	if errors.Is(a.err, ErrFragmentParts) {
 		all, err := runRest(x, d, codec, frag, pf, nil)
 		if err == nil {
-			return all
+			return all, nil
 		}
 		a.err = err
+	}
+	if errors.Is(a.err, ErrFragmentSchema) {
+		return nil, fmt.Errorf("%w: %v", ErrNeedsIngest, a.err)
 	}
 	if d.OnFailure != nil {
 		d.OnFailure(d.Ingest, a.err)
 	}
-	x.Notes = append(x.Notes, output.Message{Priority: "error", Count: 1, Code: "apl_partialresult_unflushed",
-		Msg: fmt.Sprintf("dataset %s: the events the ingest node %s has not flushed yet are missing from this result (%v); they are included once flushed",
-			pf.Scan.Dataset, d.Ingest, a.err)})
-	return sinks
+	x.Notes = append(x.Notes, unreachableNote(pf.Scan.Dataset, d.Ingest, a.err))
+	return sinks, nil
 }
 
-// NoteFlushedOnly notes, on a query node that has an ingest node to ask,
-// that this query could not be cut into fragments and so read only
-// flushed events.
-func NoteFlushedOnly(x *Ctx, d *Distribution) {
-	if d == nil || d.Ingest == "" {
-		return
+// unreachableNote is the status message of an answer that lacks the
+// unflushed events of an ingest node that could not be asked.
+func unreachableNote(dataset, ingest string, err error) output.Message {
+	what := "the events"
+	if dataset != "" {
+		what = "dataset " + dataset + ": the events"
 	}
-	x.Notes = append(x.Notes, output.Message{Priority: "warn", Count: 1, Code: "apl_unflushed_not_read",
-		Msg: fmt.Sprintf("this query runs whole on this node (it cannot be cut into fragments), so it reads only the events the ingest node %s has flushed", d.Ingest)})
+	return output.Message{Priority: "error", Count: 1, Code: "apl_partialresult_unflushed",
+		Msg: fmt.Sprintf("%s the ingest node %s has not flushed yet are missing from this result (%v); they are included once flushed", what, ingest, err)}
+}
+
+// UnreachableIngest is the status message of an answer a query node gave
+// alone because the ingest node it forwards to could not be reached.
+func UnreachableIngest(ingest string, err error) output.Message {
+	return unreachableNote("", ingest, err)
+}
+
+// NeedsIngest is ErrNeedsIngest for a query on a node with an ingest node
+// to ask that cannot be cut into fragments; nil otherwise.
+func NeedsIngest(d *Distribution) error {
+	if d == nil || d.Ingest == "" {
+		return nil
+	}
+	return fmt.Errorf("%w: it cannot be cut into fragments", ErrNeedsIngest)
 }

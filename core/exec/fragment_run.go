@@ -33,12 +33,16 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 	k, blk := pl.FirstBlocking()
 	codec, okc := blk.(SinkCodec)
 	if !ok || !okc || src.WithSource != "" || len(src.Datasets) != 1 || (len(d.Nodes) < 2 && d.Ingest == "") || !CanTravel(x, blk) {
-		NoteFlushedOnly(x, d)
+		if err := NeedsIngest(d); err != nil {
+			return nil, err
+		}
 		return pl.Execute(x)
 	}
 	pf, ok := FragmentPlan(src, pl.Stages[:min(k+1, len(pl.Stages))])
 	if !ok { // a stage with no plan form: the query runs here
-		NoteFlushedOnly(x, d)
+		if err := NeedsIngest(d); err != nil {
+			return nil, err
+		}
 		return pl.Execute(x)
 	}
 	local, remote := cutParts(src, d)
@@ -77,7 +81,9 @@ func ExecuteDistributed(x *Ctx, pl *Pipeline, req *Request) (*Batch, error) {
 		sinks = append(sinks, more...)
 	}
 	if rest != nil {
-		sinks = joinRest(x, d, codec, frag, *pf, <-rest, sinks)
+		if sinks, err = joinRest(x, d, codec, frag, *pf, <-rest, sinks); err != nil {
+			return nil, err
+		}
 	}
 	return pl.finish(x, k, blk, sinks)
 }

@@ -139,6 +139,7 @@ type Message struct {
 func (o *Output) WithMessage(m Message) *Output {
 	cp := *o
 	cp.Messages = append(slices.Clip(o.Messages), m)
+	cp.Partial = cp.Partial || m.Priority == "error" // an error message says rows are missing
 	return &cp
 }
 
