@@ -23,6 +23,10 @@ var forwardClient = &fasthttp.Client{ReadTimeout: 5 * time.Minute, WriteTimeout:
 // (db.ErrNeedsIngest) is answered there. The caller's token authenticates
 // it there too, since the nodes share the metadata.
 func (s *Server) forwardToIngest(c *call) error {
+	if by := c.Request.Header.Peek(forwardedHeader); len(by) > 0 {
+		// -ingest names another query node: forwarding again could loop.
+		return fmt.Errorf("the query came forwarded by %s, and %s is not an ingest node", by, s.cfg.Advertise)
+	}
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
