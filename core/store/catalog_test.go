@@ -33,6 +33,24 @@ func flushBatches(t *testing.T, ds *Dataset, n int, base int64) []event {
 	return want
 }
 
+// readerSees opens a query node's view of the bucket and checks that it
+// holds exactly want.
+func readerSees(t *testing.T, objs *MemObjects, want []event) {
+	t.Helper()
+	ro, err := OpenRemote(Options{Objects: objs, Refresh: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	rds, err := ro.Get("logs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rds.Snapshot()
+	defer s.Release()
+	sameEvents(t, snapshotEvents(t, s), want)
+}
+
 // catalogObject reads catalog version v of ds as stored.
 func catalogObject(t *testing.T, objs *MemObjects, ds string, v uint64) (catalogDoc, int) {
 	t.Helper()
@@ -139,15 +157,7 @@ func TestCatalogSweepKeepsCheckpoint(t *testing.T) {
 	if vs[0] != min(checkpointEvery, cat.Version-keepVersions+1) || vs[len(vs)-1] != cat.Version {
 		t.Fatalf("after the sweep versions %d..%d are left (newest %d, checkpoint %d)", vs[0], vs[len(vs)-1], cat.Version, cat.checkpoint)
 	}
-	ro, err := OpenRemote(Options{Objects: objs, Refresh: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	rds, _ := ro.Get("logs")
-	s := rds.Snapshot()
-	sameEvents(t, snapshotEvents(t, s), want)
-	s.Release()
+	readerSees(t, objs, want)
 }
 
 // A delta that is missing or does not fit what it builds on is
@@ -288,13 +298,5 @@ func TestCatalogReadsFormat1(t *testing.T) {
 	if d, _ := catalogObject(t, objs, "logs", cat.Version+1); d.Kind != kindDelta || d.Checkpoint != cat.Version {
 		t.Fatalf("version after format 1: %q on checkpoint %d", d.Kind, d.Checkpoint)
 	}
-	ro, err := OpenRemote(Options{Objects: objs, Refresh: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	rds, _ := ro.Get("logs")
-	s := rds.Snapshot()
-	sameEvents(t, snapshotEvents(t, s), want)
-	s.Release()
+	readerSees(t, objs, want)
 }

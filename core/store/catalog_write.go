@@ -36,37 +36,37 @@ func writeCatalog(ctx context.Context, objs ObjectStore, prev, n *catalog) error
 // block uploaded again under the same id counts), ids dropped, removed
 // entries added and removed entries forgotten (swept).
 func diffCatalogs(prev, n *catalog) (add []catalogBlock, drop []uint64, removed []catalogGone, swept []string) {
-	had := make(map[string]bool, len(prev.Blocks))
-	for _, b := range prev.Blocks {
-		had[b.Key] = true
+	add, left := diffByKey(prev.Blocks, n.Blocks, func(b catalogBlock) string { return b.Key })
+	for _, b := range left {
+		drop = append(drop, b.ID)
 	}
-	has := make(map[string]bool, len(n.Blocks))
-	for _, b := range n.Blocks {
-		has[b.Key] = true
-		if !had[b.Key] {
-			add = append(add, b)
-		}
-	}
-	for _, b := range prev.Blocks {
-		if !has[b.Key] {
-			drop = append(drop, b.ID)
-		}
-	}
-	wasGone := make(map[string]bool, len(prev.Removed))
-	for _, g := range prev.Removed {
-		wasGone[g.Key] = true
-	}
-	isGone := make(map[string]bool, len(n.Removed))
-	for _, g := range n.Removed {
-		isGone[g.Key] = true
-		if !wasGone[g.Key] {
-			removed = append(removed, g)
-		}
-	}
-	for _, g := range prev.Removed {
-		if !isGone[g.Key] {
-			swept = append(swept, g.Key)
-		}
+	removed, forgotten := diffByKey(prev.Removed, n.Removed, func(g catalogGone) string { return g.Key })
+	for _, g := range forgotten {
+		swept = append(swept, g.Key)
 	}
 	return add, drop, removed, swept
+}
+
+// diffByKey returns the elements of next whose key old lacks, and those of
+// old whose key next lacks.
+func diffByKey[T any](old, next []T, key func(T) string) (added, gone []T) {
+	in := func(xs []T) map[string]bool {
+		m := make(map[string]bool, len(xs))
+		for _, x := range xs {
+			m[key(x)] = true
+		}
+		return m
+	}
+	had, has := in(old), in(next)
+	for _, x := range next {
+		if !had[key(x)] {
+			added = append(added, x)
+		}
+	}
+	for _, x := range old {
+		if !has[key(x)] {
+			gone = append(gone, x)
+		}
+	}
+	return added, gone
 }
