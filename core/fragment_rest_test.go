@@ -162,9 +162,12 @@ func TestRestAfterBlocksChanged(t *testing.T) {
 		}
 	}
 	var fails []string
-	got, want, gst, _ := c.freshAnswer(t, "['logs'] | summarize count() by status", &fails)
+	got, want, gst, wst := c.freshAnswer(t, "['logs'] | summarize count() by status", &fails)
 	if !sameJSONNumbers(got, want) || gst.IsPartial {
 		t.Errorf("after a trim on the ingest node\n got %s\nwant %s (partial %v, failures %v)", got, want, gst.IsPartial, fails)
+	}
+	if gst.RowsExamined != wst.RowsExamined {
+		t.Errorf("after a trim on the ingest node the query node examined %d rows, the ingest node %d", gst.RowsExamined, wst.RowsExamined)
 	}
 }
 

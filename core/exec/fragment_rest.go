@@ -119,6 +119,9 @@ func joinRest(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.F
 		return append(sinks, a.sinks...), nil
 	}
 	if errors.Is(a.err, ErrFragmentParts) {
+		// The partial states so far are dropped, and so are their counts:
+		// the ingest node's answer for everything brings its own.
+		x.Stats = &scanStats{}
 		all, err := runRest(x, d, codec, frag, pf, nil)
 		if err == nil {
 			return all, nil
