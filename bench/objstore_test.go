@@ -17,6 +17,7 @@ import (
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/internal/seaweedtest"
 	"github.com/aplite/aplite/objstore"
+	"github.com/klauspost/compress/zstd"
 )
 
 // objFixture is the same events stored twice: blocks on local disk, and
@@ -408,27 +409,42 @@ func openIngestMode(b *testing.B, mode, endpoint string) (*store.DB, *objstore.S
 }
 
 // logCatalog logs the size of the catalog's versions after an ingest and
-// its compaction: the newest, the largest full version (checkpoint) and
-// the largest delta, so OBJECTS.md's and SCALING.md's sizes are measured.
+// its compaction: the newest, the largest full version (checkpoint), as
+// stored and as JSON, and the largest delta, so OBJECTS.md's and
+// SCALING.md's sizes are measured.
 func logCatalog(b *testing.B, mem *store.MemObjects) {
-	var newest, full, delta int
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dec.Close()
+	var newest, full, fullJSON, delta int
 	var newestKey string
 	for _, k := range mem.Keys() {
 		if !strings.Contains(k, "/catalog/") {
 			continue
 		}
-		body, err := mem.Get(context.Background(), k)
+		stored, err := mem.Get(context.Background(), k)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if strings.Contains(string(body[:min(len(body), 64)]), `"kind":"full"`) {
-			full = max(full, len(body))
+		js := stored
+		if len(stored) >= 4 && string(stored[:4]) == "\x28\xb5\x2f\xfd" {
+			if js, err = dec.DecodeAll(stored, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if strings.Contains(string(js[:min(len(js), 64)]), `"kind":"full"`) {
+			if len(stored) > full {
+				full, fullJSON = len(stored), len(js)
+			}
 		} else {
-			delta = max(delta, len(body))
+			delta = max(delta, len(stored))
 		}
 		if k > newestKey {
-			newestKey, newest = k, len(body)
+			newestKey, newest = k, len(stored)
 		}
 	}
-	b.Logf("catalog: newest version %d B (%s), largest full %d B, largest delta %d B", newest, path.Base(newestKey), full, delta)
+	b.Logf("catalog, bytes stored: newest version %d (%s), largest full %d (JSON %d), largest delta %d",
+		newest, path.Base(newestKey), full, fullJSON, delta)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -113,12 +114,20 @@ func readDeltas(ctx context.Context, objs ObjectStore, ds string, vs []uint64, f
 	return docs, nil
 }
 
+// zstdMagic opens a zstd frame: a version stored compressed.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
 // readCatalogDoc reads and checks one version object.
 func readCatalogDoc(ctx context.Context, objs ObjectStore, ds string, v uint64) (*catalogDoc, error) {
 	key := catalogKey(ds, v)
 	b, err := objs.Get(ctx, key)
 	if err != nil {
 		return nil, err
+	}
+	if bytes.HasPrefix(b, zstdMagic) {
+		if b, err = zstdDecompress(b, 4*len(b)); err != nil {
+			return nil, &CorruptionError{File: key, Reason: "catalog: " + err.Error()}
+		}
 	}
 	var d catalogDoc
 	if err := json.Unmarshal(b, &d); err != nil {

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,18 +52,18 @@ func readerSees(t *testing.T, objs *MemObjects, want []event) {
 	sameEvents(t, snapshotEvents(t, s), want)
 }
 
-// catalogObject reads catalog version v of ds as stored.
+// catalogObject reads catalog version v of ds, and its size as stored.
 func catalogObject(t *testing.T, objs *MemObjects, ds string, v uint64) (catalogDoc, int) {
 	t.Helper()
 	b, err := objs.Get(context.Background(), catalogKey(ds, v))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d catalogDoc
-	if err := json.Unmarshal(b, &d); err != nil {
+	d, err := readCatalogDoc(context.Background(), objs, ds, v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return d, len(b)
+	return *d, len(b)
 }
 
 // Between checkpoints a commit writes what changed, so a version's size
@@ -299,4 +300,31 @@ func TestCatalogReadsFormat1(t *testing.T) {
 		t.Fatalf("version after format 1: %q on checkpoint %d", d.Kind, d.Checkpoint)
 	}
 	readerSees(t, objs, want)
+}
+
+// A version of 4 KiB or more of JSON is stored zstd-compressed; it reads
+// back as it was written, and a damaged one is corruption naming it.
+func TestCatalogCompressedVersions(t *testing.T) {
+	objs := NewMemObjects()
+	db := mustObjDB(t, t.TempDir(), objOpts(objs))
+	ds, _ := db.Create("logs")
+	want := flushBatches(t, ds, checkpointEvery, 1e18)
+	db.Close()
+	ctx := context.Background()
+	key := catalogKey("logs", checkpointEvery)
+	raw, err := objs.Get(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := catalogObject(t, objs, "logs", checkpointEvery)
+	js, _ := json.Marshal(&d)
+	if !bytes.HasPrefix(raw, zstdMagic) || len(raw)*2 > len(js) {
+		t.Fatalf("full version %d: %d B stored for %d B of JSON", checkpointEvery, len(raw), len(js))
+	}
+	readerSees(t, objs, want)
+	objs.Put(ctx, key, raw[:len(raw)/2])
+	var ce *CorruptionError
+	if _, err := loadCatalog(ctx, objs, "logs", nil); !errors.As(err, &ce) || ce.File != key {
+		t.Errorf("a truncated compressed version: %v", err)
+	}
 }

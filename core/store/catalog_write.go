@@ -7,6 +7,11 @@ import (
 	"time"
 )
 
+// compressCatalogAt is the JSON size from which a version is stored
+// zstd-compressed (OBJECTS.md): a full version of real blocks' entries
+// shrinks several-fold, a small delta would gain nothing.
+const compressCatalogAt = 4 << 10
+
 // writeCatalog writes n as version n.Version on top of prev (nil for a
 // dataset's first version): a full version at every checkpoint, else a
 // delta of what changed since prev. It fails if that version exists
@@ -25,6 +30,9 @@ func writeCatalog(ctx context.Context, objs ObjectStore, prev, n *catalog) error
 	b, err := json.Marshal(&d)
 	if err != nil {
 		return err
+	}
+	if len(b) >= compressCatalogAt {
+		b = zstdCompress(nil, b)
 	}
 	if err := objs.PutIfAbsent(ctx, catalogKey(n.Dataset, n.Version), b); err != nil {
 		return fmt.Errorf("store: dataset %s: writing catalog version %d: %w", n.Dataset, n.Version, err)
