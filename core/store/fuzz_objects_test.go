@@ -30,6 +30,7 @@ func FuzzCatalog(f *testing.F) {
 		if b, err := objs.Get(context.Background(), k); err == nil && json.Valid(b) {
 			f.Add(b, false)
 			f.Add(b, true)
+			f.Add(zstdCompress(nil, b), true) // as a large version is stored
 		}
 	}
 	first, err := objs.Get(context.Background(), catalogKey("logs", 1))
