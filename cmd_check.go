@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
 
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/objstore"
 )
 
 // cmdCheck is `aplite check DATA_DIR` and `aplite repair DATA_DIR`: verify
@@ -15,11 +17,18 @@ import (
 // first damaged record) and says what it did.
 func cmdCheck(name string, args []string) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	storage := ""
+	if name == "check" {
+		fs.StringVar(&storage, "storage", "", "check a bucket (s3://BUCKET/PREFIX, endpoint and keys from the AWS environment) instead of a data directory")
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: aplite %s DATA_DIR\n\n", name)
+		fmt.Fprintf(fs.Output(), "usage: aplite %s DATA_DIR\n", name)
 		if name == "check" {
-			fmt.Fprintln(fs.Output(), "Verifies every block and WAL checksum of a stopped server's data directory; exit 1 on damage.")
+			fmt.Fprintf(fs.Output(), "       aplite check -storage s3://BUCKET/PREFIX\n\n")
+			fmt.Fprintln(fs.Output(), "Verifies every block and WAL checksum of a stopped server's data directory, or every catalog and block of a bucket; exit 1 on damage.")
+			fs.PrintDefaults()
 		} else {
+			fmt.Fprintln(fs.Output())
 			fmt.Fprintln(fs.Output(), "Sets damaged blocks aside (renamed *.corrupt) and cuts damaged WAL segments, then reports what it did.")
 		}
 	}
@@ -29,7 +38,7 @@ func cmdCheck(name string, args []string) int {
 		}
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if (storage == "") != (fs.NArg() == 1) {
 		fs.Usage()
 		return 2
 	}
@@ -43,6 +52,9 @@ func cmdCheck(name string, args []string) int {
 	run := db.Check
 	if name == "repair" {
 		run = db.Repair
+	}
+	if storage != "" {
+		run = func(_ string, progress db.CheckProgress) ([]db.Problem, error) { return checkBucket(storage, progress) }
 	}
 	probs, err := run(fs.Arg(0), progress)
 	if tty {
@@ -76,4 +88,19 @@ func cmdCheck(name string, args []string) int {
 	}
 	fmt.Println("check: every checksum is valid")
 	return 0
+}
+
+// checkBucket runs db.CheckObjects on the bucket of -storage, read
+// directly: a check must see the objects, not a cache of them.
+func checkBucket(url string, progress db.CheckProgress) ([]db.Problem, error) {
+	cfg, err := objstore.ParseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	bucket, err := objstore.NewS3(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return db.CheckObjects(ctx, bucket, progress)
 }

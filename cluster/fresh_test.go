@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,6 +51,15 @@ func TestClusterFreshEvents(t *testing.T) {
 	if ingest.metric("aplite_fragments_served_total") == 0 {
 		t.Error("the ingest node served no rest fragment")
 	}
+
+	t.Run("aplite check reads the bucket", func(t *testing.T) {
+		cmd := exec.Command(binary, "check", "-storage", "s3://aplite/fresh")
+		cmd.Env = ingest.env
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "every checksum is valid") {
+			t.Errorf("check -storage: %v\n%s", err, out)
+		}
+	})
 
 	t.Run("queries that need the ingest node are answered there", func(t *testing.T) {
 		// A dataset created a moment ago, whose events are all unflushed:

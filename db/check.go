@@ -2,7 +2,11 @@
 
 package db
 
-import "github.com/aplite/aplite/core/store"
+import (
+	"context"
+
+	"github.com/aplite/aplite/core/store"
+)
 
 // Problem is one damaged block or torn WAL tail Check or Repair found.
 type Problem = store.Problem
@@ -18,4 +22,10 @@ func Check(dir string, progress CheckProgress) ([]Problem, error) { return store
 // and answer queries without it.
 func Repair(dir string, progress CheckProgress) ([]Problem, error) {
 	return store.Repair(dir, progress)
+}
+
+// CheckObjects verifies a bucket (-storage): every dataset's catalog, and
+// every block it names, whole. It changes nothing.
+func CheckObjects(ctx context.Context, objs store.ObjectStore, progress CheckProgress) ([]Problem, error) {
+	return store.CheckObjects(ctx, objs, progress)
 }

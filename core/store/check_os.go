@@ -3,7 +3,6 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -125,12 +124,7 @@ func checkFile(dir string, f checkItem) *Problem {
 		return &Problem{Dataset: f.dataset, File: f.rel, Reason: err.Error()}
 	}
 	bad := func(err error) *Problem {
-		var ce *CorruptionError
-		reason := err.Error()
-		if errors.As(err, &ce) {
-			reason = fmt.Sprintf("at offset %d: %s", ce.Offset, ce.Reason)
-		}
-		return &Problem{Dataset: f.dataset, File: f.rel, Reason: reason}
+		return &Problem{Dataset: f.dataset, File: f.rel, Reason: corruptionReason(err)}
 	}
 	if f.wal {
 		if _, cerr := scanWAL(path, data, func(uint64, []byte, int64) bool { return true }); cerr != nil {
