@@ -216,6 +216,9 @@ func (s *ScanSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) erro
 // Plan prunes parts by time range and statistics and cuts the rest into
 // morsels.
 func (s *ScanSource) Plan(x *Ctx) []scanTask {
+	if len(s.Granules) > 0 {
+		s.prefetchTerms()
+	}
 	var perPart [][]scanTask
 	for _, sp := range s.Parts {
 		if ts := s.partTasks(x, sp); len(ts) > 0 {
@@ -246,6 +249,19 @@ func interleave(perPart [][]scanTask) []scanTask {
 			return tasks
 		}
 	}
+}
+
+// prefetchTerms loads the term filters of the parts pruning leaves, side
+// by side: on object storage each part's filters are one ranged read, and
+// the scan would otherwise make them one after the other.
+func (s *ScanSource) prefetchTerms() {
+	parts := make([]store.Part, 0, len(s.Parts))
+	for _, sp := range s.Parts {
+		if !s.skipPart(sp.Part) {
+			parts = append(parts, sp.Part)
+		}
+	}
+	store.PrefetchTermFilters(parts)
 }
 
 // skipPart reports whether p's time range or column statistics rule out

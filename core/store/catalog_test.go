@@ -328,3 +328,54 @@ func TestCatalogCompressedVersions(t *testing.T) {
 		t.Errorf("a truncated compressed version: %v", err)
 	}
 }
+
+// slowRanges is a bucket whose ranged reads each take delay, as S3's do.
+type slowRanges struct {
+	*MemObjects
+	delay time.Duration
+}
+
+func (s slowRanges) GetRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
+	time.Sleep(s.delay)
+	return s.MemObjects.GetRange(ctx, key, off, n)
+}
+
+// A query's term filters on object storage are read side by side, not
+// one block after another: eight blocks whose index reads each take 80 ms
+// are ready in about one read's time, and asking them after costs no read.
+func TestPrefetchTermFiltersInParallel(t *testing.T) {
+	objs := NewMemObjects()
+	opts := objOpts(objs)
+	opts.SealTermFilters = true
+	db := mustObjDB(t, t.TempDir(), opts)
+	ds, _ := db.Create("logs")
+	flushBatches(t, ds, 8, 1e18)
+	db.Close()
+	ro, err := OpenRemote(Options{Objects: slowRanges{objs, 80 * time.Millisecond}, Refresh: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	rds, _ := ro.Get("logs")
+	s := rds.Snapshot()
+	defer s.Release()
+	if len(s.Parts) != 8 {
+		t.Fatalf("%d parts", len(s.Parts))
+	}
+	began := time.Now()
+	PrefetchTermFilters(s.Parts)
+	if took := time.Since(began); took > 4*80*time.Millisecond {
+		t.Errorf("prefetching eight blocks' filters took %v, about eight reads of 80 ms in a row", took)
+	}
+	gets := objs.Gets
+	for _, p := range s.Parts {
+		for _, m := range p.Columns() {
+			if m.Terms != nil {
+				m.Terms.Granules([]string{"wörld"})
+			}
+		}
+	}
+	if objs.Gets != gets {
+		t.Errorf("%d reads after the prefetch", objs.Gets-gets)
+	}
+}

@@ -115,15 +115,51 @@ type TermFilter struct {
 // lazyTermFilter is a filter that fetch loads when first asked.
 func lazyTermFilter(fetch func() *TermFilter) *TermFilter { return &TermFilter{fetch: fetch} }
 
+// resolved is the filter itself, loading it first if it is lazy; nil
+// when it could not be loaded.
+func (f *TermFilter) resolved() *TermFilter {
+	if f.fetch == nil {
+		return f
+	}
+	f.once.Do(func() { f.fetched = f.fetch() })
+	return f.fetched
+}
+
+// prefetchWidth bounds the term-filter loads PrefetchTermFilters runs at
+// once.
+const prefetchWidth = 16
+
+// PrefetchTermFilters loads, side by side, the term filters the parts
+// keep in the bucket (OBJECTS.md: the catalog leaves them out), so a
+// query that tests them waits about one round trip per prefetchWidth
+// parts rather than one per part. A part's columns share one read of its
+// index, so one column per part is enough.
+func PrefetchTermFilters(parts []Part) {
+	sem := make(chan struct{}, prefetchWidth)
+	var wg sync.WaitGroup
+	for _, p := range parts {
+		for _, m := range p.Columns() {
+			if m.Terms == nil || m.Terms.fetch == nil {
+				continue
+			}
+			wg.Add(1)
+			sem <- struct{}{}
+			go func(f *TermFilter) {
+				defer func() { <-sem; wg.Done() }()
+				f.resolved()
+			}(m.Terms)
+			break
+		}
+	}
+	wg.Wait()
+}
+
 // Granules reports, per granule of granuleRows rows, whether the granule
 // may hold every one of terms. A filter that could not be loaded reports
 // one granule that may hold anything.
 func (f *TermFilter) Granules(terms []string) (granuleRows int, may []bool) {
-	if f.fetch != nil {
-		f.once.Do(func() { f.fetched = f.fetch() })
-		if f = f.fetched; f == nil {
-			return 0, []bool{true}
-		}
+	if f = f.resolved(); f == nil {
+		return 0, []bool{true}
 	}
 	hs := make([]uint64, len(terms))
 	for i, t := range terms {
