@@ -88,23 +88,34 @@ var ErrFragmentSchema = errors.New("fragment's schema lacks fields of this node'
 // restrictToFragment narrows a scan to the blocks keys and makes its
 // Schema the sender's.
 func restrictToFragment(s *ScanSource, keys []string, sch Schema) error {
+	named, _, missing := splitByKeys(s.Parts, keys)
+	if missing != "" {
+		return fmt.Errorf("%w: %s", ErrFragmentParts, missing)
+	}
+	s.Parts = named
+	s.Sch = sch
+	return nil
+}
+
+// splitByKeys parts the scan's parts into those keys names and the rest,
+// and returns a key that names none of them ("" when all do).
+func splitByKeys(parts []scanPart, keys []string) (named, rest []scanPart, missing string) {
 	want := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		want[k] = true
 	}
-	kept := s.Parts[:0:0]
-	for _, p := range s.Parts {
+	for _, p := range parts {
 		if k := store.PartKey(p.Part); want[k] {
-			kept = append(kept, p)
+			named = append(named, p)
 			delete(want, k)
+			continue
 		}
+		rest = append(rest, p)
 	}
 	for k := range want {
-		return fmt.Errorf("%w: %s", ErrFragmentParts, k)
+		return named, rest, k
 	}
-	s.Parts = kept
-	s.Sch = sch
-	return nil
+	return named, rest, ""
 }
 
 // FirstBlocking returns the index of the first blocking stage and the

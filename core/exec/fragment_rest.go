@@ -21,20 +21,9 @@ import (
 // except, after checking that every key in except is one of them, and
 // that the schema sch covers the parts it keeps.
 func restrictToRest(s *ScanSource, except []string, sch Schema) error {
-	skip := make(map[string]bool, len(except))
-	for _, k := range except {
-		skip[k] = true
-	}
-	kept := s.Parts[:0:0]
-	for _, p := range s.Parts {
-		if k := store.PartKey(p.Part); skip[k] {
-			delete(skip, k)
-			continue
-		}
-		kept = append(kept, p)
-	}
-	for k := range skip {
-		return fmt.Errorf("%w: %s (compacted or trimmed since the sender's catalog)", ErrFragmentParts, k)
+	_, kept, missing := splitByKeys(s.Parts, except)
+	if missing != "" {
+		return fmt.Errorf("%w: %s (compacted or trimmed since the sender's catalog)", ErrFragmentParts, missing)
 	}
 	if err := schemaCovers(sch, kept); err != nil {
 		return err

@@ -52,6 +52,20 @@ func readerSees(t *testing.T, objs *MemObjects, want []event) {
 	sameEvents(t, snapshotEvents(t, s), want)
 }
 
+// flushedBucket is a bucket an ingest node left after n flushes of dataset
+// logs, and the events they hold.
+func flushedBucket(t *testing.T, n int) (*MemObjects, []event) {
+	t.Helper()
+	objs := NewMemObjects()
+	db := mustObjDB(t, t.TempDir(), objOpts(objs))
+	defer db.Close()
+	ds, err := db.Create("logs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs, flushBatches(t, ds, n, 1e18)
+}
+
 // catalogObject reads catalog version v of ds, and its size as stored.
 func catalogObject(t *testing.T, objs *MemObjects, ds string, v uint64) (catalogDoc, int) {
 	t.Helper()
@@ -164,11 +178,7 @@ func TestCatalogSweepKeepsCheckpoint(t *testing.T) {
 // A delta that is missing or does not fit what it builds on is
 // corruption naming the version, not a catalog silently short of blocks.
 func TestCatalogDamagedDeltas(t *testing.T) {
-	objs := NewMemObjects()
-	db := mustObjDB(t, t.TempDir(), objOpts(objs))
-	ds, _ := db.Create("logs")
-	flushBatches(t, ds, 5, 1e18)
-	db.Close()
+	objs, _ := flushedBucket(t, 5)
 	load := func() error { _, err := loadCatalog(context.Background(), objs, "logs", nil); return err }
 	if err := load(); err != nil {
 		t.Fatal(err)
@@ -305,11 +315,7 @@ func TestCatalogReadsFormat1(t *testing.T) {
 // A version of 4 KiB or more of JSON is stored zstd-compressed; it reads
 // back as it was written, and a damaged one is corruption naming it.
 func TestCatalogCompressedVersions(t *testing.T) {
-	objs := NewMemObjects()
-	db := mustObjDB(t, t.TempDir(), objOpts(objs))
-	ds, _ := db.Create("logs")
-	want := flushBatches(t, ds, checkpointEvery, 1e18)
-	db.Close()
+	objs, want := flushedBucket(t, checkpointEvery)
 	ctx := context.Background()
 	key := catalogKey("logs", checkpointEvery)
 	raw, err := objs.Get(ctx, key)

@@ -12,11 +12,7 @@ import (
 // and the fault of a flipped byte, a missing block, a short one and a
 // damaged catalog version.
 func TestCheckObjects(t *testing.T) {
-	objs := NewMemObjects()
-	db := mustObjDB(t, t.TempDir(), objOpts(objs))
-	ds, _ := db.Create("logs")
-	flushBatches(t, ds, 3, 1e18)
-	db.Close()
+	objs, _ := flushedBucket(t, 3)
 	ctx := context.Background()
 	var seen []string
 	probs, err := CheckObjects(ctx, objs, func(i, n int, key string) { seen = append(seen, key) })
