@@ -38,18 +38,26 @@ func flushBatches(t *testing.T, ds *Dataset, n int, base int64) []event {
 // holds exactly want.
 func readerSees(t *testing.T, objs *MemObjects, want []event) {
 	t.Helper()
+	_, rds := openReader(t, objs)
+	s := rds.Snapshot()
+	defer s.Release()
+	sameEvents(t, snapshotEvents(t, s), want)
+}
+
+// openReader opens a query node's view of the bucket (closed when the
+// test ends) and its dataset logs.
+func openReader(t *testing.T, objs ObjectStore) (*DB, *Dataset) {
+	t.Helper()
 	ro, err := OpenRemote(Options{Objects: objs, Refresh: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ro.Close()
+	t.Cleanup(func() { ro.Close() })
 	rds, err := ro.Get("logs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := rds.Snapshot()
-	defer s.Release()
-	sameEvents(t, snapshotEvents(t, s), want)
+	return ro, rds
 }
 
 // flushedBucket is a bucket an ingest node left after n flushes of dataset
@@ -113,15 +121,7 @@ func TestCatalogDeltasAndCheckpoints(t *testing.T) {
 	if first, last := deltaSizes[0], deltaSizes[len(deltaSizes)-1]; last > 2*first {
 		t.Errorf("a flush's delta grew from %d to %d bytes with the dataset", first, last)
 	}
-	cold, err := OpenRemote(Options{Objects: objs, Refresh: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cold.Close()
-	rds, err := cold.Get("logs")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cold, rds := openReader(t, objs)
 	s := rds.Snapshot()
 	sameEvents(t, snapshotEvents(t, s), want)
 	s.Release()

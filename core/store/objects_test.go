@@ -191,15 +191,7 @@ func TestObjectsRemoteReader(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ro, err := OpenRemote(Options{Objects: objs, Refresh: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	rds, err := ro.Get("logs")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ro, rds := openReader(t, objs)
 	old := rds.Snapshot()
 	defer old.Release()
 	sameEvents(t, snapshotEvents(t, old), want)
