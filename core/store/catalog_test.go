@@ -357,12 +357,7 @@ func TestPrefetchTermFiltersInParallel(t *testing.T) {
 	ds, _ := db.Create("logs")
 	flushBatches(t, ds, 8, 1e18)
 	db.Close()
-	ro, err := OpenRemote(Options{Objects: slowRanges{objs, 80 * time.Millisecond}, Refresh: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	rds, _ := ro.Get("logs")
+	_, rds := openReader(t, slowRanges{objs, 80 * time.Millisecond})
 	s := rds.Snapshot()
 	defer s.Release()
 	if len(s.Parts) != 8 {
