@@ -44,15 +44,7 @@ func TestObjectsFlushAndReopen(t *testing.T) {
 	if err := ds.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	var blocks, cats int
-	for _, k := range objs.Keys() {
-		switch {
-		case strings.HasPrefix(k, "datasets/logs/blocks/"):
-			blocks++
-		case strings.HasPrefix(k, "datasets/logs/catalog/"):
-			cats++
-		}
-	}
+	blocks, cats := countKeys(objs)
 	if blocks == 0 || cats < 2 {
 		t.Fatalf("bucket holds %d blocks and %d catalog versions: %v", blocks, cats, objs.Keys())
 	}
