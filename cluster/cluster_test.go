@@ -183,6 +183,10 @@ var queries = []string{
 	"['logs'] | where status >= 500 | summarize count() by bin(_time, 1h) | order by _time asc",
 	"['logs'] | top 5 by req_duration_ms desc | project id, req_duration_ms",
 	"['logs'] | where uri contains 'buy' | summarize count(), sum(resp_body_size)",
+	// Term filters: after compaction a query node reads them from the
+	// blocks (the catalog leaves them out).
+	"['logs'] | where uri has 'buy' | count",
+	"search 'checkout' | count",
 }
 
 func checkSame(t *testing.T, ref *node, nodes ...*node) {

@@ -64,15 +64,22 @@ func TestClusterFreshEvents(t *testing.T) {
 	t.Run("queries that need the ingest node are answered there", func(t *testing.T) {
 		// A dataset created a moment ago, whose events are all unflushed:
 		// this node's catalog has no field of it (or no dataset at all).
+		// q3 loads the catalogs once, at start: it never sees brandnew.
+		q3 := startNode(t, "query3", endpoint, filepath.Join(root, "q3"),
+			append([]string{"-role", "query", "-ingest", ingest.addr}, append(storage, "-refresh", "1h")...)...)
 		ingest.mustCall("POST", "/v2/datasets", "application/json", []byte(`{"name":"brandnew"}`))
 		ingest.mustCall("POST", "/v1/datasets/brandnew/ingest", "application/x-ndjson", gen.NDJSON(8, 100))
+		time.Sleep(600 * time.Millisecond) // q1 has refreshed: it knows brandnew, with no field
 		for _, q := range []string{
 			"['brandnew'] | count",
 			"['brandnew'] | summarize count() by status | order by status asc",
 			"union ['logs'], ['brandnew'] | count", // cannot be cut into fragments
 		} {
-			if got, want := q1.query(q), ingest.query(q); !sameJSON(got, want) {
-				t.Errorf("%s: query node %s, ingest node %s", q, got, want)
+			want := ingest.query(q)
+			for _, n := range []*node{q1, q3} {
+				if got := n.query(q); !sameJSON(got, want) {
+					t.Errorf("%s: %s %s, ingest node %s", q, n.name, got, want)
+				}
 			}
 		}
 		if q1.metric("aplite_queries_forwarded_total") == 0 {

@@ -132,10 +132,7 @@ func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 	}
 	start := time.Now()
 	res, err := s.db.Query(ctx, req)
-	// A dataset this node's catalog does not show yet may be on the
-	// ingest node already (it is created there, and seen here at the next
-	// refresh).
-	if errors.Is(err, db.ErrNeedsIngest) || s.cfg.Ingest != "" && errors.Is(err, db.ErrNotFound) {
+	if errors.Is(err, db.ErrNeedsIngest) || s.cfg.Ingest != "" && dependsOnUnflushed(err) {
 		if res, err = s.answerFromIngest(ctx, c, req); errors.Is(err, errAnswered) {
 			return nil, err
 		}
@@ -166,6 +163,16 @@ func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 			Msg: "line: 1, col: 1: implicit end time of 'now' applied"})
 	}
 	return res, nil
+}
+
+// dependsOnUnflushed reports whether a query error may come from this
+// node's catalog lacking what only the ingest node has flushed nowhere
+// yet: a dataset created there a moment ago (not found here) or a field
+// only its buffered events have (a semantic error). A syntax error does
+// not depend on the data, so it is answered here.
+func dependsOnUnflushed(err error) bool {
+	var qe *db.QueryError
+	return errors.Is(err, db.ErrNotFound) || errors.As(err, &qe) && qe.Kind == "semantic"
 }
 
 // answerFromIngest handles a query this node cannot answer with the ingest
