@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,9 @@ func TestClusterFreshEvents(t *testing.T) {
 	ingest.mustCall("POST", "/v1/datasets/logs/ingest", "application/x-ndjson", gen.NDJSON(7, buffered))
 	q1.waitCount(flushed + buffered)
 	checkSame(t, ingest, q1, q2)
+	if got, want := infoEvents(t, q1), infoEvents(t, ingest); got != want || want != flushed+buffered {
+		t.Errorf("dataset info: query1 counts %d events, the ingest node %d, want %d", got, want, flushed+buffered)
+	}
 	time.Sleep(500 * time.Millisecond) // more than a refresh: the buffered events are still not in the bucket
 	if got, want := stale.count(), "[[12000]]"; got != want {
 		t.Errorf("a query node without -ingest counts %s, want %s (the buffered events are not flushed)", got, want)
@@ -122,4 +126,16 @@ func waitDataset(t *testing.T, n *node) {
 			t.Fatalf("%s never saw dataset logs: %d %s", n.name, code, body)
 		}
 	}
+}
+
+// infoEvents is numEvents of dataset logs as the node's info reports it.
+func infoEvents(t *testing.T, n *node) int64 {
+	t.Helper()
+	var info struct {
+		NumEvents int64 `json:"numEvents"`
+	}
+	if err := json.Unmarshal(n.mustCall("GET", "/v1/datasets/logs/info", "", nil), &info); err != nil {
+		t.Fatal(err)
+	}
+	return info.NumEvents
 }

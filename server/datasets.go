@@ -385,6 +385,14 @@ type infoView struct {
 }
 
 func (s *Server) handleDatasetInfo(c *call) error {
+	if s.cfg.Ingest != "" {
+		// The counts include the events only the ingest node holds, as
+		// query answers do; if it cannot be reached, this node's catalog
+		// answers for what is flushed.
+		if err := s.forwardToIngest(c); errors.Is(err, errAnswered) {
+			return err
+		}
+	}
 	d, err := s.loadDataset(c)
 	if err != nil {
 		return err
