@@ -216,12 +216,14 @@ func (s *ScanSource) Run(x *Ctx, workers int, emit func(int, *Batch) error) erro
 // Plan prunes parts by time range and statistics and cuts the rest into
 // morsels.
 func (s *ScanSource) Plan(x *Ctx) []scanTask {
-	if len(s.Granules) > 0 {
-		s.prefetchTerms()
-	}
+	masks := s.granuleMasks()
 	var perPart [][]scanTask
-	for _, sp := range s.Parts {
-		if ts := s.partTasks(x, sp); len(ts) > 0 {
+	for i, sp := range s.Parts {
+		var mask []bool
+		if masks != nil {
+			mask = masks[i]
+		}
+		if ts := s.partTasks(x, sp, mask); len(ts) > 0 {
 			perPart = append(perPart, ts)
 		}
 	}
@@ -251,17 +253,33 @@ func interleave(perPart [][]scanTask) []scanTask {
 	}
 }
 
-// prefetchTerms loads the term filters of the parts pruning leaves, side
-// by side: on object storage each part's filters are one ranged read, and
-// the scan would otherwise make them one after the other.
-func (s *ScanSource) prefetchTerms() {
-	parts := make([]store.Part, 0, len(s.Parts))
-	for _, sp := range s.Parts {
-		if !s.skipPart(sp.Part) {
-			parts = append(parts, sp.Part)
-		}
+// granuleWidth bounds the parts whose term tests run at once.
+const granuleWidth = 16
+
+// granuleMasks computes the granule mask of every part pruning leaves,
+// side by side (nil when the scan has no term tests): on object storage
+// the first test of a block reads its column's filters, one round trip,
+// and a scan of many blocks would otherwise wait for them one by one.
+func (s *ScanSource) granuleMasks() [][]bool {
+	if len(s.Granules) == 0 {
+		return nil
 	}
-	store.PrefetchTermFilters(parts)
+	masks := make([][]bool, len(s.Parts))
+	sem := make(chan struct{}, granuleWidth)
+	var wg sync.WaitGroup
+	for i, sp := range s.Parts {
+		if s.skipPart(sp.Part) {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			masks[i] = s.granuleMask(sp.Part)
+		}()
+	}
+	wg.Wait()
+	return masks
 }
 
 // skipPart reports whether p's time range or column statistics rule out
@@ -281,7 +299,7 @@ func (s *ScanSource) skipPart(p store.Part) bool {
 
 // partTasks counts one part in the scan's statistics and returns its
 // morsels: none when pruning rules it out.
-func (s *ScanSource) partTasks(x *Ctx, sp scanPart) []scanTask {
+func (s *ScanSource) partTasks(x *Ctx, sp scanPart, mask []bool) []scanTask {
 	p := sp.Part
 	x.Stats.BlocksExamined.Add(1)
 	if s.skipPart(p) {
@@ -290,7 +308,7 @@ func (s *ScanSource) partTasks(x *Ctx, sp scanPart) []scanTask {
 	lo, hi := p.TimeRange()
 	n := p.Rows()
 	pl := &partLoader{src: s, x: x, sp: sp, n: n, metas: p.Columns(), cols: make([]loadOnce, len(s.Sch)),
-		ranges: s.granuleRanges(p)}
+		ranges: granuleRanges(mask, n)}
 	if len(pl.ranges) == 0 {
 		return nil // the term filters rule out every row
 	}
@@ -337,10 +355,9 @@ func (pl *partLoader) morsels(dst []scanTask) []scanTask {
 	return dst
 }
 
-// granuleRanges are the rows of p that the scan's term tests leave: all of
-// them without tests, none when a test rules every granule out.
-func (s *ScanSource) granuleRanges(p store.Part) []rowRange {
-	n := p.Rows()
+// granuleMask is, per granule of p, whether the scan's term tests leave
+// it; nil when there are no tests.
+func (s *ScanSource) granuleMask(p store.Part) []bool {
 	var mask []bool
 	for _, g := range s.Granules {
 		m := g(p)
@@ -352,6 +369,12 @@ func (s *ScanSource) granuleRanges(p store.Part) []rowRange {
 			mask[i] = mask[i] && m[i]
 		}
 	}
+	return mask
+}
+
+// granuleRanges are the rows of a part of n rows that mask leaves: all of
+// them without a mask, none when it rules every granule out.
+func granuleRanges(mask []bool, n int) []rowRange {
 	if mask == nil {
 		return []rowRange{{0, n}}
 	}

@@ -114,7 +114,7 @@ func (s *ScanSource) scanChunk(x *Ctx, w int, c Chunk, rows *store.Rows, emit fu
 		return err
 	}
 	id := "stream:" + strconv.FormatInt(streamChunkSeq.Add(1), 10)
-	for _, t := range s.partTasks(x, scanPart{Part: store.NewRowsPart(id, rows)}) {
+	for _, t := range s.partTasks(x, scanPart{Part: store.NewRowsPart(id, rows)}, nil) {
 		if err := s.scanMorsel(x, w, t, emit); err != nil {
 			return err
 		}

@@ -51,6 +51,7 @@ type colEntry struct {
 	min, max  any
 	dict      []string
 	terms     []byte      // the terms field as stored (FORMAT.md); nil: none
+	termsAt   int64       // where terms lies in the block file
 	filter    *TermFilter // terms, parsed
 	// pageRows is the rows per page of a paged column (version 4), 0
 	// when the blob is one page; pages tile the blob.
@@ -315,6 +316,7 @@ func readColEntry(r *reader, limit, rows, version int) colEntry {
 		if nt > maxTermsField || (version == 2 && nt > maxTermFilter) {
 			r.fail("term filter too large")
 		}
+		at := r.base + int64(r.pos)
 		if t := r.take(nt); nt > 0 && t != nil {
 			if c.key.Type != vector.String {
 				r.fail("term filter on a column that is not a string")
@@ -323,7 +325,7 @@ func readColEntry(r *reader, limit, rows, version int) colEntry {
 			if err != nil {
 				r.fail(err.Error())
 			}
-			c.terms, c.filter = t, f
+			c.terms, c.termsAt, c.filter = t, at, f
 		}
 	}
 	if version >= 4 {

@@ -79,11 +79,23 @@ type catalogBlock struct {
 	IndexLength int64 `json:"indexLength,omitempty"`
 	// Terms says the object's index has term filters, left out of Index
 	// and read from the object when a query first needs them.
-	Terms bool   `json:"terms,omitempty"`
-	Index []byte `json:"index"` // base64 in JSON
+	Terms bool `json:"terms,omitempty"`
+	// TermRanges says where each column's filters lie in the object, so
+	// a query reads only those of the columns it tests.
+	TermRanges []termRange `json:"termRanges,omitempty"`
+	Index      []byte      `json:"index"` // base64 in JSON
 	// BlockVersion is the block's format version (FORMAT.md), which
 	// the index's layout follows; 0 means 1.
 	BlockVersion int `json:"blockVersion,omitempty"`
+}
+
+// termRange is where one column's term filters lie in a block object:
+// Col indexes the block's columns; CRC is the CRC-32C of the bytes.
+type termRange struct {
+	Col int    `json:"col"`
+	Off int64  `json:"off"`
+	Len int    `json:"len"`
+	CRC uint32 `json:"crc"`
 }
 
 // catalogGone is a block dropped from the live list, deleted after the
@@ -149,14 +161,16 @@ func catalogEntry(key string, id uint64, data []byte, idx *blockIndex) catalogBl
 	version := int(data[6]) | int(data[7])<<8
 	lean := *idx
 	lean.cols = append([]colEntry(nil), idx.cols...)
-	terms := false
-	for i := range lean.cols {
-		terms = terms || len(lean.cols[i].terms) > 0
+	var ranges []termRange
+	for i, c := range idx.cols {
+		if len(c.terms) > 0 {
+			ranges = append(ranges, termRange{Col: i, Off: c.termsAt, Len: len(c.terms), CRC: crc(c.terms)})
+		}
 		lean.cols[i].terms, lean.cols[i].filter = nil, nil
 	}
 	return catalogBlock{ID: id, Key: key, Size: int64(len(data)), Rows: idx.rows, MinTime: idx.minTime,
-		MaxTime: idx.maxTime, WALSeqMax: idx.walSeqMax, IndexOffset: ioff, IndexLength: ilen, Terms: terms,
-		Index: putIndex(nil, &lean, max(version, 1)), BlockVersion: version}
+		MaxTime: idx.maxTime, WALSeqMax: idx.walSeqMax, IndexOffset: ioff, IndexLength: ilen, Terms: len(ranges) > 0,
+		TermRanges: ranges, Index: putIndex(nil, &lean, max(version, 1)), BlockVersion: version}
 }
 
 // parseCatalogIndex parses a catalog entry's index the way parseBlock

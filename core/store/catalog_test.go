@@ -248,13 +248,14 @@ func TestCatalogTermFiltersStayInBlock(t *testing.T) {
 		}
 		return may, never
 	}
-	gets := objs.Gets
+	gets, got := objs.Gets, objs.GetByte
 	may, never := granules()
 	if !slices.Contains(may, true) || slices.Contains(never, true) {
 		t.Fatalf("filters loaded from the block: present word %v, absent word %v", may, never)
 	}
-	if n := objs.Gets - gets; n != 1 {
-		t.Errorf("reading the filters took %d GETs, want 1 for the block's index", n)
+	msg := slices.IndexFunc(e.TermRanges, func(r termRange) bool { return r.Col == colIndex(t, e, "msg") })
+	if n, bytes := objs.Gets-gets, objs.GetByte-got; n != 1 || msg < 0 || bytes != int64(e.TermRanges[msg].Len) {
+		t.Errorf("reading msg's filters took %d GETs of %d bytes, want 1 of its %d", n, bytes, e.TermRanges[msg].Len)
 	}
 	ro.dropDataset("logs") // parts built again, filters not yet read
 	objs.Fail = func(op, key string) error {
@@ -292,7 +293,7 @@ func TestCatalogReadsFormat1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.Index, b.IndexLength, b.Terms = raw[b.IndexOffset:b.IndexOffset+b.IndexLength], 0, false
+		b.Index, b.IndexLength, b.Terms, b.TermRanges = raw[b.IndexOffset:b.IndexOffset+b.IndexLength], 0, false, nil
 		v1.Blocks = append(v1.Blocks, b)
 	}
 	body, _ := json.Marshal(&v1)
@@ -335,48 +336,48 @@ func TestCatalogCompressedVersions(t *testing.T) {
 	}
 }
 
-// slowRanges is a bucket whose ranged reads each take delay, as S3's do.
-type slowRanges struct {
-	*MemObjects
-	delay time.Duration
+// colIndex is the position of the string column name in a catalog
+// entry's index.
+func colIndex(t *testing.T, e catalogBlock, name string) int {
+	t.Helper()
+	idx, err := parseCatalogIndex(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range idx.cols {
+		if c.key.Name == name && c.key.Type == vector.String {
+			return i
+		}
+	}
+	t.Fatalf("no string column %s", name)
+	return -1
 }
 
-func (s slowRanges) GetRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
-	time.Sleep(s.delay)
-	return s.MemObjects.GetRange(ctx, key, off, n)
-}
-
-// A query's term filters on object storage are read side by side, not
-// one block after another: eight blocks whose index reads each take 80 ms
-// are ready in about one read's time, and asking them after costs no read.
-func TestPrefetchTermFiltersInParallel(t *testing.T) {
+// An entry with term filters but no ranges (written before ranges were)
+// still finds them: it reads the block's whole index once.
+func TestCatalogEntryWithoutTermRanges(t *testing.T) {
 	objs := NewMemObjects()
 	opts := objOpts(objs)
 	opts.SealTermFilters = true
 	db := mustObjDB(t, t.TempDir(), opts)
 	ds, _ := db.Create("logs")
-	flushBatches(t, ds, 8, 1e18)
+	flushBatches(t, ds, 1, 1e18)
+	e := ds.files.(*objFiles).cat.Blocks[0]
 	db.Close()
-	_, rds := openReader(t, slowRanges{objs, 80 * time.Millisecond})
-	s := rds.Snapshot()
-	defer s.Release()
-	if len(s.Parts) != 8 {
-		t.Fatalf("%d parts", len(s.Parts))
+	e.TermRanges = nil
+	p, err := remotePart(objs, e, t.Logf)
+	if err != nil {
+		t.Fatal(err)
 	}
-	began := time.Now()
-	PrefetchTermFilters(s.Parts)
-	if took := time.Since(began); took > 4*80*time.Millisecond {
-		t.Errorf("prefetching eight blocks' filters took %v, about eight reads of 80 ms in a row", took)
-	}
-	gets := objs.Gets
-	for _, p := range s.Parts {
-		for _, m := range p.Columns() {
-			if m.Terms != nil {
-				m.Terms.Granules([]string{"wörld"})
+	gets, got := objs.Gets, objs.GetByte
+	for _, m := range p.Columns() {
+		if m.Key == (ColKey{Name: "msg", Type: vector.String}) {
+			if _, never := m.Terms.Granules([]string{"absentword"}); slices.Contains(never, true) {
+				t.Errorf("an absent word may be in the block: %v", never)
 			}
 		}
 	}
-	if objs.Gets != gets {
-		t.Errorf("%d reads after the prefetch", objs.Gets-gets)
+	if objs.Gets-gets != 1 || objs.GetByte-got != e.IndexLength+trailerLen {
+		t.Errorf("%d GETs of %d bytes, want one of the index and trailer (%d)", objs.Gets-gets, objs.GetByte-got, e.IndexLength+trailerLen)
 	}
 }

@@ -197,7 +197,12 @@ func remotePart(objs ObjectStore, b catalogBlock, logf func(string, ...any)) (*b
 		return nil, err
 	}
 	p.durable = true
-	if b.Terms && b.IndexLength > 0 {
+	switch {
+	case len(b.TermRanges) > 0:
+		if err := attachTermRanges(p, objs, b, logf); err != nil {
+			return nil, err
+		}
+	case b.Terms && b.IndexLength > 0: // an entry without ranges: the whole index
 		full := sync.OnceValues(func() (*blockIndex, error) { return fetchIndex(objs, b, idx) })
 		for i := range p.meta {
 			if p.meta[i].Key.Type != vector.String {
@@ -214,6 +219,46 @@ func remotePart(objs ObjectStore, b catalogBlock, logf func(string, ...any)) (*b
 		}
 	}
 	return p, nil
+}
+
+// attachTermRanges gives each column of p that has term filters in the
+// object a filter read on first use: one ranged GET of exactly that
+// column's filters, checked against the CRC the catalog holds.
+func attachTermRanges(p *blockPart, objs ObjectStore, b catalogBlock, logf func(string, ...any)) error {
+	version := max(b.BlockVersion, 1)
+	for _, r := range b.TermRanges {
+		if r.Col < 0 || r.Col >= len(p.meta) || p.meta[r.Col].Key.Type != vector.String ||
+			r.Off < b.IndexOffset || r.Len <= 0 || r.Off+int64(r.Len) > b.IndexOffset+b.IndexLength {
+			return &CorruptionError{File: b.Key, Reason: fmt.Sprintf("catalog: term filter range of column %d out of the index", r.Col)}
+		}
+		p.meta[r.Col].Terms = lazyTermFilter(func() *TermFilter {
+			f, err := fetchTermRange(objs, b.Key, r, version, b.Rows)
+			if err != nil {
+				logf("store: block %s: reading the term filters of column %d: %v (scanning it without them)", b.Key, r.Col, err)
+				return nil
+			}
+			return f
+		})
+	}
+	return nil
+}
+
+// fetchTermRange reads and parses one column's term filters.
+func fetchTermRange(objs ObjectStore, key string, r termRange, version, rows int) (*TermFilter, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	t, err := objs.GetRange(ctx, key, r.Off, int64(r.Len))
+	if err != nil {
+		return nil, err
+	}
+	if crc(t) != r.CRC {
+		return nil, &CorruptionError{File: key, Offset: r.Off, Reason: "term filter checksum mismatch"}
+	}
+	f, err := parseTermFilter(t, version, rows)
+	if err != nil {
+		return nil, &CorruptionError{File: key, Offset: r.Off, Reason: err.Error()}
+	}
+	return f, nil
 }
 
 // fetchIndex reads a block's whole index and trailer from the bucket

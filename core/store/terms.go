@@ -125,34 +125,6 @@ func (f *TermFilter) resolved() *TermFilter {
 	return f.fetched
 }
 
-// prefetchWidth bounds the term-filter loads PrefetchTermFilters runs at
-// once.
-const prefetchWidth = 16
-
-// PrefetchTermFilters loads, side by side, the term filters the parts
-// keep in the bucket (OBJECTS.md: the catalog leaves them out), so a
-// query that tests them waits about one round trip per prefetchWidth
-// parts rather than one per part. A part's columns share one read of its
-// index, so one column per part is enough.
-func PrefetchTermFilters(parts []Part) {
-	sem := make(chan struct{}, prefetchWidth)
-	var wg sync.WaitGroup
-	for _, p := range parts {
-		for _, m := range p.Columns() {
-			if m.Terms == nil || m.Terms.fetch == nil {
-				continue
-			}
-			wg.Add(1)
-			sem <- struct{}{}
-			go func(f *TermFilter) {
-				defer func() { <-sem; wg.Done() }()
-				f.resolved()
-			}(m.Terms)
-			break
-		}
-	}
-	wg.Wait()
-}
 
 // Granules reports, per granule of granuleRows rows, whether the granule
 // may hold every one of terms. A filter that could not be loaded reports
