@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/internal/seaweedtest"
 )
 
@@ -39,7 +38,7 @@ func BenchmarkQueryNodes(b *testing.B) {
 	ing := startProc(b, bin, env, filepath.Join(root, "ingest"), seaweedtest.FreeAddr(b),
 		append([]string{"-role", "ingest", "-compact-interval", "1h"}, storage...)...)
 	ing.post(b, "/v2/datasets", []byte(`{"name":"`+queryDataset+`"}`))
-	g := gen.New(1).SetEventsPerDay(n)
+	g := newGen(1, n) // benchShape: Real unless APLITE_BENCH_SHAPE says otherwise
 	for done := 0; done < n; done += fixtureChunk {
 		k := min(fixtureChunk, n-done)
 		ing.post(b, "/v1/datasets/"+queryDataset+"/ingest", g.AppendNDJSON(make([]byte, 0, k*400), k))

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/core"
 	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
@@ -200,7 +199,7 @@ func buildObjFixture(b *testing.B, endpoint string, n int) *objFixture {
 	}
 	defer ingestDB.Close()
 	bodies := make([][]byte, 0, n/fixtureChunk+1)
-	g := gen.New(1).SetEventsPerDay(n)
+	g := newGen(1, n) // benchShape: Real unless APLITE_BENCH_SHAPE says otherwise
 	for done := 0; done < n; done += fixtureChunk {
 		k := min(fixtureChunk, n-done)
 		body := g.AppendNDJSON(make([]byte, 0, k*400), k)
@@ -296,7 +295,7 @@ func BenchmarkIngestObjects(b *testing.B) {
 		b.Run(sizeName(n), func(b *testing.B) {
 			var bodies [][]byte
 			var size int64
-			g := gen.New(1).SetEventsPerDay(n)
+			g := newGen(1, n) // benchShape: Real unless APLITE_BENCH_SHAPE says otherwise
 			for done := 0; done < n; done += fixtureChunk {
 				k := min(fixtureChunk, n-done)
 				bodies = append(bodies, g.AppendNDJSON(make([]byte, 0, k*400), k))

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -17,7 +16,7 @@ import (
 // target: at most 30 with the old data shape), and the ingest rate.
 func BenchmarkIngestSettle(b *testing.B) {
 	const events, per = 1_000_000, 2_800 // ~1 MB bodies
-	g := gen.New(3).SetEventsPerDay(events)
+	g := newGen(3, events)
 	var bodies [][]byte
 	for done := 0; done < events; done += per {
 		bodies = append(bodies, g.AppendNDJSON(nil, min(per, events-done)))

@@ -35,7 +35,7 @@ func BenchmarkDistributedQueries(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := gen.New(1).SetEventsPerDay(n)
+	g := gen.NewWith(1, gen.Options{Shape: gen.Real, EventsPerDay: n}) // as bench/ generates: real-shaped logs
 	now := time.Now().UnixNano()
 	for done := 0; done < n; done += 10_000 {
 		rb := store.NewRowsBuilder()
