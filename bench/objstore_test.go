@@ -246,14 +246,17 @@ func ingestAll(b testing.TB, db *store.DB, bodies [][]byte) time.Duration {
 	return time.Since(began)
 }
 
-// settle waits until idle compaction has stopped changing the block count.
+// settle waits until idle compaction has stopped changing the block count:
+// for 8 s, since full-size blocks wait for 3 s of idleness and a merge of
+// real-shaped blocks takes seconds more (4 s let it return before the
+// first merge ended, with 149 blocks of 64K events left at 10M).
 func settle(b testing.TB, db *store.DB) {
 	ds, err := db.Get(queryDataset)
 	if err != nil {
 		b.Fatal(err)
 	}
 	last, stable := -1, 0
-	for stable < 4 {
+	for stable < 8 {
 		time.Sleep(time.Second)
 		if nb := ds.Info().NumBlocks; nb == last {
 			stable++
