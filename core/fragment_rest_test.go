@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/exec"
-	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
 )
@@ -68,13 +67,7 @@ func (c *freshCluster) append(t *testing.T, ndjson []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := store.NewRowsBuilder()
-	if _, err := ingest.Decode(ndjson, ingest.Options{Format: ingest.NDJSON, Now: fixtureNow.UnixNano()}, b); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ds.Append(b.Finish(fixtureNow.UnixNano())); err != nil {
-		t.Fatal(err)
-	}
+	appendNDJSON(t, ds, ndjson)
 }
 
 // distribution reaches the ingest node in process; the fragment travels

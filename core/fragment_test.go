@@ -52,13 +52,7 @@ func newTestCluster(t testing.TB) *testCluster {
 		t.Fatal(err)
 	}
 	for _, chunk := range splitLines(body, 5) {
-		b := store.NewRowsBuilder()
-		if _, err := ingest.Decode(chunk, ingest.Options{Format: ingest.NDJSON, Now: fixtureNow.UnixNano()}, b); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ds.Append(b.Finish(fixtureNow.UnixNano())); err != nil {
-			t.Fatal(err)
-		}
+		appendNDJSON(t, ds, chunk)
 		if err := ds.Flush(); err != nil {
 			t.Fatal(err)
 		}
@@ -99,6 +93,18 @@ func (c *testCluster) openNodes(t testing.TB) {
 		if owners["a"] > 0 && owners[name] > 0 {
 			c.bName = name
 		}
+	}
+}
+
+// appendNDJSON decodes ndjson as the server does and appends it to ds.
+func appendNDJSON(t testing.TB, ds *store.Dataset, ndjson []byte) {
+	t.Helper()
+	b := store.NewRowsBuilder()
+	if _, err := ingest.Decode(ndjson, ingest.Options{Format: ingest.NDJSON, Now: fixtureNow.UnixNano()}, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.Append(b.Finish(fixtureNow.UnixNano())); err != nil {
+		t.Fatal(err)
 	}
 }
 

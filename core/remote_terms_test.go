@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aplite/aplite/core/exec"
-	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/store"
 )
 
@@ -47,11 +46,7 @@ func TestRemoteTermFiltersReadSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, chunk := range splitLines(body, 8) {
-		b := store.NewRowsBuilder()
-		if _, err := ingest.Decode(chunk, ingest.Options{Format: ingest.NDJSON, Now: fixtureNow.UnixNano()}, b); err != nil {
-			t.Fatal(err)
-		}
-		ds.Append(b.Finish(fixtureNow.UnixNano()))
+		appendNDJSON(t, ds, chunk)
 		if err := ds.Flush(); err != nil {
 			t.Fatal(err)
 		}

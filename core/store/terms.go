@@ -125,7 +125,6 @@ func (f *TermFilter) resolved() *TermFilter {
 	return f.fetched
 }
 
-
 // Granules reports, per granule of granuleRows rows, whether the granule
 // may hold every one of terms. A filter that could not be loaded reports
 // one granule that may hold anything.
