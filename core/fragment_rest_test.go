@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -39,11 +37,7 @@ func newFreshCluster(t *testing.T) *freshCluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := os.ReadFile(filepath.Join("..", "testdata", "fixtures", "http-logs.ndjson"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, chunk := range splitLines(body, 5) {
+	for i, chunk := range fixtureChunks(t, 5) {
 		c.append(t, chunk)
 		if i < 3 { // the last two chunks stay in the ingest node's buffer
 			if err := ds.Flush(); err != nil {

@@ -47,11 +47,7 @@ func newTestCluster(t testing.TB) *testCluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := os.ReadFile(filepath.Join("..", "testdata", "fixtures", "http-logs.ndjson"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, chunk := range splitLines(body, 5) {
+	for _, chunk := range fixtureChunks(t, 5) {
 		appendNDJSON(t, ds, chunk)
 		if err := ds.Flush(); err != nil {
 			t.Fatal(err)
@@ -94,6 +90,17 @@ func (c *testCluster) openNodes(t testing.TB) {
 			c.bName = name
 		}
 	}
+}
+
+// fixtureChunks is the http-logs fixture cut into n NDJSON chunks of
+// whole lines.
+func fixtureChunks(t testing.TB, n int) [][]byte {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join("..", "testdata", "fixtures", "http-logs.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return splitLines(body, n)
 }
 
 // appendNDJSON decodes ndjson as the server does and appends it to ds.

@@ -2,8 +2,6 @@ package core
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,11 +39,7 @@ func TestRemoteTermFiltersReadSideBySide(t *testing.T) {
 	}
 	defer ing.Close()
 	ds, _ := ing.Create("logs")
-	body, err := os.ReadFile(filepath.Join("..", "testdata", "fixtures", "http-logs.ndjson"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, chunk := range splitLines(body, 8) {
+	for _, chunk := range fixtureChunks(t, 8) {
 		appendNDJSON(t, ds, chunk)
 		if err := ds.Flush(); err != nil {
 			t.Fatal(err)
