@@ -40,10 +40,13 @@ type Options struct {
 	// soon after an ingest stops instead of after FlushInterval.
 	IdleFlush time.Duration
 	// CompactIdle is how long a dataset must go without appends before
-	// compaction also merges full-size blocks (default 3s); while appends
-	// keep coming only fragments are merged, so ingest keeps the CPU.
+	// compaction merges every small block at once (default 3s).
 	CompactIdle time.Duration
-	NoSync      bool // skip fsync (benchmarks of the CPU path only)
+	// CompactAge is how old a full-size block must be before compaction
+	// merges it while appends keep coming (default 30s): a burst keeps
+	// the CPU for itself, and a live stream still gets compact blocks.
+	CompactAge time.Duration
+	NoSync     bool // skip fsync (benchmarks of the CPU path only)
 	// SealRows is how many raw appended rows are encoded into an in-memory
 	// block before the flush writes it out (default 65536, at most
 	// FlushRows): it keeps buffered events compact in memory.

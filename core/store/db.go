@@ -60,6 +60,9 @@ func (o Options) withDefaults() Options {
 	if o.CompactIdle <= 0 {
 		o.CompactIdle = 3 * time.Second
 	}
+	if o.CompactAge <= 0 {
+		o.CompactAge = 30 * time.Second
+	}
 	if o.Grace <= 0 {
 		o.Grace = 10 * time.Minute
 	}

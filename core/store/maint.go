@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math/bits"
 	"slices"
 	"time"
 )
@@ -11,24 +12,69 @@ import (
 // maxMergeRows times the widest column, not by the whole block.
 //
 // A flush writes sealed blocks of SealRows rows as they are. Merging
-// those re-encodes every row, which under sustained ingest would compete
-// with ingest for the CPU, so while appends keep coming only fragments
-// (blocks under half of SealRows, from interval flushes) are merged; the
-// full-size ones wait until the dataset has been idle for CompactIdle
-// (3 s by default), so a dataset reaches its compact size seconds after
-// an ingest stops.
+// those re-encodes every row, which competes with ingest for the CPU, so
+// a burst of appends is not slowed by its own compaction: while appends
+// keep coming, a block is merged once it is a fragment (under half of
+// SealRows, from interval flushes) or older than CompactAge (30 s by
+// default). A live stream is never idle, and without the age rule its
+// blocks would stay at SealRows rows, without term filters, for good.
+// While appends come, a merge takes blocks of one size tier (mergeTier),
+// so a block is rewritten a few times on its way to smallBlockRows, not
+// once per fragment that lands beside it, and the next merge waits as
+// long as the last one took, which leaves ingest at least half a core.
+// Once the dataset has been idle for CompactIdle (3 s by default),
+// everything small is merged at once, so a dataset reaches its compact
+// size seconds after an ingest stops.
 const (
 	smallBlockRows = 256 << 10
 	maxMergeRows   = 1 << 20
 	minMergeBlocks = 4
 )
 
-// compactBelow is the row count under which a block is worth merging now.
-func (d *Dataset) compactBelow(now time.Time) int {
-	if now.UnixNano()-d.lastAppend.Load() >= int64(d.opts.CompactIdle) {
-		return smallBlockRows
+// idle reports whether the dataset has had no append for CompactIdle.
+func (d *Dataset) idle(now time.Time) bool {
+	return now.UnixNano()-d.lastAppend.Load() >= int64(d.opts.CompactIdle)
+}
+
+// mergeable reports whether b is worth merging now.
+func (d *Dataset) mergeable(b *blockPart, now time.Time, idle bool) bool {
+	if !b.durable || b.Rows() >= smallBlockRows {
+		return false
 	}
-	return min(d.opts.SealRows/2, smallBlockRows)
+	return idle || b.Rows() < d.opts.SealRows/2 || now.UnixNano()-b.idx.created >= int64(d.opts.CompactAge)
+}
+
+// mergeTier groups row counts within a factor of 8.
+func mergeTier(rows int) int { return bits.Len(uint(rows)) / 3 }
+
+// tierGroup picks, from candidates' row counts in time order, the indexes
+// of a merge under sustained ingest: the smallest tier with at least
+// minMergeBlocks blocks, oldest first, up to maxMergeRows; nil for none.
+func tierGroup(rows []int) []int {
+	count := map[int]int{}
+	best := -1
+	for _, r := range rows {
+		t := mergeTier(r)
+		if count[t]++; count[t] >= minMergeBlocks && (best < 0 || t < best) {
+			best = t
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	var group []int
+	total := 0
+	for i, r := range rows {
+		if mergeTier(r) != best {
+			continue
+		}
+		if total+r > maxMergeRows && len(group) >= 2 {
+			break
+		}
+		group = append(group, i)
+		total += r
+	}
+	return group
 }
 
 // maintLoop runs trim and compaction in the background, one at a time.
@@ -152,16 +198,20 @@ func (d *Dataset) runTrim() {
 	}
 }
 
-// compact merges runs of small blocks, oldest first.
+// compact merges runs of small blocks, oldest first. While appends keep
+// coming it waits as long as each merge took before the next, so
+// compaction takes at most half of one core from the ingest.
 func (d *Dataset) compact() {
 	if d.db.readOnly { // the ingest node compacts; this node only reads
 		return
 	}
 	for {
-		group := d.pickCompaction()
+		idle := d.idle(time.Now())
+		group := d.pickCompaction(idle)
 		if group == nil {
 			return
 		}
+		began := time.Now()
 		d.mu.RLock()
 		before := d.trimBefore
 		d.mu.RUnlock()
@@ -177,10 +227,14 @@ func (d *Dataset) compact() {
 		}
 		d.swap(group, repl)
 		unrefAll(group)
+		pause := time.Duration(0)
+		if !idle {
+			pause = time.Since(began)
+		}
 		select {
 		case <-d.stop:
 			return
-		default:
+		case <-time.After(pause):
 		}
 	}
 }
@@ -193,13 +247,13 @@ func unrefAll(bs []*blockPart) {
 
 // pickCompaction returns (acquired) small blocks to merge, ordered by min
 // time, or nil when there is too little to gain.
-func (d *Dataset) pickCompaction() []*blockPart {
+func (d *Dataset) pickCompaction(idle bool) []*blockPart {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	var small []*blockPart
-	below := d.compactBelow(time.Now())
+	now := time.Now()
 	for _, b := range d.blocks {
-		if b.Rows() < below && b.durable {
+		if d.mergeable(b, now, idle) {
 			small = append(small, b)
 		}
 	}
@@ -207,6 +261,18 @@ func (d *Dataset) pickCompaction() []*blockPart {
 		return nil
 	}
 	slices.SortFunc(small, func(a, b *blockPart) int { return cmpInt(a.idx.minTime, b.idx.minTime) })
+	if !idle {
+		rows := make([]int, len(small))
+		for i, b := range small {
+			rows[i] = b.Rows()
+		}
+		picked := tierGroup(rows)
+		tiered := make([]*blockPart, len(picked))
+		for i, k := range picked {
+			tiered[i] = small[k]
+		}
+		small = tiered
+	}
 	var group []*blockPart
 	rows := 0
 	for _, b := range small {
