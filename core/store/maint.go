@@ -20,8 +20,9 @@ import (
 // blocks would stay at SealRows rows, without term filters, for good.
 // While appends come, a merge takes blocks of one size tier (mergeTier),
 // so a block is rewritten a few times on its way to smallBlockRows, not
-// once per fragment that lands beside it, and the next merge waits as
-// long as the last one took, which leaves ingest at least half a core.
+// once per fragment that lands beside it, and the next merge waits three
+// times as long as the last one took: compaction takes a quarter of one
+// core from a live ingest, its debt paid in full once the stream pauses.
 // Once the dataset has been idle for CompactIdle (3 s by default),
 // everything small is merged at once, so a dataset reaches its compact
 // size seconds after an ingest stops.
@@ -199,8 +200,8 @@ func (d *Dataset) runTrim() {
 }
 
 // compact merges runs of small blocks, oldest first. While appends keep
-// coming it waits as long as each merge took before the next, so
-// compaction takes at most half of one core from the ingest.
+// coming it waits three times as long as each merge took before the
+// next, so compaction takes at most a quarter of one core from ingest.
 func (d *Dataset) compact() {
 	if d.db.readOnly { // the ingest node compacts; this node only reads
 		return
@@ -229,7 +230,7 @@ func (d *Dataset) compact() {
 		unrefAll(group)
 		pause := time.Duration(0)
 		if !idle {
-			pause = time.Since(began)
+			pause = 3 * time.Since(began)
 		}
 		select {
 		case <-d.stop:
