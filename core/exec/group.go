@@ -416,7 +416,7 @@ func (g *groupTable) internedGroup(cols []*vector.Vector, i int, id uint32) uint
 	}
 	gr := g.byID[id]
 	if gr == 0 {
-		gr = int32(g.newGroup(cols, i)) + 1
+		gr = int32(g.newInternedGroup(cols, i, id)) + 1
 		g.byID[id] = gr
 		for len(g.gid) < int(gr-1) {
 			g.gid = append(g.gid, noID)
@@ -424,6 +424,20 @@ func (g *groupTable) internedGroup(cols []*vector.Vector, i int, id uint32) uint
 		g.gid = append(g.gid, id)
 	}
 	return uint32(gr - 1)
+}
+
+// newInternedGroup records a new group of one string key whose interned
+// id is id. The key is the interner's own copy: no copy of the bytes,
+// which in a summarize by a URL column was half the cost of a new group
+// (reading each key's bytes where the block's dictionary holds them).
+func (g *groupTable) newInternedGroup(cols []*vector.Vector, i int, id uint32) uint32 {
+	s, ok := g.intern.Str(id)
+	if !ok {
+		return g.newGroup(cols, i)
+	}
+	g.keys[0].AppendStr(s)
+	g.N++
+	return uint32(g.N - 1)
 }
 
 // noID marks a group without an interned id (the null group).

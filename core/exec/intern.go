@@ -16,9 +16,12 @@ import (
 // replaced by a fresh one when it grows past its bounds (queries already
 // running keep the one they started with).
 type Interner struct {
-	mu     sync.Mutex
-	Ids    map[string]uint32
-	strs   []string
+	mu  sync.Mutex
+	Ids map[string]uint32
+	// strs holds the interned copies by id in chunks that never move, so
+	// Str reads them without the lock (see Str).
+	strs   [maxInternChunks]*[internChunk]string
+	n      int      // strings interned
 	dicts  sync.Map // *string (first dictionary entry) → *dictIDs
 	Ndicts atomic.Int64
 	// Transient marks the interner of a query over streams: their
@@ -34,10 +37,18 @@ const (
 	maxInternedDicts   = 1 << 14
 )
 
+// The interned copies are kept in chunks of internChunk; ids past
+// maxInternChunks chunks (4× the bound at which an engine replaces its
+// interner, reached only within one query) have none, and Str says so.
+const (
+	internChunk     = 1 << 12
+	maxInternChunks = 4 * maxInternedStrings / internChunk
+)
+
 // Full reports whether the interner should be replaced.
 func (in *Interner) Full() bool {
 	in.mu.Lock()
-	n := len(in.strs)
+	n := in.n
 	in.mu.Unlock()
 	return n > maxInternedStrings || in.Ndicts.Load() > maxInternedDicts
 }
@@ -66,11 +77,30 @@ func (in *Interner) idLocked(s string) uint32 {
 		// A copy: the interner outlives the query, and s may point into a
 		// buffer shared by a whole decoded chunk (newGroup says more).
 		s = strings.Clone(s)
-		id = uint32(len(in.strs))
+		id = uint32(in.n)
 		in.Ids[s] = id
-		in.strs = append(in.strs, s)
+		if c := in.n / internChunk; c < maxInternChunks {
+			if in.strs[c] == nil {
+				in.strs[c] = new([internChunk]string)
+			}
+			in.strs[c][in.n%internChunk] = s
+		}
+		in.n++
 	}
 	return id
+}
+
+// Str returns the interner's own copy of the string of id, and false
+// when it keeps none (ids past maxInternChunks chunks). It takes no lock:
+// a caller holds id only from id, internAll or Dict, which wrote the
+// string before handing the id out under the lock (or Dict's once), and
+// a chunk, once placed, is never moved or written again at that index.
+func (in *Interner) Str(id uint32) (string, bool) {
+	c := int(id) / internChunk
+	if c >= maxInternChunks {
+		return "", false
+	}
+	return in.strs[c][int(id)%internChunk], true
 }
 
 // internAll interns every string of d under one lock: a row group's dictionary
