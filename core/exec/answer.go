@@ -77,7 +77,7 @@ func (s *summarizeStage) Totals(f *aggSink) *output.Table {
 	var keyCols []*vector.Vector
 	var types []vector.Type
 	var sch Schema
-	for i, k := range f.Groups.keys {
+	for i, k := range f.Groups.keyCols() {
 		if i == s.TimeKey {
 			continue
 		}

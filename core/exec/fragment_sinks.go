@@ -203,7 +203,7 @@ func (s *distinctStage) decodeSink(_ *Ctx, b []byte) (sink, error) {
 // EncodeSink writes the group keys, then each aggregation's states.
 func (s *summarizeStage) EncodeSink(sk sink) ([]byte, error) {
 	a := sk.(*aggSink)
-	b, err := store.EncodeColumns(nil, a.Groups.keys, a.Groups.N)
+	b, err := store.EncodeColumns(nil, a.Groups.keyCols(), a.Groups.N)
 	if err != nil {
 		return nil, err
 	}

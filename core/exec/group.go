@@ -62,6 +62,7 @@ func newGroupTable(types []vector.Type) *groupTable {
 // a new key alive until the query ends (a stream of chunks then held most
 // of the file).
 func (g *groupTable) newGroup(cols []*vector.Vector, i int) uint32 {
+	g.materialize() // the keys are appended in group order
 	for k, c := range cols {
 		v := g.keys[k]
 		v.AppendFrom(c, i)
@@ -361,7 +362,7 @@ func (g *groupTable) mergeInto(other *groupTable) []uint32 {
 		}
 		return into
 	}
-	g.assign(other.keys, nil, other.N, into)
+	g.assign(other.keyCols(), nil, other.N, into)
 	return into
 }
 
@@ -427,17 +428,40 @@ func (g *groupTable) internedGroup(cols []*vector.Vector, i int, id uint32) uint
 }
 
 // newInternedGroup records a new group of one string key whose interned
-// id is id. The key is the interner's own copy: no copy of the bytes,
-// which in a summarize by a URL column was half the cost of a new group
-// (reading each key's bytes where the block's dictionary holds them).
+// id is id (internedGroup records it in gid). Its key is not appended
+// yet: every scan worker makes every group, and the key of each is
+// needed only once the workers' tables are merged into one, so keyCols
+// appends the interner's own copies then. Copying each key's bytes when
+// the group was made, and later appending the copy, was most of the cost
+// of a summarize by a URL column.
 func (g *groupTable) newInternedGroup(cols []*vector.Vector, i int, id uint32) uint32 {
-	s, ok := g.intern.Str(id)
-	if !ok {
-		return g.newGroup(cols, i)
+	if _, ok := g.intern.Str(id); !ok {
+		return g.newGroup(cols, i) // no copy to point at later: copy now
 	}
-	g.keys[0].AppendStr(s)
 	g.N++
 	return uint32(g.N - 1)
+}
+
+// keyCols returns the key columns with every group's key in place.
+// Outside this file, the keys are read only through it.
+func (g *groupTable) keyCols() []*vector.Vector {
+	g.materialize()
+	return g.keys
+}
+
+// materialize appends the keys of the interned groups made since the
+// last call: each has an id in gid whose interner copy exists
+// (newInternedGroup made the others with newGroup, which calls this
+// first, so they are never pending).
+func (g *groupTable) materialize() {
+	if g.intern == nil || len(g.keys) != 1 {
+		return
+	}
+	v := g.keys[0]
+	for gr := v.Len; gr < g.N; gr++ {
+		s, _ := g.intern.Str(g.gid[gr])
+		v.AppendStr(s)
+	}
 }
 
 // noID marks a group without an interned id (the null group).

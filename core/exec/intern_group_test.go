@@ -62,12 +62,12 @@ func TestInternedGroupKeys(t *testing.T) {
 	for i := range buf {
 		buf[i] = 'z'
 	}
-	if g := tables[0]; g.N != 3 || g.keys[0].Str(0) != "/a" || g.keys[0].Str(2) != "/a/b/c" {
-		t.Fatalf("dictionary column: %d groups, keys %q %q", g.N, g.keys[0].Str(0), g.keys[0].Str(2))
+	if g, keys := tables[0], tables[0].keyCols()[0]; g.N != 3 || keys.Str(0) != "/a" || keys.Str(2) != "/a/b/c" {
+		t.Fatalf("dictionary column: %d groups, keys %q %q", g.N, keys.Str(0), keys.Str(2))
 	}
 	for _, g := range tables {
 		for k := range g.N {
-			s := g.keys[0].Str(k)
+			s := g.keyCols()[0].Str(k)
 			own, _ := in.Str(in.id(s))
 			if unsafe.StringData(s) != unsafe.StringData(own) {
 				t.Errorf("key %q is not the interner's copy", s)
@@ -77,9 +77,48 @@ func TestInternedGroupKeys(t *testing.T) {
 	into := tables[0].mergeInto(tables[1])
 	var keys []string
 	for k := range tables[0].N {
-		keys = append(keys, tables[0].keys[0].Str(k))
+		keys = append(keys, tables[0].keyCols()[0].Str(k))
 	}
 	if got := strings.Join(keys, " "); got != "/a /a/b /a/b/c /a/b/c/d /x" || into[1] != 0 {
 		t.Fatalf("merged keys %q, /a mapped to %d", got, into[1])
+	}
+}
+
+// Interned groups record only their id until the keys are read; a null
+// group made in between (which appends its key at once) and a second
+// read still give every group its own key, in group order.
+func TestInternedKeysInGroupOrder(t *testing.T) {
+	in := NewInterner()
+	g := newGroupTable([]vector.Type{vector.String})
+	g.intern = in
+	batch := func(vals ...any) {
+		c := vector.New(vector.String, len(vals))
+		for _, v := range vals {
+			if v == nil {
+				c.AppendNull()
+				continue
+			}
+			c.AppendStr(v.(string))
+		}
+		out := make([]uint32, c.Len)
+		g.assign([]*vector.Vector{c}, nil, c.Len, out)
+	}
+	batch("a", "b")
+	batch(nil, "c", "a")
+	if got := g.keyCols()[0]; got.Len != 4 || got.Str(0) != "a" || got.Str(1) != "b" || !got.IsNull(2) || got.Str(3) != "c" {
+		t.Fatalf("keys after a null group: %d rows", got.Len)
+	}
+	batch("d", nil, "b")
+	keys := g.keyCols()[0]
+	var seen []string
+	for k := range g.N {
+		if keys.IsNull(k) {
+			seen = append(seen, "null")
+			continue
+		}
+		seen = append(seen, keys.Str(k))
+	}
+	if got := strings.Join(seen, " "); got != "a b null c d" {
+		t.Fatalf("keys %q, want a b null c d", got)
 	}
 }

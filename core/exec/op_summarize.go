@@ -174,7 +174,7 @@ func (s *summarizeStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 		n = 1 // summarize without by always answers one row
 	}
 	vecs := make([]*vector.Vector, 0, len(s.Sch))
-	for i, k := range base.Groups.keys {
+	for i, k := range base.Groups.keyCols() {
 		if i == s.TimeKey && s.BinCol >= 0 {
 			k = binTimes(k, s.BinSize)
 			base.Groups.keys[i] = k
