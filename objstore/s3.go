@@ -138,6 +138,11 @@ func transport() http.RoundTripper {
 		TLSHandshakeTimeout:   5 * time.Second,
 		ResponseHeaderTimeout: 15 * time.Second,
 		ExpectContinueTimeout: time.Second,
+		// Blocks and large catalog versions are compressed already: a
+		// whole-object read (Go asks for gzip on any request without a
+		// Range) must not make the store gzip them again. minio-go's own
+		// transport does the same.
+		DisableCompression: true,
 	}
 }
 
