@@ -3,6 +3,8 @@
 package store
 
 import (
+	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -71,5 +73,78 @@ func TestMergeTiers(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// On object storage, merges of a live stream's aged blocks swap blocks in
+// the catalog while flushes keep adding others. A query node refreshing
+// throughout never counts an event twice or misses one it counted
+// before: every version it reads is a whole state of the dataset.
+func TestSustainedIngestOnObjectsStaysExact(t *testing.T) {
+	objs := NewMemObjects()
+	db := mustObjDB(t, t.TempDir(), Options{Objects: objs, NoSync: true, FlushInterval: time.Hour,
+		SealRows: 100, FlushRows: 100, IdleFlush: time.Hour, CompactIdle: time.Hour,
+		CompactAge: 150 * time.Millisecond, CompactInterval: 30 * time.Millisecond})
+	defer db.Close()
+	ds, _ := db.Create("logs")
+	if _, err := ds.Append(mixedRows(100, 1e18)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	ro, rds := openReader(t, objs)
+	var appended atomic.Int64
+	appended.Store(100)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i < 40; i++ {
+			if _, err := ds.Append(mixedRows(100, 1e18+int64(i)*1e12)); err != nil {
+				t.Error(err)
+				return
+			}
+			appended.Add(100)
+			time.Sleep(25 * time.Millisecond)
+		}
+	}()
+	last, merges := int64(0), 0
+	lastBlocks := 0
+	check := func() {
+		if err := ro.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		in := rds.Info()
+		if in.NumEvents < last || in.NumEvents > appended.Load() || in.NumEvents%100 != 0 {
+			t.Fatalf("query node counts %d events after %d, with %d appended", in.NumEvents, last, appended.Load())
+		}
+		if in.NumBlocks < lastBlocks {
+			merges++
+		}
+		last, lastBlocks = in.NumEvents, in.NumBlocks
+	}
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		case <-time.After(10 * time.Millisecond):
+		}
+		check()
+	}
+	if err := ds.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		check()
+		if last == 4000 && ds.Info().NumBlocks <= 10 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("query node counts %d of 4000 events; ingest node has %d blocks", last, ds.Info().NumBlocks)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if merges == 0 {
+		t.Fatal("the query node never saw a merge while the stream ran")
 	}
 }
