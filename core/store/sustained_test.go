@@ -96,18 +96,25 @@ func TestSustainedIngestOnObjectsStaysExact(t *testing.T) {
 	ro, rds := openReader(t, objs)
 	var appended atomic.Int64
 	appended.Store(100)
-	done := make(chan struct{})
+	done, stop := make(chan struct{}), make(chan struct{})
+	var appendErr error
 	go func() {
 		defer close(done)
 		for i := 1; i < 40; i++ {
-			if _, err := ds.Append(mixedRows(100, 1e18+int64(i)*1e12)); err != nil {
-				t.Error(err)
+			// Counted before it is sent: a flush may publish the rows
+			// before Append returns.
+			appended.Add(100)
+			if _, appendErr = ds.Append(mixedRows(100, 1e18+int64(i)*1e12)); appendErr != nil {
 				return
 			}
-			appended.Add(100)
-			time.Sleep(25 * time.Millisecond)
+			select {
+			case <-stop:
+				return
+			case <-time.After(25 * time.Millisecond):
+			}
 		}
 	}()
+	defer func() { close(stop); <-done }()
 	last, merges := int64(0), 0
 	lastBlocks := 0
 	check := func() {
@@ -130,6 +137,9 @@ func TestSustainedIngestOnObjectsStaysExact(t *testing.T) {
 		case <-time.After(10 * time.Millisecond):
 		}
 		check()
+	}
+	if appendErr != nil {
+		t.Fatal(appendErr)
 	}
 	if err := ds.Flush(); err != nil {
 		t.Fatal(err)
