@@ -158,3 +158,32 @@ func TestSustainedIngestOnObjectsStaysExact(t *testing.T) {
 		t.Fatal("the query node never saw a merge while the stream ran")
 	}
 }
+
+// When a live stream stops, its backlog is merged once the dataset is
+// idle, not after the pause compaction took while the stream ran: a pause
+// stretched to minutes here must not delay the idle merge.
+func TestIdleEndsLivePause(t *testing.T) {
+	defer func(p int) { livePause = p }(livePause)
+	livePause = 100_000
+	db, err := Open(t.TempDir(), Options{NoSync: true, FlushInterval: time.Hour, SealRows: 100, FlushRows: 100,
+		IdleFlush: time.Hour, CompactIdle: 300 * time.Millisecond, CompactAge: 50 * time.Millisecond,
+		CompactInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ds, _ := db.Create("logs")
+	for i := range 24 {
+		if _, err := ds.Append(mixedRows(100, 1e18+int64(i)*1e12)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stopped := time.Now()
+	for ds.Info().NumBlocks > 2 {
+		if time.Since(stopped) > 3*time.Second {
+			t.Fatalf("%d blocks 3 s after the stream stopped (idle after 0.3 s)", ds.Info().NumBlocks)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
