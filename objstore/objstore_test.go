@@ -58,21 +58,12 @@ func TestS3StalledStoreTimesOut(t *testing.T) {
 // A store that answers errors: the client says which key and does not
 // report success.
 func TestS3ErrorsNameTheKey(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == "HEAD" || r.URL.RawQuery == "location=" {
-			w.WriteHeader(200)
-			return
-		}
+	s := fakeBucket(t, 5*time.Second, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/xml")
 		w.WriteHeader(404)
 		w.Write([]byte(`<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>gone</Message></Error>`))
-	}))
-	defer srv.Close()
-	s, err := NewS3(context.Background(), S3Config{Endpoint: srv.URL, Bucket: "bucket", AccessKey: "k", SecretKey: "s", Region: "us-east-1", Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = s.GetRange(context.Background(), "datasets/x/blocks/1.blk", 0, 10)
+	})
+	_, err := s.GetRange(context.Background(), "datasets/x/blocks/1.blk", 0, 10)
 	if !errors.Is(err, store.ErrObjectNotFound) || !strings.Contains(err.Error(), "datasets/x/blocks/1.blk") {
 		t.Fatalf("got %v", err)
 	}
