@@ -212,6 +212,7 @@ func TestServeClusterFlagErrors(t *testing.T) {
 		{[]string{"-ingest", "127.0.0.1:1"}, "-ingest names the ingest node for a query node"},
 		{[]string{"-role", "query"}, "-role query needs -storage"},
 		{[]string{"-role", "boss"}, `-role "boss"`},
+		{[]string{"-compact-age", "-5s"}, "-compact-age -5s: want a positive duration"},
 	} {
 		args := append([]string{"serve", "-addr", "127.0.0.1:0", "-data", t.TempDir(), "-token", "xapt-cli-test"}, c.args...)
 		_, stderr, code := aplite(t, "", args...)

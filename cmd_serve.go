@@ -51,7 +51,8 @@ func cmdServe(args []string) int {
 	colCache := fs.String("column-cache", "1G", "memory kept for decoded columns that later queries reuse (0 keeps none)")
 	memLimit := fs.String("memory-limit", envOr("GOMEMLIMIT", ""), "soft limit of the process's memory: the garbage collector works harder as the heap nears it, so RSS stays near this bound (e.g. 768M keeps a 10M-event server's query peak under 1 GB, docs/LIMITS.md; empty: no limit, and the heap may grow to twice what it holds) (GOMEMLIMIT)")
 	resultCache := fs.String("result-cache", "256M", "memory kept for answers to repeated queries over unchanged blocks (0 keeps none)")
-	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (full-size blocks are merged once a dataset has had no event for 3 s)")
+	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (all small blocks once a dataset has had no event for 3 s)")
+	compactAge := fs.Duration("compact-age", 30*time.Second, "while events keep coming, how old a full-size block must be before compaction merges it")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -68,6 +69,10 @@ func cmdServe(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite: -max-body:", err)
 		return 2
 	}
+	if *compactAge <= 0 {
+		fmt.Fprintf(os.Stderr, "aplite: -compact-age %v: want a positive duration, such as 30s or 10m\n", *compactAge)
+		return 2
+	}
 	engine, err := engineOptions(*colCache, *resultCache)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
@@ -79,7 +84,7 @@ func cmdServe(args []string) int {
 	}
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, Ingest: sf.ingest,
-		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, FlushRows: *flushRows}, Engine: engine}
+		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, CompactAge: *compactAge, FlushRows: *flushRows}, Engine: engine}
 	objStats, err := configureStorage(context.Background(), sf, &cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
