@@ -49,8 +49,8 @@ func (d *Dataset) mergeable(b *blockPart, now time.Time, idle bool) bool {
 func mergeTier(rows int) int { return bits.Len(uint(rows)) / 3 }
 
 // tierGroup picks, from candidates' row counts in time order, the indexes
-// of a merge under sustained ingest: the smallest tier with at least
-// minMergeBlocks blocks, oldest first, up to maxMergeRows; nil for none.
+// of the smallest tier with at least minMergeBlocks blocks, oldest first
+// (pickCompaction caps the merge at maxMergeRows); nil for none.
 func tierGroup(rows []int) []int {
 	count := map[int]int{}
 	best := -1
@@ -64,16 +64,10 @@ func tierGroup(rows []int) []int {
 		return nil
 	}
 	var group []int
-	total := 0
 	for i, r := range rows {
-		if mergeTier(r) != best {
-			continue
+		if mergeTier(r) == best {
+			group = append(group, i)
 		}
-		if total+r > maxMergeRows && len(group) >= 2 {
-			break
-		}
-		group = append(group, i)
-		total += r
 	}
 	return group
 }
