@@ -7,7 +7,6 @@ import (
 	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
 	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -44,7 +43,7 @@ func TestOTLPTracesProtobufAndJSON(t *testing.T) {
 	if r.status != 200 || r.header["Content-Type"] != "application/x-protobuf" {
 		t.Fatalf("protobuf export: %d %v %s", r.status, r.header, r.body)
 	}
-	js, _ := protojson.Marshal(sampleTraces())
+	js := otlpJSON(t, sampleTraces())
 	r = ts.must(req{method: "POST", path: "/v1/traces", body: js, contentType: "application/json", encoding: "zstd", headers: hdr}, 200)
 	if string(r.body) != "{}" {
 		t.Fatalf("json export answered %s", r.body)

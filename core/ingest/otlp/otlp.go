@@ -66,8 +66,14 @@ func Decode(body []byte, sig Signal, isJSON bool, now int64, b *store.RowsBuilde
 	}
 	switch m := m.(type) {
 	case *logspb.LogsData:
+		if isJSON {
+			fixLogIDs(m)
+		}
 		addLogs(m, now, b)
 	case *tracepb.TracesData:
+		if isJSON {
+			fixSpanIDs(m)
+		}
 		addSpans(m, now, b)
 	case *metricspb.MetricsData:
 		addMetrics(m, now, b)

@@ -1,6 +1,7 @@
 package otlp
 
 import (
+	"fmt"
 	"testing"
 
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -56,5 +57,39 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	if b.Len() != 0 {
 		t.Errorf("%d events added", b.Len())
+	}
+}
+
+// OTLP/JSON ids are hex (the JavaScript exporter's form); an id a sender
+// wrote in base64 instead keeps its bytes, and a bytes attribute, which
+// OTLP/JSON does write in base64, is not reread.
+func TestJSONIDs(t *testing.T) {
+	body := `{"resourceSpans":[{"scopeSpans":[{"spans":[
+		{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"32c782f837b78df4","parentSpanId":"eee19b7ec3c1b174","name":"hex"},
+		{"traceId":"W47/95gDgQPSabYzgT/GDA==","spanId":"MseC+De3jfQ=","name":"base64",
+		 "attributes":[{"key":"raw","value":{"bytesValue":"MDEyMzQ1Njc4OWFi"}}]}]}]}]}`
+	b := store.NewRowsBuilder()
+	if err := Decode([]byte(body), Traces, true, 42, b); err != nil {
+		t.Fatal(err)
+	}
+	rows := b.Finish(42)
+	got := map[string][]string{}
+	for i, k := range rows.Keys {
+		for r := 0; r < rows.N; r++ {
+			if !rows.Cols[i].IsNull(r) && k.Type == vector.String {
+				got[k.Name] = append(got[k.Name], rows.Cols[i].Str(r))
+			}
+		}
+	}
+	want := map[string][]string{
+		"trace_id":       {"5b8efff798038103d269b633813fc60c", "5b8efff798038103d269b633813fc60c"},
+		"span_id":        {"32c782f837b78df4", "32c782f837b78df4"},
+		"parent_span_id": {"eee19b7ec3c1b174"},
+		"attributes.raw": {"303132333435363738396162"},
+	}
+	for k, w := range want {
+		if fmt.Sprint(got[k]) != fmt.Sprint(w) {
+			t.Errorf("%s = %v, want %v", k, got[k], w)
+		}
 	}
 }
