@@ -147,8 +147,9 @@ func fieldsSeen(datasets []string, pl *Pipeline) map[string][]output.Field {
 	return out
 }
 
-// damageMessages turns the damaged blocks of the snapshots a query read
-// into status messages: a short answer is never presented as whole.
+// damageMessages turns the damage of the snapshots a query read (blocks
+// and WAL records set aside as corrupt, blocks missing) into status
+// messages: a short answer is never presented as whole.
 func damageMessages(snaps []*store.Snapshot) []output.Message {
 	var out []output.Message
 	for _, s := range snaps {
@@ -160,7 +161,7 @@ func damageMessages(snaps []*store.Snapshot) []output.Message {
 			names = append(names, d.Name+" ("+d.Reason+")")
 		}
 		out = append(out, output.Message{Priority: "error", Count: len(s.Damaged), Code: "apl_partialresult_damagedblocks",
-			Msg: fmt.Sprintf("dataset %s: %d block(s) set aside as corrupt, their events are missing from this result: %s",
+			Msg: fmt.Sprintf("dataset %s: %d damaged or missing file(s) (blocks, WAL records), their events are missing from this result: %s",
 				s.Dataset, len(s.Damaged), strings.Join(names, "; "))})
 	}
 	return out

@@ -19,6 +19,9 @@ type Problem struct {
 	// Torn marks a damaged tail of the newest WAL segment: what a crash
 	// mid-write leaves, holding only unacknowledged events.
 	Torn bool
+	// SetAside marks damage set aside earlier (a *.corrupt file): its
+	// events are missing from the dataset, and nothing is left to repair.
+	SetAside bool
 }
 
 // CheckProgress hears of every file Check reads: i of n files.
@@ -64,31 +67,54 @@ func Repair(dir string, progress CheckProgress) ([]Problem, error) {
 	}
 	defer unlock()
 	for _, p := range probs {
-		path := filepath.Join(dir, p.File)
-		if strings.HasSuffix(p.File, ".blk") {
-			if err := os.Rename(path, path+".corrupt"); err != nil {
-				return probs, err
-			}
-			continue
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return probs, err
-		}
-		valid, _ := scanWAL(path, data, func(uint64, []byte, int64) bool { return true })
-		if valid < walHeaderLen {
-			valid = 0
-		}
-		if err := os.Truncate(path, int64(valid)); err != nil {
+		if err := repairOne(dir, p); err != nil {
 			return probs, err
 		}
 	}
 	return probs, nil
 }
 
+// repairOne sets aside one problem Check found.
+func repairOne(dir string, p Problem) error {
+	path := filepath.Join(dir, p.File)
+	switch {
+	case p.SetAside:
+		return nil
+	case strings.HasSuffix(p.File, ".blk"):
+		return os.Rename(path, path+".corrupt")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	scan := scanWAL(path, data, 0, func(uint64, []byte, int64) bool { return true })
+	_, err = setAsideWAL(path, data, scan, !p.Torn, true, nil)
+	return err
+}
+
 type checkItem struct {
-	dataset, rel string
-	wal, last    bool
+	dataset, rel     string
+	wal, last, aside bool
+}
+
+// checkWAL reports a segment's damage (every run, with its offset) or its
+// torn tail.
+func checkWAL(f checkItem, path string, data []byte) *Problem {
+	scan := scanWAL(path, data, 0, func(uint64, []byte, int64) bool { return true })
+	var why []string
+	for _, g := range scan.damage {
+		why = append(why, fmt.Sprintf("%s at offset %d (%d bytes, intact records follow)", g.reason, g.from, g.to-g.from))
+	}
+	if len(why) > 0 || scan.tail != nil && !f.last {
+		if scan.tail != nil {
+			why = append(why, fmt.Sprintf("%s at offset %d (to the end of the segment)", scan.tail.Reason, scan.tail.Offset))
+		}
+		return &Problem{Dataset: f.dataset, File: f.rel, Reason: strings.Join(why, "; ")}
+	}
+	if scan.tail != nil {
+		return &Problem{Dataset: f.dataset, File: f.rel, Reason: corruptionReason(scan.tail), Torn: true}
+	}
+	return nil
 }
 
 // checkFiles lists the blocks and WAL segments, in a stable order.
@@ -109,6 +135,12 @@ func checkFiles(dir string) ([]checkItem, error) {
 			rel, _ := filepath.Rel(dir, b)
 			out = append(out, checkItem{dataset: ds, rel: rel})
 		}
+		aside, _ := filepath.Glob(filepath.Join(dir, ds, "*", "*.corrupt"))
+		sort.Strings(aside)
+		for _, a := range aside {
+			rel, _ := filepath.Rel(dir, a)
+			out = append(out, checkItem{dataset: ds, rel: rel, aside: true})
+		}
 		segs, _ := listSegments(filepath.Join(dir, ds, "wal"))
 		for i, n := range segs {
 			out = append(out, checkItem{dataset: ds, rel: filepath.Join(ds, "wal", segName(n)), wal: true, last: i == len(segs)-1})
@@ -126,13 +158,11 @@ func checkFile(dir string, f checkItem) *Problem {
 	bad := func(err error) *Problem {
 		return &Problem{Dataset: f.dataset, File: f.rel, Reason: corruptionReason(err)}
 	}
+	if f.aside {
+		return &Problem{Dataset: f.dataset, File: f.rel, SetAside: true, Reason: fmt.Sprintf("set aside earlier (%d bytes); its events are missing from the dataset", len(data))}
+	}
 	if f.wal {
-		if _, cerr := scanWAL(path, data, func(uint64, []byte, int64) bool { return true }); cerr != nil {
-			p := bad(cerr)
-			p.Torn = f.last
-			return p
-		}
-		return nil
+		return checkWAL(f, path, data)
 	}
 	p, err := newBlockPart(0, path, data, nil)
 	if err != nil {

@@ -106,17 +106,24 @@ func sampleWAL(t testing.TB, n int) ([]byte, []int) {
 	return seg, offs
 }
 
-// scanAll counts the records scanWAL accepts and decodes.
+// scanAll counts the records scanWAL accepts and decodes, and returns
+// where the torn tail starts and why (damage before it is in scanDamage).
 func scanAll(data []byte) (int, int, *CorruptionError) {
+	n, scan := scanDamage(data)
+	return n, scan.valid, scan.tail
+}
+
+// scanDamage is scanAll with the whole scan.
+func scanDamage(data []byte) (int, walScan) {
 	n := 0
-	valid, err := scanWAL("wal", data, func(seq uint64, payload []byte, off int64) bool {
+	scan := scanWAL("wal", data, 0, func(seq uint64, payload []byte, off int64) bool {
 		if decodeRows(newReader("wal", off, payload)) == nil {
 			return false
 		}
 		n++
 		return true
 	})
-	return n, valid, err
+	return n, scan
 }
 
 // TestWALTornTail truncates and damages the last record: the reader must

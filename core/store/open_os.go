@@ -170,27 +170,28 @@ func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
 }
 
 // replayWAL buffers every intact record above the watermark, cuts torn
-// tails, deletes segments holding nothing to replay, and returns the
-// highest segment number seen.
+// tails, sets damage aside (FORMAT.md, "WAL"), deletes segments holding
+// nothing to replay, and returns the highest segment number seen.
 func replayWAL(f *osFiles, rec *recovered, watermark uint64, opts Options) (uint64, error) {
 	segs, err := listSegments(f.walDir)
 	if err != nil {
 		return 0, err
 	}
+	rec.damaged = append(rec.damaged, setAsideWALFiles(f.walDir)...)
 	lastSeq := uint64(0)
-	for _, n := range segs {
+	for i, n := range segs {
 		path := filepath.Join(f.walDir, segName(n))
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return 0, err
 		}
 		kept := 0
-		valid, cerr := scanWAL(path, data, func(seq uint64, payload []byte, off int64) bool {
+		scan := scanWAL(path, data, lastSeq, func(seq uint64, payload []byte, off int64) bool {
 			if seq <= lastSeq {
 				return true // a duplicate can only come from damage; keep the first
 			}
 			if seq > watermark {
-				rows := decodeRows(newReader(path, off+frameHeadLen+8, payload))
+				rows := decodeRows(newReader(path, off, payload))
 				if rows == nil {
 					return false
 				}
@@ -203,18 +204,19 @@ func replayWAL(f *osFiles, rec *recovered, watermark uint64, opts Options) (uint
 			lastSeq = seq
 			return true
 		})
-		if cerr != nil {
-			opts.Logf("store: cutting WAL at %v", cerr)
-			if n != segs[len(segs)-1] { // only the last segment may end torn by a crash
-				rec.damaged = append(rec.damaged, Damage{Name: "wal/" + segName(n), Reason: cerr.Error(), Found: time.Now().UTC()})
-			}
-			if valid < walHeaderLen {
-				valid = 0
-			}
-			if err := os.Truncate(path, int64(valid)); err != nil {
-				return 0, err
-			}
+		last := i == len(segs)-1 // only the last segment may end torn by a crash
+		if scan.tail != nil && last && len(scan.damage) == 0 {
+			opts.Logf("store: cutting torn WAL tail at %v", scan.tail)
 		}
+		flushed := func(g walGap) bool { return g.next-1 <= watermark }
+		aside, err := setAsideWAL(path, data, scan, !last, !opts.NoSync, flushed)
+		if err != nil {
+			return 0, err
+		}
+		for _, a := range aside {
+			opts.Logf("store: damaged WAL bytes set aside in %s: %s; the intact records after them were kept", a.Name, a.Reason)
+		}
+		rec.damaged = append(rec.damaged, aside...)
 		if kept == 0 {
 			_ = os.Remove(path)
 		}

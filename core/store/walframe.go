@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/crc32"
 )
@@ -8,10 +9,17 @@ import (
 // WAL framing (FORMAT.md, "WAL").
 const (
 	walMagic      = "APLWAL"
-	walVersion    = 1
+	walVersion    = 2
 	walHeaderLen  = 8
-	frameHeadLen  = 8 // length + crc
+	recMagic      = "APLR"
+	frameHeadLen  = 16 // version 2: magic + length + crc + headCRC
+	frameHeadLen1 = 8  // version 1: length + crc
 	maxRecordBody = 256 << 20
+	// v1SeqWindow bounds how far past the last intact seq a version 1
+	// record found again after damage may be numbered: v1 records have no
+	// magic, so the seq is what makes a false match at a random offset
+	// practically impossible before the CRC is even computed.
+	v1SeqWindow = 1 << 20
 )
 
 // walHeader returns a segment's 8-byte header.
@@ -24,54 +32,170 @@ func appendFrame(b []byte, seq uint64, payload []byte) []byte {
 	return append(appendFrameHeader(b, seq, payload), payload...)
 }
 
-// appendFrameHeader appends what precedes payload in its record (length,
-// CRC, seq), so a large payload can be written from where it is.
+// appendFrameHeader appends what precedes payload in its record (magic,
+// length, CRCs, seq), so a large payload can be written from where it is.
 func appendFrameHeader(b []byte, seq uint64, payload []byte) []byte {
 	var s [8]byte
 	binary.LittleEndian.PutUint64(s[:], seq)
 	sum := crc32.Update(crc32.Checksum(s[:], castagnoli), castagnoli, payload)
+	start := len(b)
+	b = append(b, recMagic...)
 	b = putU32(b, uint32(8+len(payload)))
 	b = putU32(b, sum)
+	b = putU32(b, crc(b[start:]))
 	return append(b, s[:]...)
 }
 
+// walGap is a run of damaged bytes in a segment followed by an intact
+// record: acknowledged records were lost there.
+type walGap struct {
+	from, to int
+	reason   string
+	next     uint64 // seq of the intact record at to
+}
+
+// walScan is what scanWAL found in one segment.
+type walScan struct {
+	// valid is where the segment's torn tail starts (len(data) when none).
+	valid int
+	// damage lists the bad runs with intact records after them.
+	damage []walGap
+	// tail says why the bytes from valid on were rejected; nil when the
+	// segment ends cleanly.
+	tail *CorruptionError
+}
+
+// keep returns data without its damage and torn tail: the segment as it
+// should be rewritten.
+func (s walScan) keep(data []byte) []byte {
+	out := make([]byte, 0, s.valid)
+	at := 0
+	for _, g := range s.damage {
+		out = append(out, data[at:g.from]...)
+		at = g.to
+	}
+	return append(out, data[at:s.valid]...)
+}
+
 // scanWAL walks the records of one segment's bytes, calling fn for each
-// intact one, and returns the length of the valid prefix and, when it is
-// shorter than data, why the rest was rejected. payload aliases data.
-func scanWAL(file string, data []byte, fn func(seq uint64, payload []byte, off int64) bool) (int, *CorruptionError) {
-	bad := func(off int, reason string) (int, *CorruptionError) {
-		return off, &CorruptionError{File: file, Offset: int64(off), Reason: reason}
+// intact one (payload aliases data; fn returning false rejects the record
+// as damaged). After a bad record it searches for the next intact one, so
+// damage in the middle of a segment costs only the records it hit.
+// lastSeq is the seq of the last record before the segment (0 unknown);
+// a record found again after damage must be numbered above it.
+func scanWAL(file string, data []byte, lastSeq uint64, fn func(seq uint64, payload []byte, off int64) bool) walScan {
+	var out walScan
+	tail := func(off int, reason string) walScan {
+		out.valid = off
+		out.tail = &CorruptionError{File: file, Offset: int64(off), Reason: reason}
+		return out
 	}
 	if len(data) < walHeaderLen {
-		return bad(0, "segment shorter than its header")
+		return tail(0, "segment shorter than its header")
 	}
 	if string(data[:6]) != walMagic {
-		return bad(0, "bad WAL magic")
+		return tail(0, "bad WAL magic")
 	}
-	if v := int(data[6]) | int(data[7])<<8; v != walVersion {
-		return bad(6, "unsupported WAL version")
+	v := int(data[6]) | int(data[7])<<8
+	if v != 1 && v != walVersion {
+		return tail(6, "unsupported WAL version")
 	}
+	sc := frameScanner{data: data, v1: v == 1}
 	off := walHeaderLen
 	for off < len(data) {
-		if len(data)-off < frameHeadLen {
-			return bad(off, "torn record header")
+		seq, body, size, reason := sc.record(off)
+		if reason == "" && !fn(seq, body, int64(off+size-len(body))) {
+			reason = "record payload rejected"
 		}
-		n := int(binary.LittleEndian.Uint32(data[off:]))
-		sum := binary.LittleEndian.Uint32(data[off+4:])
-		if n < 8 || n > maxRecordBody {
-			return bad(off, "record length out of range")
+		if reason == "" {
+			lastSeq = max(lastSeq, seq)
+			off += size
+			continue
 		}
-		if n > len(data)-off-frameHeadLen {
-			return bad(off, "record extends past end of segment")
+		next, seq := sc.find(off+1, lastSeq)
+		if next < 0 {
+			return tail(off, reason)
 		}
-		body := data[off+frameHeadLen : off+frameHeadLen+n]
-		if crc(body) != sum {
-			return bad(off, "record checksum mismatch")
-		}
-		if !fn(binary.LittleEndian.Uint64(body), body[8:], int64(off)) {
-			return bad(off, "record payload rejected")
-		}
-		off += frameHeadLen + n
+		out.damage = append(out.damage, walGap{from: off, to: next, reason: reason, next: seq})
+		off = next
 	}
-	return off, nil
+	out.valid = off
+	return out
+}
+
+// frameScanner reads the records of one segment of either version.
+type frameScanner struct {
+	data []byte
+	v1   bool
+}
+
+// record parses the record at off: its seq, payload, whole size, or why
+// it is bad.
+func (s frameScanner) record(off int) (seq uint64, payload []byte, size int, reason string) {
+	data := s.data
+	head := frameHeadLen
+	if s.v1 {
+		head = frameHeadLen1
+	}
+	if len(data)-off < head {
+		return 0, nil, 0, "torn record header"
+	}
+	h := data[off:]
+	if !s.v1 {
+		if string(h[:4]) != recMagic {
+			return 0, nil, 0, "bad record magic"
+		}
+		if crc(h[:12]) != binary.LittleEndian.Uint32(h[12:]) {
+			return 0, nil, 0, "record header checksum mismatch"
+		}
+		h = h[4:]
+	}
+	n := int(binary.LittleEndian.Uint32(h))
+	sum := binary.LittleEndian.Uint32(h[4:])
+	if n < 8 || n > maxRecordBody {
+		return 0, nil, 0, "record length out of range"
+	}
+	if n > len(data)-off-head {
+		return 0, nil, 0, "record extends past end of segment"
+	}
+	body := data[off+head : off+head+n]
+	if crc(body) != sum {
+		return 0, nil, 0, "record checksum mismatch"
+	}
+	return binary.LittleEndian.Uint64(body), body[8:], head + n, ""
+}
+
+// find returns the offset and seq of the first intact record at or after
+// from numbered above lastSeq, or -1.
+func (s frameScanner) find(from int, lastSeq uint64) (int, uint64) {
+	plausible := func(seq uint64) bool {
+		if seq <= lastSeq {
+			return false
+		}
+		return !s.v1 || seq-lastSeq <= v1SeqWindow || lastSeq == 0 && seq < 1<<40
+	}
+	if !s.v1 {
+		for from < len(s.data) {
+			i := bytes.Index(s.data[from:], []byte(recMagic))
+			if i < 0 {
+				return -1, 0
+			}
+			off := from + i
+			if seq, _, _, reason := s.record(off); reason == "" && plausible(seq) {
+				return off, seq
+			}
+			from = off + 1
+		}
+		return -1, 0
+	}
+	for off := from; off+frameHeadLen1+8 <= len(s.data); off++ {
+		n := int(binary.LittleEndian.Uint32(s.data[off:]))
+		if n < 8 || n > len(s.data)-off-frameHeadLen1 || !plausible(binary.LittleEndian.Uint64(s.data[off+frameHeadLen1:])) {
+			continue // cheap tests first: the CRC is over the whole body
+		}
+		if seq, _, _, reason := s.record(off); reason == "" {
+			return off, seq
+		}
+	}
+	return -1, 0
 }
