@@ -8,7 +8,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web fmt lint clean conformance
+.PHONY: all build run test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web fmt lint clean conformance difftest
 
 all: build
 
@@ -60,6 +60,18 @@ cluster:
 # catalog, WAL and partial-result readers, Parquet files. Prints a table.
 fuzz:
 	FUZZTIME=$${FUZZTIME:-10m} scripts/fuzz
+
+# difftest: generated queries over generated real-shaped data, each
+# answered every way that must agree (internal/difftest: workers, result
+# cache, buffer, two nodes, compaction, ternary partitions, WASM under
+# Node). SEED and N (queries) or MINUTES set the run; a failure prints
+# the SEED and N that re-run it. make test runs a 100-query smoke (unit).
+SEED    ?= 1
+N       ?= 2000
+MINUTES ?= 0
+difftest:
+	DIFFTEST_SEED=$(SEED) DIFFTEST_N=$(N) DIFFTEST_MINUTES=$(MINUTES) DIFFTEST_WASM=1 \
+		$(GO) test -count=1 -v -timeout 0 -run '^TestDifftest' ./internal/difftest/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./bench/...
