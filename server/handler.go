@@ -36,14 +36,15 @@ func (c *call) param(name string) string {
 type handlerFunc func(c *call) error
 
 // wrap is the middleware every route goes through: trace id, JSON content
-// type, authentication, the org's API rate limit, error rendering and
-// metrics.
+// type, authentication, the org's API rate limit and the limit headers,
+// error rendering and metrics.
 func (s *Server) wrap(name string, mode authMode, h handlerFunc) fasthttp.RequestHandler {
 	stats := s.metrics.route(name)
+	limit := routeLimit(name)
 	return func(ctx *fasthttp.RequestCtx) {
 		setTraceID(ctx)
 		ctx.SetContentType(contentTypeJSON)
-		if err := s.run(ctx, mode, h); err != nil && !errors.Is(err, errAnswered) {
+		if err := s.run(ctx, mode, limit, h); err != nil && !errors.Is(err, errAnswered) {
 			writeError(ctx, err)
 		}
 		releaseBody(ctx)
@@ -51,7 +52,7 @@ func (s *Server) wrap(name string, mode authMode, h handlerFunc) fasthttp.Reques
 	}
 }
 
-func (s *Server) run(ctx *fasthttp.RequestCtx, mode authMode, h handlerFunc) error {
+func (s *Server) run(ctx *fasthttp.RequestCtx, mode authMode, limit limitKind, h handlerFunc) error {
 	c := &call{RequestCtx: ctx, s: s}
 	if mode != authNone {
 		p, err := s.authenticate(ctx, mode == authOrg)
@@ -62,6 +63,8 @@ func (s *Server) run(ctx *fasthttp.RequestCtx, mode authMode, h handlerFunc) err
 			return err
 		}
 		c.p = p
+		// Set after the handler: a refusal's own headers then win.
+		defer s.setLimitHeaders(ctx, p.org, limit)
 	}
 	return h(c)
 }
