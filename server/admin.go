@@ -40,6 +40,10 @@ type Admin interface {
 	IssueAPIToken(org, name string) (string, error)
 	// IssuePAT creates a personal token for the user with email.
 	IssuePAT(email string) (string, error)
+	// SetLimits changes the per-second limits of org's license (the ones
+	// given; 0 is unlimited) and returns the license. A running server
+	// applies them to the next request.
+	SetLimits(org string, l Limits) (meta.License, error)
 	// Close releases the file or connection.
 	Close() error
 }
@@ -98,6 +102,42 @@ func (a *adminStore) IssueAPIToken(org, name string) (string, error) {
 func (a *adminStore) IssuePAT(email string) (string, error) {
 	tok, err := a.ms.IssuePAT(email, time.Now())
 	return tok, a.changed(err)
+}
+
+// Limits are the per-second request limits of an org's license; nil
+// leaves one as it is.
+type Limits struct {
+	APIRate    *int64 `json:"apiRateLimitPerSecond,omitempty"`
+	IngestRate *int64 `json:"ingestRequestsPerSecond,omitempty"`
+	QueryRate  *int64 `json:"queryRequestsPerSecond,omitempty"`
+}
+
+func (a *adminStore) SetLimits(org string, l Limits) (meta.License, error) {
+	for _, f := range []struct {
+		name string
+		v    *int64
+	}{{"api rate", l.APIRate}, {"ingest rate", l.IngestRate}, {"query rate", l.QueryRate}} {
+		if f.v != nil && *f.v < 0 {
+			return meta.License{}, fmt.Errorf("%w: %s %d: want requests per second, 0 for unlimited", meta.ErrInvalid, f.name, *f.v)
+		}
+	}
+	var o meta.Org
+	err := a.ms.Update(func(tx *meta.Tx) error {
+		if err := tx.Get(meta.KindOrg, "", org, &o); err != nil {
+			return fmt.Errorf("organization %q: %w", org, err)
+		}
+		set := func(dst *int64, v *int64) {
+			if v != nil {
+				*dst = *v
+			}
+		}
+		set(&o.License.APIRateLimitPerSecond, l.APIRate)
+		set(&o.License.IngestLimitPerSecond, l.IngestRate)
+		set(&o.License.QueryLimitPerSecond, l.QueryRate)
+		o.MetaModified = time.Now().UTC().Truncate(time.Second)
+		return tx.Put(meta.KindOrg, "", org, o)
+	})
+	return o.License, a.changed(err)
 }
 
 func (a *adminStore) Close() error {

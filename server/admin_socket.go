@@ -33,6 +33,8 @@ type adminRequest struct {
 	Email string `json:"email,omitempty"`
 	Org   string `json:"org,omitempty"`
 	Role  string `json:"role,omitempty"`
+	// Limits are limits-set's new values.
+	Limits *Limits `json:"limits,omitempty"`
 }
 
 // adminResponse carries every operation's answer.
@@ -42,7 +44,9 @@ type adminResponse struct {
 	User  *meta.User       `json:"user,omitempty"`
 	Users []meta.MemberRow `json:"users,omitempty"`
 	Token string           `json:"token,omitempty"`
-	Error string           `json:"error,omitempty"`
+	// License is the license after limits-set.
+	License *meta.License `json:"license,omitempty"`
+	Error   string        `json:"error,omitempty"`
 }
 
 // run performs op on a.
@@ -66,6 +70,13 @@ func (r *adminRequest) run(a Admin, op string) (out adminResponse, err error) {
 		out.Token, err = a.IssueAPIToken(r.Org, r.Name)
 	case "token-personal":
 		out.Token, err = a.IssuePAT(r.Email)
+	case "limits-set":
+		var l meta.License
+		if r.Limits == nil {
+			r.Limits = &Limits{}
+		}
+		l, err = a.SetLimits(r.Org, *r.Limits)
+		out.License = &l
 	default:
 		err = fmt.Errorf("%w: unknown admin operation %q", meta.ErrInvalid, op)
 	}
@@ -228,6 +239,14 @@ func (a *adminClient) IssueAPIToken(org, name string) (string, error) {
 func (a *adminClient) IssuePAT(email string) (string, error) {
 	out, err := a.do("token-personal", adminRequest{Email: email})
 	return out.Token, err
+}
+
+func (a *adminClient) SetLimits(org string, l Limits) (meta.License, error) {
+	out, err := a.do("limits-set", adminRequest{Org: org, Limits: &l})
+	if err != nil || out.License == nil {
+		return meta.License{}, err
+	}
+	return *out.License, nil
 }
 
 func (a *adminClient) Close() error {

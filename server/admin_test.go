@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/aplite/aplite/server/meta"
 )
 
 // provision creates org gamma with carol and a full API token through a,
@@ -195,5 +198,56 @@ func TestAdminDialsOnce(t *testing.T) {
 	}
 	if n := accepts.Load(); n != 1 {
 		t.Fatalf("%d connections for two requests, want 1", n)
+	}
+}
+
+// Limits set through `aplite admin` apply to a running server's next
+// request, and only the limits given change.
+func TestAdminSetsLimitsOnRunningServer(t *testing.T) {
+	dir := t.TempDir()
+	ts := newTestServerConfig(t, Config{DataDir: dir})
+	clock := ts.driveLimits()
+	ts.must(req{method: "GET", path: "/v2/datasets"}, 200)
+	a, err := OpenAdmin(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, remote := a.(*adminClient); !remote {
+		t.Fatalf("running server administered through %T", a)
+	}
+	n := func(v int64) *int64 { return &v }
+	lic, err := a.SetLimits(ts.org, Limits{APIRate: n(2), QueryRate: n(7)})
+	if err != nil || lic.APIRateLimitPerSecond != 2 || lic.QueryLimitPerSecond != 7 || lic.IngestLimitPerSecond != 100000 {
+		t.Fatalf("set limits: %+v, %v", lic, err)
+	}
+	// The request before the change counts: one more is admitted.
+	if r := ts.must(req{method: "GET", path: "/v2/datasets"}, 200); r.header["X-Ratelimit-Limit"] != "2" || r.header["X-Ratelimit-Remaining"] != "0" {
+		t.Fatalf("after the change: headers %v", r.header)
+	}
+	ts.mustErr(req{method: "GET", path: "/v2/datasets"}, 429, "at most 2 requests per second")
+	// 0 lifts the limit: no refusal, and no headers for a limit there is not.
+	if _, err := a.SetLimits(ts.org, Limits{APIRate: n(0)}); err != nil {
+		t.Fatal(err)
+	}
+	if r := ts.must(req{method: "GET", path: "/v2/datasets"}, 200); r.header["X-Ratelimit-Limit"] != "" {
+		t.Fatalf("unlimited: headers %v", r.header)
+	}
+	clock.add(time.Second)
+	for _, c := range []struct {
+		org  string
+		l    Limits
+		want string
+	}{
+		{ts.org, Limits{IngestRate: n(-1)}, "ingest rate -1"},
+		{"nope", Limits{APIRate: n(1)}, `organization "nope": not found`},
+	} {
+		if _, err := a.SetLimits(c.org, c.l); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("set limits %+v on %s: %v, want an error saying %q", c.l, c.org, err, c.want)
+		}
+	}
+	var o meta.Org
+	if err := ts.s.meta.Get(meta.KindOrg, "", ts.org, &o); err != nil || o.License.QueryLimitPerSecond != 7 || o.License.IngestLimitPerSecond != 100000 {
+		t.Fatalf("stored license %+v, %v", o.License, err)
 	}
 }
