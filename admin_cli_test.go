@@ -86,8 +86,11 @@ func TestAdminCLIOnStoppedDir(t *testing.T) {
 	}
 }
 
-func TestAdminCLIOnRunningServer(t *testing.T) {
-	dir := t.TempDir()
+// serveForAdmin starts `aplite serve` on dir with the personal token
+// xapt-cli-admin and returns a function that calls its API and answers
+// the status and headers.
+func serveForAdmin(t *testing.T, dir string) func(token, org, method, path, body string) (int, http.Header) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +103,7 @@ func TestAdminCLIOnRunningServer(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	for i := 0; ; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
@@ -111,8 +114,7 @@ func TestAdminCLIOnRunningServer(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	pat, api := provisionCLI(t, dir)
-	call := func(token, org, method, path, body string) int {
+	return func(token, org, method, path, body string) (int, http.Header) {
 		q, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
 		q.Header.Set("Authorization", "Bearer "+token)
 		q.Header.Set("Content-Type", "application/json")
@@ -124,8 +126,18 @@ func TestAdminCLIOnRunningServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		return resp.StatusCode
+		return resp.StatusCode, resp.Header
 	}
+}
+
+func TestAdminCLIOnRunningServer(t *testing.T) {
+	dir := t.TempDir()
+	api2 := serveForAdmin(t, dir)
+	call := func(token, org, method, path, body string) int {
+		code, _ := api2(token, org, method, path, body)
+		return code
+	}
+	pat, api := provisionCLI(t, dir)
 	if code := call(pat, "gamma", "POST", "/v2/datasets", `{"name":"g"}`); code != 200 {
 		t.Fatalf("carol creating a dataset in gamma: %d", code)
 	}
@@ -143,5 +155,64 @@ func TestAdminCLIOnRunningServer(t *testing.T) {
 	}
 	if code := call(pat, "gamma", "GET", "/v2/datasets", ""); code != 403 {
 		t.Fatalf("carol after removal: %d", code)
+	}
+}
+
+// `aplite admin limits` changes a running server's limits at once.
+func TestAdminCLILimits(t *testing.T) {
+	dir := t.TempDir()
+	call := serveForAdmin(t, dir)
+	run := func(want int, args ...string) (string, string) {
+		t.Helper()
+		out, errOut, code := adminRun(t, dir, args...)
+		if code != want {
+			t.Fatalf("admin %v: exit %d, want %d; stdout %q stderr %q", args, code, want, out, errOut)
+		}
+		return strings.Join(strings.Fields(out), " "), errOut
+	}
+	if out, _ := run(0, "limits", "set", "-org", "default", "-api-rate", "1", "-query-rate", "9"); out != "default 1 100000 9" {
+		t.Fatalf("limits set printed %q", out)
+	}
+	if out, _ := run(0, "limits", "list"); out != "default 1 100000 9" {
+		t.Fatalf("limits list printed %q", out)
+	}
+	// One request a second: of a few in a row, one is refused at once.
+	refused := false
+	for range 4 {
+		code, h := call("xapt-cli-admin", "default", "GET", "/v2/datasets", "")
+		if h.Get("X-RateLimit-Limit") != "1" {
+			t.Fatalf("status %d, headers %v", code, h)
+		}
+		if code == 429 {
+			refused = true
+			if h.Get("Retry-After") == "" {
+				t.Fatalf("429 without Retry-After: %v", h)
+			}
+			break
+		}
+	}
+	if !refused {
+		t.Fatal("four requests in a row all admitted under a limit of 1 per second")
+	}
+	run(0, "limits", "set", "-org", "default", "-api-rate", "0")
+	for range 4 {
+		if code, h := call("xapt-cli-admin", "default", "GET", "/v2/datasets", ""); code != 200 || h.Get("X-RateLimit-Limit") != "" {
+			t.Fatalf("unlimited: status %d, headers %v", code, h)
+		}
+	}
+	for _, c := range []struct {
+		code int
+		args []string
+		want string
+	}{
+		{2, []string{"limits", "set", "-org", "default"}, "at least one of"},
+		{2, []string{"limits", "set", "-api-rate", "5"}, "-org is required"},
+		{2, []string{"limits", "set", "-org", "default", "-ingest-rate", "-3"}, "-ingest-rate -3"},
+		{1, []string{"limits", "set", "-org", "nope", "-api-rate", "5"}, `organization "nope": not found`},
+		{1, []string{"limits", "list", "-org", "nope"}, `organization "nope" not found`},
+	} {
+		if _, errOut := run(c.code, c.args...); !strings.Contains(errOut, c.want) {
+			t.Errorf("admin %v: stderr %q, want %q", c.args, errOut, c.want)
+		}
 	}
 }

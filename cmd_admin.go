@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/aplite/aplite/server"
+	"github.com/aplite/aplite/server/meta"
 )
 
 // adminUsage is `aplite admin -h`.
@@ -31,6 +33,18 @@ tokens. Works on a stopped server's data directory, and on a running one
   token create -org ID [-name NAME]   print a new API token of org ID allowed
                                       everything
   token create -user EMAIL            print a new personal token for EMAIL
+  limits set -org ID [-api-rate N] [-ingest-rate N] [-query-rate N]
+                                      set org ID's requests per second: on every
+                                      authenticated route, on ingest, on queries
+                                      (0 unlimited; a running server applies
+                                      them to the next request); prints them
+  limits list [-org ID]               list limits: ORG, API, INGEST, QUERY
+                                      (requests per second, 0 unlimited)
+
+A new org allows 100000 requests per second of each kind. Over the API
+limit a request gets 429, over the ingest or query limit 430, with
+Retry-After; every response carries X-RateLimit-* (and X-IngestLimit-* or
+X-QueryLimit-* on ingest and queries) so clients can pace themselves.
 
 Every command takes -data DIR (APLITE_DATA, default ./data).
 Exit 0 on success, 1 when the operation fails, 2 on a usage error.
@@ -41,7 +55,8 @@ type adminCmd struct {
 	fs               *flag.FlagSet
 	data, org, name  *string
 	role, user       *string
-	args             []string // positional arguments
+	rates            [3]*int64 // limits set: api, ingest, query
+	args             []string  // positional arguments
 	stdout, stderr   io.Writer
 	subject, verb    string
 	wantArgs         int
@@ -107,6 +122,13 @@ func (c *adminCmd) command() (func(server.Admin) error, bool) {
 	case "token create":
 		c.requireOrgOrUser = true
 		return c.tokenCreate, true
+	case "limits set":
+		for i, name := range rateFlags {
+			c.rates[i] = c.fs.Int64(name, -1, "requests per second, 0 unlimited")
+		}
+		return c.limitsSet, true
+	case "limits list":
+		return c.limitsList, true
 	}
 	return nil, false
 }
@@ -134,6 +156,8 @@ func (c *adminCmd) parse(args []string) (int, bool) {
 		return c.usage("-org is required")
 	case c.requireOrgOrUser && (*c.org == "") == (*c.user == ""):
 		return c.usage("give -org ID (an API token) or -user EMAIL (a personal token)")
+	case c.subject+" "+c.verb == "limits set":
+		return c.checkRates()
 	}
 	return 0, true
 }
@@ -200,4 +224,65 @@ func (c *adminCmd) tokenCreate(a server.Admin) error {
 		fmt.Fprintln(c.stdout, tok)
 	}
 	return err
+}
+
+// rateFlags are the flags of `limits set`, in Limits' order.
+var rateFlags = [3]string{"api-rate", "ingest-rate", "query-rate"}
+
+// checkRates checks `limits set` names an org and at least one valid rate.
+func (c *adminCmd) checkRates() (int, bool) {
+	if *c.org == "" {
+		return c.usage("-org is required")
+	}
+	given := map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	some := false
+	for i, name := range rateFlags {
+		if !given[name] {
+			c.rates[i] = nil
+			continue
+		}
+		if *c.rates[i] < 0 {
+			return c.usage("-%s %d: want requests per second, 0 for unlimited", name, *c.rates[i])
+		}
+		some = true
+	}
+	if !some {
+		return c.usage("give at least one of -api-rate, -ingest-rate, -query-rate")
+	}
+	return 0, true
+}
+
+func (c *adminCmd) limitsSet(a server.Admin) error {
+	l, err := a.SetLimits(*c.org, server.Limits{APIRate: c.rates[0], IngestRate: c.rates[1], QueryRate: c.rates[2]})
+	if err == nil {
+		printLimits(c.stdout, []meta.Org{{ID: *c.org, License: l}})
+	}
+	return err
+}
+
+func (c *adminCmd) limitsList(a server.Admin) error {
+	orgs, err := a.Orgs()
+	if err != nil {
+		return err
+	}
+	if *c.org != "" {
+		orgs = slices.DeleteFunc(orgs, func(o meta.Org) bool { return o.ID != *c.org })
+		if len(orgs) == 0 {
+			return fmt.Errorf("organization %q not found", *c.org)
+		}
+	}
+	printLimits(c.stdout, orgs)
+	return nil
+}
+
+// printLimits writes one line per org: ID and its API, ingest and query
+// requests per second.
+func printLimits(out io.Writer, orgs []meta.Org) {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, o := range orgs {
+		l := o.License
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\n", o.ID, l.APIRateLimitPerSecond, l.IngestLimitPerSecond, l.QueryLimitPerSecond)
+	}
+	w.Flush()
 }
