@@ -13,8 +13,10 @@ import (
 // cmdCheck is `aplite check DATA_DIR` and `aplite repair DATA_DIR`: verify
 // every checksum of a stopped server's data directory (blocks and WAL),
 // with a progress line on a terminal; exit 1 on damage. repair sets the
-// damage aside (blocks renamed *.corrupt, WAL segments cut before their
-// first damaged record) and says what it did.
+// damage aside (blocks renamed *.corrupt, damaged WAL bytes moved to
+// *.corrupt files, torn tails cut) and says what it did. Damage set aside earlier
+// (*.corrupt files) is listed too: its events are gone, but it does not
+// fail the check, there being nothing left to repair.
 func cmdCheck(name string, args []string) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	storage := ""
@@ -29,7 +31,7 @@ func cmdCheck(name string, args []string) int {
 			fs.PrintDefaults()
 		} else {
 			fmt.Fprintln(fs.Output())
-			fmt.Fprintln(fs.Output(), "Sets damaged blocks aside (renamed *.corrupt) and cuts damaged WAL segments, then reports what it did.")
+			fmt.Fprintln(fs.Output(), "Sets damaged blocks aside (renamed *.corrupt) and damaged WAL records (moved to *.corrupt files, keeping the intact records after them), then reports what it did.")
 		}
 	}
 	if err := fs.Parse(args); err != nil {
@@ -64,27 +66,34 @@ func cmdCheck(name string, args []string) int {
 		fmt.Fprintf(os.Stderr, "aplite %s: %v\n", name, err)
 		return 1
 	}
-	damaged := 0
+	damaged, repaired := 0, 0
 	for _, p := range probs {
-		what := "damaged:"
-		if p.Torn {
+		what, done := "damaged:", ""
+		switch {
+		case p.SetAside:
+			what = "lost:" // reported so the loss is not forgotten; nothing to repair
+		case p.Torn:
 			what = "torn tail (a crash mid-write; unacknowledged events only):"
-		} else {
+		default:
 			damaged++
 		}
-		done := ""
-		if name == "repair" {
+		if name == "repair" && !p.SetAside {
 			done = " -> set aside"
+			repaired++
 		}
 		fmt.Printf("%s: %s %s%s\n", p.File, what, p.Reason, done)
 	}
 	switch {
 	case name == "repair":
-		fmt.Printf("repair: %d problem(s) set aside\n", len(probs))
+		fmt.Printf("repair: %d problem(s) set aside\n", repaired)
 		return 0
 	case damaged > 0:
 		fmt.Printf("check: %d damaged file(s)\n", damaged)
 		return 1
+	}
+	if lost := len(probs) - damaged; lost > 0 {
+		fmt.Printf("check: every checksum is valid (%d problem(s) listed above: torn tails or damage set aside earlier)\n", lost)
+		return 0
 	}
 	fmt.Println("check: every checksum is valid")
 	return 0

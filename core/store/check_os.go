@@ -19,9 +19,12 @@ type Problem struct {
 	// Torn marks a damaged tail of the newest WAL segment: what a crash
 	// mid-write leaves, holding only unacknowledged events.
 	Torn bool
-	// SetAside marks damage set aside earlier (a *.corrupt file): its
-	// events are missing from the dataset, and nothing is left to repair.
+	// SetAside marks damage set aside earlier (a *.corrupt or *.missing
+	// file): its events are missing from the dataset, and nothing is
+	// left to repair.
 	SetAside bool
+	// Missing marks a block the manifest lists whose file is gone.
+	Missing bool
 }
 
 // CheckProgress hears of every file Check reads: i of n files.
@@ -80,6 +83,8 @@ func repairOne(dir string, p Problem) error {
 	switch {
 	case p.SetAside:
 		return nil
+	case p.Missing:
+		return acknowledgeMissing(filepath.Join(dir, p.Dataset), path)
 	case strings.HasSuffix(p.File, ".blk"):
 		return os.Rename(path, path+".corrupt")
 	}
@@ -95,6 +100,78 @@ func repairOne(dir string, p Problem) error {
 type checkItem struct {
 	dataset, rel     string
 	wal, last, aside bool
+	missing          bool
+	want             int64 // the block's size in the manifest; -1 unlisted
+}
+
+// acknowledgeMissing drops a missing block from its dataset's manifest
+// and leaves blocks/<id>.blk.missing in its place, so the loss is still
+// reported but no longer fails a check.
+func acknowledgeMissing(dsDir, path string) error {
+	id, ok := blockFileID(filepath.Base(path))
+	listed, have, err := readManifest(dsDir)
+	if !ok || !have || err != nil {
+		return fmt.Errorf("%s: cannot read the block manifest: %v", path, err)
+	}
+	if err := writeFileDurable(path+".missing", nil, true); err != nil {
+		return err
+	}
+	delete(listed, id)
+	m := &blockManifest{path: filepath.Join(dsDir, manifestName), sync: true, blocks: listed}
+	return m.write()
+}
+
+// manifestItems lists the blocks a dataset's manifest names whose files
+// are gone (and that no surviving block replaced, and that were not set
+// aside), and returns every listed block's size for the size check.
+func manifestItems(dir, ds string, blocks []string) ([]checkItem, map[string]int64) {
+	listed, have, err := readManifest(filepath.Join(dir, ds))
+	if !have || err != nil {
+		return nil, nil
+	}
+	sizes := map[string]int64{}
+	present := map[uint64]bool{}
+	for _, b := range blocks {
+		if id, ok := blockFileID(filepath.Base(b)); ok {
+			present[id] = true
+		}
+	}
+	var gone []uint64
+	for id, size := range listed {
+		rel := filepath.Join(ds, "blocks", fmt.Sprintf("%016x.blk", id))
+		sizes[rel] = size
+		if !present[id] {
+			gone = append(gone, id)
+		}
+	}
+	if len(gone) == 0 {
+		return nil, sizes
+	}
+	replaced := map[uint64]bool{}
+	for _, b := range blocks {
+		if data, err := os.ReadFile(b); err == nil {
+			if p, err := newBlockPart(0, b, data, nil); err == nil {
+				for _, id := range p.idx.replaced {
+					replaced[id] = true
+				}
+			}
+		}
+	}
+	sort.Slice(gone, func(i, j int) bool { return gone[i] < gone[j] })
+	var out []checkItem
+	for _, id := range gone {
+		rel := filepath.Join(ds, "blocks", fmt.Sprintf("%016x.blk", id))
+		if replaced[id] || exists(filepath.Join(dir, rel+".corrupt")) || exists(filepath.Join(dir, rel+".missing")) {
+			continue
+		}
+		out = append(out, checkItem{dataset: ds, rel: rel, missing: true})
+	}
+	return out, sizes
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // checkWAL reports a segment's damage (every run, with its offset) or its
@@ -131,11 +208,19 @@ func checkFiles(dir string) ([]checkItem, error) {
 		ds := e.Name()
 		blocks, _ := filepath.Glob(filepath.Join(dir, ds, "blocks", "*.blk"))
 		sort.Strings(blocks)
+		missing, sizes := manifestItems(dir, ds, blocks)
 		for _, b := range blocks {
 			rel, _ := filepath.Rel(dir, b)
-			out = append(out, checkItem{dataset: ds, rel: rel})
+			want, ok := sizes[rel]
+			if !ok {
+				want = -1
+			}
+			out = append(out, checkItem{dataset: ds, rel: rel, want: want})
 		}
+		out = append(out, missing...)
 		aside, _ := filepath.Glob(filepath.Join(dir, ds, "*", "*.corrupt"))
+		marks, _ := filepath.Glob(filepath.Join(dir, ds, "blocks", "*.blk.missing"))
+		aside = append(aside, marks...)
 		sort.Strings(aside)
 		for _, a := range aside {
 			rel, _ := filepath.Rel(dir, a)
@@ -151,6 +236,9 @@ func checkFiles(dir string) ([]checkItem, error) {
 
 func checkFile(dir string, f checkItem) *Problem {
 	path := filepath.Join(dir, f.rel)
+	if f.missing {
+		return &Problem{Dataset: f.dataset, File: f.rel, Missing: true, Reason: "missing: listed in the block manifest but the file is gone; its events are lost"}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return &Problem{Dataset: f.dataset, File: f.rel, Reason: err.Error()}
@@ -163,6 +251,9 @@ func checkFile(dir string, f checkItem) *Problem {
 	}
 	if f.wal {
 		return checkWAL(f, path, data)
+	}
+	if f.want >= 0 && !f.aside && int64(len(data)) != f.want {
+		return &Problem{Dataset: f.dataset, File: f.rel, Reason: fmt.Sprintf("truncated: the file has %d bytes, the block manifest lists %d", len(data), f.want)}
 	}
 	p, err := newBlockPart(0, path, data, nil)
 	if err != nil {

@@ -25,6 +25,9 @@ type osFiles struct {
 	syncs      int // WAL fsyncs so far (tests check group commit)
 	frame      []byte
 	noSync     bool
+	// manifest lists the block files (local storage only; nil when the
+	// blocks live in an object store, whose catalog lists them).
+	manifest *blockManifest
 }
 
 func (f *osFiles) blockPath(id uint64) string {
@@ -148,6 +151,12 @@ func (f *osFiles) writeBlock(id uint64, data []byte) (*blockPart, error) {
 	if err := writeFileDurable(path, data, !f.noSync); err != nil {
 		return nil, err
 	}
+	if f.manifest != nil {
+		if err := f.manifest.set(id, int64(len(data))); err != nil {
+			_ = os.Remove(path) // unlisted, it would be adopted at the next open; the caller retries
+			return nil, fmt.Errorf("store: listing block %016x in the block manifest: %w", id, err)
+		}
+	}
 	return mapBlock(id, path)
 }
 
@@ -174,7 +183,16 @@ func mapBlock(id uint64, path string) (*blockPart, error) {
 	return p, nil
 }
 
-func (f *osFiles) removeBlock(id uint64) error { return os.Remove(f.blockPath(id)) }
+// removeBlock drops the block from the manifest before unlinking it, so
+// the manifest never lists a block that was removed on purpose.
+func (f *osFiles) removeBlock(id uint64) error {
+	if f.manifest != nil {
+		if err := f.manifest.set(id, -1); err != nil {
+			return err
+		}
+	}
+	return os.Remove(f.blockPath(id))
+}
 
 func (f *osFiles) writeMeta(m dsMeta) error {
 	b, err := json.Marshal(m)
@@ -260,6 +278,10 @@ func createDatasetDir(root, name string, created time.Time, opts Options) (dsFil
 	if err := f.writeMeta(dsMeta{Created: created}); err != nil {
 		return nil, err
 	}
+	m := &blockManifest{path: filepath.Join(tmp, manifestName), sync: !opts.NoSync, blocks: map[uint64]int64{}}
+	if err := m.write(); err != nil {
+		return nil, err
+	}
 	final := filepath.Join(root, name)
 	if err := os.Rename(tmp, final); err != nil {
 		return nil, err
@@ -269,7 +291,8 @@ func createDatasetDir(root, name string, created time.Time, opts Options) (dsFil
 			return nil, err
 		}
 	}
-	f = &osFiles{dir: final, walDir: filepath.Join(final, "wal"), blockDir: filepath.Join(final, "blocks"), noSync: opts.NoSync}
+	m.path = filepath.Join(final, manifestName)
+	f = &osFiles{dir: final, walDir: filepath.Join(final, "wal"), blockDir: filepath.Join(final, "blocks"), noSync: opts.NoSync, manifest: m}
 	if err := f.startSegment(1); err != nil {
 		return nil, err
 	}

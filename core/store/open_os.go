@@ -98,12 +98,22 @@ func openDatasetDir(dir string, opts Options) (*osFiles, *recovered, time.Time, 
 }
 
 // loadBlocks maps every block, sets corrupt ones aside, deletes blocks a
-// surviving block replaced, and returns the flushed WAL watermark.
+// surviving block replaced, checks the files against the block manifest
+// (reporting listed blocks that are gone), and returns the flushed WAL
+// watermark.
 func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
 	ents, err := os.ReadDir(f.blockDir)
 	if err != nil {
 		return 0, err
 	}
+	listed, haveManifest, merr := readManifest(f.dir)
+	if merr != nil {
+		opts.Logf("store: %s: the block manifest does not parse (%v); rebuilding it from the block files", f.dir, merr)
+	}
+	if !haveManifest {
+		listed = map[uint64]int64{}
+	}
+	settled := map[uint64]bool{} // set aside already: not missing
 	maxID := uint64(0)
 	for _, e := range ents {
 		name := e.Name()
@@ -112,25 +122,18 @@ func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
 			_ = os.Remove(path)
 			continue
 		}
-		if strings.HasSuffix(name, ".blk.corrupt") { // set aside at an earlier start
-			info, _ := e.Info()
-			found := time.Now().UTC()
-			if info != nil {
-				found = info.ModTime().UTC()
-			}
-			rec.damaged = append(rec.damaged, Damage{Name: strings.TrimSuffix(name, ".corrupt"), Reason: "set aside as corrupt", Found: found})
+		if d, id, ok := setAsideBlock(e); ok { // set aside at an earlier start, or by repair
+			rec.damaged = append(rec.damaged, d)
+			settled[id] = true
+			maxID = max(maxID, id)
 			continue
 		}
-		hexID, ok := strings.CutSuffix(name, ".blk")
+		id, ok := blockFileID(name)
 		if !ok {
 			continue
 		}
-		id, err := strconv.ParseUint(hexID, 16, 64)
-		if err != nil {
-			continue
-		}
 		maxID = max(maxID, id)
-		p, err := mapBlock(id, path)
+		p, err := openBlockFile(id, path, e, listed, haveManifest)
 		if err != nil {
 			var ce *CorruptionError
 			if !errors.As(err, &ce) {
@@ -140,6 +143,7 @@ func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
 			opts.Logf("store: setting aside corrupt block %s: %v", path, err)
 			_ = os.Rename(path, path+".corrupt")
 			rec.damaged = append(rec.damaged, Damage{Name: name, Reason: ce.Reason, Found: time.Now().UTC()})
+			settled[id] = true
 			continue
 		}
 		p.durable = true
@@ -165,8 +169,99 @@ func loadBlocks(f *osFiles, rec *recovered, opts Options) (uint64, error) {
 	}
 	rec.blocks = kept
 	slices.SortFunc(rec.blocks, func(a, b *blockPart) int { return cmpInt(int64(a.id), int64(b.id)) })
+	for id := range listed {
+		maxID = max(maxID, id)
+	}
 	rec.nextBlock = maxID + 1
+	f.manifest = reconcileManifest(f, rec, listed, haveManifest, replaced, settled, opts)
 	return watermark, nil
+}
+
+// blockFileID parses a block file's name.
+func blockFileID(name string) (uint64, bool) {
+	hexID, ok := strings.CutSuffix(name, ".blk")
+	if !ok {
+		return 0, false
+	}
+	id, err := strconv.ParseUint(hexID, 16, 64)
+	return id, err == nil
+}
+
+// setAsideBlock recognises a block set aside as corrupt (.blk.corrupt) or
+// acknowledged missing by repair (.blk.missing): damage every query of
+// the dataset reports until an operator deletes the file.
+func setAsideBlock(e os.DirEntry) (Damage, uint64, bool) {
+	name := e.Name()
+	reason := "set aside as corrupt"
+	base, ok := strings.CutSuffix(name, ".corrupt")
+	if !ok {
+		if base, ok = strings.CutSuffix(name, ".missing"); !ok {
+			return Damage{}, 0, false
+		}
+		reason = "missing (its file was lost; acknowledged by aplite repair)"
+	}
+	id, ok := blockFileID(base)
+	if !ok {
+		return Damage{}, 0, false
+	}
+	found := time.Now().UTC()
+	if info, err := e.Info(); err == nil {
+		found = info.ModTime().UTC()
+	}
+	return Damage{Name: base, Reason: reason, Found: found}, id, true
+}
+
+// openBlockFile maps a block file, first checking its size against the
+// manifest: a shorter file is corruption even where its tail would parse.
+func openBlockFile(id uint64, path string, e os.DirEntry, listed map[uint64]int64, haveManifest bool) (*blockPart, error) {
+	if want, ok := listed[id]; ok && haveManifest {
+		if info, err := e.Info(); err == nil && info.Size() != want {
+			return nil, &CorruptionError{File: path, Offset: info.Size(),
+				Reason: fmt.Sprintf("truncated: the file has %d bytes, the block manifest lists %d", info.Size(), want)}
+		}
+	}
+	return mapBlock(id, path)
+}
+
+// reconcileManifest compares the manifest with the blocks opened: a
+// listed block that is gone (and neither replaced by a surviving block
+// nor set aside) is reported and stays listed, so every open and `aplite
+// check` report it until repair; unlisted blocks are adopted. The file
+// is rewritten when it changed (a failure to is logged: the next block
+// written rewrites it).
+func reconcileManifest(f *osFiles, rec *recovered, listed map[uint64]int64, haveManifest bool, replaced, settled map[uint64]bool, opts Options) *blockManifest {
+	m := &blockManifest{path: filepath.Join(f.dir, manifestName), sync: !f.noSync, blocks: map[uint64]int64{}}
+	changed := !haveManifest
+	present := map[uint64]bool{}
+	for _, p := range rec.blocks {
+		present[p.id] = true
+		m.blocks[p.id] = int64(p.size)
+		if _, ok := listed[p.id]; !ok && haveManifest {
+			opts.Logf("store: %s: adopting block %016x, not in the block manifest (written just before a crash)", f.dir, p.id)
+			changed = true
+		}
+	}
+	for id, size := range listed {
+		switch {
+		case present[id]:
+		case replaced[id] || settled[id]:
+			changed = true
+		default:
+			name := fmt.Sprintf("%016x.blk", id)
+			opts.Logf("store: %s: block %s is listed in the block manifest but its file is missing; its events are missing from every query (run aplite check)", f.dir, name)
+			rec.damaged = append(rec.damaged, Damage{Name: name, Reason: "missing: listed in the block manifest but the file is gone", Found: time.Now().UTC()})
+			m.blocks[id] = size
+		}
+	}
+	if !haveManifest {
+		opts.Logf("store: %s: no block manifest (a directory written before aplite kept one): built one from the %d block files present", f.dir, len(rec.blocks))
+	}
+	if changed {
+		if err := m.write(); err != nil {
+			opts.Logf("store: %s: writing the block manifest: %v", f.dir, err)
+		}
+	}
+	return m
 }
 
 // replayWAL buffers every intact record above the watermark, cuts torn
