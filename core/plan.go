@@ -227,14 +227,16 @@ func (p *planner) newScan(snaps []*store.Snapshot) *plan.Source {
 	return s
 }
 
-// bound applies the request's time range and cursor to a scan.
+// bound applies the request's time range and cursor to a scan. A time
+// past either end of the datetime range is clamped to it: endTime in the
+// year 3000 asks for everything up to the last time an event can have.
 func (p *planner) bound(s *plan.Source) {
 	if !p.req.Start.IsZero() {
-		lo := p.req.Start.UnixNano()
+		lo := fn.ClampNanos(p.req.Start)
 		s.Lo = &lo
 	}
 	if !p.req.End.IsZero() {
-		hi := p.req.End.UnixNano()
+		hi := fn.ClampNanos(p.req.End)
 		s.Hi = &hi
 	}
 	applyCursor(s, p.req)

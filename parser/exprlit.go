@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"unicode/utf8"
 
@@ -130,6 +131,10 @@ func rawLit(t *lexer.Token) (*Literal, error) {
 		v, ok := parseDateTime(body)
 		if !ok {
 			return nil, errAt(t, "bad datetime literal "+quoteText(body)+": want e.g. 2024-01-15T14:00:00Z, 2019-11-30 23:59:59.9 or 2015-12-31")
+		}
+		if v.Before(minDateTime) || v.After(maxDateTime) {
+			return nil, errAt(t, "datetime literal "+quoteText(body)+" is outside the range of datetime, "+
+				minDateTime.Format(time.RFC3339Nano)+" to "+maxDateTime.Format(time.RFC3339Nano))
 		}
 		lit.Kind, lit.Value = LitDateTime, v
 		return lit, nil

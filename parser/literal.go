@@ -134,6 +134,14 @@ var dateLayouts = []string{
 	time.RFC822Z,
 }
 
+// minDateTime and maxDateTime bound what a datetime holds (int64
+// nanoseconds since the epoch); a literal outside them is refused rather
+// than wrapped into a time in another century.
+var (
+	minDateTime = time.Unix(0, math.MinInt64).UTC()
+	maxDateTime = time.Unix(0, math.MaxInt64).UTC()
+)
+
 // parseDateTime decodes the body of datetime(...) into a UTC time.
 func parseDateTime(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)

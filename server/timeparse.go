@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -43,7 +44,7 @@ func parseRelative(s string, now time.Time) (time.Time, error) {
 	if rest == "" {
 		return now.UTC(), nil
 	}
-	sign := time.Duration(1)
+	sign := 1.0
 	switch rest[0] {
 	case '-':
 		sign = -1
@@ -51,20 +52,39 @@ func parseRelative(s string, now time.Time) (time.Time, error) {
 	default:
 		return time.Time{}, fmt.Errorf("cannot parse %q: expected now, now-<n><unit> or now+<n><unit>", s)
 	}
-	d, err := parseSpan(strings.TrimSpace(rest[1:]))
+	ns, err := spanNanos(strings.TrimSpace(rest[1:]))
 	if err != nil {
 		return time.Time{}, fmt.Errorf("cannot parse %q: %v", s, err)
 	}
-	return now.Add(sign * d).UTC(), nil
+	// A span past time.Duration's 292 years is moved in whole seconds
+	// (capped far beyond any time a datetime holds, which the query's
+	// range is clamped to), never wrapped into a time the other way.
+	if math.Abs(ns) < math.MaxInt64 {
+		return now.Add(time.Duration(sign * ns)).UTC(), nil
+	}
+	return time.Unix(now.Unix()+int64(sign*min(ns/1e9, 1e15)), int64(now.Nanosecond())).UTC(), nil
 }
 
 // parseSpan reads "<n><unit>" sums like "1h30m", with days, weeks and
 // years on top of Go's units.
 func parseSpan(s string) (time.Duration, error) {
+	ns, err := spanNanos(s)
+	if err != nil {
+		return 0, err
+	}
+	if ns >= math.MaxInt64 {
+		return 0, fmt.Errorf("duration %q is too long: at most 292 years", s)
+	}
+	return time.Duration(ns), nil
+}
+
+// spanNanos is the length of a parseSpan sum in nanoseconds, as a float so
+// that a span too long for time.Duration is still measured.
+func spanNanos(s string) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("missing duration")
 	}
-	var total time.Duration
+	var total float64
 	for s != "" {
 		i := 0
 		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
@@ -104,7 +124,7 @@ func parseSpan(s string) (time.Duration, error) {
 		default:
 			return 0, fmt.Errorf("unknown unit %q (use ms, s, m, h, d, w or y)", s[i:j])
 		}
-		total += time.Duration(n * float64(unit))
+		total += n * float64(unit)
 		s = s[j:]
 	}
 	return total, nil

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"github.com/aplite/aplite/core/fn"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -29,6 +30,9 @@ func (a *arithOp) eval(s *scratch, lv, rv *vector.Vector, n int, sel []int32) *v
 		l, r := intOperand(s, lv, sel), intOperand(s, rv, sel)
 		out := &vector.Vector{Type: a.res, Len: n, Ints: takeInts(s, n)}
 		out.Valid = runArith(a.ints, l, r, sel, out.Ints, valid)
+		if a.res == vector.DateTime || a.res == vector.TimeSpan {
+			out.Valid = nullOverflow(a.op, l, r, out, n, sel)
+		}
 		return out
 	}
 	l, r := floatOperand(s, lv, sel), floatOperand(s, rv, sel)
@@ -146,4 +150,42 @@ func dynRows(n int, sel []int32, f func(i int) any) *vector.Vector {
 		out.AppendNull()
 	}
 	return out
+}
+
+// nullOverflow makes null every row of a datetime or timespan sum or
+// difference that overflowed int64 nanoseconds: a time moved past
+// 2262-04-11 or before 1677-09-21 has no value, and the wrapped one
+// would read as a time in the other century.
+func nullOverflow(op string, l, r, out *vector.Vector, n int, sel []int32) vector.Bitmap {
+	check := fn.AddNanos
+	switch op {
+	case "+":
+	case "-":
+		check = fn.SubNanos
+	default:
+		return out.Valid
+	}
+	valid := out.Valid
+	row := func(i int) {
+		if valid != nil && !valid.Get(i) {
+			return
+		}
+		if _, ok := check(l.Int(i), r.Int(i)); ok {
+			return
+		}
+		if valid == nil {
+			valid = vector.NewBitmapSet(n)
+		}
+		valid.Clear(i)
+	}
+	if sel != nil {
+		for _, i := range sel {
+			row(int(i))
+		}
+		return valid
+	}
+	for i := 0; i < n; i++ {
+		row(i)
+	}
+	return valid
 }

@@ -43,7 +43,7 @@ func ParseTime(s string) (int64, bool) {
 	}
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
-			return t.UnixNano(), true
+			return TimeNanos(t) // a time a datetime cannot hold is null
 		}
 	}
 	return 0, false

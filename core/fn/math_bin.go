@@ -108,17 +108,19 @@ func evalBin(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) 
 		if s <= 0 {
 			return 0, false
 		}
-		return binInt(x, s), true
+		return binInt(x, s)
 	}), nil
 }
 
-// binInt rounds x down to a multiple of s (s > 0), toward minus infinity.
-func binInt(x, s int64) int64 {
+// binInt rounds x down to a multiple of s (s > 0), toward minus infinity;
+// false when that multiple is below the smallest int64 (a datetime in
+// 1677 binned by a span that reaches before the range).
+func binInt(x, s int64) (int64, bool) {
 	r := x % s
 	if r < 0 {
 		r += s
 	}
-	return x - r
+	return x - r, x-r <= x
 }
 
 // binInts is bin's hot loop: a column of int-backed values and a constant
@@ -129,6 +131,7 @@ func binInts(a *vector.Vector, n Rows, s int64, t vector.Type) *vector.Vector {
 	}
 	in := a.Ints[:n.N]
 	out := make([]int64, n.N)
+	under := false
 	for i := range n.Live() {
 		x := in[i]
 		r := x % s
@@ -136,6 +139,14 @@ func binInts(a *vector.Vector, n Rows, s int64, t vector.Type) *vector.Vector {
 			r += s
 		}
 		out[i] = x - r
+		under = under || out[i] > x
+	}
+	if under {
+		get := ToInt
+		if t == vector.DateTime {
+			get = ToTime
+		}
+		return Binary(t, a, vector.NewConst(vector.Int, s, n.N), n, get, ToInt, binInt)
 	}
 	return &vector.Vector{Type: t, Len: n.N, Ints: out, Valid: a.Valid}
 }
@@ -172,5 +183,5 @@ func evalBinAuto(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, e
 	if a.Type == vector.DateTime && !a.Const {
 		return binInts(a, n, s, vector.DateTime), nil
 	}
-	return Unary(vector.DateTime, a, n, ToTime, func(x int64) (int64, bool) { return binInt(x, s), true }), nil
+	return Unary(vector.DateTime, a, n, ToTime, func(x int64) (int64, bool) { return binInt(x, s) }), nil
 }

@@ -30,36 +30,73 @@ func init() {
 		start := b.f
 		Register(&Func{Name: "startof" + b.unit, Family: famTime, MinArgs: 1, MaxArgs: 2,
 			Result: Sig("startof"+b.unit, vector.DateTime, KTime, KInt),
-			Eval: boundEval(func(t time.Time, k int) int64 {
-				return start(t, k).UnixNano()
+			Eval: boundEval(func(t time.Time, k int) (int64, bool) {
+				return TimeNanos(start(t, k))
 			}),
 			Doc: "Start of the " + b.unit + " containing the datetime (optionally offset by a number of " + b.unit + "s)."})
 		Register(&Func{Name: "endof" + b.unit, Family: famTime, MinArgs: 1, MaxArgs: 2,
 			Result: Sig("endof"+b.unit, vector.DateTime, KTime, KInt),
-			Eval: boundEval(func(t time.Time, k int) int64 {
-				return start(t, k+1).UnixNano() - lastTick
+			Eval: boundEval(func(t time.Time, k int) (int64, bool) {
+				// The end of 2262 is past the range: null, as the
+				// start of 1677 is.
+				ns, ok := TimeNanos(start(t, k+1))
+				if !ok {
+					return 0, false
+				}
+				return SubNanos(ns, lastTick)
 			}),
 			Doc: "Last nanosecond of the " + b.unit + " containing the datetime (optionally offset by a number of " + b.unit + "s)."})
 	}
 }
 
-func boundEval(f func(t time.Time, k int) int64) EvalFunc {
+// maxPeriods bounds the offset of startof*/endof*: a million days is
+// already past the datetime range, and a larger one would overflow the
+// calendar arithmetic into a year that looks valid.
+const maxPeriods = 1_000_000
+
+// boundEval runs a period bound f, which answers false when the bound is
+// outside the datetime range (a null, not a wrapped time).
+func boundEval(f func(t time.Time, k int) (int64, bool)) EvalFunc {
 	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-		if len(args) == 1 {
-			return timeToTime(args[0], n, func(ns int64) int64 { return f(utc(ns), 0) }), nil
+		if len(args) == 1 && args[0].Type == vector.DateTime && !args[0].Const {
+			return timeToTimeChecked(args[0], n, func(ns int64) (int64, bool) { return f(utc(ns), 0) }), nil
 		}
-		return Binary(vector.DateTime, args[0], args[1], n, ToTime, ToInt, func(ns, k int64) (int64, bool) {
-			return f(utc(ns), int(k)), true
+		k := vector.NewConst(vector.Int, int64(0), n.N)
+		if len(args) == 2 {
+			k = args[1]
+		}
+		return Binary(vector.DateTime, args[0], k, n, ToTime, ToInt, func(ns, k int64) (int64, bool) {
+			if k > maxPeriods || k < -maxPeriods {
+				return 0, false
+			}
+			return f(utc(ns), int(k))
 		}), nil
 	}
 }
 
-// timeToTime maps a datetime column to datetimes, with a tight loop for
-// plain datetime input.
-func timeToTime(a *vector.Vector, n Rows, f func(int64) int64) *vector.Vector {
-	out := timeToInt(a, n, f)
-	out.Type = vector.DateTime
-	return out
+// timeToTimeChecked maps a datetime column to datetimes in a tight loop;
+// a row f answers false for is null.
+func timeToTimeChecked(a *vector.Vector, n Rows, f func(int64) (int64, bool)) *vector.Vector {
+	out := make([]int64, n.N)
+	in := a.Ints[:n.N]
+	var valid vector.Bitmap
+	for i := range n.Live() {
+		v, ok := f(in[i])
+		out[i] = v
+		if !ok && valid == nil {
+			valid = vector.NewBitmapSet(n.N)
+			if a.Valid != nil {
+				copy(valid, a.Valid)
+			}
+		}
+		if !ok {
+			valid.Clear(i)
+		}
+	}
+	if valid == nil {
+		valid = a.Valid
+	}
+	return &vector.Vector{Type: vector.DateTime, Len: n.N, Ints: out, Valid: valid}
 }
 
 // lastTick is how far before the next period endof* lands: one 100 ns

@@ -19,7 +19,7 @@ func init() {
 				return vector.NewConst(vector.DateTime, ctx.Now.UnixNano(), n.N), nil
 			}
 			return Unary(vector.DateTime, args[0], n, ToDuration, func(d int64) (int64, bool) {
-				return ctx.Now.UnixNano() + d, true
+				return AddNanos(ctx.Now.UnixNano(), d)
 			}), nil
 		},
 		Doc: "The query's start time in UTC, plus an optional timespan offset."})
@@ -27,7 +27,7 @@ func init() {
 		Result: Sig("ago", vector.DateTime, KSpan),
 		Eval: func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			return Unary(vector.DateTime, args[0], n, ToDuration, func(d int64) (int64, bool) {
-				return ctx.Now.UnixNano() - d, true
+				return SubNanos(ctx.Now.UnixNano(), d)
 			}), nil
 		},
 		Doc: "The query's start time minus a timespan: ago(1h) is now() - 1h."})
@@ -106,9 +106,16 @@ func evalDatetimeAdd(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector,
 			return 0, false
 		}
 		if p.months == 0 {
-			return ns + k*p.fixed, true
+			d, ok := MulNanos(k, p.fixed)
+			if !ok {
+				return 0, false
+			}
+			return AddNanos(ns, d) // past 2262 or before 1677: null
 		}
-		return addMonths(utc(ns), int(k)*p.months).UnixNano(), true
+		if k > maxPeriods || k < -maxPeriods {
+			return 0, false
+		}
+		return TimeNanos(addMonths(utc(ns), int(k)*p.months))
 	}), nil
 }
 
@@ -145,7 +152,7 @@ func evalDatetimeDiff(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector
 			}
 			// Days and smaller units count the boundaries crossed, as KQL
 			// does: datetime_diff('day', Oct 30 00:00, Oct 29 23:59) is 1.
-			return floorDiv(a, p.fixed) - floorDiv(b, p.fixed), true
+			return SubNanos(floorDiv(a, p.fixed), floorDiv(b, p.fixed))
 		}
 		return calendarDiff(utc(a), utc(b), p.months), true
 	}), nil

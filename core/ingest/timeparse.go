@@ -16,7 +16,7 @@ const (
 
 var (
 	errTimeFormat = errors.New("unrecognized time format (want RFC 3339, ISO 8601 or Unix epoch seconds, ms, µs or ns)")
-	errTimeRange  = errors.New("time out of range (years 1678 to 2262)")
+	errTimeRange  = errors.New("time out of range (1677-09-21T00:12:43Z to 2262-04-11T23:47:16Z)")
 )
 
 // fallbackLayouts are tried, in order, for strings the fast ISO 8601 path
@@ -68,8 +68,15 @@ func epochOrErr(ns int64, ok bool) (int64, error) {
 	return ns, nil
 }
 
+// minTime and maxTime are the first and last instant int64 nanoseconds
+// hold; the year alone does not tell (2262-04-12 is past the end).
+var (
+	minTime = time.Unix(0, math.MinInt64)
+	maxTime = time.Unix(0, math.MaxInt64)
+)
+
 func unixNano(t time.Time) (int64, error) {
-	if y := t.Year(); y < 1678 || y > 2262 {
+	if t.Before(minTime) || t.After(maxTime) {
 		return 0, errTimeRange
 	}
 	return t.UnixNano(), nil
