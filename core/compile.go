@@ -23,6 +23,9 @@ type compiler struct {
 	side func(which string, name string, n parser.Node) (*typed, error)
 	// strict is `set stricttypes`: comparisons need matching types.
 	strict bool
+	// noCache, when set, receives why the query's answer must not be
+	// cached (a call whose value varies between runs).
+	noCache *string
 }
 
 // compile compiles one scalar expression.

@@ -104,14 +104,17 @@ func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.Stre
 	// An answer that includes the ingest node's unflushed events changes
 	// with them, while the blocks the key stands for stay the same.
 	fresh := req.Distribute != nil && req.Distribute.Ingest != ""
-	if !req.DisableCache && req.Workers == 0 && !fresh {
-		key = cacheKey(req, pl)
+	if !req.DisableCache && req.Workers == 0 && !fresh && len(streams) == 0 {
+		key = p.cacheKey()
 	}
 	if key != "" {
 		if hit := e.results.Get(key); hit != nil {
 			cp := *hit
 			cp.Elapsed = time.Since(began)
 			cp.CacheStatus = output.CacheHit
+			if req.End.IsZero() {
+				cp.End = x.Fn.Now // an open range ends at this query's now
+			}
 			return &cp, nil
 		}
 	}
@@ -133,7 +136,11 @@ func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.Stre
 	if err := b.LoadCompact(); err != nil {
 		return nil, err
 	}
+	cut := p.trimRows(b)
 	o := p.answer(x, pl, b)
+	if cut {
+		p.noteCut(o)
+	}
 	o.Elapsed = time.Since(began)
 	if key != "" {
 		e.results.Put(key, o)
@@ -179,6 +186,7 @@ func (e *Engine) planReq(ctx context.Context, req *exec.Request, streams exec.St
 	}
 	pl = sortTimeSeries(p.finalize(pl, true))
 	pl.V = plan.Version
+	p.plan = &pl.Pipeline
 	return p, &pl.Pipeline, x, nil
 }
 

@@ -194,6 +194,9 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*typed) (*
 	}
 	e := nodeExpr(plan.KCall, rt, "", call.Sp, args...)
 	e.Node.Name = name
+	if f.VariesBetweenRuns() && c.noCache != nil && *c.noCache == "" {
+		*c.noCache = name + "() varies between runs"
+	}
 	if allConst(args) && !f.Volatile {
 		return fold(c.fc, e)
 	}

@@ -20,5 +20,8 @@ func (p *planner) planSample(in exec.Schema, op *parser.SampleOp) (*step, error)
 	if !(f > 0 && f < 1) {
 		return nil, semErr(op.Fraction, "sample takes a proportion between 0 and 1 (exclusive), got %s; use take for a number of rows", exec.ValueString(e.ConstValue()))
 	}
+	if p.noCache == "" {
+		p.noCache = "sample draws a new selection each run"
+	}
 	return one(plan.Stage{Kind: plan.SSample, P: plan.Const(vector.Float, f, nil), Seed: p.fc.Rand}, in), nil
 }

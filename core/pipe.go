@@ -91,58 +91,6 @@ func timeKey(s exec.Schema, i int, desc bool) plan.SortKey {
 	return plan.SortKey{X: plan.Col(i, s[i].Name, s[i].Type, nil), Desc: desc, NullsLast: desc}
 }
 
-// finalize adds what the service does to results that do not fix their
-// own order and size: raw events come newest first, and at most
-// DefaultLimit of them.
-func (p *planner) finalize(pl *pipe, top bool) *pipe {
-	if !isRaw(pl) {
-		return pl
-	}
-	out := pl.out
-	ti := out.Index(store.TimeField)
-	limit := p.req.DefaultLimit
-	if limit == 0 {
-		limit = 1000
-	}
-	if !top {
-		limit = -1
-	}
-	if ti >= 0 && out[ti].Type == vector.DateTime && pl.scans() {
-		key := []plan.SortKey{timeKey(out, ti, true)}
-		if limit > 0 {
-			pl.Stages = append(pl.Stages, plan.Stage{Kind: plan.STop, N: int64(limit), Order: key})
-		} else {
-			pl.Stages = append(pl.Stages, plan.Stage{Kind: plan.SSort, Order: key})
-		}
-		return pl
-	}
-	if limit > 0 && !hasTake(pl) {
-		pl.Stages = append(pl.Stages, plan.Stage{Kind: plan.STake, N: int64(limit)})
-	}
-	return pl
-}
-
-// isRaw reports whether the pipeline's rows are events rather than the
-// result of an operator that fixes order or shape.
-func isRaw(pl *pipe) bool {
-	for i := len(pl.Stages) - 1; i >= 0; i-- {
-		switch pl.Stages[i].Kind {
-		case plan.SSort, plan.STop, plan.SSummarize, plan.SCount, plan.SDistinct, plan.SGetSchema, plan.SSeries:
-			return false
-		}
-	}
-	return true
-}
-
-func hasTake(pl *pipe) bool {
-	for _, st := range pl.Stages {
-		if st.Kind == plan.STake {
-			return true
-		}
-	}
-	return false
-}
-
 // sortTimeSeries orders a final time-bucketed summarize by its time key,
 // as the service does.
 func sortTimeSeries(pl *pipe) *pipe {

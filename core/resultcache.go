@@ -1,61 +1,110 @@
 package core
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
-	"strings"
+	"slices"
+	"strconv"
 	"time"
-
-	"github.com/aplite/aplite/core/exec"
 )
 
-// cacheKey returns the result-cache key of a planned query, or "" when it
-// must not be cached.
-func cacheKey(req *exec.Request, pl *exec.Pipeline) string {
-	lower := strings.ToLower(req.APL)
-	for _, clock := range []string{"now(", "ago(", "bin_auto", "rand(", "ingestion_time", "cursor_current"} {
-		if strings.Contains(lower, clock) {
-			return ""
-		}
-	}
-	var parts []string
-	ok := true
-	var walk func(s exec.Source)
-	walk = func(s exec.Source) {
-		switch s := s.(type) {
-		case *exec.ScanSource:
-			for _, p := range s.Parts {
-				if !p.Part.Immutable() {
-					ok = false
-				}
-				parts = append(parts, p.Part.ID())
-			}
-		case *exec.FilteredSource:
-			walk(s.Src)
-		case *exec.UnionSource, *exec.TableSource:
-			// Sub-pipelines may scan buffers we cannot see from here.
-			if _, isTable := s.(*exec.TableSource); !isTable || s.(*exec.TableSource).Eval != nil {
-				ok = false
-			}
-		}
-	}
-	walk(pl.Src)
-	if !ok || len(parts) == 0 {
+// cacheKey returns the result-cache key of a planned query, or "" when
+// its answer must not be cached.
+//
+// The key is a hash of everything the answer depends on: the encoded plan
+// (every source, the sides of join and lookup, union legs and let tables,
+// with the request's range, cursor and limits folded into their scans and
+// stages, variables into constants and virtual fields into extends), the
+// parts of every dataset snapshot the query took, by id (unique in the
+// process: a dataset deleted and created again under its name has new
+// ones), the request options the Output repeats (its range), and the
+// datasets the caller may read. Two callers with different permissions
+// therefore never share an answer, even where the plan would be the
+// same.
+//
+// Never cached: a query reading a dataset's in-memory buffer (its parts
+// change in place), a query over no dataset (nothing to save), and one
+// whose planner found a call that varies between runs (now, ago, rand)
+// or a sample (p.noCache).
+func (p *planner) cacheKey() string {
+	if p.plan == nil || p.noCache != "" || len(p.snaps) == 0 {
 		return ""
 	}
-	vars, _ := json.Marshal(req.Variables)
-	// Virtual fields change what a query computes over the same blocks:
-	// a redefined field must not be answered from the old definition.
-	vfields, _ := json.Marshal(req.VirtualFields)
-	allowed := "all"
-	if req.Allowed != nil {
-		// Permission checks ran while planning; the key need not vary.
-		allowed = "checked"
+	h := sha256.New()
+	field := func(b []byte) {
+		h.Write(strconv.AppendInt(nil, int64(len(b)), 10))
+		h.Write([]byte{':'})
+		h.Write(b)
 	}
-	return strings.Join([]string{req.APL, req.Start.Format(time.RFC3339Nano), req.End.Format(time.RFC3339Nano),
-		string(vars), string(vfields), allowed, itoa(req.DefaultLimit), strings.Join(parts, ",")}, "\x00")
+	enc, err := p.plan.Encode()
+	if err != nil {
+		return ""
+	}
+	field([]byte("v2"))
+	field(enc)
+	for _, s := range p.snaps {
+		field([]byte(s.Dataset))
+		field(strconv.AppendInt(nil, int64(len(s.Parts)), 10))
+		for _, part := range s.Parts {
+			if !part.Immutable() {
+				return ""
+			}
+			field([]byte(part.ID()))
+		}
+		for _, d := range s.Damaged {
+			field([]byte(d.Name))
+		}
+	}
+	req := p.req
+	field([]byte(stamp(req.Start)))
+	field([]byte(stamp(req.End)))
+	field([]byte(req.Cursor))
+	field(strconv.AppendBool(nil, req.IncludeCursor))
+	field(strconv.AppendInt(nil, int64(req.DefaultLimit), 10))
+	field(strconv.AppendInt(nil, int64(req.MaxRows), 10))
+	// Variables are folded into the plan's constants and virtual fields
+	// planned as extends; both are keyed as given all the same, so that
+	// a definition the plan does not show (a field the query never
+	// reads) cannot make two answers share a key by accident.
+	vars, err := json.Marshal(req.Variables)
+	if err != nil {
+		return ""
+	}
+	field(vars)
+	vfields, err := json.Marshal(req.VirtualFields)
+	if err != nil {
+		return ""
+	}
+	field(vfields)
+	for _, name := range p.permitted() {
+		field([]byte(name))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
+// permitted lists the datasets of the query's catalog the caller may
+// read, sorted; ["*"] when the request checks no permission.
+func (p *planner) permitted() []string {
+	if p.req.Allowed == nil {
+		return []string{"*"}
+	}
+	var out []string
+	if cat := p.cat(); cat != nil {
+		for _, n := range cat.Names() {
+			if p.req.Allowed(n) {
+				out = append(out, n)
+			}
+		}
+	}
+	slices.Sort(out)
+	return append([]string{"allowed"}, out...)
+}
+
+// stamp is t for the key: "" when zero (unbounded).
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }

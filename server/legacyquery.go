@@ -87,8 +87,14 @@ func (s *Server) handleLegacyQuery(c *call) error {
 	if err != nil {
 		return err
 	}
+	// A limit of its own is in the APL; without one the default applies
+	// and the answer says so when it left events out.
+	limit := 0
+	if q.Limit > 0 {
+		limit = -1
+	}
 	req, err := s.queryRequest(c, &aplRequest{APL: apl, StartTime: q.StartTime, EndTime: q.EndTime,
-		Cursor: q.Cursor, IncludeCursor: q.IncludeCursor, DefaultLimit: -1})
+		Cursor: q.Cursor, IncludeCursor: q.IncludeCursor, DefaultLimit: limit})
 	if err != nil {
 		return err
 	}
@@ -211,15 +217,11 @@ func (q *legacyQuery) toAPL(dataset string) (string, error) {
 		}
 		fmt.Fprintf(&b, "\n| order by %s", strings.Join(keys, ", "))
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 1000
+	if q.Limit > 50000 {
+		return "", badRequest("limit must be at most 50000, got %d", q.Limit)
 	}
-	if limit > 50000 {
-		return "", badRequest("limit must be at most 50000")
-	}
-	if len(q.Aggregations) == 0 {
-		fmt.Fprintf(&b, "\n| limit %d", limit)
+	if q.Limit > 0 && len(q.Aggregations) == 0 {
+		fmt.Fprintf(&b, "\n| limit %d", q.Limit)
 	}
 	return b.String(), nil
 }

@@ -48,6 +48,10 @@ func (s *Server) handleAPL(c *call) error {
 	if err := required("apl", b.APL); err != nil {
 		return err
 	}
+	if b.DefaultLimit < 0 || b.DefaultLimit > maxQueryRows {
+		// The API documents 1 to 1000000; 0 (or none) leaves it unset.
+		return badRequest("defaultLimit must be between 1 and %d, got %d", maxQueryRows, b.DefaultLimit)
+	}
 	if cur := c.QueryArgs().Peek("cursor"); len(cur) > 0 && b.Cursor == "" {
 		b.Cursor = string(cur) // axiom-js sends the cursor as a parameter
 	}
@@ -65,12 +69,17 @@ func (s *Server) handleAPL(c *call) error {
 	return writeJSON(c.RequestCtx, http.StatusOK, db.Legacy(res))
 }
 
+// maxQueryRows is the server's maximum of rows in an event result, the
+// upper bound Axiom's API documents for defaultLimit: a query or request
+// asking for more gets this many, marked partial with a message saying so.
+const maxQueryRows = 1_000_000
+
 // queryRequest builds the engine request: the time range, the caller's
 // dataset permission, the org's datasets and its virtual fields.
 func (s *Server) queryRequest(c *call, b *aplRequest) (*db.Request, error) {
 	now := time.Now()
 	req := &db.Request{APL: b.APL, Variables: b.Variables, Now: now, Cursor: b.Cursor,
-		IncludeCursor: b.IncludeCursor, DefaultLimit: b.DefaultLimit}
+		IncludeCursor: b.IncludeCursor, DefaultLimit: b.DefaultLimit, MaxRows: maxQueryRows}
 	var err error
 	if b.StartTime != "" {
 		if req.Start, err = parseTime(b.StartTime, now); err != nil {

@@ -40,9 +40,15 @@ type Request struct {
 	// every dataset. Denied datasets fail the query with *ForbiddenError,
 	// including those reached through union, join or wildcards.
 	Allowed func(dataset string) bool
-	// DefaultLimit caps raw (non-aggregated) results that have no take or
-	// limit of their own; 0 means 1000, negative means no cap.
+	// DefaultLimit caps raw (non-aggregated) results: a positive value is
+	// the request's limit, which also caps the query's own take or limit;
+	// 0 means 1000 when the query sets no limit of its own (the answer
+	// then warns when it left rows out); negative means no cap.
 	DefaultLimit int
+	// MaxRows is the server's maximum of rows in an event result, over
+	// any limit the query or the request sets; 0 means none. A result it
+	// shortens is marked partial.
+	MaxRows int
 	// Cursor and IncludeCursor continue a previous result (row ids).
 	Cursor        string
 	IncludeCursor bool

@@ -8,10 +8,12 @@ import (
 )
 
 // ResultCache keeps recent results of queries whose every scanned part is
-// immutable (block files), keyed by the query, its range and variables and
-// the ids of those parts: new data lands in new parts, so a key can never
-// name stale data. Queries that read the clock (now, ago, bin_auto) or the
-// in-memory buffer are never cached.
+// immutable (block files). The planner makes the key (core's cacheKey):
+// a hash of the encoded plan, the ids of the parts of every dataset the
+// query reads, the request's options and the caller's permitted
+// datasets. New data lands in new parts, so a key can never name stale
+// data. Queries that read the clock (now, ago), draw random numbers
+// (rand, sample) or read the in-memory buffer are never cached.
 //
 // It is bounded in bytes (the columns an answer holds), so one query with
 // a million groups cannot pin memory that a user did not give it.
@@ -50,6 +52,7 @@ func outputBytes(o *output.Output) int64 {
 	return n
 }
 
+// Get returns the answer cached under key, or nil.
 func (c *ResultCache) Get(key string) *output.Output {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -60,6 +63,8 @@ func (c *ResultCache) Get(key string) *output.Output {
 	return nil
 }
 
+// Put keeps r under key, evicting the least recently used answers past
+// the cache's bound.
 func (c *ResultCache) Put(key string, r *output.Output) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -69,7 +69,16 @@ type Func struct {
 	// Volatile marks functions whose value is not fixed by their
 	// arguments (rand), so the planner never constant-folds them.
 	Volatile bool
+	// Clock marks functions that read the query's clock (Context.Now):
+	// fixed for one query, so they fold, but two runs of the same query
+	// at different times differ.
+	Clock bool
 }
+
+// VariesBetweenRuns reports whether two runs of one query over the same
+// data may give f different values (it is Volatile or reads the Clock):
+// an answer that calls it must never be served from a cache.
+func (f *Func) VariesBetweenRuns() bool { return f.Volatile || f.Clock }
 
 var registry = map[string]*Func{}
 
