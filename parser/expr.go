@@ -155,10 +155,15 @@ func (p *exprParser) binary(minPrec int) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
+	for chain := 0; ; chain++ {
 		op := p.binop()
 		if op.prec == precNone || op.prec < minPrec {
 			return left, nil
+		}
+		if chain == MaxDepth {
+			// checkQuery would refuse the tree for its depth;
+			// stopping here saves building the rest of the chain.
+			return nil, errDepth(left.Span().Start)
 		}
 		opTok := p.peek()
 		for i := 0; i < op.ntoks; i++ {

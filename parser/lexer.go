@@ -95,7 +95,7 @@ type scanner struct {
 // Errors (unterminated strings, bad numbers, stray characters) are
 // collected; scanning resumes after each so several can be reported.
 func scan(src string) ([]lexer.Token, ErrorList) {
-	s := &scanner{src: src, line: 1, col: 1, toks: make([]lexer.Token, 0, len(src)/4+2)}
+	s := &scanner{src: src, line: 1, col: 1, toks: make([]lexer.Token, 0, min(len(src)/2, MaxTokens)+2)}
 	if !utf8.ValidString(src) {
 		// Strings and names must survive printing unchanged; invalid bytes
 		// would not, so they are refused where they start.
@@ -114,6 +114,10 @@ func scan(src string) ([]lexer.Token, ErrorList) {
 	}
 	for s.off < len(s.src) && len(s.errs) < maxErrors {
 		s.next()
+		if len(s.toks) > MaxTokens {
+			s.errorf(s.toks[MaxTokens].Pos, "the query has more than "+itoa(MaxTokens)+" tokens (names, literals and operators); split it into smaller queries")
+			break
+		}
 	}
 	s.toks = append(s.toks, lexer.Token{Type: lexer.EOF, Pos: s.pos()})
 	return s.toks, s.errs

@@ -26,9 +26,15 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // independently, so one bad `let` does not hide an error in the body).
 func Parse(src string) (q *Query, err error) {
 	defer recoverInternal(&err)
+	if len(src) > MaxQueryBytes {
+		return nil, errTooLong(src)
+	}
 	toks, errs := scan(src)
 	if len(errs) == 0 {
 		errs = checkBrackets(toks)
+	}
+	if len(errs) == 0 {
+		errs = checkStages(toks)
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -51,6 +57,9 @@ func Parse(src string) (q *Query, err error) {
 	}
 	if len(b.errs) > 0 {
 		return nil, b.errs
+	}
+	if e := checkQuery(q); e != nil {
+		return nil, ErrorList{e}
 	}
 	q.Sp = Span{Start: q.Body.Sp.End, End: q.Body.Sp.End}
 	if len(q.Stmts) > 0 {
@@ -131,9 +140,15 @@ func (b *queryBuilder) isTableName(e Expr) bool {
 // ParseExpr parses a single scalar expression, as used for virtual fields.
 func ParseExpr(src string) (e Expr, err error) {
 	defer recoverInternal(&err)
+	if len(src) > MaxQueryBytes {
+		return nil, errTooLong(src)
+	}
 	toks, errs := scan(src)
 	if len(errs) == 0 {
 		errs = checkBrackets(toks)
+	}
+	if len(errs) == 0 {
+		errs = checkStages(toks)
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -155,6 +170,9 @@ func ParseExpr(src string) (e Expr, err error) {
 			return nil, ErrorList{errAt(t, `unexpected "=" after an expression: use "==" to compare`)}
 		}
 		return nil, ErrorList{expected("an operator or end of expression", t)}
+	}
+	if err := checkTree(e); err != nil {
+		return nil, ErrorList{err}
 	}
 	return e, nil
 }
