@@ -163,9 +163,10 @@ func diffOrdered(w, g *Table, o Order, same sameFunc) string {
 		}
 		keys = append(keys, j)
 	}
+	// Sort keys compare as the sort orders them: 200 and "200" tie.
 	sameKeys := func(a, b []any) bool {
 		for _, j := range keys {
-			if !same(a[j], b[j], w.Fields[j].Type) {
+			if !looseValue(a[j], b[j], w.Fields[j].Type) {
 				return false
 			}
 		}
@@ -253,7 +254,7 @@ func sortRows(fields []Field, rows [][]any) {
 func rowKey(fields []Field, r []any) string {
 	var b strings.Builder
 	for j, v := range r {
-		if n, ok := v.(json.Number); ok && fields[j].Type == "real" {
+		if n, ok := v.(json.Number); ok && (fields[j].Type == "float" || fields[j].Type == "real") {
 			if f, err := n.Float64(); err == nil {
 				b.WriteString(strconv.FormatFloat(f, 'g', 6, 64))
 				b.WriteByte('|')
@@ -280,7 +281,7 @@ func sameRow(fields []Field, a, b []any, same sameFunc) bool {
 func sameValue(a, b any, typ string) bool {
 	x, ok1 := a.(json.Number)
 	y, ok2 := b.(json.Number)
-	if ok1 && ok2 && x != y && typ == "real" {
+	if ok1 && ok2 && x != y && (typ == "float" || typ == "real") {
 		f, err1 := x.Float64()
 		g, err2 := y.Float64()
 		if err1 != nil || err2 != nil {

@@ -44,12 +44,13 @@ func TestDiff(t *testing.T) {
 		{"a changed cell", table("k:string,n:long", row("a", 1), row("b", 2)), table("k:string,n:long", row("a", 1), row("b", 3)), Order{}, "row"},
 		{"a missing row", table("k:string,n:long", row("a", 1), row("b", 2)), table("k:string,n:long", row("a", 1)), Order{}, "rows"},
 		{"a duplicated row", table("n:long", row(1), row(2)), table("n:long", row(1), row(1)), Order{}, "row"},
-		{"reals within tolerance", table("s:real", row(0.1+0.2)), table("s:real", row(0.3)), Order{}, ""},
-		{"reals beyond tolerance", table("s:real", row(0.3001)), table("s:real", row(0.3)), Order{}, "row"},
+		{"reals within tolerance", table("s:float", row(0.1+0.2)), table("s:float", row(0.3)), Order{}, ""},
+		{"reals beyond tolerance", table("s:float", row(0.3001)), table("s:float", row(0.3)), Order{}, "row"},
 		{"longs exactly", table("s:long", row(1000000001)), table("s:long", row(1000000000)), Order{}, "row"},
 		{"another order", table("n:long", row(1), row(2)), table("n:long", row(2), row(1)), Order{Keys: []string{"n"}}, "ordered"},
 		{"ties in any order", table("n:long,x:string", row(1, "a"), row(1, "b"), row(2, "c")), table("n:long,x:string", row(1, "b"), row(1, "a"), row(2, "c")), Order{Keys: []string{"n"}}, ""},
 		{"tied rows that differ", table("n:long,x:string", row(1, "a"), row(1, "b"), row(2, "c")), table("n:long,x:string", row(1, "b"), row(1, "z"), row(2, "c")), Order{Keys: []string{"n"}}, "rows 0..1"},
+		{"200 and \"200\" tie in a sort", table("n:dynamic,x:string", row(200, "a"), row("200", "b")), table("n:dynamic,x:string", row("200", "b"), row(200, "a")), Order{Keys: []string{"n"}}, ""},
 		{"a cut among ties", table("n:long,x:string", row(1, "a"), row(2, "b")), table("n:long,x:string", row(1, "a"), row(2, "c")), Order{Keys: []string{"n"}, Limited: true}, ""},
 		{"opaque compares columns", table("n:long", row(1)), table("n:long", row(2)), Order{Opaque: true}, ""},
 		{"opaque still compares columns", table("n:long", row(1)), table("m:long", row(1)), Order{Opaque: true}, "fields"},
@@ -79,6 +80,9 @@ func TestQueryOrder(t *testing.T) {
 		{[]Stage{sort, {Order: 'k', Keep: map[string]string{"c": "c"}}}, "{[] false false}"},
 		{[]Stage{sort, take, {Text: "count", Order: 'r'}}, "{[] false true}"},
 		{[]Stage{sort, {Text: "count", Order: 'r'}}, "{[] false false}"},
+		{[]Stage{sort, take, sort}, "{[] false true}"},
+		{[]Stage{sort, sort, take}, "{[a] true false}"},
+		{[]Stage{take}, "{[] false true}"},
 	} {
 		o := Query{Src: "t", Stages: c.stages}.Order()
 		if got := fmtOrder(o); got != c.want {

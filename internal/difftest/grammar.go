@@ -24,6 +24,9 @@ type Gen struct {
 	logs []Col
 	dims []Col
 	n    int // names made so far (x0, a1, ...)
+	// star allows `* has ...` leaves: only in a where's own predicate
+	// (and/or/not of them), the one place the language takes them.
+	star bool
 }
 
 // NewGen returns a generator of queries over logs and dims, whose
@@ -60,6 +63,8 @@ func (g *Gen) name(prefix string) string {
 func (g *Gen) stage(st *state) []Stage {
 	switch x := g.r.IntN(20); {
 	case x < 7:
+		g.star = true
+		defer func() { g.star = false }()
 		return []Stage{{Text: "where %P", Pred: g.pred(st.cols, 3), Order: 'k'}}
 	case x < 11:
 		return []Stage{g.extend(st)}
@@ -87,6 +92,9 @@ func (g *Gen) final(st *state) []Stage {
 	case 6:
 		return []Stage{g.distinct(st)}
 	case 7:
+		if g.r.IntN(3) == 0 { // any n rows: only their count is certain
+			return []Stage{{Text: fmt.Sprintf("take %d | count", pick(g.r, []int{0, 5, 100, 5000})), Order: 'r'}}
+		}
 		return []Stage{{Text: "count", Order: 'r'}}
 	default:
 		if !st.raw {
@@ -218,8 +226,14 @@ var cmpOps = []string{"==", "!=", "<", "<=", ">", ">="}
 func (g *Gen) leaf(cols []Col) string {
 	c := pick(g.r, usable(cols))
 	n := ref(c.Name)
-	if g.r.IntN(10) == 0 {
+	switch g.r.IntN(20) {
+	case 0, 1:
 		return pick(g.r, []string{"isnull(" + n + ")", "isnotnull(" + n + ")"})
+	case 2: // every string column: term filters and their pruning
+		if !g.star {
+			break
+		}
+		return pick(g.r, []string{"* has ", "* has_cs ", "* contains "}) + quote(g.word())
 	}
 	switch c.Type {
 	case "long", "real":

@@ -31,7 +31,15 @@ func (g *Gen) expr(cols []Col) (string, string) {
 		}
 		return pick(g.r, []string{"round(" + n + ", 1)", n + " / 3", "toreal(" + n + ") * 1.5"}), "real"
 	case "string":
-		switch g.r.IntN(5) {
+		switch g.r.IntN(9) {
+		case 5:
+			return "coalesce(" + n + ", \"none\")", "string"
+		case 6:
+			return "indexof(" + n + ", " + quote(g.word()[:1]) + ")", "long"
+		case 7:
+			return "replace_string(" + n + ", \"a\", \"A\")", "string"
+		case 8:
+			return "countof(" + n + ", \"e\")", "long"
 		case 0:
 			return "strlen(" + n + ")", "long"
 		case 1:
@@ -45,7 +53,11 @@ func (g *Gen) expr(cols []Col) (string, string) {
 	case "bool":
 		return "iff(" + n + ", 1, 0)", "long"
 	case "datetime":
-		switch g.r.IntN(3) {
+		switch g.r.IntN(5) {
+		case 3:
+			return "datetime_diff('minute', " + n + ", " + g.timeLit() + ")", "long"
+		case 4:
+			return "format_datetime(" + n + ", 'yyyy-MM-dd HH')", "string"
 		case 0:
 			return "bin(" + n + ", 1h)", "datetime"
 		case 1:
@@ -84,8 +96,12 @@ func typeOfConv(e string) string {
 	return "string"
 }
 
-// project keeps a few columns, sometimes under a new name.
+// project keeps a few columns, sometimes under a new name, or leaves a
+// few out.
 func (g *Gen) project(st *state) Stage {
+	if g.r.IntN(4) == 0 && len(st.cols) > 3 {
+		return g.projectAway(st)
+	}
 	cols := usable(st.cols)
 	g.r.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 	cols = cols[:min(len(cols), 1+g.r.IntN(4))]
@@ -259,4 +275,28 @@ func (g *Gen) distinct(st *state) Stage {
 	}
 	st.cols, st.raw = out, false
 	return Stage{Text: "distinct " + strings.Join(names, ", "), Order: 'r'}
+}
+
+func (g *Gen) projectAway(st *state) Stage {
+	cols := usable(st.cols)
+	away := map[string]bool{}
+	var names []string
+	for range 1 + g.r.IntN(3) {
+		c := pick(g.r, cols)
+		if !away[c.Name] {
+			away[c.Name] = true
+			names = append(names, ref(c.Name))
+		}
+	}
+	keep := map[string]string{}
+	var out []Col
+	for _, c := range st.cols {
+		if !away[c.Name] {
+			keep[c.Name] = c.Name
+			out = append(out, c)
+		}
+	}
+	st.cols = out
+	st.raw = st.raw && hasCol(out, "server_datacenter")
+	return Stage{Text: "project-away " + strings.Join(names, ", "), Order: 'k', Keep: keep}
 }

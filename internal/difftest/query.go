@@ -49,7 +49,7 @@ func (q Query) Order() Order {
 			break
 		}
 		switch {
-		case s.Order == 'r' && o.Limited:
+		case (s.Order == 'r' || s.Order == 's') && o.Limited:
 			o = Order{Opaque: true}
 		case s.Order == 'r':
 			o = Order{}
@@ -71,8 +71,11 @@ func (q Query) Order() Order {
 				o = Order{}
 			}
 		}
-		if s.Limit && len(o.Keys) > 0 {
+		switch {
+		case s.Limit && len(o.Keys) > 0:
 			o.Limited = true
+		case s.Limit: // a take of unordered rows keeps any of them
+			o = Order{Opaque: true}
 		}
 	}
 	return o

@@ -38,12 +38,13 @@ type Case struct {
 	Query   string // as generated
 	Minimal string // minimized
 	Diff    string // on the minimized query
+	First   string // on the query as generated
 	Known   string // why it is a known fault, when Skip said so
 }
 
 func (c Case) String() string {
 	if c.Diff == "" {
-		c.Diff = "(the minimized query agreed when run again: the disagreement comes and goes)"
+		c.Diff = "(the minimized query agreed when run again: the disagreement comes and goes; as generated: " + c.First + ")"
 	}
 	return fmt.Sprintf("mode %s, data %s, query #%d\n  query:     %s\n  minimized: %s\n  %s\n  re-run: make difftest SEED=%d N=%d",
 		c.Mode, c.Params, c.Index, c.Query, c.Minimal, c.Diff, c.Params.Seed, c.Index+1)
@@ -152,14 +153,14 @@ func runData(ctx context.Context, c Config, p Params, n int, s *Stats) error {
 			}
 			if d := Diff(ref, got, q.Order()); d != "" {
 				min, md := rig.minimize(ctx, q, m)
-				record(Case{Mode: string(m), Params: p, Index: i, Query: q.String(), Minimal: min.String(), Diff: md})
+				record(Case{Mode: string(m), Params: p, Index: i, Query: q.String(), Minimal: min.String(), Diff: md, First: d})
 			}
 		}
 		if d, ok := rig.Check(ctx, t); ok {
 			s.Compared["tlp-"+t.Kind]++
 			if d != "" {
 				min, md := rig.minimizeTLP(ctx, t)
-				record(Case{Mode: "tlp-" + t.Kind, Params: p, Index: i, Query: t.String(), Minimal: min.String(), Diff: md})
+				record(Case{Mode: "tlp-" + t.Kind, Params: p, Index: i, Query: t.String(), Minimal: min.String(), Diff: md, First: d})
 			}
 		}
 	}
