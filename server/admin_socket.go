@@ -83,10 +83,29 @@ func (r *adminRequest) run(a Admin, op string) (out adminResponse, err error) {
 	return out, err
 }
 
+// maxSocketPath is the longest path a unix socket address holds on Linux
+// (sun_path is 108 bytes with its terminating NUL; other systems hold 104).
+const maxSocketPath = 103
+
+// socketAddr returns the address to bind or dial for the socket at path.
+// A path too long for a socket address is reached through an open handle
+// of its directory, /proc/self/fd/N/NAME (Linux), so a deep data
+// directory still gets its admin socket; release closes the handle once
+// the address is no longer needed.
+func socketAddr(path string) (addr string, release func(), err error) {
+	if len(path) <= maxSocketPath {
+		return path, func() {}, nil
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return "", nil, err
+	}
+	return fmt.Sprintf("/proc/self/fd/%d/%s", d.Fd(), filepath.Base(path)), func() { d.Close() }, nil
+}
+
 // startAdminSocket serves the admin operations on the data directory's
-// socket. Without one (a path too long for a socket, a file system
-// without them) the server still runs; `aplite admin` then needs it
-// stopped.
+// socket. Without one (a file system without sockets) the server still
+// runs; `aplite admin` then needs it stopped.
 func (s *Server) startAdminSocket() {
 	path := filepath.Join(s.cfg.DataDir, AdminSocketName)
 	dir := filepath.Dir(path)
@@ -99,13 +118,25 @@ func (s *Server) startAdminSocket() {
 		return
 	}
 	os.Remove(path) // a crashed server's: this process holds the directory's lock
-	ln, err := net.Listen("unix", path)
+	addr, release, err := socketAddr(path)
+	var ln net.Listener
+	if err == nil {
+		ln, err = net.Listen("unix", addr)
+		release()
+	}
+	if err == nil {
+		// Closing would remove the socket file by the address it was
+		// bound to, which for a long path names a handle closed since
+		// (its number perhaps reused): it is removed by its path instead.
+		ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	}
 	if err != nil {
 		fmt.Fprintf(s.cfg.Log, "aplite: no admin socket (%v): `aplite admin` will need the server stopped\n", err)
 		return
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
+		os.Remove(path)
 		fmt.Fprintf(s.cfg.Log, "aplite: no admin socket: %v\n", err)
 		return
 	}
@@ -117,13 +148,14 @@ func (s *Server) startAdminSocket() {
 
 // stopAdminSocket shuts the admin server down: a command in flight
 // finishes, and open connections are closed, before the metadata they
-// write to is; closing the listener removes the socket file.
+// write to is; then the socket file goes.
 func (s *Server) stopAdminSocket() {
 	if s.adminSrv != nil {
 		s.adminSrv.Shutdown()
 		// Shutdown knows only a listener Serve has taken; one it has not
 		// yet must not start serving after the metadata is closed.
 		s.adminLn.Close()
+		os.Remove(filepath.Join(s.cfg.DataDir, AdminSocketName))
 	}
 }
 
@@ -160,13 +192,20 @@ func adminStatus(err error) int {
 }
 
 // adminClient runs admin operations on a server through its socket.
-type adminClient struct{ c *http.Client }
+type adminClient struct {
+	c       *http.Client
+	release func() // of the socket's address (socketAddr)
+}
 
 // dialAdmin connects to the admin socket of the server running on dir.
 func dialAdmin(dir string) (*adminClient, error) {
-	path := filepath.Join(dir, AdminSocketName)
-	conn, err := net.DialTimeout("unix", path, time.Second)
+	addr, release, err := socketAddr(filepath.Join(dir, AdminSocketName))
 	if err != nil {
+		return nil, err
+	}
+	conn, err := net.DialTimeout("unix", addr, time.Second)
+	if err != nil {
+		release()
 		return nil, err // no server (or a crashed one's socket file)
 	}
 	// The connection that proved a server listens carries the first
@@ -178,9 +217,10 @@ func dialAdmin(dir string) (*adminClient, error) {
 			return *c, nil
 		}
 		var d net.Dialer
-		return d.DialContext(ctx, "unix", path)
+		return d.DialContext(ctx, "unix", addr)
 	}
-	return &adminClient{c: &http.Client{Timeout: time.Minute, Transport: &http.Transport{DialContext: dial}}}, nil
+	return &adminClient{c: &http.Client{Timeout: time.Minute, Transport: &http.Transport{DialContext: dial}},
+		release: release}, nil
 }
 
 func (a *adminClient) do(op string, r adminRequest) (adminResponse, error) {
@@ -251,5 +291,6 @@ func (a *adminClient) SetLimits(org string, l Limits) (meta.License, error) {
 
 func (a *adminClient) Close() error {
 	a.c.CloseIdleConnections()
+	a.release()
 	return nil
 }

@@ -251,3 +251,34 @@ func TestAdminSetsLimitsOnRunningServer(t *testing.T) {
 		t.Fatalf("stored license %+v, %v", o.License, err)
 	}
 }
+
+// A data directory deeper than a unix socket's 107-byte path still gets
+// its admin socket: a token made by `aplite admin` on the running server
+// works at once, with no restart (the server used to run without a
+// socket, and the command could only wait for the file's lock).
+func TestAdminSocketInDeepDataDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), strings.Repeat("d", 60), strings.Repeat("e", 60))
+	sock := filepath.Join(dir, AdminSocketName)
+	t.Cleanup(func() { // after the server's shutdown
+		if _, err := os.Stat(sock); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("socket left behind at shutdown: %v", err)
+		}
+	})
+	ts := newTestServerConfig(t, Config{DataDir: dir})
+	a, err := OpenAdmin(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, remote := a.(*adminClient); !remote {
+		t.Fatalf("running server administered through %T", a)
+	}
+	tok, err := a.IssueAPIToken(ts.org, "deep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.must(req{method: "GET", path: "/v2/datasets", token: tok}, 200)
+	if st, err := os.Stat(sock); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("socket %v, %v", st, err)
+	}
+}
