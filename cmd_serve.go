@@ -50,6 +50,7 @@ func cmdServe(args []string) int {
 	flushRows := fs.Int("flush-rows", 262144, "events a dataset buffers (compressed, in memory) before they are written to a block: bounds ingest memory per dataset")
 	colCache := fs.String("column-cache", "1G", "memory kept for decoded columns that later queries reuse (0 keeps none)")
 	memLimit := fs.String("memory-limit", envOr("GOMEMLIMIT", ""), "soft limit of the process's memory: the garbage collector works harder as the heap nears it, so RSS stays near this bound (e.g. 768M keeps a 10M-event server's query peak under 1 GB, docs/LIMITS.md; empty: no limit, and the heap may grow to twice what it holds) (GOMEMLIMIT)")
+	memBudget := fs.String("memory-budget", envOr("APLITE_MEMORY_BUDGET", ""), "resident memory the whole server aims to stay under: the running queries share what the caches leave, a query that does not fit waits up to 5 s and then gets 429, one whose growth does not fit fails alone (default: -memory-limit if set, else 60% of the memory cgroup's limit or of the host's memory; it is also the collector's soft limit unless -memory-limit is set; off: no budget) (APLITE_MEMORY_BUDGET)")
 	resultCache := fs.String("result-cache", "256M", "memory kept for answers to repeated queries over unchanged blocks (0 keeps none)")
 	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (all small blocks once a dataset has had no event for 3 s)")
 	compactAge := fs.Duration("compact-age", 30*time.Second, "while events keep coming, how old a full-size block must be before compaction merges it")
@@ -82,7 +83,13 @@ func cmdServe(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
 		return 2
 	}
-	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
+	budget, budgetFrom, err := memoryBudget(fs, *memBudget, *memLimit, &engine)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 2
+	}
+	budgetNotice(budget, budgetFrom)
+	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MemoryBudget: budget, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, Ingest: sf.ingest,
 		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, CompactAge: *compactAge, FlushRows: *flushRows}, Engine: engine}
 	objStats, err := configureStorage(context.Background(), sf, &cfg)

@@ -136,6 +136,11 @@ func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 		return nil, err
 	}
 	defer leave()
+	ctx, release, err := s.admitQuery(ctx, req.APL)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if req.MemoryBudget == 0 {
 		req.MemoryBudget = s.cfg.QueryMemory
 	}
@@ -161,6 +166,9 @@ func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 		}
 		if te := s.queryTimeoutError(err); te != nil {
 			return nil, te
+		}
+		if me := memoryAPIError(err); me != nil {
+			return nil, me
 		}
 		return nil, queryAPIError(err)
 	}

@@ -60,6 +60,10 @@ type Config struct {
 	QueryMemory  int64
 	MaxQueries   int
 	QueryQueue   time.Duration
+	// MemoryBudget is the resident memory the whole process aims to stay
+	// under; what the caches and the runtime do not take is shared by the
+	// running queries (governor.go). 0: no budget, as before.
+	MemoryBudget int64
 	// MonitorTick is how often the scheduler looks for monitors due to run
 	// (default 15 s; negative: no scheduler, as tests that drive it).
 	MonitorTick time.Duration
@@ -167,6 +171,7 @@ type Server struct {
 	metrics *metrics
 	cluster clusterStats
 	gate    *queryGate
+	gov     *memGovernor
 	// life is cancelled at shutdown, stopping the queries still running.
 	life     context.Context
 	endLife  context.CancelFunc
@@ -203,7 +208,11 @@ func New(cfg Config) (*Server, error) {
 	if (len(cfg.Peers) > 0 || cfg.Ingest != "") && cfg.ClusterSecret == "" {
 		return nil, fmt.Errorf("peers and -ingest need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
 	}
-	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics(), gate: newQueryGate(cfg.MaxQueries, cfg.QueryQueue)}
+	gov, err := newGovernorFor(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics(), gate: newQueryGate(cfg.MaxQueries, cfg.QueryQueue), gov: gov}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	var loaded uint64
 	_, statErr := os.Stat(filepath.Join(cfg.DataDir, meta.FileName))

@@ -53,7 +53,7 @@ func NewCtx(ctx context.Context, req *Request, began time.Time, sh Shared) *Ctx 
 		Ctx:     ctx,
 		Fn:      &fn.Context{Now: now.UTC(), Start: req.Start, End: req.End, Rand: uint64(now.UnixNano())},
 		Stats:   &scanStats{},
-		Budget:  NewMemBudget(req.MemoryBudget),
+		Budget:  newQueryBudget(ctx, req.MemoryBudget),
 		Workers: req.Workers,
 		Intern:  sh.Intern,
 		Preds:   sh.Preds,

@@ -1,0 +1,261 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/aplite/aplite/db"
+)
+
+// The memory governor (issue 25, item 2). One budget for the whole
+// process, -memory-budget, keeps the server's RSS near what it is given
+// whatever mix of queries arrives. What the caches, the ingest buffers and
+// the runtime hold is set aside first (queryPool); the rest is shared by
+// the running queries. A query reserves its start (queryReservation)
+// before it runs and then grows its reservation each time its own budget
+// (core/exec/budget.go, -query-memory) charges past what it holds; every
+// byte comes back when the query ends, whatever ended it. A query the
+// pool cannot admit waits a few seconds for running ones to finish, then
+// gets 429 with Retry-After; a running query the pool cannot grow fails
+// alone, and the server stays up.
+
+const (
+	// rssPerCharged converts the payload a query's budget counts into
+	// the resident memory it costs: slices grown by doubling, map
+	// buckets, boxed values and the batches in flight. mv-expand charged
+	// 2 GB at 3.6 GB of RSS (docs/LIMITS.md).
+	rssPerCharged = 2
+	// queryBaseBytes is what any query holds before it charges anything:
+	// a batch per worker in flight, the plan, the answer being written.
+	queryBaseBytes = 8 << 20
+	// parseBytesPerByte is the memory the parser, the planner and the
+	// compiled expressions take per byte of APL text; none of it is
+	// charged to the query's budget. A 1 MB chain of 70,000 or-ed
+	// comparisons measured about 150 MB of RSS while it ran.
+	parseBytesPerByte = 200
+	// memoryWait is how long a query waits for memory before it gets 429.
+	memoryWait = 5 * time.Second
+)
+
+// memGovernor shares the query pool among the running queries.
+type memGovernor struct {
+	pool int64 // bytes of RSS the running queries may hold together
+	wait time.Duration
+	mu   sync.Mutex
+	held int64
+	// freed is closed, and replaced, whenever bytes come back, to wake
+	// the queries waiting for them.
+	freed chan struct{}
+	// waiting, when set, is told each time a query starts to wait (tests).
+	waiting func()
+}
+
+func newMemGovernor(pool int64, wait time.Duration) *memGovernor {
+	return &memGovernor{pool: pool, wait: wait, freed: make(chan struct{})}
+}
+
+// take reserves n bytes if the pool has them; otherwise it returns a
+// channel closed at the next release.
+func (g *memGovernor) take(n int64) (bool, <-chan struct{}) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.held+n <= g.pool {
+		g.held += n
+		return true, nil
+	}
+	return false, g.freed
+}
+
+// give returns n bytes to the pool and wakes the waiting queries.
+func (g *memGovernor) give(n int64) {
+	if n == 0 {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.held -= n
+	close(g.freed)
+	g.freed = make(chan struct{})
+}
+
+// inUse is what the running queries hold.
+func (g *memGovernor) inUse() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.held
+}
+
+// admit reserves n bytes for a query about to start, waiting at most
+// g.wait for them; release the lease when the query ends. A nil governor
+// admits everything (a server without -memory-budget).
+func (g *memGovernor) admit(ctx context.Context, n int64) (*memLease, error) {
+	if g == nil {
+		return nil, nil
+	}
+	if n > g.pool {
+		return nil, g.tooBig(n)
+	}
+	var timeout <-chan time.Time
+	for {
+		ok, freed := g.take(n)
+		if ok {
+			return &memLease{g: g, held: n}, nil
+		}
+		if g.waiting != nil {
+			g.waiting()
+		}
+		if timeout == nil {
+			t := time.NewTimer(g.wait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-freed:
+		case <-timeout:
+			return nil, &outOfMemoryError{retry: true, pool: g.pool, inUse: g.inUse(), need: n}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// tooBig is the error of a query that needs more than the whole pool.
+func (g *memGovernor) tooBig(n int64) error {
+	return &outOfMemoryError{pool: g.pool, need: n}
+}
+
+// memLease is one query's reservation; it implements db.MemoryLease.
+type memLease struct {
+	g    *memGovernor
+	mu   sync.Mutex
+	held int64
+	done bool
+}
+
+// Grow reserves the RSS that n more charged bytes cost, without waiting:
+// every running query may be growing, so one that waited could wait for
+// the others forever.
+func (l *memLease) Grow(n int64) error {
+	need := n * rssPerCharged
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return nil // the query's answer is already out; nothing to hold
+	}
+	if l.held+need > l.g.pool {
+		return l.g.tooBig(l.held + need)
+	}
+	if ok, _ := l.g.take(need); !ok {
+		return &outOfMemoryError{retry: true, pool: l.g.pool, inUse: l.g.inUse(), need: need}
+	}
+	l.held += need
+	return nil
+}
+
+// release gives the lease's bytes back; it is safe to call more than
+// once, and on a nil lease.
+func (l *memLease) release() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.done {
+		l.done = true
+		l.g.give(l.held)
+	}
+}
+
+// queryReservation is what a query reserves before it starts: its base
+// and what parsing and planning its text will take.
+func queryReservation(apl string) int64 {
+	return queryBaseBytes + int64(len(apl))*parseBytesPerByte
+}
+
+// outOfMemoryError is a query the process's memory budget could not
+// cover: retry when other queries hold the memory it needs (429), not
+// when it alone needs more than the whole pool (432).
+type outOfMemoryError struct {
+	retry             bool
+	pool, inUse, need int64
+}
+
+func (e *outOfMemoryError) Error() string {
+	if !e.retry {
+		return fmt.Sprintf("the query needs more than the %d MB the server has for all its queries (-memory-budget); narrow the time range, filter earlier or group by fewer distinct values", e.pool>>20)
+	}
+	return fmt.Sprintf("the server is out of query memory: running queries hold %d MB of its %d MB (-memory-budget) and this query needs %d MB more; retry shortly", e.inUse>>20, e.pool>>20, max(e.need>>20, 1))
+}
+
+// memoryAPIError maps an error from the governor, or a query's budget
+// failing on it, to its answer; nil when err is neither.
+func memoryAPIError(err error) error {
+	var oe *outOfMemoryError
+	if !errors.As(err, &oe) {
+		return nil
+	}
+	if !oe.retry {
+		return errorf(432, "%s", err.Error())
+	}
+	return &apiError{Status: http.StatusTooManyRequests, Message: err.Error(),
+		Headers: [][2]string{{"Retry-After", "1"}}}
+}
+
+// processBaseBytes is set aside from the budget for what the process
+// holds outside queries and caches: the runtime, metadata, connections
+// and the ingest buffers of a few busy datasets.
+const processBaseBytes = 96 << 20
+
+// newGovernorFor builds the governor of cfg.MemoryBudget (nil without
+// one): the budget less the caches' bounds and processBaseBytes.
+func newGovernorFor(cfg *Config) (*memGovernor, error) {
+	if cfg.MemoryBudget <= 0 {
+		return nil, nil
+	}
+	caches := cacheBound(cfg.Engine.ColumnCacheBytes, db.DefaultColumnCacheBytes) +
+		cacheBound(cfg.Engine.ResultCacheBytes, db.DefaultResultCacheBytes)
+	pool := cfg.MemoryBudget - caches - processBaseBytes
+	if pool < 4*queryBaseBytes {
+		return nil, fmt.Errorf("-memory-budget %d MB leaves %d MB for queries after the caches (-column-cache, -result-cache: %d MB) and %d MB for the process: raise it or shrink the caches",
+			cfg.MemoryBudget>>20, pool>>20, caches>>20, processBaseBytes>>20)
+	}
+	return newMemGovernor(pool, memoryWait), nil
+}
+
+// cacheBound is an engine cache's bound as EngineOptions reads it.
+func cacheBound(n, def int64) int64 {
+	switch {
+	case n < 0:
+		return 0
+	case n == 0:
+		return def
+	}
+	return n
+}
+
+// admitQuery reserves the start of a query of text apl; the returned
+// context carries the lease its budget grows on, and done gives the
+// lease back (call it however the query ends).
+func (s *Server) admitQuery(ctx context.Context, apl string) (context.Context, func(), error) {
+	lease, err := s.gov.admit(ctx, queryReservation(apl))
+	if err != nil {
+		if me := memoryAPIError(err); me != nil {
+			return ctx, nil, me
+		}
+		if context.Cause(ctx) == errClientGone {
+			return ctx, nil, errorf(499, "query cancelled: %v", errClientGone)
+		}
+		if te := s.queryTimeoutError(err); te != nil {
+			return ctx, nil, te
+		}
+		return ctx, nil, err
+	}
+	if lease == nil {
+		return ctx, func() {}, nil
+	}
+	return db.WithMemoryLease(ctx, lease), lease.release, nil
+}
