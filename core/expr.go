@@ -188,6 +188,9 @@ func (c *compiler) callFunc(call *parser.CallExpr, f *fn.Func, args []*typed) (*
 	if err != nil {
 		return nil, semErr(call, "%s", exec.WithName(call.Name, asCalled(err.Error(), f.Name, call.Name)))
 	}
+	if err := checkPatterns(f, args); err != nil {
+		return nil, err
+	}
 	name := call.Name
 	if fn.Lookup(name) != f { // pack(*) runs bag_pack
 		name = f.Name

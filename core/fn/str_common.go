@@ -109,6 +109,28 @@ func regexReader(args []*vector.Vector, j int) func(i int) (*regexp.Regexp, bool
 	return func(i int) (*regexp.Regexp, bool) { return regexArg(args, j, i) }
 }
 
+// patternArgs names, per function, the argument that is an RE2 pattern.
+var patternArgs = map[string]int{
+	"extract": 0, "extract_all": 0, "replace": 0, "replace_regex": 0,
+	"countof_regex": 0, "indexof_regex": 1,
+	"trim_regex": 0, "trim_start_regex": 0, "trim_end_regex": 0,
+}
+
+// CheckPattern reports whether argument j of the function called name is
+// a regular expression and, when that argument's constant value text
+// does not compile, the error to show the user at the argument. The
+// planner calls it so that a bad pattern is a 400 with its position
+// before any row is read.
+func CheckPattern(name string, j int, text string) error {
+	if k, ok := patternArgs[name]; !ok || k != j {
+		return nil
+	}
+	if _, err := regexp.Compile(text); err != nil {
+		return &regexError{name: name, err: err}
+	}
+	return nil
+}
+
 // checkConstRegex reports a malformed literal pattern as a query error
 // instead of silently returning nulls on every row.
 func checkConstRegex(name string, args []*vector.Vector, j int) error {
