@@ -31,6 +31,15 @@ type planner struct {
 	snaps []*store.Snapshot
 	// streams are the request's TableStreams, by name.
 	streams exec.StreamTables
+	// plan is the query's plan once planned (the result cache's key).
+	plan *plan.Pipeline
+	// noCache says why the answer must never be served from the result
+	// cache ("" when it may be): it reads the clock or draws random
+	// numbers, so two runs over the same data differ.
+	noCache string
+	// cut is the row limit the planner added to the result (none when
+	// n is 0): the run asks for one row more, to know whether it cut.
+	cut rowCut
 }
 
 // release unpins every snapshot the query took.
@@ -43,7 +52,7 @@ func (p *planner) release() {
 
 // compilerFor returns an expression compiler over schema s.
 func (p *planner) compilerFor(s exec.Schema) *compiler {
-	return &compiler{fc: p.fc, in: s, lets: p.lets, strict: p.strict}
+	return &compiler{fc: p.fc, in: s, lets: p.lets, strict: p.strict, noCache: &p.noCache}
 }
 
 // planQuery plans the statements and the body of q.

@@ -12,7 +12,7 @@ import (
 // at query start, so every row and every call in a query agree.
 
 func init() {
-	Register(&Func{Name: "now", Family: famTime, MinArgs: 0, MaxArgs: 1,
+	Register(&Func{Name: "now", Family: famTime, MinArgs: 0, MaxArgs: 1, Clock: true,
 		Result: Sig("now", vector.DateTime, KSpan),
 		Eval: func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			if len(args) == 0 {
@@ -23,7 +23,7 @@ func init() {
 			}), nil
 		},
 		Doc: "The query's start time in UTC, plus an optional timespan offset."})
-	Register(&Func{Name: "ago", Family: famTime, MinArgs: 1, MaxArgs: 1,
+	Register(&Func{Name: "ago", Family: famTime, MinArgs: 1, MaxArgs: 1, Clock: true,
 		Result: Sig("ago", vector.DateTime, KSpan),
 		Eval: func(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 			return Unary(vector.DateTime, args[0], n, ToDuration, func(d int64) (int64, bool) {
