@@ -31,6 +31,7 @@ func cmdServe(args []string) int {
 	token := fs.String("token", envOr("APLITE_TOKEN", ""), "personal access token (xapt-...) with full control, created if absent (APLITE_TOKEN)")
 	org := fs.String("org", envOr("APLITE_ORG_ID", "default"), "id of the default organization (APLITE_ORG_ID)")
 	extAllow := fs.String("externaldata-allow", envOr("APLITE_EXTERNALDATA_ALLOW", ""), "comma-separated URL prefixes APL's externaldata may read; empty disables it (APLITE_EXTERNALDATA_ALLOW)")
+	notifyAllow := fs.String("notify-allow", envOr("APLITE_NOTIFY_ALLOW", ""), "comma-separated CIDRs and host names that notifiers may deliver to although they are loopback, link-local, private (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10), unspecified or multicast, which are refused by default, when a notifier is saved and again after DNS at each delivery; e.g. 127.0.0.0/8,hooks.internal (APLITE_NOTIFY_ALLOW)")
 	var sf storageFlags
 	fs.StringVar(&sf.url, "storage", envOr("APLITE_STORAGE", ""), "where blocks live: empty for the data directory, or s3://BUCKET/PREFIX (endpoint and keys from AWS_ENDPOINT_URL_S3/AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION) (APLITE_STORAGE)")
 	fs.StringVar(&sf.role, "role", envOr("APLITE_ROLE", roleAll), "all (one node), ingest (owns the WAL, uploads blocks) or query (reads the bucket, keeps no state); ingest and query need -storage (APLITE_ROLE)")
@@ -92,6 +93,11 @@ func cmdServe(args []string) int {
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MemoryBudget: budget, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, Ingest: sf.ingest,
 		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, CompactAge: *compactAge, FlushRows: *flushRows}, Engine: engine}
+	cfg.NotifyAllow = splitList(*notifyAllow)
+	if err := server.ParseNotifyAllow(cfg.NotifyAllow); err != nil {
+		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 2
+	}
 	objStats, err := configureStorage(context.Background(), sf, &cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)

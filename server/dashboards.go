@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -107,6 +108,9 @@ func (s *Server) handleCreateDashboard(c *call) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkCharts(c, doc); err != nil {
+		return err
+	}
 	var uid string
 	var probe struct {
 		UID string `json:"uid"`
@@ -148,6 +152,9 @@ func (s *Server) handleUpdateDashboard(c *call) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkCharts(c, doc); err != nil {
+		return err
+	}
 	var d meta.Dashboard
 	err = s.meta.Update(func(tx *meta.Tx) error {
 		if err := tx.Get(meta.KindDashboard, c.p.org, id, &d); err != nil {
@@ -179,4 +186,33 @@ func (s *Server) handleDeleteDashboard(c *call) error {
 		return err
 	}
 	return noContent(c.RequestCtx)
+}
+
+// dashboardCharts is the part of a dashboard document whose queries the
+// server checks: charts[].query.apl (the rest is kept as sent).
+type dashboardCharts struct {
+	Charts []struct {
+		Query *struct {
+			APL string `json:"apl"`
+		} `json:"query"`
+	} `json:"charts"`
+}
+
+// checkCharts checks the APL of every chart of a dashboard document with
+// the caller's rights, as every stored query is (stored.go). A document
+// whose charts are not in that shape carries no query the server knows.
+func (s *Server) checkCharts(c *call, doc json.RawMessage) error {
+	var d dashboardCharts
+	if json.Unmarshal(doc, &d) != nil {
+		return nil
+	}
+	for i, ch := range d.Charts {
+		if ch.Query == nil || strings.TrimSpace(ch.Query.APL) == "" {
+			continue
+		}
+		if err := s.checkStoredAPL(c, fmt.Sprintf("dashboard.charts[%d].query.apl", i), ch.Query.APL, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -39,8 +40,11 @@ type groupState struct {
 
 // monitorRun is one evaluation, as the history route returns it.
 type monitorRun struct {
-	Time     time.Time       `json:"time"`
-	State    string          `json:"state"` // ok, alert, error
+	Time time.Time `json:"time"`
+	// State is ok, alert, error (the query failed) or forbidden (the
+	// monitor's creator may not read what it reads, or is gone; nothing
+	// was read).
+	State    string          `json:"state"`
 	Value    *float64        `json:"value,omitempty"`
 	Groups   []groupResult   `json:"groups,omitempty"`
 	Error    string          `json:"error,omitempty"`
@@ -112,7 +116,10 @@ func interval(m *meta.Monitor) time.Duration {
 func (s *Server) runMonitor(org string, m *meta.Monitor, st *monitorState, now time.Time) monitorRun {
 	run := monitorRun{Time: now.UTC()}
 	results, err := s.evaluate(org, m, now)
-	if err != nil {
+	var refused *forbiddenRun
+	if errors.As(err, &refused) {
+		run.State, run.Error = "forbidden", err.Error()
+	} else if err != nil {
 		run.State, run.Error = "error", err.Error()
 	} else {
 		run.State = "ok"
@@ -191,21 +198,20 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	if rng <= 0 {
 		rng = interval(m)
 	}
+	p, why := s.monitorPrincipal(org, m.ID, now)
+	if p == nil {
+		return nil, why
+	}
 	req := &db.Request{APL: m.APLQuery, Start: end.Add(-rng), End: end, Now: now, DisableCache: true,
-		Catalog: s.datasets(org)}
-	if vfs, err := s.virtualFields(org); err == nil && len(vfs) > 0 {
-		req.VirtualFields = map[string][]db.VirtualField{}
-		for ds, list := range vfs {
-			for _, v := range list {
-				req.VirtualFields[ds] = append(req.VirtualFields[ds], db.VirtualField{Name: v.Name, Expression: v.Expression})
-			}
-		}
+		Catalog: s.datasets(org), Allowed: func(ds string) bool { return p.canDataset(ds, capQuery, actRead) }}
+	if vfs, err := s.virtualFields(org); err == nil {
+		req.VirtualFields = engineVFields(vfs)
 	}
 	ctx, cancel := context.WithTimeout(s.life, s.cfg.QueryTimeout)
 	defer cancel()
-	res, err := s.db.Query(ctx, req)
+	res, err := s.queryDB(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, runError(p, why, err)
 	}
 	t := db.Tabular(res).Tables[0]
 	rows := 0
@@ -270,6 +276,19 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 		out = append(out, *byGroup[k])
 	}
 	return out, nil
+}
+
+// runError says why a monitor's query failed: a dataset its creator may
+// not read (nothing is read), or a query that does not run.
+func runError(p *principal, why, err error) error {
+	var fe *db.ForbiddenError
+	switch {
+	case errors.As(err, &fe) && why != nil:
+		return &forbiddenRun{fmt.Sprintf("%v (dataset %q): nothing was read", why, fe.Dataset)}
+	case errors.As(err, &fe):
+		return &forbiddenRun{fmt.Sprintf("the monitor's creator, %s, may not query dataset %q: nothing was read", p.who(), fe.Dataset)}
+	}
+	return fmt.Errorf("the monitor's query failed: %w", err)
 }
 
 func toFloat(v any) (float64, bool) {

@@ -52,7 +52,9 @@ func (r *receiver) got() []string {
 // restart of the scheduler's view (it is in the metadata store).
 func TestMonitorsRunAndNotify(t *testing.T) {
 	notifyBackoff = time.Millisecond
-	ts := newTestServerConfig(t, Config{MonitorTick: -1})
+	// The receivers listen on loopback, which notifiers reach only when
+	// the operator allows it.
+	ts := newTestServerConfig(t, Config{MonitorTick: -1, NotifyAllow: []string{"127.0.0.0/8"}})
 	s := ts.s
 	ts.must(req{method: "POST", path: "/v2/datasets", body: map[string]any{"name": "logs"}}, 200)
 	now := time.Now().UTC().Truncate(time.Second)

@@ -42,7 +42,9 @@ func monitorResource(s *Server) *resource[meta.Monitor] {
 			return badRequest("intervalMinutes, rangeMinutes and secondDelay must not be negative")
 		}
 		m.DisabledUntil = m.DisabledUntil.UTC()
-		return nil
+		// The query is checked with the rights of the caller, whom the
+		// monitor then acts as (written, monitorPrincipal).
+		return c.s.checkStoredAPL(c, "aplQuery", m.APLQuery, nil)
 	}
 	return &resource[meta.Monitor]{
 		kind:    meta.KindMonitor,
@@ -67,6 +69,9 @@ func monitorResource(s *Server) *resource[meta.Monitor] {
 			}
 			m.CreatedAt, m.CreatedBy, m.UpdatedAt = old.CreatedAt, old.CreatedBy, time.Now().UTC()
 			return m, nil
+		},
+		written: func(tx *meta.Tx, c *call, m *meta.Monitor) error {
+			return tx.Put(meta.KindMonitorOwner, c.p.org, m.ID, ownerOf(c.p))
 		},
 	}
 }
@@ -110,7 +115,10 @@ func notifierResource(s *Server) *resource[meta.Notifier] {
 		if err := c.s.readJSON(c.RequestCtx, &b, false); err != nil {
 			return nil, err
 		}
-		return &b, b.validate()
+		if err := b.validate(); err != nil {
+			return nil, err
+		}
+		return &b, c.s.checkNotifierURLs(b.Properties)
 	}
 	return &resource[meta.Notifier]{
 		kind:    meta.KindNotifier,

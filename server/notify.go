@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -43,8 +42,8 @@ type deliveryEntry struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// notifyClient bounds one delivery attempt.
-var notifyClient = &http.Client{Timeout: 10 * time.Second}
+// notifyTimeout bounds one delivery attempt.
+const notifyTimeout = 10 * time.Second
 
 // notifyAttempts and notifyBackoff bound retries (the first wait).
 var (
@@ -113,9 +112,10 @@ func (s *Server) deliver(n meta.Notifier, data alertData) deliveryEntry {
 		e.Error = "this notifier kind is not delivered by aplite (custom webhook and webhook are)"
 		return e
 	}
+	client := s.notifyPolicy().client(notifyTimeout)
 	wait := notifyBackoff
 	for e.Attempts = 1; ; e.Attempts++ {
-		e.Status, e.Error = post(s.life, url, headers, body)
+		e.Status, e.Error = s.post(client, n.ID, url, headers, body)
 		if e.Error == "" && e.Status/100 == 2 {
 			e.OK = true
 			return e
@@ -128,21 +128,27 @@ func (s *Server) deliver(n meta.Notifier, data alertData) deliveryEntry {
 	}
 }
 
-func post(ctx context.Context, url string, headers map[string]string, body string) (int, string) {
-	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewBufferString(body))
+// post sends one attempt. What the history records says only that the
+// delivery failed, and the status when the target answered: telling a
+// refused connection from a timeout or a DNS failure would make
+// notifiers a scanner of the server's network. The server's log keeps
+// the cause for its operator.
+func (s *Server) post(client *http.Client, notifier, url string, headers map[string]string, body string) (int, string) {
+	req, err := http.NewRequestWithContext(s.life, "POST", url, bytes.NewBufferString(body))
 	if err != nil {
-		return 0, err.Error()
+		return 0, "delivery failed: the URL is not valid"
 	}
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := notifyClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		return 0, err.Error()
+		fmt.Fprintf(s.cfg.Log, "aplite: notifier %s: delivery failed: %v\n", notifier, err)
+		return 0, "delivery failed"
 	}
 	resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		return resp.StatusCode, fmt.Sprintf("answered %d", resp.StatusCode)
+		return resp.StatusCode, fmt.Sprintf("delivery failed: the target answered %d", resp.StatusCode)
 	}
 	return resp.StatusCode, ""
 }

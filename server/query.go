@@ -145,7 +145,7 @@ func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 		req.MemoryBudget = s.cfg.QueryMemory
 	}
 	start := time.Now()
-	res, err := s.db.Query(ctx, req)
+	res, err := s.queryDB(ctx, req) // skips a stored virtual field that cannot plan (vfields.go)
 	if errors.Is(err, db.ErrNeedsIngest) || s.cfg.Ingest != "" && dependsOnUnflushed(err) {
 		if res, err = s.answerFromIngest(ctx, c, req); errors.Is(err, errAnswered) {
 			return nil, err

@@ -35,6 +35,9 @@ type resource[T any] struct {
 	// unique is checked inside the write transaction (nil: none), so two
 	// concurrent creates cannot both pass it.
 	unique func(tx *meta.Tx, org string, rec *T) error
+	// written runs in the same transaction once a create or an update has
+	// stored rec (nil: nothing), for what is kept beside the record.
+	written func(tx *meta.Tx, c *call, rec *T) error
 	// sortList orders list results (nil: id order).
 	sortList func(recs []T)
 }
@@ -136,7 +139,10 @@ func (rs *resource[T]) handleCreate(c *call) error {
 				return err
 			}
 		}
-		return tx.Insert(rs.kind, c.p.org, rs.id(rec), rec)
+		if err := tx.Insert(rs.kind, c.p.org, rs.id(rec), rec); err != nil || rs.written == nil {
+			return err
+		}
+		return rs.written(tx, c, rec)
 	})
 	if errors.Is(err, meta.ErrExists) {
 		return conflict("%s %q already exists", rs.what, rs.id(rec))
@@ -173,7 +179,10 @@ func (rs *resource[T]) handleUpdate(c *call) error {
 				return err
 			}
 		}
-		return tx.Put(rs.kind, c.p.org, id, rec)
+		if err := tx.Put(rs.kind, c.p.org, id, rec); err != nil || rs.written == nil {
+			return err
+		}
+		return rs.written(tx, c, rec)
 	})
 	if errors.Is(err, meta.ErrNotFound) {
 		return notFound("%s %q not found", rs.what, id)

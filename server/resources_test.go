@@ -97,6 +97,7 @@ func TestVirtualFieldsCRUD(t *testing.T) {
 
 func TestStarredQueries(t *testing.T) {
 	ts := newTestServer(t)
+	ts.createDataset("ds") // a stored query is planned when it is saved
 	crudCheck(t, ts, "/v2/apl-starred-queries",
 		map[string]any{"kind": "apl", "name": "errors", "dataset": "ds",
 			"query":    map[string]any{"apl": "['ds'] | where status >= 500", "startTime": "now-1h"},
@@ -135,6 +136,7 @@ func TestStarredQueries(t *testing.T) {
 
 func TestMonitorsAndNotifiers(t *testing.T) {
 	ts := newTestServer(t)
+	ts.createDataset("ds1") // a monitor's query is planned when it is saved
 	monitor := map[string]any{"createdAt": "0001-01-01T00:00:00Z", "createdBy": "", "name": "Test Monitor",
 		"type": "Threshold", "description": "A test monitor", "aplQuery": "['ds1'] | summarize count()",
 		"operator": "BelowOrEqual", "threshold": 1, "alertOnNoData": false, "notifyByGroup": false, "resolvable": false,

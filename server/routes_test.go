@@ -183,7 +183,7 @@ func TestRouteTableEnforced(t *testing.T) {
 		"/v2/vfields":             id("/v2/vfields", map[string]any{"dataset": "ds", "name": "v", "expression": "1"}),
 		"/v2/apl-starred-queries": id("/v2/apl-starred-queries", map[string]any{"name": "s", "dataset": "ds", "query": map[string]any{"apl": "['ds']"}}),
 		"/v2/monitors":            id("/v2/monitors", map[string]any{"name": "m", "aplQuery": "['ds'] | count", "operator": "Above"}),
-		"/v2/notifiers":           id("/v2/notifiers", map[string]any{"name": "n", "properties": map[string]any{"webhook": map[string]any{"url": "http://127.0.0.1:9/"}}}),
+		"/v2/notifiers":           id("/v2/notifiers", map[string]any{"name": "n", "properties": map[string]any{"webhook": map[string]any{"url": "http://example.com/hook"}}}),
 		"/v2/users":               id("/v2/users", map[string]any{"name": "U", "email": "u@x.io", "role": "user"}),
 		"/v2/tokens":              ts.newToken(nil, nil).ID,
 		"/v2/orgs":                ts.org,

@@ -98,6 +98,10 @@ type Config struct {
 	// ExternalDataAllow lists URL prefixes APL's externaldata operator may
 	// read; empty (the default) disables the operator.
 	ExternalDataAllow []string
+	// NotifyAllow lists the CIDRs and host names notifiers may deliver to
+	// although they are loopback, link-local, private, unspecified or
+	// multicast (-notify-allow; notify_policy.go). Empty: none.
+	NotifyAllow []string
 }
 
 // TokenFileName is the file in the data directory that keeps a generated

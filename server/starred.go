@@ -43,6 +43,11 @@ func (b *starredBody) record(c *call) (*meta.StarredQuery, error) {
 	if err := required("query.apl", q.APL); err != nil {
 		return nil, err
 	}
+	// The dataset it is starred for is checked by the route (its
+	// starredQueries capability); the others it names need query rights.
+	if err := c.s.checkStoredAPL(c, "query.apl", q.APL, func(ds string) bool { return ds == b.Dataset }); err != nil {
+		return nil, err
+	}
 	if b.Who == "" {
 		b.Who = c.p.userID
 	}

@@ -56,11 +56,15 @@ const (
 	// survive a restart.
 	KindMonitorState Kind = "monitorstate"
 	KindMonitorRuns  Kind = "monitorruns"
+	// KindMonitorOwner keeps who a monitor acts as (MonitorOwner),
+	// org-scoped and keyed by monitor id, apart from the monitor itself,
+	// whose JSON is exactly what the clients read.
+	KindMonitorOwner Kind = "monitorowner"
 )
 
 var allKinds = []Kind{KindOrg, KindUser, KindMember, KindToken, KindTokenHash,
 	KindAnnotation, KindGroup, KindVField, KindStarred, KindMonitor,
-	KindNotifier, KindDashboard, KindDataset, KindSettings, KindMonitorState, KindMonitorRuns}
+	KindNotifier, KindDashboard, KindDataset, KindSettings, KindMonitorState, KindMonitorRuns, KindMonitorOwner}
 
 // Store is an open metadata file. It is safe for concurrent use.
 type Store struct {
