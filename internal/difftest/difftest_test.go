@@ -29,7 +29,7 @@ func config(t *testing.T) Config {
 		Seed:    envInt(t, "DIFFTEST_SEED", 1),
 		N:       int(envInt(t, "DIFFTEST_N", 100)),
 		PerData: int(envInt(t, "DIFFTEST_PER_DATA", 100)),
-		Events:  int(envInt(t, "DIFFTEST_EVENTS", 3000)),
+		Events:  int(envInt(t, "DIFFTEST_EVENTS", 0)),
 		Chunks:  int(envInt(t, "DIFFTEST_CHUNKS", 6)),
 		Dims:    int(envInt(t, "DIFFTEST_DIMS", 30)),
 		Dir:     t.TempDir(),
