@@ -1,6 +1,15 @@
 package db
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/aplite/aplite/core/store"
+)
+
+// ErrNoSpace is wrapped by an append refused because the data
+// directory's disk is full; nothing of it was stored, and appends resume
+// by themselves once space is freed.
+var ErrNoSpace = store.ErrNoSpace
 
 // FailureTally counts the events that reads of a file in place could not
 // decode, across the chunks their workers decode at once, and keeps the

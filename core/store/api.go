@@ -28,6 +28,10 @@ var (
 	ErrNotFound = errors.New("dataset not found")
 	ErrExists   = errors.New("dataset already exists")
 	ErrClosed   = errors.New("store is closed")
+	// ErrNoSpace is wrapped by a write that failed because the disk (or
+	// the user's quota) is full: nothing of it was stored, and the caller
+	// may retry once space is freed.
+	ErrNoSpace = errors.New("no space left on the data directory's disk")
 )
 
 // Options tune a DB. The zero value picks working defaults.
@@ -68,6 +72,9 @@ type Options struct {
 	// Refresh is how often a read-only DB (OpenRemote) reloads the
 	// catalogs (default 2 s).
 	Refresh time.Duration
+	// wrapWAL wraps every WAL segment file opened (tests inject a full
+	// disk with it).
+	wrapWAL func(walFile) walFile
 }
 
 // ColumnMeta describes one column of a Part, for pruning without decoding.

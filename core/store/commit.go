@@ -104,17 +104,13 @@ func (d *Dataset) commit(group []*appendReq) {
 	}
 }
 
-// logGroup writes the group to the WAL and syncs. Once a write fails the
-// log's tail is unknown, so the dataset refuses further appends.
+// logGroup writes the group to the WAL and syncs. A failed write or sync
+// leaves nothing of the group in the log (the files undo it), so the
+// group is refused and the next one is tried afresh: a full disk refuses
+// appends only while it is full.
 func (d *Dataset) logGroup(group []*appendReq, first uint64) error {
 	if d.files == nil {
 		return nil
-	}
-	d.mu.RLock()
-	failed := d.failed
-	d.mu.RUnlock()
-	if failed != nil {
-		return failed
 	}
 	payloads := make([][]byte, len(group))
 	for i, r := range group {
@@ -125,10 +121,7 @@ func (d *Dataset) logGroup(group []*appendReq, first uint64) error {
 		err = d.files.walSync()
 	}
 	if err != nil {
-		err = fmt.Errorf("store: dataset %s: WAL write failed, appends refused until restart: %w", d.name, err)
-		d.mu.Lock()
-		d.failed = err
-		d.mu.Unlock()
+		err = fmt.Errorf("store: dataset %s: WAL write failed, nothing of this append was stored: %w", d.name, err)
 	}
 	return err
 }
@@ -171,9 +164,9 @@ func (d *Dataset) startFlush(done chan error, final bool) {
 	if final && d.files != nil {
 		seg, err := d.files.walRotate()
 		if err != nil {
-			d.mu.Lock()
-			d.failed = fmt.Errorf("store: dataset %s: WAL rotation failed: %w", d.name, err)
-			d.mu.Unlock()
+			// The current segment stays in use and is sealed by a later
+			// flush; until then its records stay in the WAL, which is safe.
+			d.opts.Logf("store: dataset %s: starting a WAL segment: %v", d.name, err)
 		} else {
 			job.sealed = seg
 		}

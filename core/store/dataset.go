@@ -85,9 +85,8 @@ type Dataset struct {
 	pendingRows int       // rows in buf with seq > handedSeq
 	dirtyRows   int       // rows not yet handed to a final (durable) flush
 	dirtySince  time.Time // when the oldest of those was appended
-	failed      error
-	damaged     []Damage // blocks set aside as corrupt (Snapshot, Info)
-	remoteCat   *catalog // read-only DBs: the catalog version applied
+	damaged     []Damage  // blocks and WAL records set aside, blocks missing (Snapshot, Info)
+	remoteCat   *catalog  // read-only DBs: the catalog version applied
 
 	lastAppend atomic.Int64 // ns of the last committed append (compaction policy)
 

@@ -4,6 +4,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,20 +12,31 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
 // osFiles is a dataset's storage in its directory (FORMAT.md).
 type osFiles struct {
 	dir, walDir, blockDir string
-	seg                   *os.File
+	seg                   walFile
+	// segSize is the current segment's length as written; segDurable the
+	// length through the last acknowledged record. They differ only
+	// while a group is being written, or after a failed write whose
+	// truncation back to segDurable has not succeeded yet (cutPending).
+	segSize, segDurable int64
+	cutPending          bool
+	// wrapSeg lets tests inject write and sync failures (a full disk).
+	wrapSeg func(walFile) walFile
 	// segNum is the current segment; atomic because the flusher's
 	// walRemoveThrough reads it while the committer rotates.
 	segNum     atomic.Uint64
 	segRecords int // records in the current segment
-	syncs      int // WAL fsyncs so far (tests check group commit)
-	frame      []byte
-	noSync     bool
+	// durableRecords is segRecords through the last acknowledged group.
+	durableRecords int
+	syncs          int // WAL fsyncs so far (tests check group commit)
+	frame          []byte
+	noSync         bool
 	// manifest lists the block files (local storage only; nil when the
 	// blocks live in an object store, whose catalog lists them).
 	manifest *blockManifest
@@ -37,11 +49,16 @@ func (f *osFiles) blockPath(id uint64) string {
 func segName(n uint64) string { return fmt.Sprintf("%020d.wal", n) }
 
 func (f *osFiles) walWrite(payloads [][]byte, firstSeq uint64) error {
+	if err := f.cutBack(); err != nil {
+		return err
+	}
 	b := f.frame[:0]
 	var err error
 	write := func(p []byte) {
 		if err == nil && len(p) > 0 {
-			_, err = f.seg.Write(p)
+			var n int
+			n, err = f.seg.Write(p)
+			f.segSize += int64(n)
 		}
 	}
 	for i, p := range payloads {
@@ -57,11 +74,55 @@ func (f *osFiles) walWrite(payloads [][]byte, firstSeq uint64) error {
 		b = b[:0]
 	}
 	write(b)
-	f.segRecords += len(payloads)
 	if cap(b) <= 4*walDirectWrite {
 		f.frame = b // reuse, unless one big group would pin memory
 	} else {
 		f.frame = nil
+	}
+	if err != nil {
+		return f.failed(err)
+	}
+	f.segRecords += len(payloads)
+	if f.noSync {
+		f.segDurable, f.durableRecords = f.segSize, f.segRecords
+	}
+	return nil
+}
+
+// failed undoes a group whose write or sync failed: nothing of it was
+// acknowledged, so it is cut off the segment (FORMAT.md, "WAL"); the
+// error says whether the disk is full.
+func (f *osFiles) failed(err error) error {
+	f.cutPending = true
+	f.segRecords = f.durableRecords
+	if cerr := f.cutBack(); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
+	return classifyIOError(err)
+}
+
+// cutBack truncates the segment to its last acknowledged record when a
+// failed write left more, and makes that durable. It is retried before
+// every write, so appends resume by themselves once the disk has space.
+func (f *osFiles) cutBack() error {
+	if !f.cutPending {
+		return nil
+	}
+	err := f.seg.Truncate(f.segDurable)
+	if err == nil && !f.noSync {
+		err = f.seg.Sync()
+	}
+	if err != nil {
+		return classifyIOError(fmt.Errorf("undoing a failed WAL write: %w", err))
+	}
+	f.segSize, f.cutPending = f.segDurable, false
+	return nil
+}
+
+// classifyIOError marks a full disk with ErrNoSpace.
+func classifyIOError(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("%w: %w", ErrNoSpace, err)
 	}
 	return err
 }
@@ -72,36 +133,48 @@ const walDirectWrite = 256 << 10
 
 func (f *osFiles) walSync() error {
 	f.syncs++
-	return f.seg.Sync()
+	if err := f.seg.Sync(); err != nil {
+		return f.failed(err)
+	}
+	f.segDurable = f.segSize
+	f.durableRecords = f.segRecords
+	return nil
 }
 
 // startSegment creates segment n with its header and makes it durable.
+// On failure (a full disk) the file is removed again, so the current
+// segment stays the last one and no empty or headless segment is left.
 func (f *osFiles) startSegment(n uint64) error {
 	path := filepath.Join(f.walDir, segName(n))
-	s, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	file, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return err
+		return classifyIOError(err)
 	}
-	if _, err := s.Write(walHeader()); err != nil {
+	var s walFile = file
+	if f.wrapSeg != nil {
+		s = f.wrapSeg(s)
+	}
+	_, err = s.Write(walHeader())
+	if err == nil && !f.noSync {
+		if err = s.Sync(); err == nil {
+			err = syncDir(f.walDir)
+		}
+	}
+	if err != nil {
 		s.Close()
-		return err
+		_ = os.Remove(path)
+		return classifyIOError(err)
 	}
-	if !f.noSync {
-		if err := s.Sync(); err != nil {
-			s.Close()
-			return err
-		}
-		if err := syncDir(f.walDir); err != nil {
-			s.Close()
-			return err
-		}
-	}
-	f.seg, f.segRecords = s, 0
+	f.seg, f.segRecords, f.durableRecords = s, 0, 0
+	f.segSize, f.segDurable, f.cutPending = walHeaderLen, walHeaderLen, false
 	f.segNum.Store(n)
 	return nil
 }
 
 func (f *osFiles) walRotate() (uint64, error) {
+	if err := f.cutBack(); err != nil {
+		return 0, err // never seal a segment that ends in a failed write
+	}
 	if f.segRecords == 0 { // nothing to seal: every earlier segment already is
 		return f.segNum.Load() - 1, nil
 	}
@@ -292,7 +365,7 @@ func createDatasetDir(root, name string, created time.Time, opts Options) (dsFil
 		}
 	}
 	m.path = filepath.Join(final, manifestName)
-	f = &osFiles{dir: final, walDir: filepath.Join(final, "wal"), blockDir: filepath.Join(final, "blocks"), noSync: opts.NoSync, manifest: m}
+	f = &osFiles{dir: final, walDir: filepath.Join(final, "wal"), blockDir: filepath.Join(final, "blocks"), noSync: opts.NoSync, manifest: m, wrapSeg: opts.wrapWAL}
 	if err := f.startSegment(1); err != nil {
 		return nil, err
 	}

@@ -46,6 +46,15 @@ func appendFrameHeader(b []byte, seq uint64, payload []byte) []byte {
 	return append(b, s[:]...)
 }
 
+// walFile is the part of *os.File a WAL segment uses (tests wrap it to
+// inject a full disk).
+type walFile interface {
+	Write(b []byte) (int, error)
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
 // walGap is a run of damaged bytes in a segment followed by an intact
 // record: acknowledged records were lost there.
 type walGap struct {
