@@ -221,3 +221,40 @@ func TestWALDamageAlreadyFlushedIsNotALoss(t *testing.T) {
 		t.Errorf("damage reported for flushed records: %+v", s.Damaged)
 	}
 }
+
+// A dataset whose WAL was written in version 1 (before the record magic)
+// opens and replays it whole, and new records go to a version 2 segment.
+func TestWALVersion1SegmentReplays(t *testing.T) {
+	dir := t.TempDir()
+	db, ds := openOne(t, dir)
+	var want []event
+	for i := 0; i < 5; i++ {
+		r := mixedRows(10, int64(i+1)*1e16)
+		want = append(want, eventsOfRows(r)...)
+		ds.Append(r)
+	}
+	crash(db)
+	segs, _ := filepath.Glob(filepath.Join(dir, "logs", "wal", "*.wal"))
+	seg := segs[len(segs)-1]
+	data, _ := os.ReadFile(seg)
+	old := append([]byte(walMagic), 1, 0)
+	scanWAL(seg, data, 0, func(seq uint64, payload []byte, off int64) bool {
+		old = appendFrameV1(old, seq, payload)
+		return true
+	})
+	os.WriteFile(seg, old, 0o644)
+	db, ds = openOne(t, dir)
+	checkEvents(t, ds, want)
+	r := mixedRows(7, 9e16)
+	want = append(want, eventsOfRows(r)...)
+	ds.Append(r)
+	crash(db)
+	db, ds = openOne(t, dir)
+	defer db.Close()
+	checkEvents(t, ds, want)
+	s := ds.Snapshot()
+	defer s.Release()
+	if len(s.Damaged) != 0 {
+		t.Errorf("damage: %+v", s.Damaged)
+	}
+}
