@@ -16,7 +16,9 @@ func TestMemoryBudget(t *testing.T) {
 		"logs | distinct id, uri",
 		"logs | sort by id asc",
 	} {
-		_, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget = 2048 })
+		// No row limit: the sort holds every row, as the command line
+		// runs it (the API's default limit would make it a top 1000).
+		_, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget, r.DefaultLimit = 2048, -1 })
 		if !errors.Is(err, exec.ErrMemoryExceeded) {
 			t.Errorf("%s: want ErrMemoryExceeded, got %v", q, err)
 		}

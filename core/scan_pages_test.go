@@ -160,7 +160,8 @@ func TestRareWordReadsOnlyItsPages(t *testing.T) {
 // A narrow time window inside a paged block decodes the pages under it.
 func TestTimeWindowReadsOnlyItsPages(t *testing.T) {
 	e := sharedPaged(t)
-	ts := mustQuery(t, e, "['logs'] | sort by _time asc | project _time", noColumnCache)
+	every := func(r *exec.Request) { r.DefaultLimit = -1 } // all times, not the default 1000
+	ts := mustQuery(t, e, "['logs'] | sort by _time asc | project _time", noColumnCache, every)
 	lo, hi := ts.Value(2*exec.TermGranuleRows+100, 0), ts.Value(2*exec.TermGranuleRows+900, 0)
 	q := fmt.Sprintf("['logs'] | where _time >= datetime(%v) and _time < datetime(%v)", lo, hi)
 	shape := " | project _time, message | sort by _time asc"
