@@ -142,7 +142,9 @@ func (e *Engine) query(ctx context.Context, req *exec.Request, streams exec.Stre
 		p.noteCut(o)
 	}
 	o.Elapsed = time.Since(began)
-	if key != "" {
+	// A partial answer is not kept: what left rows out (a node that did
+	// not answer) may be gone by the next run.
+	if key != "" && !o.Partial {
 		e.results.Put(key, o)
 	}
 	return o, nil

@@ -174,3 +174,16 @@ func TestResultCacheVolatile(t *testing.T) {
 		t.Error("a plain summarize is no longer cached")
 	}
 }
+
+// A partial answer is computed again on the next run, never kept: what
+// left rows out may not hold then.
+func TestResultCacheSkipsPartial(t *testing.T) {
+	e := NewEngine(exec.StoreCatalog(eventsDB(t, map[string]int{"big": 3000})))
+	capped := func(r *exec.Request) { r.MaxRows = 2000 }
+	for run := range 2 {
+		o, hit := cached(t, e, "['big'] | take 2500", capped)
+		if !o.Partial || hit {
+			t.Errorf("run %d: partial %v, cache hit %v", run+1, o.Partial, hit)
+		}
+	}
+}
