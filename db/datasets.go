@@ -33,6 +33,7 @@ func (d *DB) Trim(name string, before int64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	defer d.fields.forget(name) // its oldest fields may have gone
 	return ds.Trim(before)
 }
 

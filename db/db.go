@@ -57,8 +57,9 @@ type Options struct {
 // DB is a set of datasets and the engine that queries them. It is safe for
 // concurrent use.
 type DB struct {
-	st  *store.DB
-	eng *core.Engine
+	st     *store.DB
+	eng    *core.Engine
+	fields fieldCap
 }
 
 // Open opens (or creates) the data directory dir: one subdirectory per
@@ -113,7 +114,10 @@ func (d *DB) Create(name string) (*store.Dataset, error) { return d.st.Create(na
 func (d *DB) Dataset(name string) (*store.Dataset, error) { return d.st.Get(name) }
 
 // Delete removes a dataset and its data.
-func (d *DB) Delete(name string) error { return d.st.Delete(name) }
+func (d *DB) Delete(name string) error {
+	defer d.fields.forget(name)
+	return d.st.Delete(name)
+}
 
 // Names lists every dataset's name, sorted.
 func (d *DB) Names() []string {

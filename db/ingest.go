@@ -38,7 +38,7 @@ func (d *DB) Ingest(name string, body []byte, opts ingest.Options) (IngestResult
 	if err != nil {
 		return IngestResult{}, err
 	}
-	return decodeAppend(ds, body, opts, nil)
+	return decodeAppend(&d.fields, ds, body, opts, nil)
 }
 
 // Decode reads body into rows without storing them, for callers that
@@ -72,18 +72,19 @@ func build(now int64, decode func(*store.RowsBuilder) (ingest.Result, error)) (*
 
 // decodeAppend decodes body and appends its rows; prepare, when set, sees
 // the rows before they are stored.
-func decodeAppend(ds *store.Dataset, body []byte, opts ingest.Options, prepare func(*store.Rows)) (IngestResult, error) {
+func decodeAppend(caps *fieldCap, ds *store.Dataset, body []byte, opts ingest.Options, prepare func(*store.Rows)) (IngestResult, error) {
 	rows, res, err := Decode(body, opts)
 	if err != nil {
 		return res, err
 	}
-	return appendRows(ds, rows, res, prepare)
+	return appendRows(caps, ds, rows, res, prepare)
 }
 
 // appendRows is the one append of every ingest path: rows decoded without
-// error are stored durably, after prepare (when set) has seen them.
-func appendRows(ds *store.Dataset, rows *store.Rows, res IngestResult, prepare func(*store.Rows)) (IngestResult, error) {
-	if rows.N == 0 {
+// error are stored durably, after prepare (when set) has seen them, less
+// the events the field cap refuses (counted in res).
+func appendRows(caps *fieldCap, ds *store.Dataset, rows *store.Rows, res IngestResult, prepare func(*store.Rows)) (IngestResult, error) {
+	if rows = caps.admit(ds, rows, &res); rows.N == 0 {
 		return res, nil
 	}
 	if prepare != nil {
@@ -161,19 +162,19 @@ func (d *DB) IngestStream(name string, r io.Reader, opts StreamOptions) (IngestR
 		if err != nil {
 			return IngestResult{}, err
 		}
-		res, err := decodeAppend(ds, body, opts.Options, opts.Prepare)
+		res, err := decodeAppend(&d.fields, ds, body, opts.Options, opts.Prepare)
 		opts.Progress.Rows.Add(int64(res.Ingested))
 		if err != nil {
 			return res, err
 		}
 		return res, ds.Flush()
 	}
-	return streamNDJSON(ds, r, opts)
+	return streamNDJSON(&d.fields, ds, r, opts)
 }
 
 // streamNDJSON decodes chunks of lines on one worker per core and sums
 // what they did.
-func streamNDJSON(ds *store.Dataset, r io.Reader, opts StreamOptions) (IngestResult, error) {
+func streamNDJSON(caps *fieldCap, ds *store.Dataset, r io.Reader, opts StreamOptions) (IngestResult, error) {
 	chunks := make(chan []byte, 2)
 	total := IngestResult{Format: ingest.NDJSON}
 	var mu sync.Mutex
@@ -182,7 +183,7 @@ func streamNDJSON(ds *store.Dataset, r io.Reader, opts StreamOptions) (IngestRes
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for c := range chunks {
-				res, err := decodeAppend(ds, c, opts.Options, opts.Prepare)
+				res, err := decodeAppend(caps, ds, c, opts.Options, opts.Prepare)
 				opts.Progress.Rows.Add(int64(res.Ingested))
 				mu.Lock()
 				total.add(res)
@@ -200,7 +201,7 @@ func streamNDJSON(ds *store.Dataset, r io.Reader, opts StreamOptions) (IngestRes
 			// fast reader every chunk would otherwise be queued before
 			// the first is stored, and Enough would never see rows.
 			probe = false
-			res, err := decodeAppend(ds, c, opts.Options, opts.Prepare)
+			res, err := decodeAppend(caps, ds, c, opts.Options, opts.Prepare)
 			opts.Progress.Rows.Add(int64(res.Ingested))
 			mu.Lock()
 			total.add(res)
@@ -293,5 +294,5 @@ func (d *DB) IngestWith(name string, now int64, decode func(b *RowsBuilder, now 
 	if err != nil {
 		return IngestResult{Result: res}, err
 	}
-	return appendRows(ds, rows, IngestResult{Result: res}, nil)
+	return appendRows(&d.fields, ds, rows, IngestResult{Result: res}, nil)
 }

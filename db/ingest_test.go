@@ -144,7 +144,7 @@ func TestIngestAppendError(t *testing.T) {
 	if err := d.Delete("logs"); err != nil { // appends to ds now fail
 		t.Fatal(err)
 	}
-	_, err := decodeAppend(ds, []byte(`{"a":1}`), ingest.Options{Format: ingest.NDJSON}, nil)
+	_, err := decodeAppend(&d.fields, ds, []byte(`{"a":1}`), ingest.Options{Format: ingest.NDJSON}, nil)
 	var ae *AppendError
 	if !errors.As(err, &ae) {
 		t.Fatalf("append after close: %v, want an *AppendError", err)

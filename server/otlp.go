@@ -1,9 +1,13 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/db/otlp"
@@ -80,15 +84,57 @@ func (s *Server) handleOTLP(c *call, sig otlp.Signal) error {
 		s.metrics.ingestRequests.Add(1)
 		s.metrics.ingestEvents.Add(int64(res.Ingested))
 	}
+	s.metrics.ingestFailed.Add(int64(res.Failed))
 	c.SetStatusCode(http.StatusOK)
 	if isJSON {
 		c.SetContentType(contentTypeJSON)
-		c.SetBodyString("{}")
+		c.SetBody(otlpAnswerJSON(sig, res))
 	} else {
 		c.SetContentType("application/x-protobuf")
-		c.Response.ResetBody()
+		c.SetBody(otlpAnswerProto(res))
 	}
 	return nil
+}
+
+// The OTLP/HTTP answer is an empty Export*ServiceResponse, or one with
+// partial_success (field 1: rejected count, field 1, and error_message,
+// field 2, the same numbers for every signal) when some events were
+// refused, as by the dataset's field limit: the exporter logs it, so no
+// span is dropped without a word.
+
+// otlpRejected names the rejected count of each signal's partial success
+// in the JSON form.
+var otlpRejected = map[otlp.Signal]string{otlp.Traces: "rejectedSpans", otlp.Logs: "rejectedLogRecords", otlp.Metrics: "rejectedDataPoints"}
+
+func otlpAnswerJSON(sig otlp.Signal, res db.IngestResult) []byte {
+	if res.Failed == 0 {
+		return []byte("{}")
+	}
+	b, _ := json.Marshal(map[string]any{"partialSuccess": map[string]any{
+		otlpRejected[sig]: strconv.Itoa(res.Failed), "errorMessage": otlpFailure(res)}})
+	return b
+}
+
+func otlpAnswerProto(res db.IngestResult) []byte {
+	if res.Failed == 0 {
+		return nil
+	}
+	var ps []byte
+	ps = protowire.AppendTag(ps, 1, protowire.VarintType)
+	ps = protowire.AppendVarint(ps, uint64(res.Failed))
+	ps = protowire.AppendTag(ps, 2, protowire.BytesType)
+	ps = protowire.AppendString(ps, otlpFailure(res))
+	out := protowire.AppendTag(nil, 1, protowire.BytesType)
+	return protowire.AppendBytes(out, ps)
+}
+
+// otlpFailure is the first refusal's reason, with how many there were.
+func otlpFailure(res db.IngestResult) string {
+	msg := strconv.Itoa(res.Failed) + " events refused"
+	if len(res.Failures) > 0 {
+		msg += "; the first: " + res.Failures[0].Error
+	}
+	return msg
 }
 
 func (s *Server) handleOTLPTraces(c *call) error  { return s.handleOTLP(c, otlp.Traces) }

@@ -248,6 +248,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	s.db.SetFieldLimit(s.fieldLimit)
 	s.startMonitors()
 	s.external = newExternalFetcher(cfg.ExternalDataAllow, s.cfg.MaxBodyBytes)
 	s.handler = fasthttp.CompressHandlerLevel(s.routes().Handler, fasthttp.CompressBestSpeed)
