@@ -134,6 +134,15 @@ func TestResultCacheCursorPaging(t *testing.T) {
 	if len(seen) != 2500 {
 		t.Errorf("paging saw %d distinct events of 2500", len(seen))
 	}
+	// includeCursor asks for the boundary row again: another answer.
+	first, _ := cached(t, e, "['big'] | project n, _time")
+	cursor = first.Stats.MinCursor
+	without, _ := cached(t, e, "['big'] | project n, _time", func(r *exec.Request) { r.Cursor = cursor })
+	with, hit := cached(t, e, "['big'] | project n, _time", func(r *exec.Request) { r.Cursor, r.IncludeCursor = cursor, true })
+	last := first.Value(first.NumRows()-1, 0)
+	if hit || with.Value(0, 0) != last || without.Value(0, 0) == last {
+		t.Errorf("includeCursor: hit %v, first rows %v and %v without, boundary %v", hit, with.Value(0, 0), without.Value(0, 0), last)
+	}
 }
 
 // Two callers who may read different datasets never share an answer,
