@@ -111,7 +111,11 @@ func (p *notifyPolicy) allowIP(ip netip.Addr) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%s is a %s address (aplite serve -notify-allow lets an operator allow it)", ip, kind)
+	article := "a"
+	if kind == "unspecified" {
+		article = "an"
+	}
+	return fmt.Errorf("%s is %s %s address (aplite serve -notify-allow lets an operator allow it)", ip, article, kind)
 }
 
 // checkURL is the create-time check of a notifier's URL: http or https,
