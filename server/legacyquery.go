@@ -217,8 +217,8 @@ func (q *legacyQuery) toAPL(dataset string) (string, error) {
 		}
 		fmt.Fprintf(&b, "\n| order by %s", strings.Join(keys, ", "))
 	}
-	if q.Limit > 50000 {
-		return "", badRequest("limit must be at most 50000, got %d", q.Limit)
+	if q.Limit < 0 || q.Limit > 50000 {
+		return "", badRequest("limit must be between 0 (the default, 1000) and 50000, got %d", q.Limit)
 	}
 	if q.Limit > 0 && len(q.Aggregations) == 0 {
 		fmt.Fprintf(&b, "\n| limit %d", q.Limit)

@@ -117,6 +117,7 @@ func TestAPLExplicitLimits(t *testing.T) {
 			t.Errorf("legacy query %v: %d matches, messages %+v; want %d, warning %v", c.body, len(legacy.Matches), legacy.Status.Messages, c.rows, c.warn)
 		}
 	}
+	ts.mustErr(req{method: "POST", path: "/v1/datasets/big/query", body: map[string]any{"limit": -1}}, 400, "limit must be between 0")
 	// The default's message has the shape Axiom's clients decode.
 	_, st := ts.aplRows(map[string]any{"apl": "['big']"})
 	for _, m := range st.Messages {
