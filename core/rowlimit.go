@@ -52,9 +52,9 @@ func (p *planner) finalize(pl *pipe, top bool) *pipe {
 	byTime := !ordered && ti >= 0 && pl.out[ti].Type == vector.DateTime && pl.scans()
 	var cut rowCut
 	if top {
-		bound, bounded := queryBound(pl)
-		cut = p.rowLimit(bounded)
-		if cut.n > 0 && bounded && bound <= cut.n {
+		bound, limited, exact := queryBound(pl)
+		cut = p.rowLimit(limited)
+		if cut.n > 0 && exact && bound <= cut.n {
 			cut = rowCut{} // the query's own limit is lower: nothing to cut
 		}
 		p.cut = cut
@@ -80,14 +80,14 @@ func (p *planner) finalize(pl *pipe, top bool) *pipe {
 }
 
 // rowLimit is the limit of a top-level event result: the request's when
-// it sets one, else the default unless the query is bounded by its own,
-// and never over the server's maximum.
-func (p *planner) rowLimit(bounded bool) rowCut {
+// it sets one, else the default unless the query sets a limit of its
+// own, and never over the server's maximum.
+func (p *planner) rowLimit(limited bool) rowCut {
 	var c rowCut
 	switch r := p.req.DefaultLimit; {
 	case r > 0:
 		c = rowCut{int64(r), cutRequest}
-	case r == 0 && !bounded:
+	case r == 0 && !limited:
 		c = rowCut{DefaultRowLimit, cutDefault}
 	}
 	if m := p.req.MaxRows; m > 0 && (c.n == 0 || int64(m) < c.n) {
@@ -96,23 +96,23 @@ func (p *planner) rowLimit(bounded bool) rowCut {
 	return c
 }
 
-// queryBound is the fewest rows the query's own take, limit or top lets
-// through, when no later stage can add rows (mv-expand, join, union).
-func queryBound(pl *pipe) (int64, bool) {
-	var bound int64
-	bounded := false
+// queryBound reports whether the query sets a limit of its own (a take,
+// limit or top), and the fewest rows those let through; exact is false
+// when a later stage can add rows (mv-expand, join, union), so the
+// answer may still be longer.
+func queryBound(pl *pipe) (bound int64, limited, exact bool) {
 	for _, st := range pl.Stages {
 		switch st.Kind {
 		case plan.STake, plan.STop:
-			if !bounded || st.N < bound {
+			if !exact || st.N < bound {
 				bound = st.N
 			}
-			bounded = true
+			limited, exact = true, true
 		case plan.SMvExpand, plan.SJoin, plan.SUnion:
-			bounded = false
+			exact = false
 		}
 	}
-	return bound, bounded
+	return bound, limited, exact
 }
 
 // isEvents reports whether the pipeline's rows are events rather than

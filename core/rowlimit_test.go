@@ -87,6 +87,8 @@ func TestRowLimits(t *testing.T) {
 		{q: "['big'] | sort by n asc", rows: 1000, warn: true, newestAt: 0},
 		{q: "['big'] | sample 0.99", rows: 1000, warn: true, newestAt: -1},
 		{q: "['tiny']", rows: 500, newestAt: 499},
+		// A take before mv-expand is the query's own limit: no default.
+		{q: "['small'] | take 1500 | extend a = pack_array(1, 2) | mv-expand a", rows: 3000, newestAt: -1},
 		{q: "['big'] | summarize count() by n", rows: 6000, newestAt: -1},
 		// The request's limit caps the query's; it is asked for, so
 		// no warning.
