@@ -23,10 +23,13 @@ import (
 // therefore never share an answer, even where the plan would be the
 // same.
 //
-// Never cached: a query reading a dataset's in-memory buffer (its parts
-// change in place), a query over no dataset (nothing to save), and one
-// whose planner found a call that varies between runs (now, ago, rand)
-// or a sample (p.noCache).
+// Never cached, because no key can stand for the answer: a query
+// reading a dataset's in-memory buffer (its parts change in place), one
+// whose planner found a call that varies between runs (now, ago, rand,
+// cursor_current and ingestion_time when not resolved to a column) or a
+// sample (p.noCache), one over streamed files, one that includes the
+// ingest node's unflushed events, and a partial answer (Engine.query).
+// A query over no dataset is not cached either: there is nothing to save.
 func (p *planner) cacheKey() string {
 	if p.plan == nil || p.noCache != "" || len(p.snaps) == 0 {
 		return ""
