@@ -65,7 +65,7 @@ fuzz:
 # answered every way that must agree (internal/difftest: workers, result
 # cache, buffer, two nodes, compaction, ternary partitions, WASM under
 # Node). SEED and N (queries) or MINUTES set the run; a failure prints
-# the SEED and N that re-run it. make test runs a 100-query smoke (unit).
+# the SEED and N that re-run it. make test runs a 60-query smoke (unit).
 SEED    ?= 1
 N       ?= 2000
 MINUTES ?= 0

@@ -23,11 +23,11 @@ func envInt(t *testing.T, name string, def int64) int64 {
 
 // config is the run `make difftest` asks for through the environment,
 // or, without DIFFTEST_N and DIFFTEST_MINUTES, the smoke `make test`
-// runs: 100 queries over one small data set.
+// runs: 60 queries over one small data set (3000 events).
 func config(t *testing.T) Config {
 	c := Config{
 		Seed:    envInt(t, "DIFFTEST_SEED", 1),
-		N:       int(envInt(t, "DIFFTEST_N", 100)),
+		N:       int(envInt(t, "DIFFTEST_N", 60)),
 		PerData: int(envInt(t, "DIFFTEST_PER_DATA", 100)),
 		Events:  int(envInt(t, "DIFFTEST_EVENTS", 0)),
 		Chunks:  int(envInt(t, "DIFFTEST_CHUNKS", 6)),
