@@ -513,6 +513,34 @@ func cases() []testCase {
 			d := 100_000
 			return apl(s, "['bad'] | where "+strings.Repeat("not(", d)+"true"+strings.Repeat(")", d))
 		}},
+		{"6 MB chain of `+1` (`print x = 1+1+…`, 3,000,000 operators)", func(s *server) (string, string) {
+			return apl(s, "print x = 1"+strings.Repeat("+1", 3_000_000))
+		}},
+		{"10 MB `or` chain (700,000 terms)", func(s *server) (string, string) {
+			var b strings.Builder
+			b.WriteString("['j'] | where i == 0")
+			for i := 1; i < 700_000; i++ {
+				fmt.Fprintf(&b, " or i == %d", i)
+			}
+			return apl(s, b.String())
+		}},
+		{"5,000-term `or` (60 KB)", func(s *server) (string, string) {
+			return apl(s, "['j'] | where i == 0"+strings.Repeat(" or i == 1", 4_999))
+		}},
+		{"50,000 `| take 1` stages", func(s *server) (string, string) {
+			return apl(s, "['j']"+strings.Repeat(" | take 1", 50_000))
+		}},
+		{"`let t = t | take 1; t`", func(s *server) (string, string) {
+			return apl(s, "let t = t | take 1; t")
+		}},
+		{"30 lets, each the union of the one before twice (2^30 copies)", func(s *server) (string, string) {
+			var b strings.Builder
+			b.WriteString("let t0 = ['j'];")
+			for i := 1; i <= 30; i++ {
+				fmt.Fprintf(&b, " let t%d = union t%d, t%d;", i, i-1, i-1)
+			}
+			return apl(s, b.String()+" t30 | count")
+		}},
 		{"`matches regex \"(a+)+$\"` over 1,000 × 20 KB 'aaaa…b'", func(s *server) (string, string) {
 			return apl(s, `['re'] | where s matches regex "(a+)+$" | count`)
 		}},
