@@ -52,18 +52,26 @@ type memGovernor struct {
 	freed chan struct{}
 	// waiting, when set, is told each time a query starts to wait (tests).
 	waiting func()
+	// leases are the running queries' reservations, by admission order,
+	// and pressed is set while the process is over its budget whatever
+	// the reservations say (governor_watch.go).
+	leases  map[*memLease]uint64
+	seq     uint64
+	pressed bool
+	watch   watchState
 }
 
 func newMemGovernor(pool int64, wait time.Duration) *memGovernor {
-	return &memGovernor{pool: pool, wait: wait, freed: make(chan struct{})}
+	return &memGovernor{pool: pool, wait: wait, freed: make(chan struct{}), leases: map[*memLease]uint64{}}
 }
 
-// take reserves n bytes if the pool has them; otherwise it returns a
-// channel closed at the next release.
-func (g *memGovernor) take(n int64) (bool, <-chan struct{}) {
+// take reserves n bytes if the pool has them (and, for a query not yet
+// started, if the process is not over its budget); otherwise it returns
+// a channel closed at the next release.
+func (g *memGovernor) take(n int64, starting bool) (bool, <-chan struct{}) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.held+n <= g.pool {
+	if g.held+n <= g.pool && !(starting && g.pressed) {
 		g.held += n
 		return true, nil
 	}
@@ -101,9 +109,14 @@ func (g *memGovernor) admit(ctx context.Context, n int64) (*memLease, error) {
 	}
 	var timeout <-chan time.Time
 	for {
-		ok, freed := g.take(n)
+		ok, freed := g.take(n, true)
 		if ok {
-			return &memLease{g: g, held: n}, nil
+			l := &memLease{g: g, held: n}
+			g.mu.Lock()
+			g.seq++
+			g.leases[l] = g.seq
+			g.mu.Unlock()
+			return l, nil
 		}
 		if g.waiting != nil {
 			g.waiting()
@@ -134,6 +147,9 @@ type memLease struct {
 	mu   sync.Mutex
 	held int64
 	done bool
+	// stop cancels the query, with the governor's error as the cause,
+	// when the process is over its budget and this query is shed.
+	stop context.CancelCauseFunc
 }
 
 // Grow reserves the RSS that n more charged bytes cost, without waiting:
@@ -149,7 +165,7 @@ func (l *memLease) Grow(n int64) error {
 	if l.held+need > l.g.pool {
 		return l.g.tooBig(l.held + need)
 	}
-	if ok, _ := l.g.take(need); !ok {
+	if ok, _ := l.g.take(need, false); !ok {
 		return &outOfMemoryError{retry: true, pool: l.g.pool, inUse: l.g.inUse(), need: need}
 	}
 	l.held += need
@@ -166,6 +182,9 @@ func (l *memLease) release() {
 	defer l.mu.Unlock()
 	if !l.done {
 		l.done = true
+		l.g.mu.Lock()
+		delete(l.g.leases, l)
+		l.g.mu.Unlock()
 		l.g.give(l.held)
 	}
 }
@@ -180,11 +199,14 @@ func queryReservation(apl string) int64 {
 // cover: retry when other queries hold the memory it needs (429), not
 // when it alone needs more than the whole pool (432).
 type outOfMemoryError struct {
-	retry             bool
+	retry, shed       bool
 	pool, inUse, need int64
 }
 
 func (e *outOfMemoryError) Error() string {
+	if e.shed {
+		return fmt.Sprintf("the server is out of query memory: it holds %d MB, over its budget of %d MB (-memory-budget), so the newest query was stopped; retry shortly", e.inUse>>20, e.pool>>20)
+	}
 	if !e.retry {
 		return fmt.Sprintf("the query needs more than the %d MB the server has for all its queries (-memory-budget); narrow the time range, filter earlier or group by fewer distinct values", e.pool>>20)
 	}
@@ -223,7 +245,9 @@ func newGovernorFor(cfg *Config) (*memGovernor, error) {
 		return nil, fmt.Errorf("-memory-budget %d MB leaves %d MB for queries after the caches (-column-cache, -result-cache: %d MB) and %d MB for the process: raise it or shrink the caches",
 			cfg.MemoryBudget>>20, pool>>20, caches>>20, processBaseBytes>>20)
 	}
-	return newMemGovernor(pool, memoryWait), nil
+	g := newMemGovernor(pool, memoryWait)
+	g.watch.budget = cfg.MemoryBudget
+	return g, nil
 }
 
 // cacheBound is an engine cache's bound as EngineOptions reads it.
@@ -238,12 +262,17 @@ func cacheBound(n, def int64) int64 {
 }
 
 // admitQuery reserves the start of a query of text apl; the returned
-// context carries the lease its budget grows on, and done gives the
-// lease back (call it however the query ends).
+// context carries the lease its budget grows on (and ends if the query is
+// shed), and done gives the lease back (call it however the query ends).
 func (s *Server) admitQuery(ctx context.Context, apl string) (context.Context, func(), error) {
+	if s.gov == nil {
+		return ctx, func() {}, nil
+	}
+	ctx, stop := context.WithCancelCause(ctx)
 	lease, err := s.gov.admit(ctx, queryReservation(apl))
 	if err != nil {
-		if me := memoryAPIError(err); me != nil {
+		stop(nil)
+		if me := memoryError(ctx, err); me != nil {
 			return ctx, nil, me
 		}
 		if context.Cause(ctx) == errClientGone {
@@ -254,8 +283,18 @@ func (s *Server) admitQuery(ctx context.Context, apl string) (context.Context, f
 		}
 		return ctx, nil, err
 	}
-	if lease == nil {
-		return ctx, func() {}, nil
+	s.gov.mu.Lock()
+	lease.stop = stop
+	s.gov.mu.Unlock()
+	return db.WithMemoryLease(ctx, lease), func() { lease.release(); stop(nil) }, nil
+}
+
+// memoryError is the answer to a query the governor refused or shed (the
+// error, or the cause that ended its context, is the governor's); nil
+// for any other error.
+func memoryError(ctx context.Context, err error) error {
+	if me := memoryAPIError(err); me != nil {
+		return me
 	}
-	return db.WithMemoryLease(ctx, lease), lease.release, nil
+	return memoryAPIError(context.Cause(ctx))
 }

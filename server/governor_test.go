@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,11 @@ func governedServer(t *testing.T, pool int64) *testServer {
 	if got := ts.s.gov.pool; got != pool {
 		t.Fatalf("pool %d, want %d", got, pool)
 	}
+	// The test process's own memory is not the server's: no watchdog
+	// (TestGovernorSheds drives it).
+	ts.s.gov.mu.Lock()
+	ts.s.gov.watch.budget = 0
+	ts.s.gov.mu.Unlock()
 	ts.must(req{method: "POST", path: "/v2/datasets", body: map[string]any{"name": "m"}}, 200)
 	var nd strings.Builder
 	for i := 0; i < 2000; i++ {
@@ -136,4 +142,55 @@ func TestMachineMemory(t *testing.T) {
 	if n, _ := machineMemory(root, "0::/not/here\n"); n != 2<<30 {
 		t.Errorf("namespaced v2: %d", n)
 	}
+}
+
+// Over its budget whatever the reservations say, the process admits no
+// query and stops the newest running one with the out-of-memory answer;
+// the next only after the first gave its memory back and a collection
+// ran; under the budget again, queries are admitted.
+func TestGovernorSheds(t *testing.T) {
+	g := newMemGovernor(1<<30, 0)
+	g.watch.budget = 100 << 20
+	start := func() (context.Context, *memLease) {
+		ctx, stop := context.WithCancelCause(t.Context())
+		t.Cleanup(func() { stop(nil) })
+		l, err := g.admit(ctx, 8<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.mu.Lock()
+		l.stop = stop
+		g.mu.Unlock()
+		return ctx, l
+	}
+	oldCtx, old := start()
+	newCtx, newest := start()
+	g.check(memSample{resident: 150 << 20, gcs: 7})
+	me := memoryError(newCtx, context.Canceled)
+	if newCtx.Err() == nil || me == nil || me.(*apiError).Status != 429 || !strings.Contains(me.Error(), "holds 150 MB, over its budget of 100 MB (-memory-budget), so the newest query was stopped") {
+		t.Fatalf("the newest query after a sample over the budget: %v, answer %v", newCtx.Err(), me)
+	}
+	if _, err := g.admit(t.Context(), 1); memoryAPIError(err) == nil {
+		t.Errorf("a query admitted while the process is over its budget: %v", err)
+	}
+	g.check(memSample{resident: 150 << 20, gcs: 8})
+	if oldCtx.Err() != nil {
+		t.Fatal("a second query stopped before the first gave its memory back")
+	}
+	newest.release()
+	g.check(memSample{resident: 150 << 20, gcs: 8})
+	if oldCtx.Err() != nil {
+		t.Fatal("a second query stopped before a collection ran")
+	}
+	g.check(memSample{resident: 150 << 20, gcs: 9})
+	if oldCtx.Err() == nil {
+		t.Fatal("still over the budget after a collection, yet the next query runs on")
+	}
+	old.release()
+	g.check(memSample{resident: 90 << 20, gcs: 10})
+	l, err := g.admit(t.Context(), 1)
+	if err != nil {
+		t.Fatalf("under the budget again: %v", err)
+	}
+	l.release()
 }

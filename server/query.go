@@ -160,15 +160,15 @@ func (s *Server) runQuery(c *call, req *db.Request) (*db.Output, error) {
 		if errors.As(err, &ce) {
 			fmt.Fprintf(s.cfg.Log, "aplite: query hit damaged data: %v\n", err)
 		}
+		if me := memoryError(ctx, err); me != nil {
+			return nil, me // refused its growth, or shed (governor.go)
+		}
 		if context.Cause(ctx) == errClientGone {
 			m.queriesAbandoned.Add(1)
 			return nil, errorf(499, "query cancelled: %v", errClientGone) // nobody reads it
 		}
 		if te := s.queryTimeoutError(err); te != nil {
 			return nil, te
-		}
-		if me := memoryAPIError(err); me != nil {
-			return nil, me
 		}
 		return nil, queryAPIError(err)
 	}

@@ -218,6 +218,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, started: time.Now(), metrics: newMetrics(), gate: newQueryGate(cfg.MaxQueries, cfg.QueryQueue), gov: gov}
 	s.life, s.endLife = context.WithCancel(context.Background())
+	if gov != nil {
+		go gov.watchProcess(s.life)
+	}
 	var loaded uint64
 	_, statErr := os.Stat(filepath.Join(cfg.DataDir, meta.FileName))
 	fresh := os.IsNotExist(statErr) // a new disk: the bucket's copy is the truth

@@ -43,17 +43,45 @@ func rangeResult(args []vector.Type) (vector.Type, error) {
 	return vector.Dynamic, nil
 }
 
-func evalRange(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
+// rangeElemBytes is what one element of a range() array costs: its
+// interface word pair and the boxed number.
+const rangeElemBytes = 24
+
+// evalRange charges the query's memory budget for the arrays it builds,
+// as strrep does: an array per row of up to a million values is 24 MB a
+// row, and a batch of rows builds them all before any operator sees one.
+// The charge is given back on return, when the column is the caller's.
+func evalRange(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	timeLike := args[0].Type == vector.DateTime || args[0].Type == vector.TimeSpan
-	return Each(vector.Dynamic, args, n, func(i int) (any, bool) {
-		if timeLike {
-			return timeRange(args, i)
+	var charged, pending int64
+	var failed error
+	defer func() { ctx.charge(-charged) }()
+	out := Each(vector.Dynamic, args, n, func(i int) (any, bool) {
+		if failed != nil {
+			return nil, false
 		}
-		if args[0].Type == vector.Int && args[1].Type == vector.Int && (len(args) < 3 || args[2].Type == vector.Int) {
-			return intRange(args, i)
+		var v any
+		var ok bool
+		switch {
+		case timeLike:
+			v, ok = timeRange(args, i)
+		case args[0].Type == vector.Int && args[1].Type == vector.Int && (len(args) < 3 || args[2].Type == vector.Int):
+			v, ok = intRange(args, i)
+		default:
+			v, ok = floatRange(args, i)
 		}
-		return floatRange(args, i)
-	}), nil
+		if arr, isArr := v.([]any); isArr {
+			if pending += int64(len(arr)) * rangeElemBytes; pending >= strrepChargeStep {
+				charged += pending
+				failed, pending = ctx.charge(pending), 0
+			}
+		}
+		return v, ok
+	})
+	if failed != nil {
+		return nil, failed
+	}
+	return out, nil
 }
 
 func intRange(args []*vector.Vector, i int) (any, bool) {

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Eight heavy queries of each shape at once, against the built binary in
+// a real memory cgroup: the server is not killed, every answer is 200 or
+// a 4xx with a message, and its peak RSS stays within the memory budget
+// plus 10%. The light run (1 GiB cgroup, scaled queries) is part of the
+// tests; APLITE_GOV_HEAVY=1 runs the 4 GiB one with 1 MB queries, and
+// APLITE_GOV_BIN=/path measures another binary (an older aplite) with the
+// same queries: it prints the peaks either way.
+func TestServeMemoryBudgetInCgroup(t *testing.T) {
+	const cgroups = "/sys/fs/cgroup/memory"
+	// The parser refuses or-chains of over 1,000 terms (400): the or
+	// shape is the longest it takes.
+	limit, terms, rows := int64(1<<30), 20000, 2000
+	if os.Getenv("APLITE_GOV_HEAVY") != "" {
+		limit, terms, rows = 4<<30, 80000, 8000
+	}
+	cg := filepath.Join(cgroups, fmt.Sprintf("aplite-gov-%d", os.Getpid()))
+	if err := os.Mkdir(cg, 0o755); err != nil {
+		t.Skipf("memory cgroups (v1, %s) are not writable here: %v", cgroups, err)
+	}
+	defer os.Remove(cg)
+	if err := os.WriteFile(filepath.Join(cg, "memory.limit_in_bytes"), []byte(strconv.FormatInt(limit, 10)), 0o644); err != nil {
+		t.Skipf("cannot limit the cgroup: %v", err)
+	}
+	budget := limit * 6 / 10 // DefaultBudgetShare, read by the server itself
+	exe := bin
+	if b := os.Getenv("APLITE_GOV_BIN"); b != "" {
+		exe = b
+	}
+	srv := startInCgroup(t, exe, cg)
+	srv.ingest(t, rows)
+	shapes := map[string]string{
+		"or":         "m | where " + joinTerms(400, " or ", "a == %d") + " | count",
+		"in":         "m | where s in (" + joinTerms(terms, ",", `"y%d"`) + ") | count",
+		"mv-expand":  "m | extend r = range(1, 1500 + a * 0) | mv-expand r | summarize count() by a, r | count",
+		"summarize":  "m | extend r = range(1, 1000 + a * 0) | mv-expand r | summarize make_list(r), dcount(r) by a, tostring(r) | count",
+		"sort, wide": "m | extend r = range(1, 1000 + a * 0) | mv-expand r | extend w = strcat(s, '-', tostring(r), '-', s, '-', s) | order by w desc | take 5",
+	}
+	for name, apl := range shapes {
+		codes := srv.storm(t, apl, 8)
+		t.Logf("%s (%d bytes of APL): answers %v", name, len(apl), codes)
+	}
+	peak := srv.peakRSS(t)
+	t.Logf("peak RSS %d MB; budget %d MB in a %d MB cgroup", peak>>20, budget>>20, limit>>20)
+	if peak > budget+budget/10 {
+		t.Errorf("peak RSS %d MB is over the budget %d MB + 10%%", peak>>20, budget>>20)
+	}
+}
+
+func joinTerms(n int, sep, format string) string {
+	terms := make([]string, n)
+	for i := range terms {
+		terms[i] = fmt.Sprintf(format, i)
+	}
+	return strings.Join(terms, sep)
+}
+
+// cgroupServer is an aplite serve child process inside a memory cgroup.
+type cgroupServer struct {
+	cmd  *exec.Cmd
+	addr string
+	log  *bytes.Buffer
+	done chan error
+}
+
+const cgroupToken = "xapt-govtest000000000000000000001"
+
+// startInCgroup starts exe serve with its pid in the cgroup before it
+// runs (a shell writes its own pid, then execs), so the server reads the
+// cgroup's limit for its default budget and every page it touches counts.
+func startInCgroup(t *testing.T, exe, cg string) *cgroupServer {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	s := &cgroupServer{addr: addr, log: &bytes.Buffer{}, done: make(chan error, 1)}
+	script := fmt.Sprintf(`echo $$ > %s/cgroup.procs && exec "$0" serve -addr %s -data %s -token %s -query-timeout 60s`, cg, addr, t.TempDir(), cgroupToken)
+	s.cmd = exec.Command("sh", "-c", script, exe)
+	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.done <- s.cmd.Wait() }()
+	t.Cleanup(func() {
+		s.cmd.Process.Kill()
+		<-s.done
+	})
+	for began := time.Now(); ; {
+		if r, err := http.Get("http://" + addr + "/health"); err == nil {
+			r.Body.Close()
+			return s
+		}
+		if time.Since(began) > 20*time.Second {
+			t.Fatalf("server did not start: %s", s.log)
+		}
+		time.Sleep(50 * time.Millisecond) // polling for the port to open
+	}
+}
+
+func (s *cgroupServer) call(path, body string, contentType string) (int, string, error) {
+	req, err := http.NewRequest("POST", "http://"+s.addr+path, strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+cgroupToken)
+	req.Header.Set("X-Axiom-Org-Id", "default")
+	req.Header.Set("Content-Type", contentType)
+	r, err := (&http.Client{Timeout: 5 * time.Minute}).Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer r.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(r.Body)
+	if r.StatusCode == 429 && r.Header.Get("Retry-After") == "" {
+		return r.StatusCode, b.String(), fmt.Errorf("429 without Retry-After: %s", b.String())
+	}
+	return r.StatusCode, b.String(), nil
+}
+
+func (s *cgroupServer) ingest(t *testing.T, rows int) {
+	if code, body, err := s.call("/v2/datasets", `{"name":"m"}`, "application/json"); err != nil || code != 200 {
+		t.Fatalf("create: %d %s %v", code, body, err)
+	}
+	var nd strings.Builder
+	for i := 0; i < rows; i++ {
+		fmt.Fprintf(&nd, `{"a":%d,"s":"x%d"}`+"\n", i, i)
+	}
+	if code, body, err := s.call("/v1/datasets/m/ingest", nd.String(), "application/x-ndjson"); err != nil || code != 200 {
+		t.Fatalf("ingest: %d %s %v", code, body, err)
+	}
+}
+
+// storm sends n copies of apl at once and checks every answer: 200, or a
+// 4xx whose body says why; the server must still be running after.
+func (s *cgroupServer) storm(t *testing.T, apl string, n int) map[int]int {
+	body, _ := json.Marshal(map[string]any{"apl": apl, "startTime": "2000-01-01T00:00:00Z", "endTime": "2100-01-01T00:00:00Z"})
+	codes := map[int]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, msg, err := s.call("/v1/datasets/_apl?format=tabular&nocache=true", string(body), "application/json")
+			mu.Lock()
+			defer mu.Unlock()
+			codes[code]++
+			switch {
+			case err != nil:
+				t.Errorf("query: %v (server log: %s)", err, s.log)
+			case code != 200 && (code < 400 || code > 499 || !strings.Contains(msg, `"message"`)):
+				t.Errorf("answer %d without a message: %.300s", code, msg)
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case err := <-s.done:
+		s.done <- err
+		t.Fatalf("the server died (%v): %s", err, s.log)
+	default:
+	}
+	return codes
+}
+
+// peakRSS is the server's VmHWM.
+func (s *cgroupServer) peakRSS(t *testing.T) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM")
+	return 0
+}
