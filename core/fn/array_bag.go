@@ -21,7 +21,7 @@ func init() {
 		Doc: "Builds a property bag from alternating keys and values (same as bag_pack)."})
 	Register(&Func{Name: "bag_zip", Family: "array", MinArgs: 2, MaxArgs: 2,
 		Result: Sig("bag_zip", vector.Dynamic, KDyn, KDyn), Eval: evalBagZip,
-		Doc: "Builds a property bag from an array of keys and an array of values, up to the shorter array (Axiom's page); keys that are not strings become their string form (the page is silent; follows Kusto)."})
+		Doc: "Builds a property bag from an array of keys and an array of values, up to the shorter array (Axiom's page); a key that is not a string is skipped with its value, as Kusto's page says (Axiom's asks for strings); null when either argument is not an array."})
 	Register(&Func{Name: "bag_merge", Family: "array", MinArgs: 1, MaxArgs: -1,
 		Result: Sig("bag_merge", vector.Dynamic, KDyn), Eval: evalBagMerge,
 		Doc: "Merges property bags; a key in a later bag replaces the same key in an earlier one."})
@@ -73,10 +73,9 @@ func evalBagZip(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, erro
 		}
 		m := make(map[string]any, len(keys))
 		for j := 0; j < len(keys) && j < len(vals); j++ {
-			// A key that is not a string becomes its string form (5 is
-			// "5"), as Kusto converts it; it was dropped with its value.
-			// A null key has no name and is skipped.
-			if k, ok := DynString(keys[j]); ok {
+			// Kusto's page: "keys that aren't strings are ignored"; the
+			// pair is skipped, so later keys keep their own values.
+			if k, ok := keys[j].(string); ok {
 				m[k] = vals[j]
 			}
 		}

@@ -37,7 +37,7 @@ func init() {
 		Doc: "Converts to dynamic; strings are parsed as JSON (parse_json)."})
 	Register(&Func{Name: "dynamic_to_json", Family: famConv, MinArgs: 1, MaxArgs: 1,
 		Result: Fixed(vector.String), Eval: evalDynamicToJSON,
-		Doc: "Canonical compact JSON text of a value (object keys sorted)."})
+		Doc: "Canonical JSON text of a dynamic value, type string as Axiom's page says (object keys sorted); a value that is not dynamic is its tostring() form, as the page's first rule says."})
 	Register(&Func{Name: "toarray", Family: famConv, MinArgs: 1, MaxArgs: 1,
 		Result: Fixed(vector.Dynamic), Eval: evalToarray,
 		Doc: "An array stays as is; any other non-null value becomes a one-element array."})
@@ -82,8 +82,11 @@ func evalTostring(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, er
 	}), nil
 }
 
-func evalDynamicToJSON(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
+func evalDynamicToJSON(ctx *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	a := args[0]
+	if a.Type != vector.Dynamic && a.Type != vector.Null {
+		return evalTostring(ctx, args, n)
+	}
 	return Each(vector.String, args, n, func(i int) (string, bool) {
 		x, _ := ToDynamic(a, i)
 		return string(AppendJSON(nil, x)), true

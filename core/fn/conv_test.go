@@ -45,8 +45,11 @@ func TestConversionFunctions(t *testing.T) {
 		{"todynamic", []any{`{"a":[1,2.5]}`}, map[string]any{"a": []any{int64(1), 2.5}}},
 		{"todynamic", []any{int64(4)}, int64(4)},
 		{"dynamic_to_json", []any{map[string]any{"z": nil, "a": 1.0}}, `{"a":1,"z":null}`},
-		{"dynamic_to_json", []any{"a\"b"}, `"a\"b"`},
-		{"dynamic_to_json", []any{math.Inf(1)}, `null`},
+		{"dynamic_to_json", []any{bJ(`[1,"x",{"b":2,"a":null}]`)}, `[1,"x",{"a":null,"b":2}]`},
+		// Axiom's page: a value that is not dynamic is its tostring().
+		{"dynamic_to_json", []any{"a\"b"}, `a"b`},
+		{"dynamic_to_json", []any{int64(42)}, `42`},
+		{"dynamic_to_json", []any{math.Inf(1)}, `Infinity`},
 		{"toarray", []any{[]any{int64(1)}}, []any{int64(1)}},
 		{"toarray", []any{"x"}, []any{"x"}},
 		{"toarray", []any{nil}, nil},

@@ -17,13 +17,13 @@ func init() {
 		Doc: "True when the text contains the given IPv4 address (or, with one argument, any valid IPv4 address)."})
 	Register(&Func{Name: "has_ipv4_prefix", Family: "ip", MinArgs: 2, MaxArgs: 2,
 		Result: Sig("has_ipv4_prefix", vector.Bool, KString, KString), Eval: evalHasIPv4(ipv4ParsePrefix),
-		Doc: "True when the text contains an IPv4 address starting with the prefix (\"192.168.\")."})
+		Doc: "True when the text contains an IPv4 address starting with the prefix: a whole address, or octets ending with a dot (\"192.168.\"); \"192.168\" is no prefix and matches nothing (KQL's page; Axiom's examples use the dotted form)."})
 	Register(&Func{Name: "has_any_ipv4", Family: "ip", MinArgs: 2, MaxArgs: -1,
 		Result: Sig("has_any_ipv4", vector.Bool, KString, KAny), Eval: evalHasIPv4(ipv4Parse),
 		Doc: "True when the text contains any of the IPv4 addresses or CIDR networks (arguments or a dynamic array)."})
 	Register(&Func{Name: "has_any_ipv4_prefix", Family: "ip", MinArgs: 2, MaxArgs: -1,
 		Result: Sig("has_any_ipv4_prefix", vector.Bool, KString, KAny), Eval: evalHasIPv4(ipv4ParsePrefix),
-		Doc: "True when the text contains an IPv4 address starting with any of the prefixes."})
+		Doc: "True when the text contains an IPv4 address starting with any of the prefixes (each a whole address or octets ending with a dot, as has_ipv4_prefix)."})
 }
 
 // ipv4Set is what the text is searched for: any address in one of nets,

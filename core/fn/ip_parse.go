@@ -102,12 +102,19 @@ func ipSmallInt(s string, max int) (int, bool) {
 	return v, true
 }
 
-// ipv4ParsePrefix parses the prefix argument of has_ipv4_prefix: one to
-// four octets, where fewer than four mean "addresses starting with these
-// octets" and a trailing dot is optional ("192.168." and "192.168" are
-// the same prefix). Four octets without a trailing dot are one address.
+// ipv4ParsePrefix parses the prefix argument of has_ipv4_prefix as KQL's
+// page defines a valid one: a whole address ("192.168.1.11"), or one to
+// three octets ending with a dot ("192.", "192.168.", "192.168.1."),
+// meaning the addresses that start with those octets. Anything else,
+// "127.0" among them, is not a prefix and matches nothing (KQL's example
+// answers false); Axiom's page shows the dotted forms in its examples.
 func ipv4ParsePrefix(s string) (ipv4Net, bool) {
-	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	s = strings.TrimSpace(s)
+	dotted := strings.HasSuffix(s, ".")
+	s = strings.TrimSuffix(s, ".")
+	if n := strings.Count(s, ".") + 1; dotted == (n == 4) {
+		return ipv4Net{}, false
+	}
 	var ip uint32
 	k := 0
 	for part := range strings.SplitSeq(s, ".") {

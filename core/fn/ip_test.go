@@ -110,24 +110,29 @@ func TestHasIPv4(t *testing.T) {
 		{"has_ipv4_prefix", []any{"192.168.0.1", "192.168."}, true},
 		{"has_ipv4_prefix", []any{"127.0.0.1 GET", "127.0."}, true},
 		{"has_ipv4_prefix", []any{"x 127.0.0.1", "127.0.0."}, true},
-		{"has_ipv4_prefix", []any{"127.0.0.1", "127.0"}, true},
+		{"has_ipv4_prefix", []any{"127.0.0.1", "127.0"}, false}, // KQL's "invalid IPv4 prefix" example
 		{"has_ipv4_prefix", []any{"127.0.0.1", "127.0.0.1"}, true},
 		{"has_ipv4_prefix", []any{"127.0.0.12", "127.0.0.1"}, false},
 		{"has_ipv4_prefix", []any{"127.0.0.1", "127.1."}, false},
 		{"has_ipv4_prefix", []any{"127.0.0.1", "256."}, false},
 		{"has_ipv4_prefix", []any{"127.0.0.1", ""}, false},
-		// Issue 14: a prefix ends at an octet boundary, with or without the
-		// trailing dot (Axiom's page writes both "192.168." and "192.0"), so
-		// "10.1" is 10.1.0.0/16 and never a text prefix of "10.12".
+		// A prefix is a whole address or octets ending with a dot (KQL's
+		// page): "10.1." is 10.1.0.0/16 and never a text prefix of
+		// "10.12"; "10.1" and "10.12" are no prefixes and match nothing.
 		{"has_ipv4_prefix", []any{"10.12.0.1", "10.1"}, false},
 		{"has_ipv4_prefix", []any{"10.12.0.1", "10.1."}, false},
-		{"has_ipv4_prefix", []any{"10.1.0.1", "10.1"}, true},
-		{"has_ipv4_prefix", []any{"10.12.0.1", "10.12"}, true},
+		{"has_ipv4_prefix", []any{"10.1.0.1", "10.1."}, true},
+		{"has_ipv4_prefix", []any{"10.1.0.1", "10.1"}, false},
+		{"has_ipv4_prefix", []any{"10.12.0.1", "10.12"}, false},
 		{"has_ipv4_prefix", []any{"10.1.2.34", "10.1.2.3"}, false},
+		{"has_ipv4_prefix", []any{"10.1.2.3", "10.1.2.3."}, false},
 		{"has_ipv4_prefix", []any{"10.1.2.3", "10.1.2.3.4"}, false},
+		{"has_ipv4_prefix", []any{"10.1.2.3", " 10. "}, true},
 		{"has_any_ipv4_prefix", []any{"10.12.0.1", bJ(`["10.1","192."]`)}, false},
 		{"has_any_ipv4_prefix", []any{"10.12.0.1", "10.1", "10.1."}, false},
-		{"has_any_ipv4_prefix", []any{"src=10.1.9.9", "10.12", "10.1"}, true},
+		{"has_any_ipv4_prefix", []any{"src=10.1.9.9", "10.12", "10.1."}, true},
+		{"has_any_ipv4_prefix", []any{"05:04:54 127.0.0.1 GET", "127.0"}, false},
+		{"has_any_ipv4_prefix", []any{"05:04:54 127.0.0.1 GET", bJ(`["127.0.","192.168."]`)}, true},
 		{"has_any_ipv4", []any{"192.168.1.1", bJ(`["192.168.1.1","192.168.0.0/16"]`)}, true},
 		{"has_any_ipv4", []any{"conn 10.0.0.5 ok", "1.1.1.1", "10.0.0.0/8"}, true},
 		{"has_any_ipv4", []any{"conn 10.0.0.5 ok", bJ(`["1.1.1.1","bad"]`)}, false},
