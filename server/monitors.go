@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -72,6 +73,14 @@ func monitorResource(s *Server) *resource[meta.Monitor] {
 		},
 		written: func(tx *meta.Tx, c *call, m *meta.Monitor) error {
 			return tx.Put(meta.KindMonitorOwner, c.p.org, m.ID, ownerOf(c.p))
+		},
+		removed: func(tx *meta.Tx, org, id string) error {
+			for _, k := range []meta.Kind{meta.KindMonitorOwner, meta.KindMonitorState, meta.KindMonitorRuns} {
+				if err := tx.Delete(k, org, id); err != nil && !errors.Is(err, meta.ErrNotFound) {
+					return err
+				}
+			}
+			return nil
 		},
 	}
 }

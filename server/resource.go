@@ -38,6 +38,9 @@ type resource[T any] struct {
 	// written runs in the same transaction once a create or an update has
 	// stored rec (nil: nothing), for what is kept beside the record.
 	written func(tx *meta.Tx, c *call, rec *T) error
+	// removed runs in the transaction of a delete (nil: nothing), to
+	// delete what is kept beside the record.
+	removed func(tx *meta.Tx, org, id string) error
 	// sortList orders list results (nil: id order).
 	sortList func(recs []T)
 }
@@ -201,7 +204,12 @@ func (rs *resource[T]) handleDelete(c *call) error {
 	if err := rs.allowed(c, actDelete, rec); err != nil {
 		return err
 	}
-	err = c.s.meta.Delete(rs.kind, c.p.org, rs.id(rec))
+	err = c.s.meta.Update(func(tx *meta.Tx) error {
+		if err := tx.Delete(rs.kind, c.p.org, rs.id(rec)); err != nil || rs.removed == nil {
+			return err
+		}
+		return rs.removed(tx, c.p.org, rs.id(rec))
+	})
 	if errors.Is(err, meta.ErrNotFound) {
 		return notFound("%s %q not found", rs.what, rs.id(rec))
 	}

@@ -84,6 +84,8 @@ func TestStoredQueryNeedsTheSaversRights(t *testing.T) {
 	ts.refused(mon("['alpha'] | join kind=inner (['beta']) on host"), 403, `"beta"`, "aplQuery", 1, 30)
 	ts.refused(mon("['alpha'] | where later > 1 | union ['beta']"), 403, `"beta"`, "aplQuery", 1, 37)
 	ts.refused(mon("['alpha'] | lookup (['beta'] | project host, n) on host"), 403, `"beta"`, "aplQuery", 1, 21)
+	ts.refused(mon("let b = ['beta'];\n['alpha'] | where later > 1 | union b"), 403, `"beta"`, "aplQuery", 1, 9)
+	ts.refused(mon("search in (alpha, beta) \"x\""), 403, `"beta"`, "aplQuery", 1, 19)
 	ts.must(mon("['alpha'] | summarize sum(n)"), 200)
 	ts.refused(req{method: "POST", path: "/v2/apl-starred-queries", token: alphaOnly, body: map[string]any{"name": "s", "dataset": "alpha",
 		"query": map[string]any{"apl": "['alpha'] | union ['beta']"}}}, 403, `"beta"`, "query.apl", 1, 19)
@@ -132,7 +134,7 @@ func TestBadStoredVirtualFieldIsSkipped(t *testing.T) {
 }
 
 // The JSON of a monitor is what the clients read: the recorded creator
-// lives beside it, not in it.
+// lives beside it, not in it, and goes with it.
 func TestMonitorOwnerIsNotInTheMonitor(t *testing.T) {
 	ts := newTestServer(t)
 	ts.createDataset("logs")
@@ -144,5 +146,10 @@ func TestMonitorOwnerIsNotInTheMonitor(t *testing.T) {
 	json.Unmarshal(m["id"], &id)
 	if _, ok := m["owner"]; ok || ts.s.meta.Get(meta.KindMonitorOwner, ts.org, id, &o) != nil || o.Kind != meta.TokenPersonal || o.UserID == "" {
 		t.Fatalf("monitor %s, owner %+v", r.body, o)
+	}
+	// Deleting the monitor deletes its creator record.
+	ts.must(req{method: "DELETE", path: "/v2/monitors/" + id}, 204)
+	if err := ts.s.meta.Get(meta.KindMonitorOwner, ts.org, id, &o); err != meta.ErrNotFound {
+		t.Fatalf("owner of a deleted monitor: %v", err)
 	}
 }
