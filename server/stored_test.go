@@ -64,7 +64,8 @@ func TestStoredQueriesCheckedWhenSaved(t *testing.T) {
 			map[string]any{"id": "b", "query": map[string]any{"apl": "['logs'] | take"}}}}}},
 		400, "dashboard.charts[1].query.apl: 1:", "dashboard.charts[1].query.apl", 1, 16)
 	ts.must(req{method: "POST", path: "/v2/dashboards", body: map[string]any{"dashboard": map[string]any{"name": "d",
-		"charts": []any{map[string]any{"id": "a", "query": map[string]any{"apl": "['logs'] | count"}}}}}}, 200)
+		"charts": []any{map[string]any{"id": "a", "query": map[string]any{"apl": "['logs'] | count"}},
+			map[string]any{"id": "f", "query": map[string]any{"apl": "declare query_parameters (host_filter:string = \"\");\n['logs'] | where host == host_filter"}}}}}}, 200)
 }
 
 // A token that may read only alpha cannot save a query over beta, on any
