@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -62,7 +63,7 @@ func (s *Server) handleIngest(c *call) error {
 			return &apiError{Status: http.StatusBadRequest, Message: "invalid " + formatName(res.Format) + " body: " + se.Error(),
 				Detail: map[string]any{"line": se.Line, "column": se.Column, "offset": se.Offset}}
 		case errors.As(err, &ae):
-			return ae.Err // read, but not stored: the server's fault, not the body's
+			return s.storeFailed(name, ae.Err) // read, but not stored: the server's fault, not the body's
 		case errors.Is(err, db.ErrNotFound):
 			return notFound("dataset %q not found", name)
 		}
@@ -139,4 +140,19 @@ func formatName(f db.Format) string {
 		return "CSV"
 	}
 	return "ingest"
+}
+
+// storeFailed answers an ingest whose events were read but not stored.
+// Nothing of the request was kept, so a retry stores it once. A full disk
+// is 507 with Retry-After (the clients retry 5xx; appends resume by
+// themselves once space is freed); anything else is 500. The body never
+// carries the error's text, which names the server's files; the log does.
+func (s *Server) storeFailed(dataset string, err error) error {
+	fmt.Fprintf(s.cfg.Log, "aplite: ingest into %s not stored: %v\n", dataset, err)
+	if errors.Is(err, db.ErrNoSpace) {
+		s.metrics.ingestNoSpace.Add(1)
+		return &apiError{Status: http.StatusInsufficientStorage, Headers: [][2]string{{"Retry-After", "10"}},
+			Message: "the server's disk is full: none of these events were stored; retry once space is freed"}
+	}
+	return errorf(http.StatusInternalServerError, "storing the events failed: none of them were stored (the server log has the cause)")
 }

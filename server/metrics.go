@@ -64,6 +64,7 @@ type metrics struct {
 	ingestRequests atomic.Int64
 	ingestEvents   atomic.Int64
 	ingestFailed   atomic.Int64
+	ingestNoSpace  atomic.Int64 // ingests refused 507: the disk was full
 	ingestBytes    atomic.Int64
 	ingestLatency  *histogram
 
@@ -130,13 +131,14 @@ func (s *Server) handleMetrics(ctx *fasthttp.RequestCtx) {
 	counter("aplite_ingest_requests_total", "Ingest requests answered 200.", m.ingestRequests.Load())
 	counter("aplite_ingest_events_total", "Events ingested.", m.ingestEvents.Load())
 	counter("aplite_ingest_failed_events_total", "Events rejected by ingest.", m.ingestFailed.Load())
+	counter("aplite_ingest_disk_full_total", "Ingest requests refused (507) because the data directory's disk was full.", m.ingestNoSpace.Load())
 	counter("aplite_ingest_bytes_total", "Decompressed ingest bytes processed.", m.ingestBytes.Load())
 	m.ingestLatency.write(&b, "aplite_ingest_duration_seconds", "Ingest request latency.")
 	damaged := 0
 	for _, info := range s.db.Datasets() {
 		damaged += len(info.Damaged)
 	}
-	fmt.Fprintf(&b, "# HELP aplite_store_damaged_blocks Blocks and WAL segments set aside as corrupt (see dataset info, aplite check).\n# TYPE aplite_store_damaged_blocks gauge\naplite_store_damaged_blocks %d\n", damaged)
+	fmt.Fprintf(&b, "# HELP aplite_store_damaged_blocks Blocks and WAL records set aside as corrupt, and blocks missing (see dataset info, aplite check).\n# TYPE aplite_store_damaged_blocks gauge\naplite_store_damaged_blocks %d\n", damaged)
 	counter("aplite_fragments_sent_total", "Query fragments sent to other nodes.", s.cluster.sent.Load())
 	counter("aplite_fragments_failed_total", "Query fragments another node failed (reassigned).", s.cluster.failed.Load())
 	counter("aplite_fragments_served_total", "Query fragments run for other nodes.", s.cluster.served.Load())

@@ -3,10 +3,14 @@ package server
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aplite/aplite/db"
 )
 
 // copyTree copies the files under src (but the lock) to dst: taken while
@@ -166,5 +170,28 @@ func TestMissingBlockIsPartialNotSilent(t *testing.T) {
 	}
 	if m := ts.do(req{method: "GET", path: "/metrics"}); !strings.Contains(string(m.body), "aplite_store_damaged_blocks 1") {
 		t.Errorf("/metrics does not count the missing block")
+	}
+}
+
+// An ingest that was read but could not be stored for a reason other
+// than a full disk is a 500 whose body says nothing was stored and names
+// no file of the server's (the log has the cause).
+func TestStoreFailureNamesNoPath(t *testing.T) {
+	ts := newTestServer(t)
+	log := ts.s.cfg.Log.(*bytes.Buffer)
+	cause := &os.PathError{Op: "write", Path: "/srv/aplite/data/logs/wal/00000000000000000001.wal", Err: errors.New("input/output error")}
+	var e *apiError
+	if !errors.As(ts.s.storeFailed("logs", cause), &e) {
+		t.Fatal("not an API error")
+	}
+	if e.Status != 500 || strings.Contains(e.Message, "/srv/aplite") || !strings.Contains(e.Message, "none of them were stored") {
+		t.Errorf("%d %q", e.Status, e.Message)
+	}
+	if !strings.Contains(log.String(), "/srv/aplite/data/logs/wal") {
+		t.Errorf("the log lacks the cause: %q", log.String())
+	}
+	full := fmt.Errorf("append: %w: %w", db.ErrNoSpace, cause)
+	if !errors.As(ts.s.storeFailed("logs", full), &e) || e.Status != 507 || strings.Contains(e.Message, "/srv/aplite") || len(e.Headers) == 0 {
+		t.Errorf("full disk: %+v", e)
 	}
 }
