@@ -23,7 +23,8 @@ import (
 // notifies again on every run with notifyEveryRun, and resolves when a
 // run is negative if the monitor is resolvable. State and the last runs
 // are kept in the metadata store; GET /v2/monitors/{id}/history reads
-// the runs.
+// the runs. A monitor reads with the rights of whoever last saved it
+// (monitor_owner.go), never with the whole org's.
 
 // monitorState is one monitor's alert state, per group ("" without
 // notifyByGroup).
@@ -38,12 +39,12 @@ type groupState struct {
 	Recent []bool    `json:"recent"` // positive results, oldest first
 }
 
-// monitorRun is one evaluation, as the history route returns it.
+// monitorRun is one evaluation, as the history route returns it. State
+// is ok, alert, error (the query failed) or forbidden (the monitor's
+// creator may not read what the query reads, or is gone: nothing was
+// read).
 type monitorRun struct {
-	Time time.Time `json:"time"`
-	// State is ok, alert, error (the query failed) or forbidden (the
-	// monitor's creator may not read what it reads, or is gone; nothing
-	// was read).
+	Time     time.Time       `json:"time"`
 	State    string          `json:"state"`
 	Value    *float64        `json:"value,omitempty"`
 	Groups   []groupResult   `json:"groups,omitempty"`

@@ -113,6 +113,7 @@ func (s *Server) deliver(n meta.Notifier, data alertData) deliveryEntry {
 		return e
 	}
 	client := s.notifyPolicy().client(notifyTimeout)
+	defer client.CloseIdleConnections()
 	wait := notifyBackoff
 	for e.Attempts = 1; ; e.Attempts++ {
 		e.Status, e.Error = s.post(client, n.ID, url, headers, body)
