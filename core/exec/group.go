@@ -35,14 +35,21 @@ type groupTable struct {
 	gid    []uint32
 
 	keyBytes keyArena // the bytes of the string keys
+
+	// dyn lists the dynamic key columns, whose groups may hold values of
+	// several kinds (preferKey).
+	dyn []int
 }
 
 const smallKeyLimit = 1 << 16
 
 func newGroupTable(types []vector.Type) *groupTable {
 	g := &groupTable{types: types}
-	for _, t := range types {
+	for k, t := range types {
 		g.keys = append(g.keys, vector.New(t, 16))
+		if t == vector.Dynamic {
+			g.dyn = append(g.dyn, k)
+		}
 	}
 	switch {
 	case len(types) == 1 && (types[0].IsInt64Backed() || types[0] == vector.Bool):
@@ -248,9 +255,44 @@ func (g *groupTable) assignTuples(cols []*vector.Vector, rows []int32, out []uin
 		if !ok {
 			id = g.newGroup(cols, i)
 			g.tuples[string(g.buf)] = id
+		} else if g.dyn != nil {
+			g.preferKey(cols, i, id)
 		}
 		out[k] = id
 	}
+}
+
+// preferKey keeps what a dynamic key shows independent of the order
+// rows arrive in. encodeKey writes a number as its text, so 200, 200.0
+// and "200" are one group; the group shows the value of the first kind
+// it holds in the order bool, long, real, string, other, not the value
+// the first worker or node to merge happened to meet (one node answered
+// 200, two nodes "200": internal/difftest).
+func (g *groupTable) preferKey(cols []*vector.Vector, i int, id uint32) {
+	for _, k := range g.dyn {
+		if cols[k].IsNull(i) {
+			continue
+		}
+		v, keys := cols[k].Dyn(i), g.keys[k]
+		if dynKind(v) < dynKind(keys.Dyns[id]) {
+			keys.Dyns[id] = v
+		}
+	}
+}
+
+// dynKind ranks the kinds of value one dynamic group can hold.
+func dynKind(v any) int {
+	switch v.(type) {
+	case bool:
+		return 0
+	case int64:
+		return 1
+	case float64:
+		return 2
+	case string:
+		return 3
+	}
+	return 4
 }
 
 // dictTupleLimit bounds the combinations of dictionary codes that
