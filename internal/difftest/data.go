@@ -21,6 +21,7 @@ type Params struct {
 	Dims   int // rows of dataset dims, the join's other side
 }
 
+// String names the parameters as a failure report shows them.
 func (p Params) String() string {
 	return fmt.Sprintf("seed=%d events=%d chunks=%d dims=%d", p.Seed, p.Events, p.Chunks, p.Dims)
 }

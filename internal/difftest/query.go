@@ -22,6 +22,7 @@ type Stage struct {
 	Keep map[string]string
 }
 
+// String is the stage as APL, its predicate in place.
 func (s Stage) String() string {
 	if s.Pred == nil {
 		return s.Text
@@ -29,6 +30,7 @@ func (s Stage) String() string {
 	return strings.Replace(s.Text, "%P", s.Pred.String(), 1)
 }
 
+// String is the query as APL.
 func (q Query) String() string {
 	var b strings.Builder
 	b.WriteString(q.Src)
@@ -88,6 +90,7 @@ type Expr struct {
 	Leaf string
 }
 
+// String is the predicate as APL, parenthesized.
 func (e *Expr) String() string {
 	switch e.Op {
 	case "and", "or":

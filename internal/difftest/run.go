@@ -42,6 +42,7 @@ type Case struct {
 	Known   string // why it is a known fault, when Skip said so
 }
 
+// String is the report of a case, with the command that re-runs it.
 func (c Case) String() string {
 	if c.Diff == "" {
 		c.Diff = "(the minimized query agreed when run again: the disagreement comes and goes; as generated: " + c.First + ")"
@@ -65,6 +66,7 @@ type Stats struct {
 	Elapsed   time.Duration
 }
 
+// String is the run's report: counts by mode.
 func (s *Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "difftest: %d queries (%d refused by the engine, %d compared by columns only) over %d data sets in %.1f minutes; %d cache hits, %d fragments run by node b\n",

@@ -103,6 +103,7 @@ func filter(p string) string {
 	return " | where " + p
 }
 
+// String describes the check by its predicate and whole query.
 func (t TLP) String() string {
 	return fmt.Sprintf("%s partition by p = %s of: %s", t.Kind, t.Pred, t.parts()[0])
 }
