@@ -74,7 +74,7 @@ func openDatasetDir(dir string, opts Options) (*osFiles, *recovered, time.Time, 
 	if err := json.Unmarshal(b, &meta); err != nil {
 		return nil, nil, time.Time{}, &CorruptionError{File: filepath.Join(dir, "meta.json"), Reason: err.Error()}
 	}
-	f := &osFiles{dir: dir, walDir: filepath.Join(dir, "wal"), blockDir: filepath.Join(dir, "blocks"), noSync: opts.NoSync}
+	f := &osFiles{dir: dir, walDir: filepath.Join(dir, "wal"), blockDir: filepath.Join(dir, "blocks"), noSync: opts.NoSync, wrapSeg: opts.wrapWAL}
 	for _, sub := range []string{f.walDir, f.blockDir} {
 		if err := os.MkdirAll(sub, 0o755); err != nil {
 			return nil, nil, time.Time{}, err

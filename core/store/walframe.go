@@ -79,6 +79,9 @@ type walScan struct {
 func (s walScan) keep(data []byte) []byte {
 	out := make([]byte, 0, s.valid)
 	at := 0
+	if len(s.damage) > 0 && s.damage[0].from == 0 { // the header itself was damaged
+		out = walHeader()
+	}
 	for _, g := range s.damage {
 		out = append(out, data[at:g.from]...)
 		at = g.to
@@ -102,15 +105,20 @@ func scanWAL(file string, data []byte, lastSeq uint64, fn func(seq uint64, paylo
 	if len(data) < walHeaderLen {
 		return tail(0, "segment shorter than its header")
 	}
-	if string(data[:6]) != walMagic {
-		return tail(0, "bad WAL magic")
-	}
 	v := int(data[6]) | int(data[7])<<8
-	if v != 1 && v != walVersion {
-		return tail(6, "unsupported WAL version")
-	}
 	sc := frameScanner{data: data, v1: v == 1}
 	off := walHeaderLen
+	if reason := headerFault(data); reason != "" {
+		// A damaged header in front of intact (current version) records
+		// is damage like any other; with none after it, a torn start.
+		sc.v1 = false
+		next, seq := sc.find(walHeaderLen, lastSeq)
+		if next < 0 {
+			return tail(0, reason)
+		}
+		out.damage = append(out.damage, walGap{from: 0, to: next, reason: reason, next: seq})
+		off = next
+	}
 	for off < len(data) {
 		seq, body, size, reason := sc.record(off)
 		if reason == "" && !fn(seq, body, int64(off+size-len(body))) {
@@ -130,6 +138,17 @@ func scanWAL(file string, data []byte, lastSeq uint64, fn func(seq uint64, paylo
 	}
 	out.valid = off
 	return out
+}
+
+// headerFault says what is wrong with a segment's header, or "".
+func headerFault(data []byte) string {
+	if string(data[:6]) != walMagic {
+		return "bad WAL magic"
+	}
+	if v := int(data[6]) | int(data[7])<<8; v != 1 && v != walVersion {
+		return "unsupported WAL version"
+	}
+	return ""
 }
 
 // frameScanner reads the records of one segment of either version.

@@ -258,3 +258,18 @@ func TestWALVersion1SegmentReplays(t *testing.T) {
 		t.Errorf("damage: %+v", s.Damaged)
 	}
 }
+
+// A damaged segment header in front of intact records loses nothing but
+// the header: the records are kept and the segment rewritten whole.
+func TestWALDamagedHeaderKeepsRecords(t *testing.T) {
+	seg, _ := sampleWAL(t, 4)
+	bad := append([]byte(nil), seg...)
+	bad[2] ^= 0x01
+	n, scan := scanDamage(bad)
+	if n != 4 || scan.tail != nil || len(scan.damage) != 1 || scan.damage[0].from != 0 {
+		t.Fatalf("%d records, %+v", n, scan)
+	}
+	if n, scan := scanDamage(scan.keep(bad)); n != 4 || scan.tail != nil || len(scan.damage) != 0 {
+		t.Fatalf("rewritten: %d records, %+v", n, scan)
+	}
+}
