@@ -190,6 +190,11 @@ func (s *Server) queryDB(ctx context.Context, req *db.Request) (*db.Output, erro
 	if err == nil || len(req.VirtualFields) == 0 || ctx.Err() != nil || !vfieldMayCause(err) {
 		return res, err
 	}
+	if s.cfg.Ingest != "" && dependsOnUnflushed(err) {
+		// A query node lacks what the ingest node has not flushed; that
+		// node answers the query, skipping its own bad fields.
+		return res, err
+	}
 	kept, skipped := s.goodVFields(ctx, req)
 	if len(skipped) == 0 {
 		return res, err
