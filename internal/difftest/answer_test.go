@@ -96,3 +96,47 @@ func fmtOrder(o Order) string {
 	k := strings.NewReplacer(`"`, "", ",", " ", "null", "[]").Replace(string(js))
 	return "{" + k + " " + map[bool]string{true: "true", false: "false"}[o.Limited] + " " + map[bool]string{true: "true", false: "false"}[o.Opaque] + "}"
 }
+
+// The minimizer drops one item of a list at a time, never splitting a
+// call's arguments or a string.
+func TestShorterLists(t *testing.T) {
+	got := shorterLists(`summarize a = count(), b = countif(x in (1, 2)), c = max(s) by k, bin(_time, 1h)`)
+	want := []string{
+		`summarize b = countif(x in (1, 2)), c = max(s) by k, bin(_time, 1h)`,
+		`summarize a = count(), c = max(s) by k, bin(_time, 1h)`,
+		`summarize a = count(), b = countif(x in (1, 2)) by k, bin(_time, 1h)`,
+		`summarize a = count(), b = countif(x in (1, 2)), c = max(s) by bin(_time, 1h)`,
+		`summarize a = count(), b = countif(x in (1, 2)), c = max(s) by k`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := shorterLists(`summarize n = count() by s`); len(got) != 1 || got[0] != "summarize n = count()" {
+		t.Errorf("one key: %q", got)
+	}
+	if got := shorterLists(`project a, p = strcat(b, ", ", "x, y")`); len(got) != 2 || got[0] != `project p = strcat(b, ", ", "x, y")` {
+		t.Errorf("project: %q", got)
+	}
+}
+
+// The minimizer keeps only what the failure needs: here, a failure that
+// needs dcount and a where on status.
+func TestShrink(t *testing.T) {
+	q := Query{Src: "['logs']", Stages: []Stage{
+		{Text: "extend x = 1", Order: 'k'},
+		{Text: "where %P", Order: 'k', Pred: &Expr{Op: "and", Kids: []*Expr{{Leaf: "status > 200"}, {Op: "not", Kids: []*Expr{{Leaf: "isnull(uri)"}}}}}},
+		{Text: "summarize a = count(), b = dcount(uri) by method, status", Order: 'r'},
+		{Text: "sort by b desc", Order: 's', Keys: []string{"b"}},
+	}}
+	fails := func(c Query) string {
+		s := c.String()
+		if strings.Contains(s, "dcount(uri)") && strings.Contains(s, "where status > 200") {
+			return "differs"
+		}
+		return ""
+	}
+	got, d := shrink(q, fails(q), fails)
+	if want := "['logs'] | where status > 200 | summarize b = dcount(uri)"; got.String() != want || d != "differs" {
+		t.Errorf("minimized to %q (%q), want %q", got, d, want)
+	}
+}

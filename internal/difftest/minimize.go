@@ -3,6 +3,7 @@ package difftest
 import (
 	"context"
 	"slices"
+	"strings"
 )
 
 // maxTries bounds the runs the minimizer spends on one case.
@@ -47,6 +48,16 @@ func candidates(q Query) []Query {
 		out = append(out, c)
 	}
 	for i, s := range q.Stages {
+		if s.Keep != nil {
+			continue // a projection's order tracking names its columns
+		}
+		for _, text := range shorterLists(s.Text) {
+			c := Query{Src: q.Src, Stages: slices.Clone(q.Stages)}
+			c.Stages[i].Text = text
+			out = append(out, c)
+		}
+	}
+	for i, s := range q.Stages {
 		if s.Pred == nil {
 			continue
 		}
@@ -76,4 +87,84 @@ func (r *Rig) minimizeTLP(ctx context.Context, t TLP) (TLP, string) {
 	best, d := shrink(q, d0, fails)
 	n := len(best.Stages) - 1
 	return TLP{Kind: t.Kind, Base: Query{Src: best.Src, Stages: best.Stages[:n]}, Pred: best.Stages[n].Pred, Agg: t.Agg}, d
+}
+
+// shorterLists are text with one item fewer in one of its lists: the
+// aggregations or the keys of a summarize, the columns of an extend,
+// project or distinct.
+func shorterLists(text string) []string {
+	op, rest, ok := strings.Cut(text, " ")
+	if !ok || !slices.Contains([]string{"summarize", "extend", "project", "project-away", "distinct"}, op) || strings.Contains(text, "%P") {
+		return nil
+	}
+	parts := []string{rest}
+	sep := ""
+	if op == "summarize" {
+		if aggs, keys, found := cutTop(rest, " by "); found {
+			parts, sep = []string{aggs, keys}, " by "
+		}
+	}
+	var out []string
+	for p, part := range parts {
+		items := splitTop(part)
+		for i := range items {
+			if len(items) == 1 {
+				if p == 1 { // a summarize without keys
+					out = append(out, op+" "+parts[0])
+				}
+				continue
+			}
+			shorter := slices.Clone(parts)
+			shorter[p] = strings.Join(slices.Delete(slices.Clone(items), i, i+1), ", ")
+			out = append(out, op+" "+strings.Join(shorter, sep))
+		}
+	}
+	return out
+}
+
+// splitTop splits s at the commas outside parentheses and quotes.
+func splitTop(s string) []string {
+	var out []string
+	depth, start, quoted := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// cutTop is strings.Cut at the last sep outside parentheses and quotes.
+func cutTop(s, sep string) (before, after string, found bool) {
+	depth, quoted, at := 0, false, -1
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && strings.HasPrefix(s[i:], sep):
+			at = i
+		}
+	}
+	if at < 0 {
+		return s, "", false
+	}
+	return s[:at], s[at+len(sep):], true
 }
