@@ -38,3 +38,18 @@ func TestInvalidPatternIsAQueryError(t *testing.T) {
 	// A pattern that compiles still answers.
 	opsExpect(t, src+"project e = extract('(b)', 1, s)", "e:string", `["b"]`)
 }
+
+// A pattern computed per row that does not compile fails the query at
+// the pattern (it answered null, or matched nothing, for that row); one
+// that compiles answers.
+func TestInvalidRowPatternIsAQueryError(t *testing.T) {
+	const src = "datatable(s: string) ['abc', 'x('] | "
+	col := len(src) + 1
+	opsExpectError(t, src+"extend e = extract(strcat(s, ''), 0, s)", 1, col+19, "invalid regular expression")
+	opsExpectError(t, src+"extend e = replace_regex(s, 'y', 'z')", 1, col+25, "invalid regular expression")
+	opsExpectError(t, src+"extend e = trim_regex(s, s)", 1, col+22, "invalid regular expression")
+	opsExpectError(t, src+"where 'abc' matches regex s", 1, col+26, "invalid regular expression")
+	opsExpect(t, "datatable(s: string) ['abc', 'x'] | project e = extract(strcat('(', s, ')'), 1, s)",
+		"e:string", `["abc"]`, `["x"]`)
+	opsExpect(t, "datatable(s: string) ['a.c', 'x'] | where 'abc' matches regex s", "s:string", `["a.c"]`)
+}

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/aplite/aplite/core/fn"
@@ -131,10 +132,24 @@ func CallExpr(node *plan.Expr, sp srcpos.Span, rt vector.Type, name string, f *f
 		}
 		out, err := f.Eval(x.Fn, vs, b.rows())
 		if err != nil {
-			return nil, wrapCallErr(name, err)
+			return nil, callErr(sp, name, args, err)
 		}
 		return out, nil
 	}}
+}
+
+// callErr is the error of a call that failed: a pattern argument that
+// does not compile is the query's mistake, reported at that argument (a
+// 400); anything else keeps the function's name.
+func callErr(sp srcpos.Span, name string, args []*Expr, err error) error {
+	var pe *fn.PatternError
+	if errors.As(err, &pe) {
+		if pe.Arg < len(args) && args[pe.Arg].Span.Start.Line > 0 {
+			sp = args[pe.Arg].Span
+		}
+		return SemErrAt(sp, "%s", pe.Error())
+	}
+	return wrapCallErr(name, err)
 }
 
 // Arity words how many arguments a function takes, for its errors.

@@ -250,21 +250,34 @@ func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r
 func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
 
 // regexPerRow is `matches regex` with a pattern that varies by row: each
-// distinct pattern is compiled once per batch; an invalid one matches
-// nothing.
+// distinct pattern is compiled once per batch; one that does not compile
+// fails the query at the pattern's position, as a constant one does when
+// it is planned (matching nothing would drop rows without a word).
 func regexPerRow(node *plan.Expr, sp srcpos.Span, l, r *Expr, neg bool) *Expr {
 	e := &Expr{Typ: vector.Bool, Col: -1, Span: sp, Node: node}
 	e.Eval = binaryEval(l, r, func(x *Ctx, bt *Batch, lv, rv *vector.Vector) (*vector.Vector, error) {
 		cache := map[string]*regexp.Regexp{}
+		var bad error
 		pred := func(t, pat string) bool {
 			re, ok := cache[pat]
 			if !ok {
-				re, _ = regexp.Compile(pat)
+				var err error
+				if re, err = regexp.Compile(pat); err != nil && bad == nil {
+					at := r.Span
+					if at.Start.Line == 0 {
+						at = sp
+					}
+					bad = SemErrAt(at, "invalid regular expression %q: %v", pat, err)
+				}
 				cache[pat] = re
 			}
 			return re != nil && re.MatchString(t)
 		}
-		return stringPredVectors(pred, neg, lv, rv, bt.N), nil
+		out := stringPredVectors(pred, neg, lv, rv, bt.N)
+		if bad != nil {
+			return nil, bad
+		}
+		return out, nil
 	})
 	return e
 }

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"fmt"
 	"regexp"
 	"sync"
 
@@ -126,31 +127,58 @@ func CheckPattern(name string, j int, text string) error {
 		return nil
 	}
 	if _, err := regexp.Compile(text); err != nil {
-		return &regexError{name: name, err: err}
+		return &PatternError{Func: name, Arg: j, Err: err}
 	}
 	return nil
 }
 
-// checkConstRegex reports a malformed literal pattern as a query error
-// instead of silently returning nulls on every row.
-func checkConstRegex(name string, args []*vector.Vector, j int) error {
-	if j >= len(args) || !args[j].Const || args[j].IsNull(0) {
+// checkRegexArg reports a malformed pattern argument j as a query error
+// instead of silently returning nulls: a constant one, or the first of a
+// column's (a pattern computed per row) that does not compile.
+func checkRegexArg(name string, args []*vector.Vector, j int, n Rows) error {
+	if j >= len(args) {
 		return nil
 	}
-	p, _ := ToString(args[j], 0)
-	if _, err := regexp.Compile(p); err != nil {
-		return &regexError{name: name, err: err}
+	a := args[j]
+	if a.Const {
+		if a.IsNull(0) {
+			return nil
+		}
+		p, _ := ToString(a, 0)
+		if _, err := regexp.Compile(p); err != nil {
+			return &PatternError{Func: name, Arg: j, Err: err}
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	for i := range n.Live() {
+		p, ok := ToString(a, i)
+		if !ok || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if compileRegex(p) == nil {
+			_, err := regexp.Compile(p)
+			return &PatternError{Func: name, Arg: j, Err: fmt.Errorf("%q: %w", p, err)}
+		}
 	}
 	return nil
 }
 
-type regexError struct {
-	name string
-	err  error
+// PatternError is a regular expression argument that does not compile:
+// the query's mistake, which the evaluator reports at argument Arg of
+// the call (a 400, not a 500).
+type PatternError struct {
+	Func string // the function called
+	Arg  int    // the pattern's argument, from 0
+	Err  error  // regexp's reason
 }
 
-func (e *regexError) Error() string { return e.name + ": invalid regular expression: " + e.err.Error() }
-func (e *regexError) Unwrap() error { return e.err }
+// Error names the function and says why the pattern does not compile.
+func (e *PatternError) Error() string { return e.Func + ": invalid regular expression: " + e.Err.Error() }
+
+// Unwrap returns regexp's error.
+func (e *PatternError) Unwrap() error { return e.Err }
 
 // strArr converts a string slice to a dynamic array.
 func strArr(ss []string) []any {

@@ -41,7 +41,7 @@ func init() {
 }
 
 func evalExtract(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-	if err := checkConstRegex("extract", args, 0); err != nil {
+	if err := checkRegexArg("extract", args, 0, n); err != nil {
 		return nil, err
 	}
 	re := regexReader(args, 0)
@@ -60,7 +60,7 @@ func evalExtract(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, err
 }
 
 func evalExtractAll(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-	if err := checkConstRegex("extract_all", args, 0); err != nil {
+	if err := checkRegexArg("extract_all", args, 0, n); err != nil {
 		return nil, err
 	}
 	re := regexReader(args, 0)
@@ -145,7 +145,7 @@ func pickGroups(s string, m []int, groups []int) any {
 
 func evalReplaceRegex(name string) EvalFunc {
 	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-		if err := checkConstRegex(name, args, 0); err != nil {
+		if err := checkRegexArg(name, args, 0, n); err != nil {
 			return nil, err
 		}
 		re := regexReader(args, 0)

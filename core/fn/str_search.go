@@ -60,7 +60,7 @@ func countOverlapping(s, sub string) int64 {
 }
 
 func evalCountofRegex(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-	if err := checkConstRegex("countof_regex", args, 0); err != nil {
+	if err := checkRegexArg("countof_regex", args, 0, n); err != nil {
 		return nil, err
 	}
 	re := regexReader(args, 0)
@@ -145,7 +145,7 @@ func evalIndexof(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, err
 }
 
 func evalIndexofRegex(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-	if err := checkConstRegex("indexof_regex", args, 1); err != nil {
+	if err := checkRegexArg("indexof_regex", args, 1, n); err != nil {
 		return nil, err
 	}
 	re := regexReader(args, 1)

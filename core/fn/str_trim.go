@@ -76,7 +76,7 @@ func evalTrimCutset(f func(s, cutset string) string) EvalFunc {
 
 func evalTrimRegex(name string, start, end bool) EvalFunc {
 	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-		if err := checkConstRegex(name, args, 0); err != nil {
+		if err := checkRegexArg(name, args, 0, n); err != nil {
 			return nil, err
 		}
 		return strRows(vector.String, args, 1, n, func(s string, i int) (string, bool) {
