@@ -175,7 +175,9 @@ type PatternError struct {
 }
 
 // Error names the function and says why the pattern does not compile.
-func (e *PatternError) Error() string { return e.Func + ": invalid regular expression: " + e.Err.Error() }
+func (e *PatternError) Error() string {
+	return e.Func + ": invalid regular expression: " + e.Err.Error()
+}
 
 // Unwrap returns regexp's error.
 func (e *PatternError) Unwrap() error { return e.Err }
