@@ -218,8 +218,17 @@ func (s frameScanner) find(from int, lastSeq uint64) (int, uint64) {
 	}
 	for off := from; off+frameHeadLen1+8 <= len(s.data); off++ {
 		n := int(binary.LittleEndian.Uint32(s.data[off:]))
-		if n < 8 || n > len(s.data)-off-frameHeadLen1 || !plausible(binary.LittleEndian.Uint64(s.data[off+frameHeadLen1:])) {
-			continue // cheap tests first: the CRC is over the whole body
+		if n < 8 || n > len(s.data)-off-frameHeadLen1 {
+			continue
+		}
+		// Cheap tests before the CRC, which is over the whole body: the
+		// seq follows the last one, and the record ends at the end of the
+		// segment or where one numbered next begins.
+		seq := binary.LittleEndian.Uint64(s.data[off+frameHeadLen1:])
+		end := off + frameHeadLen1 + n
+		if !plausible(seq) || end != len(s.data) && (end+frameHeadLen1+8 > len(s.data) ||
+			binary.LittleEndian.Uint64(s.data[end+frameHeadLen1:]) != seq+1) {
+			continue
 		}
 		if seq, _, _, reason := s.record(off); reason == "" {
 			return off, seq
