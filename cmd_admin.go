@@ -17,9 +17,9 @@ import (
 // adminUsage is `aplite admin -h`.
 const adminUsage = `usage: aplite admin SUBJECT VERB [flags] [ARG]   (flags may follow ARG)
 
-Manages what the API cannot create: organizations, their members, first
-tokens. Works on a stopped server's data directory, and on a running one
-(through the socket DATA/.admin/admin.sock).
+Manages what the API cannot create or set: organizations, their members,
+first tokens, request limits. Works on a stopped server's data directory,
+and on a running one (through the socket DATA/.admin/admin.sock).
 
   org create [-name NAME] ID          create an organization; prints ID
   org list                            list organizations: ID, NAME
