@@ -13,9 +13,9 @@ import (
 // memoryBudget resolves -memory-budget: a size, "off", or empty for the
 // default, which is -memory-limit when that is set and otherwise a share
 // of the memory cgroup's limit or of the host's memory. Unless the user
-// set -memory-limit (or GOMEMLIMIT), the budget is also the collector's
-// soft limit, so that the heap's garbage does not take what the budget
-// leaves as margin. The caches the user left at their defaults shrink to
+// set -memory-limit (or GOMEMLIMIT), 90% of the budget is also the
+// collector's soft limit, so that the heap's garbage does not take what
+// the budget leaves as margin. The caches the user left at their defaults shrink to
 // fit a small budget. note says where the budget came from.
 func memoryBudget(fs *flag.FlagSet, budget, memLimit string, engine *db.EngineOptions) (n int64, note string, err error) {
 	switch {
@@ -40,7 +40,9 @@ func memoryBudget(fs *flag.FlagSet, budget, memLimit string, engine *db.EngineOp
 		return 0, "", nil
 	}
 	if memLimit == "" {
-		debug.SetMemoryLimit(n)
+		// A tenth below the budget: the collector then keeps the garbage
+		// out of the margin the governor's watchdog acts on.
+		debug.SetMemoryLimit(n - n/10)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

@@ -205,7 +205,7 @@ type outOfMemoryError struct {
 
 func (e *outOfMemoryError) Error() string {
 	if e.shed {
-		return fmt.Sprintf("the server is out of query memory: it holds %d MB, over its budget of %d MB (-memory-budget), so the newest query was stopped; retry shortly", e.inUse>>20, e.pool>>20)
+		return fmt.Sprintf("the server is out of query memory: it holds %d MB, at the edge of its budget of %d MB (-memory-budget), so the newest query was stopped; retry shortly", e.inUse>>20, e.pool>>20)
 	}
 	if !e.retry {
 		return fmt.Sprintf("the query needs more than the %d MB the server has for all its queries (-memory-budget); narrow the time range, filter earlier or group by fewer distinct values", e.pool>>20)

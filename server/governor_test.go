@@ -167,7 +167,7 @@ func TestGovernorSheds(t *testing.T) {
 	newCtx, newest := start()
 	g.check(memSample{resident: 150 << 20, gcs: 7})
 	me := memoryError(newCtx, context.Canceled)
-	if newCtx.Err() == nil || me == nil || me.(*apiError).Status != 429 || !strings.Contains(me.Error(), "holds 150 MB, over its budget of 100 MB (-memory-budget), so the newest query was stopped") {
+	if newCtx.Err() == nil || me == nil || me.(*apiError).Status != 429 || !strings.Contains(me.Error(), "holds 150 MB, at the edge of its budget of 100 MB (-memory-budget), so the newest query was stopped") {
 		t.Fatalf("the newest query after a sample over the budget: %v, answer %v", newCtx.Err(), me)
 	}
 	if _, err := g.admit(t.Context(), 1); memoryAPIError(err) == nil {
@@ -187,7 +187,7 @@ func TestGovernorSheds(t *testing.T) {
 		t.Fatal("still over the budget after a collection, yet the next query runs on")
 	}
 	old.release()
-	g.check(memSample{resident: 90 << 20, gcs: 10})
+	g.check(memSample{resident: 94 << 20, gcs: 10})
 	l, err := g.admit(t.Context(), 1)
 	if err != nil {
 		t.Fatalf("under the budget again: %v", err)

@@ -11,8 +11,8 @@ import (
 // a plan holding a large constant, an expression that builds an array
 // per row. So the governor also watches what the process really holds,
 // as the Go runtime reports it, several times a second. While the
-// resident heap is over the budget (the collector, whose soft limit is
-// the budget, could not bring it under) no query is admitted, and the
+// resident heap is over 95% of the budget (the collector, whose soft
+// limit is 90% of it, could not bring it under) no query is admitted, and the
 // newest running query is stopped with the out-of-memory answer (429,
 // Retry-After); the next is stopped only after the first has given its
 // memory back and a collection has run, so one burst sheds as few
@@ -69,7 +69,7 @@ func (g *memGovernor) check(m memSample) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	w := &g.watch
-	over := w.budget > 0 && m.resident > w.budget
+	over := w.budget > 0 && m.resident > w.budget-w.budget/20
 	if g.pressed && !over {
 		close(g.freed) // wake the queries that waited for the pressure to pass
 		g.freed = make(chan struct{})
