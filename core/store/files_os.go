@@ -256,6 +256,41 @@ func mapBlock(id uint64, path string) (*blockPart, error) {
 	return p, nil
 }
 
+// writeBlocks is writeBlock for a flush's blocks, listing them in the
+// manifest with one rewrite: the files in order (stopping at the first
+// failure), then the manifest, then the mappings. It returns the durable
+// prefix (objFiles has its own, for object storage).
+func (f *osFiles) writeBlocks(ids []uint64, data [][]byte) ([]*blockPart, error) {
+	var err error
+	n := 0
+	for ; n < len(ids); n++ {
+		if err = writeFileDurable(f.blockPath(ids[n]), data[n], !f.noSync); err != nil {
+			break
+		}
+	}
+	if f.manifest != nil && n > 0 {
+		sizes := make([]int64, n)
+		for i := range sizes {
+			sizes[i] = int64(len(data[i]))
+		}
+		if merr := f.manifest.setAll(ids[:n], sizes); merr != nil {
+			for _, id := range ids[:n] {
+				_ = os.Remove(f.blockPath(id)) // unlisted, they would be adopted at the next open; the flush retries
+			}
+			return nil, fmt.Errorf("store: listing blocks in the block manifest: %w", merr)
+		}
+	}
+	out := make([]*blockPart, 0, n)
+	for _, id := range ids[:n] {
+		p, merr := mapBlock(id, f.blockPath(id))
+		if merr != nil {
+			return out, merr
+		}
+		out = append(out, p)
+	}
+	return out, err
+}
+
 // removeBlock drops the block from the manifest before unlinking it, so
 // the manifest never lists a block that was removed on purpose.
 func (f *osFiles) removeBlock(id uint64) error {

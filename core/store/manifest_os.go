@@ -70,20 +70,32 @@ func readManifest(dir string) (blocks map[uint64]int64, ok bool, err error) {
 // set records a block (size >= 0) or drops it (size < 0) and rewrites
 // the file; on failure the change is undone, so memory and disk agree.
 func (m *blockManifest) set(id uint64, size int64) error {
+	return m.setAll([]uint64{id}, []int64{size})
+}
+
+// setAll is set for several blocks with one rewrite (a flush's blocks).
+func (m *blockManifest) setAll(ids []uint64, sizes []int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	old, had := m.blocks[id]
-	if size < 0 {
-		delete(m.blocks, id)
-	} else {
-		m.blocks[id] = size
+	before := make(map[uint64]int64, len(ids))
+	for i, id := range ids {
+		if old, had := m.blocks[id]; had {
+			before[id] = old
+		}
+		if sizes[i] < 0 {
+			delete(m.blocks, id)
+		} else {
+			m.blocks[id] = sizes[i]
+		}
 	}
 	err := m.writeLocked()
 	if err != nil {
-		if had {
-			m.blocks[id] = old
-		} else {
-			delete(m.blocks, id)
+		for _, id := range ids {
+			if old, had := before[id]; had {
+				m.blocks[id] = old
+			} else {
+				delete(m.blocks, id)
+			}
 		}
 	}
 	return err
