@@ -412,8 +412,11 @@ func (p *exprParser) postfix() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
+	for chain := 0; ; chain++ {
 		t := p.peek()
+		if chain == MaxDepth && (isOp(t, ".") || isOp(t, "[")) {
+			return nil, errDepth(x.Span().Start) // as in binary
+		}
 		switch {
 		case isOp(t, "."):
 			p.next()

@@ -20,8 +20,10 @@ const (
 	// `in` list of 20,000 UUIDs several times over.
 	MaxQueryBytes = 1 << 20
 	// MaxTokens bounds the names, literals and operators of one query,
-	// so scanning a long text of one-byte tokens stays a few tens of MB.
-	MaxTokens = 200_000
+	// so scanning a long text of one-byte tokens, and the copy the
+	// grammar makes of them, stay a few tens of MB: an `in` list of
+	// 49,000 values fits.
+	MaxTokens = 100_000
 	// MaxNodes bounds the syntax tree: each name, literal, operator,
 	// call, column and pipeline stage is a node.
 	MaxNodes = 100_000

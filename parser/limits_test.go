@@ -58,20 +58,21 @@ func TestQueryLengthLimit(t *testing.T) {
 }
 
 func TestTokenLimit(t *testing.T) {
-	// 220,000 tokens in 220 kB: far under the length limit.
-	src := "print x = dynamic([" + strings.Repeat("1,", 110_000) + "1])"
-	// Token 200,001 is the 100,000th "1,"'s "1" minus the six before
-	// the list: `print x = dynamic ( [` are tokens 1-5.
+	// 120,000 tokens in 120 kB: far under the length limit.
+	src := "print x = dynamic([" + strings.Repeat("1,", 60_000) + "1])"
+	// `print x = dynamic ( [` are tokens 1-5, then "1" and "," take
+	// turns: token 100,001 is the "1" after 49,997 of them.
 	col := len("print x = dynamic([") + 2*((MaxTokens-5)/2) + 1
-	wantLimitErr(t, src, 1, col, "the query has more than 200000 tokens")
+	wantLimitErr(t, src, 1, col, "the query has more than 100000 tokens")
 }
 
+// Text has about as many nodes as tokens; a tabular let used several
+// times is where the tree the planner plans outgrows the text.
 func TestNodeLimit(t *testing.T) {
-	cols := func(n int) string { return "t | project " + strings.Repeat("a, ", n-1) + "a" }
-	mustParse(t, cols(40_000)) // 80,003 nodes
-	// Pipeline, TableRef, ProjectOp, then a NamedExpr and an Ident per
-	// column: node 100,001 is the Ident of column 49,999.
-	wantLimitErr(t, cols(60_000), 1, len("t | project ")+3*49_998+1, "the query has more than 100000 syntax nodes")
+	// c is 30,005 nodes as written and 30,003 at each use.
+	let := "let c = T | project " + strings.Repeat("a, ", 14_999) + "a;\n"
+	mustParse(t, let+"union c, c")
+	wantLimitErr(t, let+"union c, c, c", 2, 13, "the query has more than 100000 syntax nodes")
 }
 
 func TestDepthLimitOnOperatorChains(t *testing.T) {
@@ -81,7 +82,7 @@ func TestDepthLimitOnOperatorChains(t *testing.T) {
 	mustParse(t, plus(MaxDepth-4))
 	wantLimitErr(t, plus(MaxDepth-3), 1, 11, "the expression starting here nests deeper than 1000 levels")
 	// A chain far longer stops where it passes the limit.
-	wantLimitErr(t, plus(90_000), 1, 11, "nests deeper than 1000 levels")
+	wantLimitErr(t, plus(40_000), 1, 11, "nests deeper than 1000 levels")
 	for _, op := range []string{"or", "and", "*", "==", "contains", "."} {
 		src := "t\n| where  a" + strings.Repeat(" "+op+" a", 5_000)
 		if op == "." {
@@ -89,6 +90,9 @@ func TestDepthLimitOnOperatorChains(t *testing.T) {
 		}
 		wantLimitErr(t, src, 2, 10, "nests deeper than 1000 levels")
 	}
+	// A member chain stops where it passes the limit too.
+	wantLimitErr(t, "t | extend x = d"+strings.Repeat(".a", 40_000), 1, 16, "nests deeper than 1000 levels")
+	wantLimitErr(t, "t | extend x = d"+strings.Repeat("[0]", 20_000), 1, 16, "nests deeper than 1000 levels")
 	// Legitimate sizes keep working: a 900-term or, a 20,000-value in.
 	or := "t | where " + strings.Repeat("id == 'x' or ", 899) + "id == 'y'"
 	mustParse(t, or)
@@ -102,7 +106,7 @@ func TestDepthLimitOnOperatorChains(t *testing.T) {
 func TestStageLimit(t *testing.T) {
 	stages := func(n int) string { return "t" + strings.Repeat(" | take 1", n) }
 	mustParse(t, stages(MaxStages))
-	wantLimitErr(t, stages(50_000), 1, 2+len(" | take 1")*MaxStages+1, "the query has more than 1000 tabular operators")
+	wantLimitErr(t, stages(20_000), 1, 2+len(" | take 1")*MaxStages+1, "the query has more than 1000 tabular operators")
 }
 
 // A tabular let is planned again at each use; the limits count it so.
