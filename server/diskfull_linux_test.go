@@ -79,8 +79,23 @@ func TestIngestOnAFullDisk(t *testing.T) {
 	ingestBatches(ts, 5) // no restart
 	stop()
 	ts, stop = diskServer(t, dir, &log)
-	defer stop()
 	if n, partial, msgs := partialCount(ts); n != 100 || partial {
 		t.Fatalf("after a restart: count %v, isPartial %v\n%s\nlog:\n%s", n, partial, msgs, log.String())
+	}
+	stop()
+
+	// A server started on a full disk serves queries and answers 507
+	// to ingest, then takes ingest once space is back.
+	filler = fill(t, dir)
+	ts, stop = diskServer(t, dir, &log)
+	defer stop()
+	if n, partial, _ := partialCount(ts); n != 100 || partial {
+		t.Fatalf("started on a full disk: count %v, isPartial %v", n, partial)
+	}
+	ts.must(req{method: "POST", path: "/v1/datasets/logs/ingest", body: body, contentType: "application/x-ndjson"}, 507)
+	os.Remove(filler)
+	ingestBatches(ts, 1)
+	if n, _, _ := partialCount(ts); n != 110 {
+		t.Fatalf("count %v after space came back", n)
 	}
 }

@@ -122,3 +122,37 @@ func TestDiskFullRecoversWithoutRestart(t *testing.T) {
 		t.Errorf("ErrNoSpace names the directory")
 	}
 }
+
+// A DB opened on a full disk opens (its data stays queryable), refuses
+// appends while the disk is full, and takes them once space is back.
+func TestOpenOnAFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	disk := &fullDisk{}
+	opts := Options{CompactInterval: time.Hour, FlushInterval: time.Hour, IdleFlush: time.Hour,
+		wrapWAL: func(f walFile) walFile { return fullDiskFile{f, disk} }}
+	db, ds := openOne(t, dir)
+	r := mixedRows(10, 1e16)
+	want := eventsOfRows(r)
+	ds.Append(r)
+	crash(db)
+	disk.full.Store(true)
+	db, err := Open(dir, opts)
+	if err != nil {
+		t.Fatalf("open on a full disk: %v", err)
+	}
+	ds, _ = db.Get("logs")
+	checkEvents(t, ds, want)
+	if _, err := ds.Append(mixedRows(10, 2e16)); !errors.Is(err, ErrNoSpace) {
+		t.Fatalf("append on a full disk: %v", err)
+	}
+	disk.full.Store(false)
+	r = mixedRows(10, 3e16)
+	if _, err := ds.Append(r); err != nil {
+		t.Fatalf("append once space is back: %v", err)
+	}
+	want = append(want, eventsOfRows(r)...)
+	crash(db)
+	db, ds = openOne(t, dir)
+	defer db.Close()
+	checkEvents(t, ds, want)
+}

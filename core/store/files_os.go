@@ -49,6 +49,11 @@ func (f *osFiles) blockPath(id uint64) string {
 func segName(n uint64) string { return fmt.Sprintf("%020d.wal", n) }
 
 func (f *osFiles) walWrite(payloads [][]byte, firstSeq uint64) error {
+	if f.seg == nil { // open found the disk full
+		if err := f.startSegment(f.segNum.Load()); err != nil {
+			return err
+		}
+	}
 	if err := f.cutBack(); err != nil {
 		return err
 	}

@@ -91,8 +91,14 @@ func openDatasetDir(dir string, opts Options) (*osFiles, *recovered, time.Time, 
 		return nil, nil, time.Time{}, err
 	}
 	if err := f.startSegment(lastSeg + 1); err != nil {
-		unrefAll(rec.blocks)
-		return nil, nil, time.Time{}, err
+		if !errors.Is(err, ErrNoSpace) {
+			unrefAll(rec.blocks)
+			return nil, nil, time.Time{}, err
+		}
+		// A full disk must not keep the server from starting and serving
+		// queries: the first append starts the segment (or is refused).
+		opts.Logf("store: %s: the disk is full; the next WAL segment is started by the first append: %v", dir, err)
+		f.segNum.Store(lastSeg + 1)
 	}
 	return f, rec, meta.Created, nil
 }
