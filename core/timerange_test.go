@@ -74,3 +74,32 @@ func TestDateTimeOverflowIsNull(t *testing.T) {
 		`["2024-08-14T00:00:00Z","2023-12-19T00:00:00Z","2024-12-31T23:59:59.9999999Z"]`,
 		`["1678-04-11T00:00:00Z",null,"1678-12-31T23:59:59.9999999Z"]`)
 }
+
+// A timespan product past int64 nanoseconds is null, integer or real.
+func TestTimespanProductOverflowIsNull(t *testing.T) {
+	opsExpect(t, "print a = 1d * 107000, b = 1d * 1.5e6, c = 1d * 2, d = 1d * 1.5",
+		"a:timespan, b:timespan, c:timespan, d:timespan", `[null,null,"48h0m0s","36h0m0s"]`)
+}
+
+// range() near the ends of int64 (and so of datetime) stops at its end:
+// the step past it wrapped around and the array grew without end.
+func TestRangeAtTheEndsOfInt64(t *testing.T) {
+	const q = `print a = array_length(range(9223372036854775800, 9223372036854775807, 5)),
+		b = array_length(range(-9223372036854775800, -9223372036854775807, -5)),
+		c = array_length(range(datetime(2262-04-01), datetime(2262-04-11T23:47:16Z), 5d)),
+		d = range(-9223372036854775807, 9223372036854775807, 1),
+		e = range(real(nan), 5.0, 1.0)`
+	done := make(chan error, 1)
+	go func() { done <- opsQueryErr("print x = 1", nil) }() // warm, so the bound below is the range's
+	<-done
+	go func() { done <- opsQueryErr(q, nil) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("range() near the end of int64 did not end")
+	}
+	opsExpect(t, q, "a:integer, b:integer, c:integer, d:dynamic, e:dynamic", `[2,2,3,null,null]`)
+}

@@ -42,14 +42,26 @@ func (a *arithOp) eval(s *scratch, lv, rv *vector.Vector, n int, sel []int32) *v
 		return &vector.Vector{Type: vector.Float, Len: n, Floats: fl, Valid: valid}
 	}
 	out := &vector.Vector{Type: a.res, Len: n, Ints: takeInts(s, n), Valid: valid}
-	if sel == nil {
-		for i, f := range fl {
+	row := func(i int) {
+		f := fl[i]
+		if f >= -9.223372036854775e18 && f <= 9.223372036854775e18 {
 			out.Ints[i] = int64(f)
+			return
+		}
+		// A timespan past int64 nanoseconds (or NaN) has no value.
+		if out.Valid == nil {
+			out.Valid = vector.NewBitmapSet(n)
+		}
+		out.Valid.Clear(i)
+	}
+	if sel == nil {
+		for i := range fl[:n] {
+			row(i)
 		}
 		return out
 	}
 	for _, i := range sel {
-		out.Ints[i] = int64(fl[i])
+		row(int(i))
 	}
 	return out
 }
@@ -152,9 +164,9 @@ func dynRows(n int, sel []int32, f func(i int) any) *vector.Vector {
 	return out
 }
 
-// nullOverflow makes null every row of a datetime or timespan sum or
-// difference that overflowed int64 nanoseconds: a time moved past
-// 2262-04-11 or before 1677-09-21 has no value, and the wrapped one
+// nullOverflow makes null every row of a datetime or timespan sum,
+// difference or product that overflowed int64 nanoseconds: a time moved
+// past 2262-04-11 or before 1677-09-21 has no value, and the wrapped one
 // would read as a time in the other century.
 func nullOverflow(op string, l, r, out *vector.Vector, n int, sel []int32) vector.Bitmap {
 	check := fn.AddNanos
@@ -162,6 +174,8 @@ func nullOverflow(op string, l, r, out *vector.Vector, n int, sel []int32) vecto
 	case "+":
 	case "-":
 		check = fn.SubNanos
+	case "*":
+		check = fn.MulNanos
 	default:
 		return out.Valid
 	}

@@ -88,14 +88,34 @@ func intRange(args []*vector.Vector, i int) (any, bool) {
 	start, ok1 := ToInt(args[0], i)
 	stop, ok2 := ToInt(args[1], i)
 	step, ok3 := optInt(args, 2, i, 1)
-	if !ok1 || !ok2 || !ok3 || step == 0 || (stop-start)/step >= maxRangeLen {
+	if !ok1 || !ok2 || !ok3 || !rangeFits(start, stop, step) {
 		return nil, false
 	}
 	out := []any{}
-	for x := start; (step > 0 && x <= stop) || (step < 0 && x >= stop); x += step {
-		out = append(out, x)
-	}
+	stepInts(start, stop, step, func(x int64) { out = append(out, x) })
 	return out, true
+}
+
+// rangeFits reports whether range(start, stop, step) over int64 values
+// (longs, or a time's nanoseconds) has a step and at most maxRangeLen
+// elements; a distance that overflows int64 is far more than that.
+func rangeFits(start, stop, step int64) bool {
+	d, ok := SubNanos(stop, start)
+	return ok && step != 0 && d/step < maxRangeLen
+}
+
+// stepInts calls f for start, start+step, ... up to stop, and stops
+// before a step that would overflow int64 (near the ends of the range
+// it wrapped around and never reached stop: an endless array).
+func stepInts(start, stop, step int64, f func(int64)) {
+	for x := start; (step > 0 && x <= stop) || (step < 0 && x >= stop); {
+		f(x)
+		next, ok := AddNanos(x, step)
+		if !ok {
+			return
+		}
+		x = next
+	}
 }
 
 func floatRange(args []*vector.Vector, i int) (any, bool) {
@@ -106,11 +126,11 @@ func floatRange(args []*vector.Vector, i int) (any, bool) {
 	if len(args) > 2 {
 		step, ok3 = ToFloat(args[2], i)
 	}
-	if !ok1 || !ok2 || !ok3 || step == 0 || step != step || (stop-start)/step >= maxRangeLen {
+	if !ok1 || !ok2 || !ok3 || step == 0 || step != step || start != start || stop != stop || (stop-start)/step >= maxRangeLen {
 		return nil, false
 	}
 	out := []any{}
-	for k := 0; ; k++ {
+	for k := 0; k <= maxRangeLen; k++ { // bounded even where rounding stalls x
 		x := start + float64(k)*step
 		if (step > 0 && x > stop) || (step < 0 && x < stop) {
 			break
@@ -132,17 +152,17 @@ func timeRange(args []*vector.Vector, i int) (any, bool) {
 	if len(args) > 2 {
 		step, ok3 = ToDuration(args[2], i)
 	}
-	if !ok1 || !ok2 || !ok3 || step == 0 || (stop-start)/step >= maxRangeLen {
+	if !ok1 || !ok2 || !ok3 || !rangeFits(start, stop, step) {
 		return nil, false
 	}
 	out := []any{}
-	for x := start; (step > 0 && x <= stop) || (step < 0 && x >= stop); x += step {
+	stepInts(start, stop, step, func(x int64) {
 		if isTime {
 			out = append(out, utc(x))
 		} else {
 			out = append(out, durationOf(x))
 		}
-	}
+	})
 	return out, true
 }
 
