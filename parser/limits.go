@@ -56,9 +56,12 @@ func errTooLong(src string) ErrorList {
 // `let t = t | take 1; t` would expand forever, and thirty lets that each
 // use the one before twice would expand to a billion copies.
 func checkQuery(q *Query) *Error {
-	c := &treeCheck{lets: map[string]*letCost{}}
+	c := &treeCheck{}
 	for _, st := range q.Stmts {
 		if l, ok := st.(*LetStmt); ok && l.Tabular != nil {
+			if c.lets == nil {
+				c.lets = map[string]*letCost{}
+			}
 			c.lets[l.Name] = &letCost{let: l}
 		} else if ok {
 			delete(c.lets, l.Name)
@@ -91,7 +94,10 @@ type letCost struct {
 type treeCheck struct {
 	lets  map[string]*letCost
 	total int
+	// kids are the children of the node being walked, gathered by visit.
 	kids  []Node
+	first bool
+	visit func(Node) bool
 }
 
 func (c *treeCheck) add(n int, at Node) *Error {
@@ -138,7 +144,7 @@ func (c *treeCheck) walk(root Node, budget int, expand bool, level int) (nodes, 
 		n     Node
 		depth int
 	}
-	stack := []frame{{root, 1}}
+	stack := append(make([]frame, 0, 32), frame{root, 1})
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -161,7 +167,7 @@ func (c *treeCheck) walk(root Node, budget int, expand bool, level int) (nodes, 
 			return 0, 0, errDepth(f.n.Span().Start)
 		}
 		deepest = max(deepest, d)
-		c.kids = children(f.n, c.kids[:0])
+		c.children(f.n)
 		for i := len(c.kids) - 1; i >= 0; i-- {
 			stack = append(stack, frame{c.kids[i], f.depth + 1})
 		}
@@ -169,19 +175,21 @@ func (c *treeCheck) walk(root Node, budget int, expand bool, level int) (nodes, 
 	return nodes, deepest, nil
 }
 
-// children appends n's direct children to dst: Walk hands each child to
-// the visitor, which declines to go further down.
-func children(n Node, dst []Node) []Node {
-	first := true
-	Walk(n, func(c Node) bool {
-		if first {
-			first = false
-			return true
+// children sets kids to n's direct children: Walk hands each child to
+// visit, which declines to go further down.
+func (c *treeCheck) children(n Node) {
+	if c.visit == nil {
+		c.visit = func(k Node) bool {
+			if c.first {
+				c.first = false
+				return true
+			}
+			c.kids = append(c.kids, k)
+			return false
 		}
-		dst = append(dst, c)
-		return false
-	})
-	return dst
+	}
+	c.kids, c.first = c.kids[:0], true
+	Walk(n, c.visit)
 }
 
 func errNodes(at Pos) *Error {
