@@ -210,8 +210,14 @@ func parseTime(v any) (int64, bool) {
 		return 0, false
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return 0, false
+	if err != nil || t.Before(minTime) || t.After(maxTime) {
+		return 0, false // not a time a datetime holds: kept as the text
 	}
 	return t.UnixNano(), true
 }
+
+// minTime and maxTime bound the times int64 nanoseconds hold.
+var (
+	minTime = time.Unix(0, math.MinInt64)
+	maxTime = time.Unix(0, math.MaxInt64)
+)

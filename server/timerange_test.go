@@ -49,3 +49,20 @@ func TestQueryTimeRangePastDatetime(t *testing.T) {
 		}
 	}
 }
+
+// A trim's maxDuration past time.Duration's 292 years is refused, naming
+// it: it wrapped into a cut-off of 1734 whatever was asked, and the trim
+// answered 204 as if done.
+func TestTrimMaxDurationTooLong(t *testing.T) {
+	ts := newTestServer(t)
+	ts.createDataset("l")
+	ts.must(req{method: "POST", path: "/v1/datasets/l/ingest",
+		body: `[{"_time":"2024-01-01T00:00:00Z"},{"_time":"2024-06-01T00:00:00Z"}]`, contentType: "application/json"}, 200)
+	ts.mustErr(req{method: "POST", path: "/v2/datasets/l/trim", body: map[string]any{"maxDuration": "1000y"}}, 400, "maxDuration")
+	var res tabular
+	ts.must(req{method: "POST", path: "/v1/datasets/_apl?format=tabular", body: map[string]any{
+		"apl": "l | count", "startTime": "2000-01-01T00:00:00Z"}}, 200).json(t, &res)
+	if c := res.Tables[0].Columns; c[0][0] != float64(2) {
+		t.Errorf("after the refused trim: count %v, want 2", c)
+	}
+}
