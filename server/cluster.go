@@ -129,12 +129,21 @@ func (s *Server) handleFragment(c *call) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	// A fragment draws on this node's memory budget as a query does.
+	ctx, release, err := s.admitQuery(ctx, "")
+	if err != nil {
+		return err
+	}
+	defer release()
 	cat := s.datasets(string(c.Request.Header.Peek(clusterOrgHeader)))
 	out, err := s.db.RunFragment(ctx, cat, &f)
 	if errors.Is(err, db.ErrFragmentParts) && s.db.ReadOnly() && s.refresh(ctx) == nil {
 		out, err = s.db.RunFragment(ctx, cat, &f)
 	}
 	if err != nil {
+		if me := memoryError(ctx, err); me != nil {
+			return me
+		}
 		for why, sentinel := range map[string]error{"parts": db.ErrFragmentParts, "schema": db.ErrFragmentSchema} {
 			if errors.Is(err, sentinel) {
 				ae := conflict("%v", err)

@@ -148,8 +148,10 @@ type memLease struct {
 	held int64
 	done bool
 	// stop cancels the query, with the governor's error as the cause,
-	// when the process is over its budget and this query is shed.
-	stop context.CancelCauseFunc
+	// when the process is over its budget and this query is shed
+	// (stopped: it was). Both are the governor's, under its lock.
+	stop    context.CancelCauseFunc
+	stopped bool
 }
 
 // Grow reserves the RSS that n more charged bytes cost, without waiting:

@@ -186,8 +186,29 @@ func TestGovernorSheds(t *testing.T) {
 	if oldCtx.Err() == nil {
 		t.Fatal("still over the budget after a collection, yet the next query runs on")
 	}
-	old.release()
+	// Under the budget again, queries are admitted. A stopped query
+	// that cannot see its context keeps its memory; the next one is
+	// stopped after shedPatience all the same.
 	g.check(memSample{resident: 94 << 20, gcs: 10})
+	thirdCtx, third := start()
+	fourthCtx, fourth := start()
+	at := time.Unix(100, 0)
+	g.check(memSample{resident: 150 << 20, gcs: 11, at: at})
+	if fourthCtx.Err() == nil {
+		t.Fatal("the newest query ran on over the budget")
+	}
+	g.check(memSample{resident: 150 << 20, gcs: 12, at: at.Add(shedPatience / 2)})
+	if thirdCtx.Err() != nil {
+		t.Fatal("stopped while the first stopped query might still give its memory back")
+	}
+	g.check(memSample{resident: 150 << 20, gcs: 12, at: at.Add(shedPatience)})
+	if thirdCtx.Err() == nil {
+		t.Fatal("a stuck stopped query held the next one off forever")
+	}
+	old.release()
+	third.release()
+	fourth.release()
+	g.check(memSample{resident: 94 << 20, gcs: 13})
 	l, err := g.admit(t.Context(), 1)
 	if err != nil {
 		t.Fatalf("under the budget again: %v", err)

@@ -21,10 +21,18 @@ import (
 // watchEvery is how often the watchdog samples the runtime.
 const watchEvery = 50 * time.Millisecond
 
+// shedPatience is how long the watchdog waits for a stopped query to
+// give its memory back before it stops the next: a query busy where it
+// cannot see its context (planning a huge constant) keeps its memory
+// until it gets there, and the others must not grow past the cgroup
+// meanwhile.
+const shedPatience = time.Second
+
 // memSample is the process's memory as the runtime sees it.
 type memSample struct {
 	resident int64  // mapped and not returned to the OS: RSS, less code and stacks
 	gcs      uint64 // collections completed
+	at       time.Time
 }
 
 var sampleNames = []string{"/memory/classes/total:bytes", "/memory/classes/heap/released:bytes", "/gc/cycles/total:gc-cycles"}
@@ -36,17 +44,19 @@ func readMemSample() memSample {
 		s[i].Name = n
 	}
 	rtmetrics.Read(s)
-	return memSample{resident: int64(s[0].Value.Uint64() - s[1].Value.Uint64()), gcs: s[2].Value.Uint64()}
+	return memSample{resident: int64(s[0].Value.Uint64() - s[1].Value.Uint64()), gcs: s[2].Value.Uint64(), at: time.Now()}
 }
 
 // watchState is what the watchdog remembers between samples.
 type watchState struct {
 	budget int64 // the process's whole budget; 0: not watching
-	// shed is the query stopped last, until it has given its memory back
-	// (back, at collection count gcs) and a collection has run since.
-	shed *memLease
-	back bool
-	gcs  uint64
+	// shed is the query stopped last (at since), until it has given its
+	// memory back (back, at collection count gcs) and a collection has
+	// run since, or shedPatience has passed.
+	shed  *memLease
+	since time.Time
+	back  bool
+	gcs   uint64
 }
 
 // watchProcess samples the process until ctx ends.
@@ -75,7 +85,7 @@ func (g *memGovernor) check(m memSample) {
 		g.freed = make(chan struct{})
 	}
 	g.pressed = over
-	if w.shed != nil {
+	if w.shed != nil && m.at.Sub(w.since) < shedPatience {
 		if _, running := g.leases[w.shed]; running {
 			return // its memory is not back yet
 		}
@@ -86,20 +96,21 @@ func (g *memGovernor) check(m memSample) {
 		if m.gcs == w.gcs {
 			return // not collected yet
 		}
-		w.shed = nil
 	}
+	w.shed = nil
 	if !over {
 		return
 	}
 	var newest *memLease
 	for l, seq := range g.leases {
-		if l.stop != nil && (newest == nil || seq > g.leases[newest]) {
+		if l.stop != nil && !l.stopped && (newest == nil || seq > g.leases[newest]) {
 			newest = l
 		}
 	}
 	if newest == nil {
 		return
 	}
-	w.shed, w.back = newest, false
+	newest.stopped = true
+	w.shed, w.back, w.since = newest, false, m.at
 	newest.stop(&outOfMemoryError{retry: true, shed: true, pool: w.budget, inUse: m.resident})
 }
