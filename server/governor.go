@@ -13,9 +13,10 @@ import (
 
 // The memory governor (issue 25, item 2). One budget for the whole
 // process, -memory-budget, keeps the server's RSS near what it is given
-// whatever mix of queries arrives. What the caches, the ingest buffers and
-// the runtime hold is set aside first (queryPool); the rest is shared by
-// the running queries. A query reserves its start (queryReservation)
+// whatever mix of queries arrives. The caches' bounds and a base for the
+// runtime are set aside first (newGovernorFor); the rest is shared by the
+// running queries. Ingest has no share: its requests are bounded one by
+// one (-max-body, -flush-rows), not together. A query reserves its start (queryReservation)
 // before it runs and then grows its reservation each time its own budget
 // (core/exec/budget.go, -query-memory) charges past what it holds; every
 // byte comes back when the query ends, whatever ended it. A query the
@@ -35,7 +36,8 @@ const (
 	// parseBytesPerByte is the memory the parser, the planner and the
 	// compiled expressions take per byte of APL text; none of it is
 	// charged to the query's budget. A 1 MB chain of 70,000 or-ed
-	// comparisons measured about 150 MB of RSS while it ran.
+	// comparisons peaked at 355 MB of RSS on its own (collector slack
+	// included, no soft limit).
 	parseBytesPerByte = 200
 	// memoryWait is how long a query waits for memory before it gets 429.
 	memoryWait = 5 * time.Second
