@@ -178,6 +178,7 @@ func TestMissingBlockIsPartialNotSilent(t *testing.T) {
 // no file of the server's (the log has the cause).
 func TestStoreFailureNamesNoPath(t *testing.T) {
 	ts := newTestServer(t)
+	ts.do(req{method: "GET", path: "/v2/user"}) // serving: a Shutdown before Serve would leave Serve running
 	log := ts.s.cfg.Log.(*bytes.Buffer)
 	cause := &os.PathError{Op: "write", Path: "/srv/aplite/data/logs/wal/00000000000000000001.wal", Err: errors.New("input/output error")}
 	var e *apiError
