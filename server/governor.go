@@ -73,7 +73,10 @@ func newMemGovernor(pool int64, wait time.Duration) *memGovernor {
 func (g *memGovernor) take(n int64, starting bool) (bool, <-chan struct{}) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.held+n <= g.pool && !(starting && g.pressed) {
+	// Pressure holds new queries back only while some are running:
+	// with none, what keeps the process over its budget is not a
+	// query's, and refusing every query would not bring it down.
+	if g.held+n <= g.pool && !(starting && g.pressed && len(g.leases) > 0) {
 		g.held += n
 		return true, nil
 	}
