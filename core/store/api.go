@@ -11,6 +11,12 @@
 // Reads: Dataset.Snapshot returns an immutable list of Parts (blocks and
 // buffered batches) that a query scans without holding any lock.
 //
+// Damage is kept small and never silent: recovery skips a damaged WAL
+// record and keeps the intact ones after it, a block manifest makes a
+// missing block file noticed, and what was lost is listed in
+// Snapshot.Damaged, so a query says its answer is partial. A write that
+// fails (a full disk) stores nothing and the next one retries.
+//
 // The on-disk formats are specified in FORMAT.md beside this file. Files
 // that need os or syscall sit behind build tags with a js/wasm twin; the
 // in-memory mode (OpenMemory) works everywhere.
