@@ -143,6 +143,10 @@ func (g *Gen) join(st *state) Stage {
 	if g.r.IntN(2) == 0 {
 		right = "(['dims'] | where " + g.pred(g.dims, 2).String() + ")"
 	}
+	on := "$left.server_datacenter == $right.dc"
+	if g.r.IntN(3) == 0 && hasCol(st.cols, "status") { // dynamic keys: each side's type meets the other's
+		on = "$left.status == $right.code"
+	}
 	switch kind {
 	case "leftsemi", "leftanti":
 	case "rightsemi", "rightanti":
@@ -152,7 +156,7 @@ func (g *Gen) join(st *state) Stage {
 		st.cols = append(st.cols, g.dimsCols(st)...)
 		st.raw = kind != "rightouter" && kind != "fullouter"
 	}
-	return Stage{Text: fmt.Sprintf("join kind=%s %s on $left.server_datacenter == $right.dc", kind, right), Order: 'r'}
+	return Stage{Text: fmt.Sprintf("join kind=%s %s on %s", kind, right, on), Order: 'r'}
 }
 
 func (g *Gen) lookup(st *state) Stage {
@@ -171,7 +175,7 @@ func (g *Gen) summarize(st *state) Stage {
 		c := pick(g.r, cols)
 		n := ref(c.Name)
 		num := isNum(c.Type) || c.Type == "dynamic" && len(g.d.Values[c.Name]) > 0
-		switch x := g.r.IntN(9); {
+		switch x := g.r.IntN(11); {
 		case x == 0:
 			aggs, out = append(aggs, a+" = count()"), append(out, Col{a, "long"})
 		case x == 1:
@@ -192,6 +196,15 @@ func (g *Gen) summarize(st *state) Stage {
 			aggs, out = append(aggs, a+" = "+f+"("+n+")"), append(out, Col{a, c.Type})
 		case x == 7:
 			aggs, out = append(aggs, a+" = dcount("+n+")"), append(out, Col{a, "long"})
+		case x == 8 && num:
+			f := pick(g.r, []string{"sumif", "avgif", "minif", "maxif"})
+			t := map[string]string{"sumif": c.Type, "avgif": "real", "minif": c.Type, "maxif": c.Type}[f]
+			if t == "dynamic" && (f == "sumif") {
+				t = "real"
+			}
+			aggs, out = append(aggs, a+" = "+f+"("+n+", "+g.pred(st.cols, 2).String()+")"), append(out, Col{a, t})
+		case x == 9:
+			aggs, out = append(aggs, a+" = dcountif("+n+", "+g.pred(st.cols, 2).String()+")"), append(out, Col{a, "long"})
 		default:
 			aggs, out = append(aggs, a+" = count()"), append(out, Col{a, "long"})
 		}
