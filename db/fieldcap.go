@@ -52,14 +52,17 @@ func (f *fieldCap) forget(name string) {
 // free field.
 func (f *fieldCap) admit(ds *store.Dataset, rows *store.Rows, res *IngestResult) *store.Rows {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.limit == nil || rows.N == 0 {
+	limit := f.limit
+	f.mu.Unlock()
+	if limit == nil || rows.N == 0 {
 		return rows
 	}
-	max := f.limit(ds.Name())
+	max := limit(ds.Name()) // the caller's lookup, not under f.mu
 	if max <= 0 {
 		return rows
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	known := f.known[ds.Name()]
 	if known == nil {
 		known = map[string]struct{}{}
