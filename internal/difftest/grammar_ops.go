@@ -191,7 +191,7 @@ func (g *Gen) summarize(st *state) Stage {
 		case x == 4 && (num || c.Type == "datetime"):
 			p := pick(g.r, []string{"0", "5", "50", "90", "99", "100"})
 			aggs, out = append(aggs, a+" = percentile("+n+", "+p+")"), append(out, Col{a, c.Type})
-		case x == 5 || x == 6:
+		case (x == 5 || x == 6) && c.Type != "bool":
 			f := pick(g.r, []string{"min", "max"})
 			aggs, out = append(aggs, a+" = "+f+"("+n+")"), append(out, Col{a, c.Type})
 		case x == 7:
