@@ -3,7 +3,12 @@ package server
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
@@ -50,7 +55,9 @@ type errorBody struct {
 }
 
 // asAPIError maps any handler error onto a status and message. Errors
-// that are not *apiError are internal: 500 with their text.
+// that are not *apiError are internal: 500 with their text, less the
+// server's file paths (a caller learns which operation failed and why,
+// never where the data lives), and 507 for a full disk on any route.
 func asAPIError(err error) *apiError {
 	var ae *apiError
 	if errors.As(err, &ae) {
@@ -59,5 +66,25 @@ func asAPIError(err error) *apiError {
 	if errors.Is(err, db.ErrReadOnly) || errors.Is(err, meta.ErrReadOnly) {
 		return forbidden("this node serves queries only (role query): send writes to an ingest node")
 	}
-	return &apiError{Status: http.StatusInternalServerError, Message: err.Error()}
+	if errors.Is(err, db.ErrNoSpace) || errors.Is(err, syscall.ENOSPC) {
+		return &apiError{Status: http.StatusInsufficientStorage, Headers: [][2]string{{"Retry-After", "10"}},
+			Message: "the server's disk is full: nothing of this request was stored; retry once space is freed"}
+	}
+	return &apiError{Status: http.StatusInternalServerError, Message: withoutPaths(err)}
+}
+
+// withoutPaths is err's text with the path of every *fs.PathError and
+// *os.LinkError in its chain cut to the file's base name.
+func withoutPaths(err error) string {
+	msg := err.Error()
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		switch pe := e.(type) {
+		case *fs.PathError:
+			msg = strings.ReplaceAll(msg, pe.Path, filepath.Base(pe.Path))
+		case *os.LinkError:
+			msg = strings.ReplaceAll(msg, pe.Old, filepath.Base(pe.Old))
+			msg = strings.ReplaceAll(msg, pe.New, filepath.Base(pe.New))
+		}
+	}
+	return msg
 }

@@ -74,7 +74,7 @@ func (s *Server) handleOTLP(c *call, sig otlp.Signal) error {
 	case errors.As(err, &oe):
 		return badRequest("%v", oe)
 	case errors.As(err, &ae):
-		return ae.Err // read, but not stored: the server's fault, not the body's
+		return s.storeFailed(name, ae.Err) // read, but not stored: the server's fault, not the body's
 	case errors.Is(err, db.ErrNotFound):
 		return notFound("dataset %q not found", name)
 	case err != nil:
