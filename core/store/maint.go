@@ -104,7 +104,7 @@ func (d *Dataset) Trim(before int64) (bool, error) {
 		return false, ErrClosed
 	}
 	d.mu.Lock()
-	if before <= d.trimBefore {
+	if d.trimBefore != 0 && before <= d.trimBefore { // 0: never trimmed, so a cut before 1970 still trims
 		d.mu.Unlock()
 		return false, nil
 	}

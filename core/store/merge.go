@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math"
 	"slices"
 
 	"github.com/aplite/aplite/vector"
@@ -42,6 +43,11 @@ func mergeParts(parts []Part, keepFrom int64) (*colSet, error) {
 }
 
 func sortedRows(parts []Part, keepFrom int64) ([]rowRef, error) {
+	if keepFrom == 0 {
+		// A trimBefore of 0 is the stored "never trimmed" (FORMAT.md), not a
+		// cut at 1970: events before the epoch are kept.
+		keepFrom = math.MinInt64
+	}
 	total := 0
 	for _, p := range parts {
 		total += p.Rows()
