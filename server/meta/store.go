@@ -184,7 +184,11 @@ func (t *Tx) bucket(k Kind) *bolt.Bucket { return t.tx.Bucket([]byte(k)) }
 
 // Get reads one record into v.
 func (t *Tx) Get(k Kind, org, id string, v any) error {
-	data := t.bucket(k).Get(key(org, id))
+	b := t.bucket(k)
+	if b == nil { // a kind newer than the file (a query node's copy from an older ingest node)
+		return ErrNotFound
+	}
+	data := b.Get(key(org, id))
 	if data == nil {
 		return ErrNotFound
 	}
@@ -196,7 +200,8 @@ func (t *Tx) Get(k Kind, org, id string, v any) error {
 
 // Has reports whether a record exists.
 func (t *Tx) Has(k Kind, org, id string) bool {
-	return t.bucket(k).Get(key(org, id)) != nil
+	b := t.bucket(k)
+	return b != nil && b.Get(key(org, id)) != nil
 }
 
 // Put writes one record, replacing any previous one.
@@ -228,7 +233,11 @@ func (t *Tx) Delete(k Kind, org, id string) error {
 // order. The data is only valid during the call.
 func (t *Tx) Each(k Kind, org string, fn func(id string, data []byte) error) error {
 	prefix := key(org, "")
-	c := t.bucket(k).Cursor()
+	b := t.bucket(k)
+	if b == nil { // a kind newer than the file: no records of it
+		return nil
+	}
+	c := b.Cursor()
 	for kk, v := c.Seek(prefix); kk != nil && bytes.HasPrefix(kk, prefix); kk, v = c.Next() {
 		if err := fn(string(kk[len(prefix):]), v); err != nil {
 			return err
