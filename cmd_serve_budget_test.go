@@ -24,7 +24,9 @@ func TestMemoryBudgetFlag(t *testing.T) {
 		}
 		return fs
 	}
-	defaults := func() db.EngineOptions { return db.EngineOptions{ColumnCacheBytes: 1 << 30, ResultCacheBytes: 256 << 20} }
+	defaults := func() db.EngineOptions {
+		return db.EngineOptions{ColumnCacheBytes: 1 << 30, ResultCacheBytes: 256 << 20}
+	}
 
 	e := defaults()
 	n, note, err := memoryBudget(parse(), "1G", "", &e)
