@@ -54,10 +54,14 @@ var dcountSpec = &Spec{
 
 // dcountState keeps one distinctSet per group.
 type dcountState struct {
-	p    uint8
-	sets []distinctSet
-	hash hasher
+	p     uint8
+	sets  []distinctSet
+	hash  hasher
+	bytes int64 // the sets' tables and sketches (Sized)
 }
+
+// Bytes implements Sized.
+func (s *dcountState) Bytes() int64 { return s.bytes }
 
 func (s *dcountState) Grow(n int) { s.sets = growSlice(s.sets, n) }
 
@@ -70,7 +74,10 @@ func (s *dcountState) Update(args []*vector.Vector, sel []int32, groups []uint32
 	sets, p := s.sets, s.p
 	for k, g := range groups {
 		if ok[k] {
-			sets[g].add(hs[k], p)
+			d := &sets[g]
+			before := d.bytes()
+			d.add(hs[k], p)
+			s.bytes += d.bytes() - before
 		}
 	}
 }
@@ -78,7 +85,10 @@ func (s *dcountState) Update(args []*vector.Vector, sel []int32, groups []uint32
 func (s *dcountState) Merge(other State, into []uint32) {
 	o := other.(*dcountState)
 	for g, dst := range into {
-		s.sets[dst].merge(&o.sets[g], s.p)
+		d := &s.sets[dst]
+		before := d.bytes()
+		d.merge(&o.sets[g], s.p)
+		s.bytes += d.bytes() - before
 	}
 }
 

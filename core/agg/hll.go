@@ -55,6 +55,9 @@ func (d *distinctSet) add(h uint64, p uint8) {
 	}
 }
 
+// bytes is what d's table or sketch holds.
+func (d *distinctSet) bytes() int64 { return int64(8*cap(d.table) + cap(d.regs)) }
+
 func (d *distinctSet) rehash() {
 	old := d.table
 	d.table = make([]uint64, 2*len(old))

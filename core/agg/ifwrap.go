@@ -176,3 +176,6 @@ func (s *ifState) Merge(other State, into []uint32) {
 }
 
 func (s *ifState) Result(n int) []*vector.Vector { return s.inner.Result(n) }
+
+// Bytes implements Sized for the wrapped state (make_list_if, dcountif, ...).
+func (s *ifState) Bytes() int64 { return SizeOf(s.inner) }

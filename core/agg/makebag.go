@@ -43,7 +43,11 @@ var makeBagSpec = &Spec{
 type bagState struct {
 	limit int
 	bags  []map[string]any
+	bytes int64 // the entries held (Sized)
 }
+
+// Bytes implements Sized.
+func (s *bagState) Bytes() int64 { return s.bytes }
 
 func (s *bagState) Grow(n int) { s.bags = growSlice(s.bags, n) }
 
@@ -72,6 +76,7 @@ func (s *bagState) add(g uint32, m map[string]any) {
 	for k, x := range m {
 		if _, dup := bag[k]; !dup && len(bag) < s.limit {
 			bag[k] = x
+			s.bytes += 48 + int64(len(k)) + valueBytes(x)
 		}
 	}
 }

@@ -91,7 +91,12 @@ type collectState[T any, K comparable] struct {
 	box      func(T) any
 	lists    [][]T
 	seen     []map[K]struct{}
+	// bytes is what the lists and sets hold (Sized), counted as they grow.
+	bytes int64
 }
+
+// Bytes implements Sized.
+func (s *collectState[T, K]) Bytes() int64 { return s.bytes }
 
 func (s *collectState[T, K]) Grow(n int) {
 	s.lists = growSlice(s.lists, n)
@@ -192,8 +197,20 @@ func (s *collectState[T, K]) add(g uint32, x T) {
 			return
 		}
 		m[k] = struct{}{}
+		// A map entry: the key, its hash byte and the table's slack.
+		s.bytes += 2*sizeOfT[K]() + 8
 	}
-	s.lists[g] = append(s.lists[g], x)
+	l := s.lists[g]
+	if len(l) == cap(l) {
+		s.bytes += int64(max(2*cap(l), 4)-cap(l)) * sizeOfT[T]() // append's growth, roughly
+	}
+	s.lists[g] = append(l, x)
+	switch v := any(x).(type) {
+	case string:
+		s.bytes += int64(len(v))
+	case []any, map[string]any:
+		s.bytes += valueBytes(v)
+	}
 }
 
 func (s *collectState[T, K]) Merge(other State, into []uint32) {

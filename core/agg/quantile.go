@@ -20,6 +20,15 @@ type quantState[T number] struct {
 	// exact is how many values all groups keep exactly; past
 	// exactTotal, growing groups turn into sketches.
 	exact int
+	// sketches is how many groups have turned into sketches.
+	sketches int
+}
+
+// Bytes implements Sized: the exact values with the slack of their
+// chunks, and a ddsketch's bins per sketched group (a few hundred for
+// values spanning nine decades at 1% accuracy).
+func (q *quantState[T]) Bytes() int64 {
+	return int64(q.exact)*sizeOfT[T]()*5/4 + int64(q.sketches)*2048
 }
 
 // qgroup holds one group's values: full chunks plus the chunk being
@@ -134,6 +143,7 @@ func (q *quantState[T]) toSketch(grp *qgroup[T]) {
 	sk := &ddsketch{}
 	grp.each(func(x T) { sk.add(float64(x) - q.base) })
 	grp.sk = sk
+	q.sketches++
 	q.exact -= grp.n
 	grp.vals, grp.full, grp.n = nil, nil, 0
 }

@@ -46,7 +46,7 @@ func TestCombineSinksAnswersAsFinish(t *testing.T) {
 	st := sinks[0].(*aggSink).st
 	st.Sch = Schema{{Name: "k", Type: vector.String}, {Name: "n", Type: vector.Int}, {Name: "b", Type: vector.Int},
 		{Name: "i", Type: vector.Int}, {Name: "f", Type: vector.Int}}
-	x := &Ctx{Budget: &memBudget{}}
+	x := &Ctx{Budget: NewMemBudget(0)} // Finish charges the merge
 	want, err := st.Finish(x, sinks)
 	if err != nil {
 		t.Fatal(err)

@@ -226,15 +226,8 @@ func (s *summarizeStage) EncodeSink(sk sink) ([]byte, error) {
 // combineSinks merges the workers' group tables and states into the
 // first; Finish starts with it.
 func (s *summarizeStage) combineSinks(sinks []sink) []sink {
-	for _, sk := range sinks {
-		sk.(*aggSink).dense.release()
-	}
-	base := sinks[0].(*aggSink)
-	for _, o := range sinks[1:] {
-		other := o.(*aggSink)
-		mergeGroupStates(base.Groups, base.states, other.Groups, other.states)
-	}
-	return sinks[:1]
+	base, _ := mergeSinks(nil, sinks) // without a run there is no error
+	return []sink{base}
 }
 
 func (s *summarizeStage) decodeSink(x *Ctx, b []byte) (sink, error) {

@@ -35,6 +35,10 @@ type groupTable struct {
 	gid    []uint32
 
 	keyBytes keyArena // the bytes of the string keys
+	// held counts the bytes of string keys and encoded tuples the table
+	// keeps, past the fixed cost per group (the summarize sink charges
+	// both to the query's budget).
+	held int64
 
 	// dyn lists the dynamic key columns, whose groups may hold values of
 	// several kinds (preferKey).
@@ -75,6 +79,7 @@ func (g *groupTable) newGroup(cols []*vector.Vector, i int) uint32 {
 		v.AppendFrom(c, i)
 		if v.Type == vector.String && len(v.Strs) > 0 && !c.IsNull(i) {
 			v.Strs[len(v.Strs)-1] = g.keyBytes.clone(v.Strs[len(v.Strs)-1])
+			g.held += int64(len(v.Strs[len(v.Strs)-1]))
 		}
 	}
 	g.N++
@@ -255,6 +260,7 @@ func (g *groupTable) assignTuples(cols []*vector.Vector, rows []int32, out []uin
 		if !ok {
 			id = g.newGroup(cols, i)
 			g.tuples[string(g.buf)] = id
+			g.held += int64(len(g.buf))
 		} else if g.dyn != nil {
 			g.preferKey(cols, i, id)
 		}
@@ -331,6 +337,7 @@ func (g *groupTable) assignDictTuples(cols []*vector.Vector, rows []int32, out [
 		if !ok {
 			id = g.newGroup(cols, i)
 			g.tuples[string(g.buf)] = id
+			g.held += int64(len(g.buf))
 		}
 		memo[combo] = int32(id) + 1
 		out[k] = id
@@ -477,9 +484,11 @@ func (g *groupTable) internedGroup(cols []*vector.Vector, i int, id uint32) uint
 // the group was made, and later appending the copy, was most of the cost
 // of a summarize by a URL column.
 func (g *groupTable) newInternedGroup(cols []*vector.Vector, i int, id uint32) uint32 {
-	if _, ok := g.intern.Str(id); !ok {
+	s, ok := g.intern.Str(id)
+	if !ok {
 		return g.newGroup(cols, i) // no copy to point at later: copy now
 	}
+	g.held += int64(len(s)) // the interner's copy lives while the query runs
 	g.N++
 	return uint32(g.N - 1)
 }

@@ -50,7 +50,10 @@ type aggSink struct {
 	states []agg.State
 	gbuf   []uint32
 	x      *Ctx
-	last   int
+	// charged is what the sink has charged to the query's budget: a flat
+	// amount per group, the table's string keys and the states' payload
+	// (chargeGroups).
+	charged int64
 	// conds are the fused conditional runs, per aggregation (nil: none).
 	conds []*condRun
 	// dense counts count()-only summaries by a long key (group_count.go).
@@ -152,23 +155,41 @@ func (sk *aggSink) consume(x *Ctx, b *Batch) error {
 		}
 		sk.states[i].Update(args, b.Sel, g)
 	}
-	return nil
+	return sk.chargeGroups(x)
 }
 
-// chargeGroups charges the query's memory budget for new groups.
+// chargeGroups charges the query's memory budget for what the sink has
+// grown by since it last did: once per input batch, so a summarize that
+// collects lists, sets or long keys past its share fails with the budget's
+// error at the next batch instead of growing until the process is killed.
+// It also honours the query's deadline, which one long input (the rows of
+// an mv-expand) could otherwise keep it from seeing until the end.
 func (sk *aggSink) chargeGroups(x *Ctx) error {
-	if n := sk.Groups.N; n > sk.last {
-		if err := x.Budget.Charge(int64(n-sk.last) * int64(64+32*len(sk.states))); err != nil {
+	if g := sk.held() - sk.charged; g > 0 {
+		if err := x.Budget.Charge(g); err != nil {
 			return err
 		}
-		sk.last = n
+		sk.charged += g
+	}
+	if x.Ctx != nil {
+		return x.Ctx.Err()
 	}
 	return nil
 }
 
+// held estimates the bytes the sink holds: a flat amount per group for
+// the table and each state's slot, plus the string keys and the payload
+// of the states that grow with their values (agg.Sized).
+func (sk *aggSink) held() int64 {
+	return int64(sk.Groups.N)*int64(64+32*len(sk.states)) + sk.Groups.held + sk.sized()
+}
+
 // Finish implements blockStage.
 func (s *summarizeStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
-	base := s.combineSinks(sinks)[0].(*aggSink)
+	base, err := mergeSinks(x, sinks)
+	if err != nil {
+		return nil, err
+	}
 	n := base.Groups.N
 	if len(s.Keys) == 0 {
 		n = 1 // summarize without by always answers one row
@@ -180,6 +201,10 @@ func (s *summarizeStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 			base.Groups.keys[i] = k
 		}
 		vecs = append(vecs, k)
+	}
+	// The answer boxes every collected value: charge it before building.
+	if err := x.Budget.Charge(2 * base.sized()); err != nil {
+		return nil, err
 	}
 	for i := range base.states {
 		base.states[i].Grow(n)
@@ -218,6 +243,37 @@ func binTimes(k *vector.Vector, w int64) *vector.Vector {
 		out.Ints[i] = q * w
 	}
 	return out
+}
+
+// mergeSinks merges the workers' group tables and states into the
+// first. Under a run (x not nil) it charges what the first grows by and
+// honours the deadline between workers: merging the tables of a summarize
+// with millions of groups is long, and the other workers' tables are
+// still held until it ends.
+func mergeSinks(x *Ctx, sinks []sink) (*aggSink, error) {
+	for _, sk := range sinks {
+		sk.(*aggSink).dense.release()
+	}
+	base := sinks[0].(*aggSink)
+	for _, o := range sinks[1:] {
+		other := o.(*aggSink)
+		mergeGroupStates(base.Groups, base.states, other.Groups, other.states)
+		if x != nil {
+			if err := base.chargeGroups(x); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return base, nil
+}
+
+// sized is the payload of the states that grow with their values.
+func (sk *aggSink) sized() int64 {
+	n := int64(0)
+	for _, st := range sk.states {
+		n += agg.SizeOf(st)
+	}
+	return n
 }
 
 // mergeGroupStates folds a worker's groups and their aggregation states
