@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,6 +30,7 @@ type storageFlags struct {
 	cacheMem string
 	refresh  time.Duration
 	ingest   string
+	leaseTTL time.Duration
 }
 
 // configureStorage sets cfg's storage from the flags: the local data
@@ -83,7 +85,19 @@ func configureStorage(ctx context.Context, f storageFlags, cfg *server.Config) (
 		cfg.DB = d
 		return bucket.Stats(), nil
 	}
-	cfg.StoreOptions = opts
+	// A writer opens its DB here, before the server publishes any
+	// metadata to the bucket: opening takes the prefix's writer lease
+	// (core/store/OBJECTS.md), and a second writer must be refused
+	// before it writes anything there.
+	opts.LeaseTTL = f.leaseTTL
+	if opts.Logf == nil {
+		opts.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "aplite: "+format+"\n", args...) }
+	}
+	d, err := db.Open(cfg.DataDir, db.Options{Store: opts, Engine: cfg.Engine, Isolated: true})
+	if err != nil {
+		return nil, err
+	}
+	cfg.StoreOptions, cfg.DB = opts, d
 	return bucket.Stats(), nil
 }
 

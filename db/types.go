@@ -73,6 +73,9 @@ var (
 	ErrExists = store.ErrExists
 	// ErrReadOnly: a write to datasets this node only reads.
 	ErrReadOnly = store.ErrReadOnly
+	// ErrLeaseLost: another writer took this node's writer lease over
+	// (core/store/OBJECTS.md): it writes nothing more to the bucket.
+	ErrLeaseLost = store.ErrLeaseLost
 )
 
 // UnreachableIngest is the status message of an answer a query node gave

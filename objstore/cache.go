@@ -2,6 +2,7 @@ package objstore
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -100,6 +101,27 @@ func (c *Cached) Put(ctx context.Context, key string, data []byte) error {
 func (c *Cached) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 	return c.inner.PutIfAbsent(ctx, key, data)
 }
+
+// GetTag implements store.SwapStore when the inner store does; the
+// lease it serves is never cached.
+func (c *Cached) GetTag(ctx context.Context, key string) ([]byte, string, error) {
+	sw, ok := c.inner.(store.SwapStore)
+	if !ok {
+		return nil, "", errNoSwap
+	}
+	return sw.GetTag(ctx, key)
+}
+
+// Swap implements store.SwapStore when the inner store does.
+func (c *Cached) Swap(ctx context.Context, key string, data []byte, tag string) (string, error) {
+	sw, ok := c.inner.(store.SwapStore)
+	if !ok {
+		return "", errNoSwap
+	}
+	return sw.Swap(ctx, key, data, tag)
+}
+
+var errNoSwap = errors.New("objstore: the store under the cache cannot write conditionally")
 
 // Get implements store.ObjectStore.
 func (c *Cached) Get(ctx context.Context, key string) ([]byte, error) {

@@ -165,7 +165,53 @@ func (s *S3) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 	return s.put(ctx, key, data, opts)
 }
 
+// Swap implements store.SwapStore: If-Match the tag (an ETag), or
+// If-None-Match: * when tag is "".
+func (s *S3) Swap(ctx context.Context, key string, data []byte, tag string) (string, error) {
+	opts := minio.PutObjectOptions{}
+	if tag == "" {
+		opts.SetMatchETagExcept("*")
+	} else {
+		opts.SetMatchETag(tag)
+	}
+	info, err := s.putInfo(ctx, key, data, opts)
+	if err != nil {
+		if errors.Is(err, store.ErrObjectExists) || errors.Is(err, store.ErrObjectNotFound) ||
+			minio.ToErrorResponse(errors.Unwrap(err)).Code == "ConditionalRequestConflict" {
+			return "", fmt.Errorf("%w: %s", store.ErrObjectChanged, key)
+		}
+		return "", err
+	}
+	return info.ETag, nil
+}
+
+// GetTag implements store.SwapStore: one GET, the tag is its ETag.
+func (s *S3) GetTag(ctx context.Context, key string) ([]byte, string, error) {
+	ctx, cancel := s.ctx(ctx)
+	defer cancel()
+	s.stats.Gets.Add(1)
+	obj, err := s.c.GetObject(ctx, s.bucket, s.prefix+key, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, "", s.err(key, err)
+	}
+	defer obj.Close()
+	b, err := io.ReadAll(obj)
+	if err != nil {
+		return nil, "", s.err(key, err)
+	}
+	st, err := obj.Stat()
+	if err != nil {
+		return nil, "", s.err(key, err)
+	}
+	return b, st.ETag, nil
+}
+
 func (s *S3) put(ctx context.Context, key string, data []byte, opts minio.PutObjectOptions) error {
+	_, err := s.putInfo(ctx, key, data, opts)
+	return err
+}
+
+func (s *S3) putInfo(ctx context.Context, key string, data []byte, opts minio.PutObjectOptions) (minio.UploadInfo, error) {
 	ctx, cancel := s.ctx(ctx)
 	defer cancel()
 	opts.ContentType = "application/octet-stream"
@@ -178,8 +224,8 @@ func (s *S3) put(ctx context.Context, key string, data []byte, opts minio.PutObj
 	opts.DisableContentSha256 = true
 	s.stats.Puts.Add(1)
 	s.stats.PutBytes.Add(int64(len(data)))
-	_, err := s.c.PutObject(ctx, s.bucket, s.prefix+key, bytes.NewReader(data), int64(len(data)), opts)
-	return s.err(key, err)
+	info, err := s.c.PutObject(ctx, s.bucket, s.prefix+key, bytes.NewReader(data), int64(len(data)), opts)
+	return info, s.err(key, err)
 }
 
 // Get implements store.ObjectStore.

@@ -66,11 +66,26 @@ func asAPIError(err error) *apiError {
 	if errors.Is(err, db.ErrReadOnly) || errors.Is(err, meta.ErrReadOnly) {
 		return forbidden("this node serves queries only (role query): send writes to an ingest node")
 	}
+	if errors.Is(err, db.ErrLeaseLost) {
+		return leaseLost(err)
+	}
 	if errors.Is(err, db.ErrNoSpace) || errors.Is(err, syscall.ENOSPC) {
 		return &apiError{Status: http.StatusInsufficientStorage, Headers: [][2]string{{"Retry-After", "10"}},
 			Message: "the server's disk is full: nothing of this request was stored; retry once space is freed"}
 	}
 	return &apiError{Status: http.StatusInternalServerError, Message: withoutPaths(err)}
+}
+
+// leaseLost answers a write on a node whose writer lease another node
+// took over: 503, naming the new holder (the error's text from "this
+// node lost the write lease" on, which holds no path).
+func leaseLost(err error) *apiError {
+	msg := err.Error()
+	if i := strings.Index(msg, db.ErrLeaseLost.Error()); i >= 0 {
+		msg = msg[i:]
+	}
+	return &apiError{Status: http.StatusServiceUnavailable,
+		Message: msg + ": nothing of this request was stored; send writes to the node holding the lease"}
 }
 
 // withoutPaths is err's text with the path of every *fs.PathError and

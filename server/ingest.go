@@ -149,6 +149,9 @@ func formatName(f db.Format) string {
 // carries the error's text, which names the server's files; the log does.
 func (s *Server) storeFailed(dataset string, err error) error {
 	fmt.Fprintf(s.cfg.Log, "aplite: ingest into %s not stored: %v\n", dataset, err)
+	if errors.Is(err, db.ErrLeaseLost) {
+		return leaseLost(err)
+	}
 	if errors.Is(err, db.ErrNoSpace) {
 		s.metrics.ingestNoSpace.Add(1)
 		return &apiError{Status: http.StatusInsufficientStorage, Headers: [][2]string{{"Retry-After", "10"}},

@@ -78,6 +78,12 @@ type Options struct {
 	// Refresh is how often a read-only DB (OpenRemote) reloads the
 	// catalogs (default 2 s).
 	Refresh time.Duration
+	// LeaseTTL is how long the writer lease of a DB on object storage
+	// lasts unrenewed (OBJECTS.md, "The writer lease"; default
+	// DefaultLeaseTTL): how long a crashed writer keeps others out.
+	LeaseTTL time.Duration
+	// leaseNow is the lease's clock (tests drive it); nil: time.Now.
+	leaseNow func() time.Time
 	// wrapWAL wraps every WAL segment file opened (tests inject a full
 	// disk with it).
 	wrapWAL func(walFile) walFile

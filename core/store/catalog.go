@@ -35,6 +35,9 @@ type catalog struct {
 	NextBlock  uint64
 	Blocks     []catalogBlock // live blocks, by id
 	Removed    []catalogGone
+	// Lease is the fencing token of the writer that wrote this version
+	// (OBJECTS.md, "The writer lease"); 0 before writers held leases.
+	Lease uint64
 	// checkpoint is the newest full version at or below Version.
 	checkpoint uint64
 	// seen is the listing of the Version object this was built from, so a
@@ -56,6 +59,7 @@ type catalogDoc struct {
 	TrimBefore int64          `json:"trimBefore"`
 	NextBlock  uint64         `json:"nextBlock"`
 	Written    time.Time      `json:"written"`
+	Lease      uint64         `json:"lease,omitempty"`
 	Blocks     []catalogBlock `json:"blocks,omitempty"`
 	Add        []catalogBlock `json:"add,omitempty"`
 	Drop       []uint64       `json:"drop,omitempty"`

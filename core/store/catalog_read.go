@@ -160,7 +160,7 @@ func readCatalogDoc(ctx context.Context, objs ObjectStore, ds string, v uint64) 
 // fullCatalog is the catalog a full version describes.
 func fullCatalog(d *catalogDoc) *catalog {
 	c := &catalog{Dataset: d.Dataset, Version: d.Version, Created: d.Created, TrimBefore: d.TrimBefore,
-		NextBlock: d.NextBlock, Blocks: d.Blocks, Removed: d.Removed, checkpoint: d.Version}
+		NextBlock: d.NextBlock, Blocks: d.Blocks, Removed: d.Removed, checkpoint: d.Version, Lease: d.Lease}
 	slices.SortFunc(c.Blocks, func(a, b catalogBlock) int { return cmp.Compare(a.ID, b.ID) })
 	return c
 }
@@ -177,7 +177,7 @@ func (c *catalog) apply(d *catalogDoc) (*catalog, error) {
 		return nil, &CorruptionError{File: key, Reason: fmt.Sprintf("catalog: delta version %d does not follow version %d", d.Version, c.Version)}
 	}
 	n := &catalog{Dataset: c.Dataset, Version: d.Version, Created: d.Created, TrimBefore: d.TrimBefore,
-		NextBlock: d.NextBlock, checkpoint: d.Checkpoint}
+		NextBlock: d.NextBlock, checkpoint: d.Checkpoint, Lease: d.Lease}
 	live := make(map[uint64]bool, len(c.Blocks))
 	for _, b := range c.Blocks {
 		if !slices.Contains(d.Drop, b.ID) {

@@ -18,7 +18,7 @@ const compressCatalogAt = 4 << 10
 // (another writer: OBJECTS.md, rule 3).
 func writeCatalog(ctx context.Context, objs ObjectStore, prev, n *catalog) error {
 	d := catalogDoc{Format: catalogFormat, Version: n.Version, Dataset: n.Dataset, Created: n.Created,
-		TrimBefore: n.TrimBefore, NextBlock: n.NextBlock, Written: time.Now().UTC()}
+		TrimBefore: n.TrimBefore, NextBlock: n.NextBlock, Written: time.Now().UTC(), Lease: n.Lease}
 	if prev == nil || n.Version%checkpointEvery == 0 || n.Version == 1 {
 		d.Kind, d.Blocks, d.Removed = kindFull, n.Blocks, n.Removed
 		n.checkpoint = n.Version

@@ -153,6 +153,9 @@ func (d *Dataset) Append(r *Rows) (AppendResult, error) {
 	if d.db.readOnly {
 		return AppendResult{}, ErrReadOnly
 	}
+	if err := d.db.fence(); err != nil {
+		return AppendResult{}, err
+	}
 	if err := checkRows(r); err != nil {
 		return AppendResult{}, err
 	}

@@ -34,6 +34,19 @@ type DB struct {
 	// catalog refresh loop.
 	readOnly    bool
 	stopRefresh chan struct{}
+
+	// lease is the writer lease of a DB on object storage (nil
+	// otherwise): appends and commits check it (OBJECTS.md).
+	lease *lease
+}
+
+// fence is nil while this DB may write: always, unless it holds a
+// writer lease that is late or lost.
+func (db *DB) fence() error {
+	if db.lease == nil {
+		return nil
+	}
+	return db.lease.check()
 }
 
 // ReadOnly reports whether the DB only reads what another node publishes
@@ -68,6 +81,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Refresh <= 0 {
 		o.Refresh = 2 * time.Second
+	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = DefaultLeaseTTL
+	}
+	if o.leaseNow == nil {
+		o.leaseNow = time.Now
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
@@ -210,6 +229,11 @@ func (db *DB) Close() error {
 	var first error
 	for _, d := range sets {
 		if err := d.shutdown(true); err != nil && first == nil {
+			first = err
+		}
+	}
+	if db.lease != nil {
+		if err := db.releaseLease(); err != nil && first == nil {
 			first = err
 		}
 	}

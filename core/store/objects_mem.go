@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,11 +22,13 @@ type MemObjects struct {
 	GetByte int64 // bytes returned by them
 	Puts    int64
 	Fail    func(op, key string) error
+	tags    uint64 // the last tag given
 }
 
 type memObject struct {
 	data []byte
 	mod  time.Time
+	tag  uint64 // for SwapStore: a new one per write
 }
 
 // NewMemObjects returns an empty in-memory object store.
@@ -45,9 +48,43 @@ func (m *MemObjects) Put(_ context.Context, key string, data []byte) error {
 	if err := m.fail("put", key); err != nil {
 		return err
 	}
-	m.objs[key] = memObject{data: slices.Clone(data), mod: time.Now()}
-	m.Puts++
+	m.put(key, data)
 	return nil
+}
+
+func (m *MemObjects) put(key string, data []byte) string {
+	m.tags++
+	m.objs[key] = memObject{data: slices.Clone(data), mod: time.Now(), tag: m.tags}
+	m.Puts++
+	return strconv.FormatUint(m.tags, 10)
+}
+
+// GetTag implements SwapStore.
+func (m *MemObjects) GetTag(_ context.Context, key string) ([]byte, string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fail("get", key); err != nil {
+		return nil, "", err
+	}
+	o, ok := m.objs[key]
+	if !ok {
+		return nil, "", fmt.Errorf("%w: %s", ErrObjectNotFound, key)
+	}
+	return slices.Clone(o.data), strconv.FormatUint(o.tag, 10), nil
+}
+
+// Swap implements SwapStore.
+func (m *MemObjects) Swap(_ context.Context, key string, data []byte, tag string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fail("put", key); err != nil {
+		return "", err
+	}
+	o, ok := m.objs[key]
+	if ok != (tag != "") || ok && strconv.FormatUint(o.tag, 10) != tag {
+		return "", fmt.Errorf("%w: %s", ErrObjectChanged, key)
+	}
+	return m.put(key, data), nil
 }
 
 // PutIfAbsent implements ObjectStore.

@@ -27,6 +27,16 @@ type objFiles struct {
 	cat       *catalog   // the newest version written
 	lastSweep time.Time
 	swept     map[string]bool // removed blocks deleted; the next commit forgets them
+	// lease is the node's writer lease: no commit or deletion without it.
+	lease *lease
+}
+
+// del deletes key if the lease still allows this node to write.
+func (f *objFiles) del(ctx context.Context, key string) error {
+	if err := f.lease.check(); err != nil {
+		return err
+	}
+	return f.objs.Delete(ctx, key)
 }
 
 func nonce() string {
@@ -55,6 +65,9 @@ const uploadWidth = 4
 // stay durable in id order); uploads past it are orphans the sweep
 // removes, as after a crash between upload and commit.
 func (f *objFiles) writeBlocks(ids []uint64, data [][]byte) ([]*blockPart, error) {
+	if err := f.lease.check(); err != nil { // a fenced writer uploads nothing either
+		return nil, fmt.Errorf("store: dataset %s: not uploading: %w", f.name, err)
+	}
 	keys := make([]string, len(ids))
 	idxs := make([]*blockIndex, len(ids))
 	for i, id := range ids {
@@ -145,7 +158,7 @@ func (f *objFiles) destroy() error {
 			return err
 		}
 		for _, o := range res.Objects {
-			if err := f.objs.Delete(ctx, o.Key); err != nil {
+			if err := f.del(ctx, o.Key); err != nil {
 				return err
 			}
 		}
@@ -157,8 +170,12 @@ func (f *objFiles) destroy() error {
 func (f *objFiles) commit(ctx context.Context, mut func(*catalog)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.lease.check(); err != nil {
+		return fmt.Errorf("store: dataset %s: not committing catalog version %d: %w", f.name, f.cat.Version+1, err)
+	}
 	n := f.cat.clone()
 	n.Version++
+	n.Lease = f.lease.token()
 	mut(n)
 	n.Removed = slices.DeleteFunc(n.Removed, func(g catalogGone) bool { return f.swept[g.Key] })
 	if err := writeCatalog(ctx, f.objs, f.cat, n); err != nil {
@@ -209,7 +226,7 @@ func (f *objFiles) sweep(c *catalog) {
 	for _, g := range c.Removed {
 		named[g.Key] = true
 		if g.At.Before(cutoff) {
-			if err := f.objs.Delete(ctx, g.Key); err != nil {
+			if err := f.del(ctx, g.Key); err != nil {
 				f.logf("store: dataset %s: sweep: %v", f.name, err)
 				continue
 			}
@@ -219,7 +236,7 @@ func (f *objFiles) sweep(c *catalog) {
 	if res, err := f.objs.List(ctx, blockPrefix(f.name), ""); err == nil {
 		for _, o := range res.Objects {
 			if !named[o.Key] && o.Modified.Before(cutoff) {
-				if err := f.objs.Delete(ctx, o.Key); err != nil {
+				if err := f.del(ctx, o.Key); err != nil {
 					f.logf("store: dataset %s: sweep: %v", f.name, err)
 				}
 			}
@@ -228,7 +245,7 @@ func (f *objFiles) sweep(c *catalog) {
 	if vs, infos, err := catalogVersions(ctx, f.objs, f.name); err == nil {
 		for i := 0; i+keepVersions < len(vs) && vs[i] < c.checkpoint; i++ { // a reader builds on the checkpoint
 			if infos[i].Modified.Before(cutoff) {
-				_ = f.objs.Delete(ctx, infos[i].Key)
+				_ = f.del(ctx, infos[i].Key)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -18,15 +19,20 @@ func openObjects(dir string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{opts: opts, dir: dir, sets: make(map[string]*Dataset), unlock: unlock}
-	db.newFiles = func(name string, created time.Time) (dsFiles, error) {
-		return createObjectDataset(dir, name, created, opts)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
-	names, err := bucketDatasets(ctx, opts.Objects)
+	l, err := takeLease(ctx, dir, opts)
 	if err != nil {
 		unlock()
+		return nil, err
+	}
+	db := &DB{opts: opts, dir: dir, sets: make(map[string]*Dataset), unlock: unlock, lease: l}
+	db.newFiles = func(name string, created time.Time) (dsFiles, error) {
+		return createObjectDataset(dir, name, created, opts, l)
+	}
+	names, err := bucketDatasets(ctx, opts.Objects)
+	if err != nil {
+		_ = db.Close()
 		return nil, fmt.Errorf("store: listing datasets in the bucket: %w", err)
 	}
 	for _, name := range names {
@@ -38,7 +44,7 @@ func openObjects(dir string, opts Options) (*DB, error) {
 		if cat == nil { // a create that never wrote its first version
 			continue
 		}
-		files, rec, err := openObjectDataset(dir, cat, opts)
+		files, rec, err := openObjectDataset(dir, cat, opts, l)
 		if err != nil {
 			_ = db.Close()
 			return nil, fmt.Errorf("store: opening dataset %s: %w", name, err)
@@ -50,7 +56,7 @@ func openObjects(dir string, opts Options) (*DB, error) {
 
 // openObjectDataset recovers a dataset from its newest catalog version
 // and its local WAL.
-func openObjectDataset(dir string, cat *catalog, opts Options) (*objFiles, *recovered, error) {
+func openObjectDataset(dir string, cat *catalog, opts Options, l *lease) (*objFiles, *recovered, error) {
 	local := filepath.Join(dir, cat.Dataset)
 	f := &osFiles{dir: local, walDir: filepath.Join(local, "wal"), blockDir: filepath.Join(local, "blocks"), noSync: opts.NoSync}
 	if err := os.MkdirAll(f.walDir, 0o755); err != nil {
@@ -75,16 +81,19 @@ func openObjectDataset(dir string, cat *catalog, opts Options) (*objFiles, *reco
 		return nil, nil, err
 	}
 	of := &objFiles{osFiles: f, objs: opts.Objects, name: cat.Dataset, grace: opts.Grace, logf: opts.Logf,
-		cat: cat, swept: map[string]bool{}, lastSweep: time.Now()}
+		cat: cat, swept: map[string]bool{}, lastSweep: time.Now(), lease: l}
 	return of, rec, nil
 }
 
 // createObjectDataset writes the dataset's first catalog version (which
 // fails if another node created it first) and its local WAL directory.
-func createObjectDataset(dir, name string, created time.Time, opts Options) (dsFiles, error) {
+func createObjectDataset(dir, name string, created time.Time, opts Options, l *lease) (dsFiles, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
-	cat := &catalog{Version: 1, Dataset: name, Created: created, NextBlock: 1}
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	cat := &catalog{Version: 1, Dataset: name, Created: created, NextBlock: 1, Lease: l.token()}
 	if err := writeCatalog(ctx, opts.Objects, nil, cat); err != nil {
 		return nil, err
 	}
@@ -98,5 +107,38 @@ func createObjectDataset(dir, name string, created time.Time, opts Options) (dsF
 		return nil, err
 	}
 	return &objFiles{osFiles: f, objs: opts.Objects, name: name, grace: opts.Grace, logf: opts.Logf,
-		cat: cat, swept: map[string]bool{}, lastSweep: time.Now()}, nil
+		cat: cat, swept: map[string]bool{}, lastSweep: time.Now(), lease: l}, nil
+}
+
+// takeLease acquires the prefix's writer lease for this process and
+// keeps renewing it (OBJECTS.md, "The writer lease"). It runs with the
+// data directory locked, so a lease held by this directory on this host
+// is a dead process's and is taken over at once.
+func takeLease(ctx context.Context, dir string, opts Options) (*lease, error) {
+	node, err := nodeID(dir)
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	id := leaseID{Host: host, Pid: os.Getpid(), Node: node, Nonce: nonce()}
+	l, err := acquireLease(ctx, opts.Objects, id, opts.LeaseTTL, opts.leaseNow, opts.Logf)
+	if err != nil {
+		return nil, err
+	}
+	l.keep()
+	return l, nil
+}
+
+// nodeID is the data directory's random id (file writer-id), made on
+// first use.
+func nodeID(dir string) (string, error) {
+	p := filepath.Join(dir, "writer-id")
+	if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
+		return strings.TrimSpace(string(b)), nil
+	}
+	id := nonce() + nonce()
+	if err := os.WriteFile(p, []byte(id+"\n"), 0o644); err != nil {
+		return "", fmt.Errorf("store: writing the node id: %w", err)
+	}
+	return id, nil
 }

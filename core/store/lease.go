@@ -1,0 +1,308 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// leaseKey is the writer lease's object (OBJECTS.md, "The writer lease").
+const leaseKey = "writer.lease"
+
+// DefaultLeaseTTL is how long a writer's lease lasts unrenewed.
+const DefaultLeaseTTL = 30 * time.Second
+
+// Lease errors; test with errors.Is.
+var (
+	// ErrLeaseHeld: another live writer holds the prefix, so this node
+	// must not write there (it would lose both nodes' events).
+	ErrLeaseHeld = errors.New("another writer holds this prefix's write lease")
+	// ErrLeaseLost: another writer took the lease over while this node
+	// was paused or cut off; it writes nothing more.
+	ErrLeaseLost = errors.New("this node lost the write lease")
+)
+
+// SwapStore is an ObjectStore that can replace an object only if it is
+// still the version read (S3's If-Match and If-None-Match on PUT). The
+// writer lease needs it: acquiring and renewing must be atomic.
+type SwapStore interface {
+	ObjectStore
+	// GetTag returns the object and its tag (S3: the ETag), or
+	// ErrObjectNotFound.
+	GetTag(ctx context.Context, key string) ([]byte, string, error)
+	// Swap stores data under key if the object's tag is still tag, or,
+	// with tag "", if there is no object; it returns the new tag.
+	// Otherwise it returns ErrObjectChanged.
+	Swap(ctx context.Context, key string, data []byte, tag string) (string, error)
+}
+
+// ErrObjectChanged is returned by SwapStore.Swap when the object is not
+// the version the caller read.
+var ErrObjectChanged = errors.New("object changed since it was read")
+
+// leaseDoc is the lease object as stored.
+type leaseDoc struct {
+	Holder   string    `json:"holder"`
+	Host     string    `json:"host"`
+	Pid      int       `json:"pid"`
+	Node     string    `json:"node"`
+	Token    uint64    `json:"token"`
+	TTL      string    `json:"ttl"`
+	Acquired time.Time `json:"acquired"`
+	Renewed  time.Time `json:"renewed"`
+	Expires  time.Time `json:"expires"`
+	Released bool      `json:"released,omitempty"`
+}
+
+// leaseID says who asks for the lease.
+type leaseID struct {
+	Host  string
+	Pid   int
+	Node  string // the data directory's id
+	Nonce string // this process's
+}
+
+// lease is this node's hold on the prefix's writer lease.
+type lease struct {
+	objs SwapStore
+	ttl  time.Duration
+	now  func() time.Time
+	logf func(string, ...any)
+
+	// renewing serialises writes of the lease; mu guards what follows
+	// and is never held across a request, so a fence check that finds
+	// the lease fresh does not wait for a renewal in flight.
+	renewing sync.Mutex
+	mu       sync.Mutex
+	doc      leaseDoc  // as last written
+	tag      string    // of the last write
+	renewed  time.Time // when the last successful write started (local clock)
+	lost     error     // set once another holder took over
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// acquireLease takes the prefix's lease for id, or fails with
+// ErrLeaseHeld naming the live holder.
+func acquireLease(ctx context.Context, objs ObjectStore, id leaseID, ttl time.Duration, now func() time.Time, logf func(string, ...any)) (*lease, error) {
+	sw, ok := objs.(SwapStore)
+	if !ok {
+		return nil, fmt.Errorf("store: the object store cannot write conditionally, so it cannot hold a writer lease")
+	}
+	l := &lease{objs: sw, ttl: ttl, now: now, logf: logf}
+	for range 5 {
+		old, tag, err := l.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		t := l.now()
+		token := uint64(1)
+		if old != nil {
+			if !old.Released && t.Before(old.Expires) && (old.Host != id.Host || old.Node != id.Node) {
+				return nil, heldError(old, t)
+			}
+			token = old.Token + 1
+		}
+		doc := leaseDoc{Holder: fmt.Sprintf("%s:%d:%s", id.Host, id.Pid, id.Nonce), Host: id.Host, Pid: id.Pid,
+			Node: id.Node, Token: token, TTL: ttl.String(), Acquired: t.UTC()}
+		err = l.write(ctx, doc, tag, t)
+		if errors.Is(err, ErrObjectChanged) { // another node was quicker: look again
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: taking the write lease: %w", err)
+		}
+		if old != nil && !old.Released {
+			l.logf("store: took over the write lease of %s (expired %s) as token %d", old.Holder, old.Expires.Format(time.RFC3339), token)
+		}
+		return l, nil
+	}
+	return nil, fmt.Errorf("store: taking the write lease: it kept changing under this node (other writers starting?)")
+}
+
+func heldError(d *leaseDoc, now time.Time) error {
+	return fmt.Errorf("%w: %s (host %s, pid %d) holds it until %s (in %s); one writer per prefix: stop that node, or start this one after the lease expires",
+		ErrLeaseHeld, d.Holder, d.Host, d.Pid, d.Expires.UTC().Format(time.RFC3339), d.Expires.Sub(now).Round(time.Second))
+}
+
+// read returns the stored lease (nil when there is none) and its tag.
+func (l *lease) read(ctx context.Context) (*leaseDoc, string, error) {
+	b, tag, err := l.objs.GetTag(ctx, leaseKey)
+	if errors.Is(err, ErrObjectNotFound) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("store: reading the write lease: %w", err)
+	}
+	var d leaseDoc
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, "", fmt.Errorf("store: the write lease %s is not valid JSON: %w", leaseKey, err)
+	}
+	return &d, tag, nil
+}
+
+// write stores doc renewed at t (on top of the version tagged tag) and
+// makes it this node's on success.
+func (l *lease) write(ctx context.Context, doc leaseDoc, tag string, t time.Time) error {
+	doc.Renewed = t.UTC()
+	doc.Expires = t.Add(l.ttl).UTC()
+	b, err := json.Marshal(&doc)
+	if err != nil {
+		return err
+	}
+	nt, err := l.objs.Swap(ctx, leaseKey, b, tag)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	l.doc, l.tag, l.renewed = doc, nt, t
+	l.mu.Unlock()
+	return nil
+}
+
+// state is the lease as last written, and whether it was lost.
+func (l *lease) state() (doc leaseDoc, tag string, renewed time.Time, lost error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.doc, l.tag, l.renewed, l.lost
+}
+
+// token is the fencing token written into every catalog version.
+func (l *lease) token() uint64 {
+	if l == nil {
+		return 0
+	}
+	doc, _, _, _ := l.state()
+	return doc.Token
+}
+
+// renew extends the lease; it finds out when another node took it.
+func (l *lease) renew(ctx context.Context) error {
+	l.renewing.Lock()
+	defer l.renewing.Unlock()
+	doc, tag, _, lost := l.state()
+	if lost != nil {
+		return lost
+	}
+	t := l.now()
+	err := l.write(ctx, doc, tag, t)
+	if !errors.Is(err, ErrObjectChanged) {
+		return err
+	}
+	cur, curTag, rerr := l.read(ctx)
+	if rerr != nil {
+		return rerr
+	}
+	if cur != nil && cur.Holder == doc.Holder && cur.Token == doc.Token && !cur.Released {
+		// Our own write whose answer was lost: carry on from it.
+		return l.write(ctx, doc, curTag, t)
+	}
+	holder := "nobody (the lease was deleted)"
+	if cur != nil {
+		holder = fmt.Sprintf("%s (token %d)", cur.Holder, cur.Token)
+	}
+	err = fmt.Errorf("%w to %s; it accepts no more writes to this prefix", ErrLeaseLost, holder)
+	l.mu.Lock()
+	l.lost = err
+	l.mu.Unlock()
+	l.logf("store: %v", err)
+	return err
+}
+
+// check is the fence: nil only while the lease is certainly this node's.
+// A recent renewal makes it free; a late one (the process was paused, or
+// the store is unreachable) is renewed first.
+func (l *lease) check() error {
+	if l == nil {
+		return nil
+	}
+	_, _, renewed, lost := l.state()
+	if lost != nil {
+		return lost
+	}
+	if l.now().Sub(renewed) < l.ttl/2 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), l.ttl/2)
+	defer cancel()
+	l.renewing.Lock()
+	_, _, renewed, _ = l.state()
+	fresh := l.now().Sub(renewed) < l.ttl/2 // renewed while this waited
+	l.renewing.Unlock()
+	if fresh {
+		return nil
+	}
+	if err := l.renew(ctx); err != nil {
+		if errors.Is(err, ErrLeaseLost) {
+			return err
+		}
+		return fmt.Errorf("store: the write lease could not be renewed (last renewed %s ago), so nothing is written: %w",
+			l.now().Sub(renewed).Round(time.Millisecond), err)
+	}
+	return nil
+}
+
+// releaseLease releases the DB's lease when it closes.
+func (db *DB) releaseLease() error {
+	ctx, cancel := context.WithTimeout(context.Background(), db.opts.LeaseTTL)
+	defer cancel()
+	return db.lease.release(ctx)
+}
+
+// keep renews the lease every TTL/3 until release.
+func (l *lease) keep() {
+	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(l.done)
+		tick := time.NewTicker(l.ttl / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-l.stop:
+				return
+			case <-tick.C:
+				ctx, cancel := context.WithTimeout(context.Background(), l.ttl/3)
+				err := l.renew(ctx)
+				cancel()
+				if errors.Is(err, ErrLeaseLost) {
+					return
+				}
+				if err != nil {
+					l.logf("store: renewing the write lease: %v", err)
+				}
+			}
+		}
+	}()
+}
+
+// release stops renewing and marks the lease released, so the next
+// writer starts at once; a lost lease is left to its new holder.
+func (l *lease) release(ctx context.Context) error {
+	if l.stop != nil {
+		close(l.stop)
+		<-l.done
+	}
+	l.renewing.Lock()
+	defer l.renewing.Unlock()
+	doc, tag, _, lost := l.state()
+	if lost != nil {
+		return nil
+	}
+	t := l.now().UTC()
+	doc.Released, doc.Renewed, doc.Expires = true, t, t
+	b, err := json.Marshal(&doc)
+	if err != nil {
+		return err
+	}
+	if _, err := l.objs.Swap(ctx, leaseKey, b, tag); err != nil {
+		return fmt.Errorf("store: releasing the write lease: %w", err)
+	}
+	l.mu.Lock()
+	l.lost = fmt.Errorf("%w: it was released when the store closed", ErrLeaseLost)
+	l.mu.Unlock()
+	return nil
+}
