@@ -146,14 +146,18 @@ func constValue(fc *fn.Context, e *typed) (*vector.Vector, error) {
 }
 
 // fold evaluates a constant-argument expression once, at plan time, and
-// turns it into a constant; volatile functions are never folded.
+// turns it into a constant; volatile functions are never folded, nor are
+// values too large to keep in the plan (fold_limit.go).
 func fold(fc *fn.Context, e *typed) (*typed, error) {
 	if e.IsConst() {
 		return e, nil
 	}
-	v, err := exec.EvalConst(fc, e.Node)
+	v, small, err := evalFoldable(fc, e.Node)
 	if err != nil {
 		return nil, err
+	}
+	if !small {
+		return e, nil // fold_limit.go: a run evaluates it under its budget
 	}
 	val := v.Value(0)
 	if v.Type != e.Typ {

@@ -27,19 +27,32 @@ func rowInEval(op string, x *Expr, list []*Expr) func(*Ctx, *Batch) (*vector.Vec
 		out := &vector.Vector{Type: vector.Bool, Len: b.N, Bools: make([]bool, b.N)}
 		var items []any
 		set := newValueSet(nil, x.Typ, fold)
+		// A list of constants too large for the planner to fold (x in
+		// (range(1, 100000))) is the same on every row: one set a batch.
+		once := true
+		for _, c := range cols {
+			once = once && c.Const
+		}
+		var has func(string) bool
 		for r := 0; r < b.N; r++ {
-			items = items[:0]
-			for _, c := range cols {
-				items = flattenInto(items, c.Value(r))
+			if !once || r == 0 {
+				items = items[:0]
+				for _, c := range cols {
+					items = flattenInto(items, c.Value(r))
+				}
+				if isHasOp(op) {
+					has = hasPred(op, items)
+				} else {
+					set.fill(items, x.Typ)
+				}
 			}
 			v := xv.Value(r)
 			switch {
 			case isHasOp(op):
-				out.Bools[r] = v != nil && hasPred(op, items)(ValueString(v))
+				out.Bools[r] = v != nil && has(ValueString(v))
 			case v == nil:
 				out.Bools[r] = neg
 			default:
-				set.fill(items, x.Typ)
 				out.Bools[r] = set.contains(v) != neg
 			}
 		}
