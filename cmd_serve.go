@@ -42,6 +42,7 @@ func cmdServe(args []string) int {
 	fs.StringVar(&sf.ingest, "ingest", envOr("APLITE_INGEST", ""), "host:port of the ingest node, for a query node: each query also reads the events it has not flushed yet, so the answer is the ingest node's (needs -cluster-secret) (APLITE_INGEST)")
 	peers := fs.String("peers", envOr("APLITE_PEERS", ""), "comma-separated host:port of the query nodes that share each query's scan (this node may be listed) (APLITE_PEERS)")
 	advertise := fs.String("advertise", envOr("APLITE_ADVERTISE", ""), "this node's host:port as its peers reach it (default -addr) (APLITE_ADVERTISE)")
+	fragTimeout := fs.Duration("fragment-timeout", 10*time.Second, "longest a query waits for another node's part of it (cut to what the query has left): a peer that does not answer is given up on and its blocks scanned elsewhere; an ingest node that does not answer leaves the answer partial (isPartial), naming it and the events it lacks")
 	fragMin := fs.Int64("fragment-min-rows", 2_000_000, "fewest rows other nodes must scan before a query is cut into fragments (smaller scans run on the node that receives them)")
 	secret := fs.String("cluster-secret", envOr("APLITE_CLUSTER_SECRET", ""), "secret the nodes of a cluster share to call each other; required with -peers (APLITE_CLUSTER_SECRET)")
 	queryTimeout := fs.Duration("query-timeout", 2*time.Minute, "longest a query may run; it then fails alone with a clear error")
@@ -92,7 +93,7 @@ func cmdServe(args []string) int {
 	}
 	budgetNotice(budget, budgetFrom)
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MemoryBudget: budget, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
-		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, Ingest: sf.ingest,
+		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, FragmentTimeout: *fragTimeout, Ingest: sf.ingest,
 		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, CompactAge: *compactAge, FlushRows: *flushRows}, Engine: engine}
 	cfg.NotifyAllow = splitList(*notifyAllow)
 	if err := server.ParseNotifyAllow(cfg.NotifyAllow); err != nil {

@@ -26,6 +26,9 @@ var ErrFragmentParts = exec.ErrFragmentParts
 // UnreachableIngest is exec.UnreachableIngest.
 var UnreachableIngest = exec.UnreachableIngest
 
+// ErrNoAnswer is exec.ErrNoAnswer.
+var ErrNoAnswer = exec.ErrNoAnswer
+
 // ErrNeedsIngest is exec.ErrNeedsIngest.
 var ErrNeedsIngest = exec.ErrNeedsIngest
 

@@ -78,6 +78,10 @@ var (
 	ErrLeaseLost = store.ErrLeaseLost
 )
 
+// ErrNoAnswer: a node did not answer a fragment within the per-fragment
+// timeout (Distribution.Timeout).
+var ErrNoAnswer = core.ErrNoAnswer
+
 // UnreachableIngest is the status message of an answer a query node gave
 // alone because its ingest node could not be reached.
 var UnreachableIngest = core.UnreachableIngest

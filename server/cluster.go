@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -32,13 +33,23 @@ const (
 	fragmentErrorHeader = "X-Aplite-Fragment-Error"
 )
 
-// fragmentClient posts fragments to other nodes; its timeouts bound a
-// stalled node, whose fragment then goes elsewhere.
-var fragmentClient = &http.Client{Timeout: 5 * time.Minute}
+// fragmentClient posts fragments to other nodes. Each call's context
+// carries the per-fragment timeout (Config.FragmentTimeout), which ends
+// it even on a kept-alive connection to a stopped node; the dial timeout
+// bounds a node whose address no longer answers at all, and the client's
+// own timeout is only a backstop.
+var fragmentClient = &http.Client{Timeout: 5 * time.Minute, Transport: &http.Transport{
+	DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	MaxIdleConnsPerHost: 16,
+	IdleConnTimeout:     90 * time.Second,
+}}
 
 // clusterStats counts fragments for /metrics.
 type clusterStats struct {
 	sent, failed, served, forwarded atomic.Int64
+	// timedOut counts fragments given up on after the per-fragment
+	// timeout; partial the answers that went without a node's part.
+	timedOut, partial atomic.Int64
 }
 
 // distribute lets req, a query of org, spread over the peers, when there
@@ -60,9 +71,19 @@ func (s *Server) distribute(req *db.Request, org string) {
 		return s.sendFragment(ctx, node, org, f)
 	}
 	req.Distribute = &db.Distribution{Nodes: nodes, Self: self, Run: run, Attempts: 2, MinRows: s.cfg.FragmentMinRows, Ingest: s.cfg.Ingest,
+		Timeout: s.cfg.FragmentTimeout,
 		OnFailure: func(node string, err error) {
 			s.cluster.failed.Add(1)
-			fmt.Fprintf(s.cfg.Log, "aplite: fragment on %s failed (its blocks go to another node): %v\n", node, err)
+			if errors.Is(err, db.ErrNoAnswer) {
+				s.cluster.timedOut.Add(1)
+			}
+			if node != s.cfg.Ingest {
+				fmt.Fprintf(s.cfg.Log, "aplite: fragment on %s failed (its blocks go to another node): %v\n", node, err)
+			}
+		},
+		OnPartial: func(node string, err error) {
+			s.cluster.partial.Add(1)
+			fmt.Fprintf(s.cfg.Log, "aplite: ingest node %s failed; the answer lacks its unflushed events: %v\n", node, err)
 		}}
 }
 

@@ -389,7 +389,7 @@ func (s *Server) handleDatasetInfo(c *call) error {
 		// The counts include the events only the ingest node holds, as
 		// query answers do; if it cannot be reached, this node's catalog
 		// answers for what is flushed.
-		if err := s.forwardToIngest(c); errors.Is(err, errAnswered) {
+		if err := s.forwardToIngest(c, s.cfg.QueryTimeout); errors.Is(err, errAnswered) {
 			return err
 		}
 	}

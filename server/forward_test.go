@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aplite/aplite/db"
 	"github.com/valyala/fasthttp"
@@ -18,7 +19,7 @@ func TestForwardedQueryIsNotForwardedAgain(t *testing.T) {
 	s := &Server{cfg: Config{Ingest: "127.0.0.1:1", Advertise: "127.0.0.1:2"}}
 	var ctx fasthttp.RequestCtx
 	ctx.Request.Header.Set(forwardedHeader, "127.0.0.1:3")
-	err := s.forwardToIngest(&call{RequestCtx: &ctx})
+	err := s.forwardToIngest(&call{RequestCtx: &ctx}, time.Second)
 	if err == nil || err == errAnswered || !strings.Contains(err.Error(), "forwarded by 127.0.0.1:3") {
 		t.Fatalf("got %v", err)
 	}

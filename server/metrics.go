@@ -141,6 +141,8 @@ func (s *Server) handleMetrics(ctx *fasthttp.RequestCtx) {
 	fmt.Fprintf(&b, "# HELP aplite_store_damaged_blocks Blocks and WAL records set aside as corrupt, and blocks missing (see dataset info, aplite check).\n# TYPE aplite_store_damaged_blocks gauge\naplite_store_damaged_blocks %d\n", damaged)
 	counter("aplite_fragments_sent_total", "Query fragments sent to other nodes.", s.cluster.sent.Load())
 	counter("aplite_fragments_failed_total", "Query fragments another node failed (reassigned).", s.cluster.failed.Load())
+	counter("aplite_fragments_timed_out_total", "Query fragments given up on because their node did not answer within -fragment-timeout.", s.cluster.timedOut.Load())
+	counter("aplite_queries_partial_total", "Queries answered without the ingest node's unflushed events because it could not be asked in time (the answer is isPartial).", s.cluster.partial.Load())
 	counter("aplite_fragments_served_total", "Query fragments run for other nodes.", s.cluster.served.Load())
 	counter("aplite_queries_forwarded_total", "Queries sent on to the ingest node, to include its unflushed events.", s.cluster.forwarded.Load())
 	if s.cfg.ObjectStats != nil {

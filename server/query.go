@@ -197,10 +197,18 @@ func dependsOnUnflushed(err error) bool {
 // response is written), or, when it cannot be reached, this node answers
 // from what is flushed and says what is missing.
 func (s *Server) answerFromIngest(ctx context.Context, c *call, req *db.Request) (*db.Output, error) {
-	ferr := s.forwardToIngest(c)
+	// The ingest node gets most of what the query has left, and this node
+	// keeps the rest to answer without it.
+	limit := s.cfg.QueryTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		limit = time.Until(dl) * 3 / 4
+	}
+	ferr := s.forwardToIngest(c, limit)
 	if errors.Is(ferr, errAnswered) {
 		return nil, ferr
 	}
+	s.cluster.partial.Add(1)
+	fmt.Fprintf(s.cfg.Log, "aplite: the query is answered without the ingest node's unflushed events: %v\n", ferr)
 	alone := *req
 	if req.Distribute != nil {
 		d := *req.Distribute

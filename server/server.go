@@ -83,6 +83,12 @@ type Config struct {
 	// nodes before its scan is cut into fragments (default 2,000,000; 1
 	// always cuts).
 	FragmentMinRows int64
+	// FragmentTimeout is the longest a query waits for another node's
+	// part of it (default 10 s, and never more than the query has left):
+	// a peer that does not answer is given up on and its blocks scanned
+	// elsewhere; an ingest node that does not answer leaves the answer
+	// partial, saying which events it lacks.
+	FragmentTimeout time.Duration
 	// Objects is the bucket of a cluster; with MetaRole it carries the
 	// metadata between nodes (metasync.go).
 	Objects db.ObjectStore
@@ -141,6 +147,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.FragmentMinRows <= 0 {
 		c.FragmentMinRows = 2_000_000
+	}
+	if c.FragmentTimeout <= 0 {
+		c.FragmentTimeout = 10 * time.Second
 	}
 	if c.QueryTimeout <= 0 {
 		c.QueryTimeout = 2 * time.Minute

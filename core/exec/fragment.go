@@ -43,6 +43,14 @@ type Distribution struct {
 	Attempts int
 	// OnFailure, when set, hears of every failed fragment (metrics, logs).
 	OnFailure func(node string, err error)
+	// OnPartial, when set, hears of every answer that goes without a
+	// node's part because nothing else holds it (the ingest node's
+	// unflushed events); the answer's status says so too.
+	OnPartial func(node string, err error)
+	// Timeout bounds each fragment's call to a node (ErrNoAnswer), so a
+	// hung node costs a query at most this long; it is cut to what the
+	// query has left. Zero leaves only the query's own deadline.
+	Timeout time.Duration
 	// MinRows is the fewest rows in other nodes' blocks for which the
 	// scan is cut at all: below it, shipping partial states (a percentile
 	// keeps its values exactly up to millions of them) costs more than

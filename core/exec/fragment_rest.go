@@ -63,7 +63,7 @@ func runRest(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.Fr
 	if frag.Plan, err = pf.Encode(); err != nil {
 		return nil, err
 	}
-	body, err := d.Run(x.Ctx, d.Ingest, &frag)
+	body, err := callNode(x.Ctx, d, d.Ingest, &frag)
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +122,9 @@ func joinRest(x *Ctx, d *Distribution, codec SinkCodec, frag Fragment, pf plan.F
 	}
 	if d.OnFailure != nil {
 		d.OnFailure(d.Ingest, a.err)
+	}
+	if d.OnPartial != nil {
+		d.OnPartial(d.Ingest, a.err)
 	}
 	x.Notes = append(x.Notes, unreachableNote(pf.Scan.Dataset, d.Ingest, a.err))
 	return sinks, nil

@@ -177,7 +177,7 @@ func tryNodes(x *Ctx, d *Distribution, codec SinkCodec, frag *Fragment, order []
 		if err := x.Ctx.Err(); err != nil {
 			return nil, err
 		}
-		body, err := d.Run(x.Ctx, n, frag)
+		body, err := callNode(x.Ctx, d, n, frag)
 		if err == nil {
 			var sinks []sink
 			if sinks, err = DecodeFragment(x, codec, body); err == nil {
