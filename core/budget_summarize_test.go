@@ -54,3 +54,24 @@ func TestSummarizeStateChargesBudget(t *testing.T) {
 		}
 	}
 }
+
+// One batch of an mv-expand is as long as its arrays: a summarize holds
+// the batch and the keys it computes from it while it consumes it, and
+// that is charged for as long as it does, so a query whose groups are
+// few still fails with the budget's error when one batch does not fit.
+func TestSummarizeChargesTheBatchItConsumes(t *testing.T) {
+	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 1, true)))
+	q := `logs | take 1 | extend r = range(1, 1000000 + status * 0) | mv-expand r | summarize count() by k = tostring(r % 10)`
+	run := func(budget int64) error {
+		req := &exec.Request{APL: q, Now: fixtureNow, Workers: 1, NoColumnCache: true, DisableCache: true, MemoryBudget: budget}
+		_, err := e.Query(t.Context(), req)
+		return err
+	}
+	if err := run(256 << 20); err != nil {
+		t.Fatalf("under 256 MB: %v", err)
+	}
+	// mv-expand's own charge for the million rows is 40 MB.
+	if err := run(48 << 20); !errors.Is(err, exec.ErrMemoryExceeded) {
+		t.Errorf("under 48 MB: want the budget's error, got %v", err)
+	}
+}

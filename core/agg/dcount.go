@@ -2,6 +2,7 @@ package agg
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/aplite/aplite/vector"
 )
@@ -61,7 +62,9 @@ type dcountState struct {
 }
 
 // Bytes implements Sized.
-func (s *dcountState) Bytes() int64 { return s.bytes }
+func (s *dcountState) Bytes() int64 {
+	return s.bytes + int64(cap(s.sets))*int64(unsafe.Sizeof(distinctSet{})) // and each group's slot
+}
 
 func (s *dcountState) Grow(n int) { s.sets = growSlice(s.sets, n) }
 

@@ -96,7 +96,9 @@ type collectState[T any, K comparable] struct {
 }
 
 // Bytes implements Sized.
-func (s *collectState[T, K]) Bytes() int64 { return s.bytes }
+func (s *collectState[T, K]) Bytes() int64 {
+	return s.bytes + int64(cap(s.lists))*24 + int64(cap(s.seen))*8 // and each group's slot
+}
 
 func (s *collectState[T, K]) Grow(n int) {
 	s.lists = growSlice(s.lists, n)

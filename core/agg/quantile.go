@@ -28,7 +28,7 @@ type quantState[T number] struct {
 // chunks, and a ddsketch's bins per sketched group (a few hundred for
 // values spanning nine decades at 1% accuracy).
 func (q *quantState[T]) Bytes() int64 {
-	return int64(q.exact)*sizeOfT[T]()*5/4 + int64(q.sketches)*2048
+	return int64(q.exact)*sizeOfT[T]()*5/4 + int64(q.sketches)*2048 + int64(cap(q.groups))*sizeOfT[qgroup[T]]()
 }
 
 // qgroup holds one group's values: full chunks plus the chunk being

@@ -114,6 +114,12 @@ func (sk *aggSink) consume(x *Ctx, b *Batch) error {
 		}
 		keys[i] = v
 	}
+	held := sk.inFlight(b, keys)
+	if err := x.Budget.Charge(held); err != nil {
+		x.Budget.Charge(-held)
+		return err
+	}
+	defer x.Budget.Charge(-held)
 	if sk.fuse != nil {
 		ok, err := sk.countFused(b, keys[0])
 		if err != nil {
