@@ -253,27 +253,33 @@ func (db *DB) releaseLease() error {
 	return db.lease.release(ctx)
 }
 
-// keep renews the lease every TTL/3 until release.
+// keep renews the lease every TTL/3 until release, and at once if the
+// acquiring write itself was slow (a store busy at start).
 func (l *lease) keep() {
 	l.stop, l.done = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(l.done)
 		tick := time.NewTicker(l.ttl / 3)
 		defer tick.Stop()
+		_, _, renewed, _ := l.state()
+		late := l.now().Sub(renewed) >= l.ttl/3
 		for {
-			select {
-			case <-l.stop:
-				return
-			case <-tick.C:
-				ctx, cancel := context.WithTimeout(context.Background(), l.ttl/3)
-				err := l.renew(ctx)
-				cancel()
-				if errors.Is(err, ErrLeaseLost) {
+			if !late {
+				select {
+				case <-l.stop:
 					return
+				case <-tick.C:
 				}
-				if err != nil {
-					l.logf("store: renewing the write lease: %v", err)
-				}
+			}
+			late = false
+			ctx, cancel := context.WithTimeout(context.Background(), l.ttl/2)
+			err := l.renew(ctx)
+			cancel()
+			if errors.Is(err, ErrLeaseLost) {
+				return
+			}
+			if err != nil {
+				l.logf("store: renewing the write lease: %v", err)
 			}
 		}
 	}()
