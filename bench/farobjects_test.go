@@ -50,6 +50,23 @@ func (f *farObjects) PutIfAbsent(ctx context.Context, key string, data []byte) e
 	return f.ObjectStore.PutIfAbsent(ctx, key, data)
 }
 
+// GetTag and Swap carry the writer lease (core/store/lease.go) across
+// the same distance.
+func (f *farObjects) GetTag(ctx context.Context, key string) ([]byte, string, error) {
+	b, tag, err := f.ObjectStore.(store.SwapStore).GetTag(ctx, key)
+	if werr := f.wait(ctx, len(b)); werr != nil {
+		return nil, "", werr
+	}
+	return b, tag, err
+}
+
+func (f *farObjects) Swap(ctx context.Context, key string, data []byte, tag string) (string, error) {
+	if err := f.wait(ctx, len(data)); err != nil {
+		return "", err
+	}
+	return f.ObjectStore.(store.SwapStore).Swap(ctx, key, data, tag)
+}
+
 func (f *farObjects) Get(ctx context.Context, key string) ([]byte, error) {
 	b, err := f.ObjectStore.Get(ctx, key)
 	if werr := f.wait(ctx, len(b)); werr != nil {
