@@ -40,13 +40,13 @@ type DB struct {
 	lease *lease
 }
 
-// fence is nil while this DB may write: always, unless it holds a
-// writer lease that is late or lost.
+// fence is nil while this DB may append: always, unless it holds a
+// writer lease that is lost, or expired and cannot be renewed.
 func (db *DB) fence() error {
 	if db.lease == nil {
 		return nil
 	}
-	return db.lease.check()
+	return db.lease.checkAppend()
 }
 
 // ReadOnly reports whether the DB only reads what another node publishes

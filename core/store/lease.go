@@ -213,10 +213,21 @@ func (l *lease) renew(ctx context.Context) error {
 	return err
 }
 
-// check is the fence: nil only while the lease is certainly this node's.
-// A recent renewal makes it free; a late one (the process was paused, or
-// the store is unreachable) is renewed first.
-func (l *lease) check() error {
+// check is the fence before a commit or a deletion: nil only while the
+// lease is certainly this node's. A renewal less than TTL/2 ago makes it
+// free; a later one (the process was paused, or the store unreachable)
+// is renewed first.
+func (l *lease) check() error { return l.fence(l.ttl / 2) }
+
+// checkAppend is the fence before an append, which only reaches the
+// local WAL: it renews only once the lease may have expired, so a short
+// outage of the store costs appends nothing, and a node that may have
+// been taken over acknowledges nothing.
+func (l *lease) checkAppend() error { return l.fence(l.ttl) }
+
+// fence is nil if the lease was renewed less than margin ago or can be
+// renewed now.
+func (l *lease) fence(margin time.Duration) error {
 	if l == nil {
 		return nil
 	}
@@ -224,26 +235,28 @@ func (l *lease) check() error {
 	if lost != nil {
 		return lost
 	}
-	if l.now().Sub(renewed) < l.ttl/2 {
+	if l.now().Sub(renewed) < margin {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), l.ttl/2)
 	defer cancel()
 	l.renewing.Lock()
 	_, _, renewed, _ = l.state()
-	fresh := l.now().Sub(renewed) < l.ttl/2 // renewed while this waited
+	fresh := l.now().Sub(renewed) < margin // renewed while this waited
 	l.renewing.Unlock()
 	if fresh {
 		return nil
 	}
-	if err := l.renew(ctx); err != nil {
-		if errors.Is(err, ErrLeaseLost) {
-			return err
-		}
-		return fmt.Errorf("store: the write lease could not be renewed (last renewed %s ago), so nothing is written: %w",
-			l.now().Sub(renewed).Round(time.Millisecond), err)
+	err := l.renew(ctx)
+	switch {
+	case err == nil || errors.Is(err, ErrLeaseLost):
+		return err
+	case l.now().Sub(renewed) >= l.ttl: // expired: another node may hold it now
+		return fmt.Errorf("%w: it expired %s ago and could not be renewed, so nothing is written: %w",
+			ErrLeaseLost, (l.now().Sub(renewed) - l.ttl).Round(time.Millisecond), err)
 	}
-	return nil
+	return fmt.Errorf("store: the write lease could not be renewed (last renewed %s ago), so nothing is written: %w",
+		l.now().Sub(renewed).Round(time.Millisecond), err)
 }
 
 // releaseLease releases the DB's lease when it closes.
@@ -257,12 +270,12 @@ func (db *DB) releaseLease() error {
 // acquiring write itself was slow (a store busy at start).
 func (l *lease) keep() {
 	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	_, _, renewed, _ := l.state()
+	late := l.now().Sub(renewed) >= l.ttl/3
 	go func() {
 		defer close(l.done)
 		tick := time.NewTicker(l.ttl / 3)
 		defer tick.Stop()
-		_, _, renewed, _ := l.state()
-		late := l.now().Sub(renewed) >= l.ttl/3
 		for {
 			if !late {
 				select {

@@ -152,13 +152,19 @@ func TestLeaseRenewalKeepsHolder(t *testing.T) {
 	defer a.Close()
 	ds, _ := a.Create("logs")
 	first := storedLease(t, objs)
-	clock.add(20 * time.Second) // past TTL/2: the next write renews first
+	clock.add(20 * time.Second) // past TTL/2: an append goes on, a commit renews first
 	if _, err := ds.Append(mixedRows(10, 1e18)); err != nil {
+		t.Fatal(err)
+	}
+	if d := storedLease(t, objs); !d.Expires.Equal(first.Expires) {
+		t.Fatalf("an append within the TTL renewed the lease: %+v", d)
+	}
+	if err := ds.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	renewed := storedLease(t, objs)
 	if !renewed.Expires.Equal(first.Expires.Add(20*time.Second)) || renewed.Token != 1 {
-		t.Fatalf("after a late append the lease is %+v, want it renewed to %s", renewed, first.Expires.Add(20*time.Second))
+		t.Fatalf("after a late commit the lease is %+v, want it renewed to %s", renewed, first.Expires.Add(20*time.Second))
 	}
 	clock.add(20 * time.Second) // 40 s after the start, 20 s after the renewal
 	if _, err := Open(t.TempDir(), leaseOpts(objs, clock)); !errors.Is(err, ErrLeaseHeld) {
@@ -202,6 +208,38 @@ func TestLeaseRenewalAfterLostAnswer(t *testing.T) {
 		t.Fatalf("renewal after its own write: %v", err)
 	}
 	if err := a.fence(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// While the store is unreachable a writer keeps appending to its WAL
+// until its lease may have expired; then it refuses appends as lost
+// (nothing it acknowledged could reach the bucket if another node took
+// over), and once the store is back and the lease still its own it
+// appends again.
+func TestLeaseStoreOutage(t *testing.T) {
+	objs, clock := NewMemObjects(), &testClock{t: time.Unix(1_800_000_000, 0)}
+	a := mustObjDB(t, t.TempDir(), leaseOpts(objs, clock))
+	defer a.Close()
+	ds, _ := a.Create("logs")
+	down := errors.New("connection refused")
+	objs.Fail = func(op, key string) error { return down }
+	clock.add(20 * time.Second)
+	if _, err := ds.Append(mixedRows(10, 1e18)); err != nil {
+		t.Fatalf("an append 20 s into a store outage: %v", err)
+	}
+	if err := ds.Flush(); err == nil || !errors.Is(err, down) {
+		t.Fatalf("a flush in the outage: %v, want the store's error", err)
+	}
+	clock.add(15 * time.Second) // 35 s without a renewal
+	if _, err := ds.Append(mixedRows(10, 2e18)); !errors.Is(err, ErrLeaseLost) || !strings.Contains(err.Error(), "expired 5s ago") {
+		t.Fatalf("an append once the lease expired: %v, want ErrLeaseLost saying since when", err)
+	}
+	objs.Fail = nil
+	if _, err := ds.Append(mixedRows(10, 3e18)); err != nil {
+		t.Fatalf("an append once the store is back and the lease still this node's: %v", err)
+	}
+	if err := ds.Flush(); err != nil {
 		t.Fatal(err)
 	}
 }
