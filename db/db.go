@@ -143,6 +143,11 @@ func (d *DB) Datasets() []store.Info {
 // ReadOnly reports whether the datasets are only read here (a query node).
 func (d *DB) ReadOnly() bool { return d.st.ReadOnly() }
 
+// WriteFence is nil while this node may write to the bucket: a writer
+// whose lease another node took over gets ErrLeaseLost
+// (core/store/OBJECTS.md, "The writer lease").
+func (d *DB) WriteFence() error { return d.st.WriteFence() }
+
 // Refresh reloads a query node's catalogs from object storage; it does
 // nothing where the datasets are written here.
 func (d *DB) Refresh(ctx context.Context) error {

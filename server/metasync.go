@@ -125,6 +125,11 @@ func (s *Server) startMetaSync(loaded uint64) error {
 // publish uploads the current metadata as the next version and drops old
 // versions.
 func (m *metaSync) publish() error {
+	if d := m.s.cfg.DB; d != nil { // a writer that lost its lease publishes nothing
+		if err := d.WriteFence(); err != nil {
+			return err
+		}
+	}
 	snap, err := m.s.meta.Snapshot()
 	if err != nil {
 		return err

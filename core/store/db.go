@@ -40,6 +40,18 @@ type DB struct {
 	lease *lease
 }
 
+// WriteFence is nil while this DB may write to its object store: always
+// for a DB without a writer lease (local, or read-only), else while the
+// lease is certainly its own (OBJECTS.md, "The writer lease"). Whoever
+// else writes to the bucket for this node (the server's metadata) checks
+// it first, so a node that lost the lease writes nothing there.
+func (db *DB) WriteFence() error {
+	if db.lease == nil {
+		return nil
+	}
+	return db.lease.check()
+}
+
 // fence is nil while this DB may append: always, unless it holds a
 // writer lease that is lost, or expired and cannot be renewed.
 func (db *DB) fence() error {
