@@ -208,8 +208,9 @@ func (s *summarizeStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 		}
 		vecs = append(vecs, k)
 	}
-	// The answer boxes every collected value: charge it before building.
-	if err := x.Budget.Charge(2 * base.sized()); err != nil {
+	// The answer boxes every collected value, about what the states
+	// hold: charge it before building.
+	if err := x.Budget.Charge(base.sized()); err != nil {
 		return nil, err
 	}
 	for i := range base.states {
