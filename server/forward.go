@@ -70,6 +70,9 @@ func (s *Server) watchIngest() (<-chan error, func()) {
 	quit := make(chan struct{})
 	go func() {
 		t := s.cfg.FragmentTimeout
+		if t <= 0 { // a Server built without New
+			t = 10 * time.Second
+		}
 		for {
 			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 			req.SetRequestURI("http://" + s.cfg.Ingest + "/health")
