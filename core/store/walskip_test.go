@@ -195,12 +195,7 @@ func TestRepairSetsWALDamageAside(t *testing.T) {
 func TestWALDamageAlreadyFlushedIsNotALoss(t *testing.T) {
 	dir := t.TempDir()
 	db, ds := openOne(t, dir)
-	var want []event
-	for i := 0; i < 4; i++ {
-		r := mixedRows(10, int64(i+1)*1e16)
-		want = append(want, eventsOfRows(r)...)
-		ds.Append(r)
-	}
+	want := appendBatches(t, ds, 4)
 	walDir := filepath.Join(dir, "logs", "wal")
 	saved := filepath.Join(t.TempDir(), "wal")
 	copyDir(t, walDir, saved)
@@ -227,12 +222,7 @@ func TestWALDamageAlreadyFlushedIsNotALoss(t *testing.T) {
 func TestWALVersion1SegmentReplays(t *testing.T) {
 	dir := t.TempDir()
 	db, ds := openOne(t, dir)
-	var want []event
-	for i := 0; i < 5; i++ {
-		r := mixedRows(10, int64(i+1)*1e16)
-		want = append(want, eventsOfRows(r)...)
-		ds.Append(r)
-	}
+	want := appendBatches(t, ds, 5)
 	crash(db)
 	segs, _ := filepath.Glob(filepath.Join(dir, "logs", "wal", "*.wal"))
 	seg := segs[len(segs)-1]
@@ -247,7 +237,9 @@ func TestWALVersion1SegmentReplays(t *testing.T) {
 	checkEvents(t, ds, want)
 	r := mixedRows(7, 9e16)
 	want = append(want, eventsOfRows(r)...)
-	ds.Append(r)
+	if _, err := ds.Append(r); err != nil {
+		t.Fatal(err)
+	}
 	crash(db)
 	db, ds = openOne(t, dir)
 	defer db.Close()
@@ -272,4 +264,19 @@ func TestWALDamagedHeaderKeepsRecords(t *testing.T) {
 	if n, scan := scanDamage(scan.keep(bad)); n != 4 || scan.tail != nil || len(scan.damage) != 0 {
 		t.Fatalf("rewritten: %d records, %+v", n, scan)
 	}
+}
+
+// appendBatches appends n batches of ten events, a batch a WAL record, and
+// returns the events appended.
+func appendBatches(t *testing.T, ds *Dataset, n int) []event {
+	t.Helper()
+	var want []event
+	for i := 0; i < n; i++ {
+		r := mixedRows(10, int64(i+1)*1e16)
+		want = append(want, eventsOfRows(r)...)
+		if _, err := ds.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return want
 }
