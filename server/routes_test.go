@@ -210,6 +210,7 @@ func TestRouteTableEnforced(t *testing.T) {
 	probes := map[string]routeProbe{
 		"POST /v1/datasets/{id}/ingest":    {body: `[{"a":1}]`},
 		"POST /v1/ingest/{id}":             {body: `[{"a":1}]`},
+		"POST /v1/ingest/{id}/firehose":    {body: `{"requestId":"r","records":[{"data":"eyJhIjoxfQ=="}]}`},
 		"POST /v1/datasets/_apl":           {body: map[string]any{"apl": "['ds']"}},
 		"POST /v1/query/_apl":              {body: map[string]any{"apl": "['ds']"}},
 		"POST /v1/datasets/{id}/query":     {body: map[string]any{}},
