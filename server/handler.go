@@ -103,6 +103,7 @@ func (s *Server) routes() *router.Router {
 	ingest := s.wrap("ingest", authOrg, s.handleIngest)
 	r.POST("/v1/datasets/{id}/ingest", ingest)
 	r.POST("/v1/ingest/{id}", ingest)
+	s.hecRoutes(r) // Splunk HEC: /services/collector/...
 	r.POST("/v1/ingest/{id}/firehose", s.firehoseRoute())
 	apl := s.wrap("apl", authOrg, s.handleAPL)
 	r.POST("/v1/datasets/_apl", apl)

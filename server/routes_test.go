@@ -217,6 +217,13 @@ func TestRouteTableEnforced(t *testing.T) {
 		"POST /v1/traces":                  {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
 		"POST /v1/logs":                    {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
 		"POST /v1/metrics":                 {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
+
+		// Splunk HEC: the dataset from ?index=.
+		"POST /services/collector":           {query: "?index=ds", body: `{"event":"x"}`},
+		"POST /services/collector/event":     {query: "?index=ds", body: `{"event":"x"}`},
+		"POST /services/collector/event/1.0": {query: "?index=ds", body: `{"event":"x"}`},
+		"POST /services/collector/raw":       {query: "?index=ds", body: `{"a":1}`},
+		"POST /services/collector/raw/1.0":   {query: "?index=ds", body: `{"a":1}`},
 		"POST /v2/datasets/{id}/mapfields": {body: map[string]any{"name": "mf2"}},
 		"PUT /v2/datasets/{id}/mapfields":  {body: []string{"mf"}},
 		"PUT /v2/users/{id}":               {body: map[string]any{"name": "V"}},
@@ -282,8 +289,12 @@ func TestRouteTableEnforced(t *testing.T) {
 			}
 			continue
 		}
-		if got := call(r, "-", nil); got.status != 403 {
-			t.Errorf("%s: want 403 without a token", where(r, "no token", got))
+		noToken := 403
+		if isHECPath([]byte(r.path)) {
+			noToken = 401 // Splunk's "Token is required"
+		}
+		if got := call(r, "-", nil); got.status != noToken {
+			t.Errorf("%s: want %d without a token", where(r, "no token", got), noToken)
 		}
 		if r.tokens == "personal" || scope == "org" || scope == "dataset" {
 			if got := call(r, bare, nil); got.status != 403 {

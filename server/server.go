@@ -401,6 +401,10 @@ func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
 	default:
 		status, msg = fasthttp.StatusBadRequest, "malformed request: "+shortErr(err)
 	}
+	if isHECPath(ctx.Path()) {
+		writeHECError(ctx, errorf(status, "%s", msg)) // HEC clients read HEC's shape
+		return
+	}
 	writeError(ctx, errorf(status, "%s", msg))
 }
 
