@@ -9,27 +9,37 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
-// Monitors that run (issue 13). A scheduler evaluates every enabled
-// monitor every intervalMinutes over [now - secondDelay - rangeMinutes,
-// now - secondDelay): a Threshold monitor compares the query's value
-// (per group with notifyByGroup) with its operator and threshold, a
-// MatchEvent monitor fires on matching rows, and either fires on an empty
-// result with alertOnNoData. A group alerts once triggerAfterNPositiveResults
-// of its last triggerFromNRuns runs were positive (1 of 1 by default),
-// notifies again on every run with notifyEveryRun, and resolves when a
-// run is negative if the monitor is resolvable. State and the last runs
-// are kept in the metadata store; GET /v2/monitors/{id}/history reads
-// the runs. A monitor reads with the rights of whoever last saved it
-// (monitor_owner.go), never with the whole org's.
+// Monitors that run (issue 13). The scheduler (monitor_sched.go)
+// performs each enabled monitor's runs at fixed times an interval apart,
+// each over [T - secondDelay - rangeMinutes, T - secondDelay) for its
+// scheduled time T: a Threshold monitor compares the query's value (per
+// group with notifyByGroup) with its operator and threshold, a
+// MatchEvent monitor notifies every batch of matching events, each
+// event in its own notification (as Axiom does, at most
+// maxMatchNotifications per run), and an AnomalyDetection monitor
+// compares the query's latest values with what the rest of its series
+// expects (monitor_anomaly.go); any fires on an empty result with
+// alertOnNoData. A group alerts once triggerAfterNPositiveResults of its
+// last triggerFromNRuns runs were positive (1 of 1 by default), notifies
+// again on every run with notifyEveryRun, and resolves when a run is
+// negative. As axiom-go documents, resolvable has no effect on threshold
+// (nor anomaly) monitors, which always resolve unless skipResolved; a
+// match monitor's alert resolves only when it is resolvable. State and
+// the last runs are kept in the metadata store; GET
+// /v2/monitors/{id}/history reads the runs. A monitor reads with the
+// rights of whoever last saved it (monitor_owner.go), never with the
+// whole org's.
 
 // monitorState is one monitor's alert state, per group ("" without
-// notifyByGroup).
+// notifyByGroup), and its schedule.
 type monitorState struct {
 	LastRun time.Time              `json:"lastRun"`
+	Next    time.Time              `json:"next,omitzero"` // when the next run is due
 	Groups  map[string]*groupState `json:"groups"`
 }
 
@@ -37,19 +47,29 @@ type groupState struct {
 	State  string    `json:"state"` // "ok" or "alert"
 	Since  time.Time `json:"since"`
 	Recent []bool    `json:"recent"` // positive results, oldest first
+	// Keys and Values name the group, for its resolution once the query
+	// no longer returns it.
+	Keys   []string `json:"keys,omitempty"`
+	Values []any    `json:"values,omitempty"`
 }
 
-// monitorRun is one evaluation, as the history route returns it. State
-// is ok, alert, error (the query failed) or forbidden (the monitor's
-// creator may not read what the query reads, or is gone: nothing was
-// read).
+// monitorRun is one evaluation, as the history route returns it. Time
+// is the time the run was due; the query read [QueryStartTime,
+// QueryEndTime). State is ok, alert, error (the query failed), forbidden
+// (the monitor's creator may not read what the query reads, or is gone:
+// nothing was read) or skipped (runs missed while the server was down,
+// past what is caught up).
 type monitorRun struct {
-	Time     time.Time       `json:"time"`
-	State    string          `json:"state"`
-	Value    *float64        `json:"value,omitempty"`
-	Groups   []groupResult   `json:"groups,omitempty"`
-	Error    string          `json:"error,omitempty"`
-	Notified []deliveryEntry `json:"notified,omitempty"`
+	Time           time.Time       `json:"time"`
+	QueryStartTime time.Time       `json:"queryStartTime,omitzero"`
+	QueryEndTime   time.Time       `json:"queryEndTime,omitzero"`
+	State          string          `json:"state"`
+	Value          *float64        `json:"value,omitempty"`
+	Groups         []groupResult   `json:"groups,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	Notified       []deliveryEntry `json:"notified,omitempty"`
+	// Unnotified counts the matching events past maxMatchNotifications.
+	Unnotified int `json:"matchesNotNotified,omitempty"`
 }
 
 type groupResult struct {
@@ -57,11 +77,31 @@ type groupResult struct {
 	Value    *float64 `json:"value,omitempty"`
 	Positive bool     `json:"positive"`
 	State    string   `json:"state"`
-	Change   string   `json:"change,omitempty"` // triggered, resolved, renotified
+	Change   string   `json:"change,omitempty"` // triggered, resolved, renotified, matched
+	// Keys and Values are the group's fields and values (notifyByGroup).
+	Keys   []string `json:"-"`
+	Values []any    `json:"-"`
+	// Events are a match monitor's matching events, at most
+	// maxMatchNotifications; Matches counts them all.
+	Events  []map[string]any `json:"-"`
+	Matches int              `json:"-"`
+	// Expected, Lower and Upper are an anomaly monitor's expected value
+	// and the range it tolerates around it.
+	Expected *float64 `json:"expected,omitempty"`
+	Lower    *float64 `json:"lower,omitempty"`
+	Upper    *float64 `json:"upper,omitempty"`
+	// Why says what a run could not compare (an anomaly monitor without
+	// enough history for a baseline).
+	Why string `json:"note,omitempty"`
 }
 
 // maxRuns is how many runs a monitor's history keeps.
 const maxRuns = 100
+
+// maxMatchNotifications is how many matching events one run of a match
+// monitor notifies, one notification each (Axiom sends at most 10 a
+// minute); the run records how many more matched.
+const maxMatchNotifications = 10
 
 // startMonitors runs the scheduler until the server's life ends.
 func (s *Server) startMonitors() {
@@ -82,41 +122,13 @@ func (s *Server) startMonitors() {
 	}()
 }
 
-// runDueMonitors evaluates every enabled monitor whose interval has passed.
-func (s *Server) runDueMonitors(now time.Time) {
-	orgs, err := meta.List[meta.Org](s.meta, meta.KindOrg, "")
-	if err != nil {
-		return
-	}
-	for _, o := range orgs {
-		mons, err := meta.List[meta.Monitor](s.meta, meta.KindMonitor, o.ID)
-		if err != nil {
-			continue
-		}
-		for i := range mons {
-			m := &mons[i]
-			if m.Disabled || now.Before(m.DisabledUntil) {
-				continue
-			}
-			var st monitorState
-			_ = s.meta.Get(meta.KindMonitorState, o.ID, m.ID, &st)
-			if !st.LastRun.IsZero() && now.Sub(st.LastRun) < interval(m) {
-				continue
-			}
-			s.runMonitor(o.ID, m, &st, now)
-		}
-	}
-}
-
-func interval(m *meta.Monitor) time.Duration {
-	return time.Duration(max(m.IntervalMinutes, 1)) * time.Minute
-}
-
-// runMonitor evaluates m once at now, updates its state, notifies, and
-// records the run.
-func (s *Server) runMonitor(org string, m *meta.Monitor, st *monitorState, now time.Time) monitorRun {
-	run := monitorRun{Time: now.UTC()}
-	results, err := s.evaluate(org, m, now)
+// runMonitor performs m's run due at at (now is the clock, later when
+// the run is caught up), updates its state, notifies, and records the
+// run.
+func (s *Server) runMonitor(org string, m *meta.Monitor, st *monitorState, at, now time.Time) monitorRun {
+	win := runWindow(m, at)
+	run := monitorRun{Time: at.UTC(), QueryStartTime: win.Start.UTC(), QueryEndTime: win.End.UTC()}
+	results, err := s.evaluate(org, m, win, at, now)
 	var refused *forbiddenRun
 	if errors.As(err, &refused) {
 		run.State, run.Error = "forbidden", err.Error()
@@ -127,14 +139,20 @@ func (s *Server) runMonitor(org string, m *meta.Monitor, st *monitorState, now t
 		if st.Groups == nil {
 			st.Groups = map[string]*groupState{}
 		}
+		results = withGoneGroups(st, results)
 		for i := range results {
 			r := &results[i]
 			g := st.Groups[r.Group]
 			if g == nil {
-				g = &groupState{State: "ok", Since: now}
+				g = &groupState{State: "ok", Since: at}
 				st.Groups[r.Group] = g
 			}
-			r.Change = step(m, g, r.Positive, now)
+			g.Keys, g.Values = r.Keys, r.Values
+			r.Change = step(m, g, r.Positive, at)
+			if r.Matches > 0 { // every batch of matches notifies
+				r.Change = "matched"
+				run.Unnotified += r.Matches - len(r.Events)
+			}
 			r.State = g.State
 			if g.State == "alert" {
 				run.State = "alert"
@@ -143,21 +161,37 @@ func (s *Server) runMonitor(org string, m *meta.Monitor, st *monitorState, now t
 				run.Value = r.Value
 			}
 			if r.Change != "" {
-				run.Notified = append(run.Notified, s.notify(org, m, *r, now)...)
+				run.Notified = append(run.Notified, s.notify(org, m, *r, win, now)...)
 			}
 		}
 		run.Groups = results
 	}
-	st.LastRun = now
+	st.LastRun = at
 	_ = s.meta.Put(meta.KindMonitorState, org, m.ID, st)
-	var runs []monitorRun
-	_ = s.meta.Get(meta.KindMonitorRuns, org, m.ID, &runs)
-	runs = append(runs, run)
-	if len(runs) > maxRuns {
-		runs = runs[len(runs)-maxRuns:]
-	}
-	_ = s.meta.Put(meta.KindMonitorRuns, org, m.ID, runs)
+	s.recordRun(org, m.ID, run)
 	return run
+}
+
+// withGoneGroups adds a negative result for each group in alert that
+// the query no longer returns (a series gone idle), so that it resolves
+// as Axiom's do, with no value.
+func withGoneGroups(st *monitorState, results []groupResult) []groupResult {
+	seen := map[string]bool{}
+	for _, r := range results {
+		seen[r.Group] = true
+	}
+	var gone []string
+	for k, g := range st.Groups {
+		if !seen[k] && g.State == "alert" {
+			gone = append(gone, k)
+		}
+	}
+	sort.Strings(gone)
+	for _, k := range gone {
+		g := st.Groups[k]
+		results = append(results, groupResult{Group: k, Keys: g.Keys, Values: g.Values})
+	}
+	return results
 }
 
 // step moves a group's state with one result and says what changed.
@@ -184,37 +218,38 @@ func step(m *meta.Monitor, g *groupState, positive bool, now time.Time) string {
 		}
 	case g.State == "alert" && !positive:
 		g.State, g.Since = "ok", now
-		if m.Resolvable && !m.SkipResolved {
+		if !m.SkipResolved && (m.Type != "MatchEvent" || m.Resolvable) {
 			return "resolved"
 		}
 	}
 	return ""
 }
 
-// evaluate runs the monitor's query over its window and reads one result
-// per group.
-func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupResult, error) {
-	end := now.Add(-time.Duration(m.SecondDelay) * time.Second)
-	rng := time.Duration(m.RangeMinutes) * time.Minute
-	if rng <= 0 {
-		rng = interval(m)
-	}
+// evaluate runs the monitor's query over win (due at at) and reads one
+// result per group.
+func (s *Server) evaluate(org string, m *meta.Monitor, win runSpan, at, now time.Time) ([]groupResult, error) {
 	p, why := s.monitorPrincipal(org, m.ID, now)
 	if p == nil {
 		return nil, why
 	}
-	req := &db.Request{APL: m.APLQuery, Start: end.Add(-rng), End: end, Now: now, DisableCache: true,
-		Catalog: s.datasets(org), Allowed: func(ds string) bool { return p.canDataset(ds, capQuery, actRead) }}
-	if vfs, err := s.virtualFields(org); err == nil {
-		req.VirtualFields = engineVFields(vfs)
+	query := func(w runSpan) (*render.TabularTable, error) {
+		req := &db.Request{APL: m.APLQuery, Start: w.Start, End: w.End, Now: at, DisableCache: true,
+			Catalog: s.datasets(org), Allowed: func(ds string) bool { return p.canDataset(ds, capQuery, actRead) }}
+		if vfs, err := s.virtualFields(org); err == nil {
+			req.VirtualFields = engineVFields(vfs)
+		}
+		ctx, cancel := context.WithTimeout(s.life, s.cfg.QueryTimeout)
+		defer cancel()
+		res, err := s.queryDB(ctx, req)
+		if err != nil {
+			return nil, runError(p, why, err)
+		}
+		return &db.Tabular(res).Tables[0], nil
 	}
-	ctx, cancel := context.WithTimeout(s.life, s.cfg.QueryTimeout)
-	defer cancel()
-	res, err := s.queryDB(ctx, req)
+	t, err := query(win)
 	if err != nil {
-		return nil, runError(p, why, err)
+		return nil, err
 	}
-	t := db.Tabular(res).Tables[0]
 	rows := 0
 	if len(t.Columns) > 0 {
 		rows = len(t.Columns[0])
@@ -224,37 +259,21 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 	}
 	switch m.Type {
 	case "MatchEvent":
-		v := float64(rows)
-		return []groupResult{{Value: &v, Positive: true}}, nil
+		return []groupResult{matched(t, rows)}, nil
 	case "AnomalyDetection":
-		return nil, fmt.Errorf("anomaly detection monitors are not evaluated yet")
+		return s.anomalies(m, t, win, query)
 	}
-	vi := -1
-	for j := len(t.Fields) - 1; j >= 0; j-- {
-		if f := t.Fields[j]; f.Type == "integer" || f.Type == "float" || f.Type == "long" || f.Type == "real" {
-			vi = j
-			break
-		}
-	}
+	vi := valueColumn(t)
 	if vi < 0 {
 		return nil, fmt.Errorf("a threshold monitor's query must return a numeric column")
 	}
 	byGroup := map[string]*groupResult{}
 	var order []string
 	for r := 0; r < rows; r++ {
-		key := ""
-		if m.NotifyByGroup {
-			var parts []string
-			for j, f := range t.Fields {
-				if j != vi && f.Name != "_time" {
-					parts = append(parts, fmt.Sprintf("%s=%v", f.Name, t.Columns[j][r]))
-				}
-			}
-			key = strings.Join(parts, ",")
-		}
+		key, keys, vals := groupOf(m, t, vi, r)
 		g := byGroup[key]
 		if g == nil {
-			g = &groupResult{Group: key}
+			g = &groupResult{Group: key, Keys: keys, Values: vals}
 			byGroup[key] = g
 			order = append(order, key)
 		}
@@ -277,6 +296,48 @@ func (s *Server) evaluate(org string, m *meta.Monitor, now time.Time) ([]groupRe
 		out = append(out, *byGroup[k])
 	}
 	return out, nil
+}
+
+// matched is a match monitor's result: the count of matching rows and
+// the first maxMatchNotifications of them as events.
+func matched(t *render.TabularTable, rows int) groupResult {
+	v := float64(rows)
+	g := groupResult{Value: &v, Positive: true, Matches: rows}
+	for r := 0; r < rows && r < maxMatchNotifications; r++ {
+		ev := make(map[string]any, len(t.Fields))
+		for j, f := range t.Fields {
+			ev[f.Name] = t.Columns[j][r]
+		}
+		g.Events = append(g.Events, ev)
+	}
+	return g
+}
+
+// valueColumn is the index of the last numeric column, -1 without one.
+func valueColumn(t *render.TabularTable) int {
+	for j := len(t.Fields) - 1; j >= 0; j-- {
+		if f := t.Fields[j]; f.Type == "integer" || f.Type == "float" || f.Type == "long" || f.Type == "real" {
+			return j
+		}
+	}
+	return -1
+}
+
+// groupOf is row r's group with notifyByGroup (every column but the
+// value and _time), as a key and as fields and values.
+func groupOf(m *meta.Monitor, t *render.TabularTable, vi, r int) (string, []string, []any) {
+	if !m.NotifyByGroup {
+		return "", nil, nil
+	}
+	var parts, keys []string
+	var vals []any
+	for j, f := range t.Fields {
+		if j != vi && f.Name != "_time" {
+			parts = append(parts, fmt.Sprintf("%s=%v", f.Name, t.Columns[j][r]))
+			keys, vals = append(keys, f.Name), append(vals, t.Columns[j][r])
+		}
+	}
+	return strings.Join(parts, ","), keys, vals
 }
 
 // runError says why a monitor's query failed: a dataset its creator may

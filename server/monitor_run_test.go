@@ -92,14 +92,16 @@ func TestMonitorsRunAndNotify(t *testing.T) {
 	if len(custom.got()) != 1 {
 		t.Fatalf("an alert still open notified again without notifyEveryRun: %q", custom.got())
 	}
-	// The errors age out of the window: the monitor resolves.
+	// The errors age out of the window: the monitor resolves. The tick
+	// at 7 minutes performs the six runs due since the last (2 to 7
+	// minutes); the run at 5 minutes no longer sees the errors.
 	s.runDueMonitors(now.Add(7 * time.Minute))
 	if got := custom.got(); len(got) != 2 || !strings.Contains(got[1], "is ok (resolved)") {
 		t.Fatalf("resolve: %q", got)
 	}
 	var runs []monitorRun
 	ts.must(req{method: "GET", path: "/v2/monitors/" + mon.ID + "/history"}, 200).json(t, &runs)
-	if len(runs) != 3 || runs[0].State != "alert" || runs[2].State != "ok" || runs[0].Notified[0].Attempts != 2 || !runs[0].Notified[0].OK {
+	if len(runs) != 8 || runs[0].State != "alert" || runs[4].State != "alert" || runs[5].State != "ok" || runs[7].State != "ok" || runs[0].Notified[0].Attempts != 2 || !runs[0].Notified[0].OK {
 		t.Fatalf("history: %+v", runs)
 	}
 
@@ -136,8 +138,10 @@ func TestMonitorsRunAndNotify(t *testing.T) {
 }
 
 // The state machine: N positive results of the last M runs trigger,
-// notifyEveryRun renotifies, resolvable resolves, and skipResolved or a
-// monitor that is not resolvable close silently.
+// notifyEveryRun renotifies, threshold and anomaly monitors resolve
+// whether resolvable or not (axiom-go: the flag "has no effect on
+// threshold monitors"), a match monitor resolves only when resolvable,
+// and skipResolved closes silently.
 func TestMonitorStep(t *testing.T) {
 	now := time.Now()
 	run := func(m *meta.Monitor, results ...bool) []string {
@@ -158,7 +162,11 @@ func TestMonitorStep(t *testing.T) {
 		{meta.Monitor{TriggerAfterNPositiveResults: 2, TriggerFromNRuns: 3}, []bool{true, false, true}, "/ok /ok triggered/alert"},
 		{meta.Monitor{NotifyEveryRun: true}, []bool{true, true, true}, "triggered/alert renotified/alert renotified/alert"},
 		{meta.Monitor{Resolvable: true, SkipResolved: true}, []bool{true, false}, "triggered/alert /ok"},
-		{meta.Monitor{}, []bool{true, false}, "triggered/alert /ok"},
+		{meta.Monitor{}, []bool{true, false}, "triggered/alert resolved/ok"},
+		{meta.Monitor{Type: "Threshold"}, []bool{true, false}, "triggered/alert resolved/ok"},
+		{meta.Monitor{Type: "AnomalyDetection"}, []bool{true, false}, "triggered/alert resolved/ok"},
+		{meta.Monitor{Type: "MatchEvent"}, []bool{true, false}, "triggered/alert /ok"},
+		{meta.Monitor{Type: "MatchEvent", Resolvable: true}, []bool{true, false}, "triggered/alert resolved/ok"},
 	}
 	for i, c := range cases {
 		if got := strings.Join(run(&c.m, c.in...), " "); got != c.want {

@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
-	"text/template"
+	"strconv"
 	"time"
 
 	"github.com/aplite/aplite/server/meta"
@@ -19,19 +18,32 @@ import (
 // services this server cannot reach; their deliveries are recorded as
 // unsupported, never silently dropped.
 
-// alertData is what a body template sees, and the JSON webhook sends.
+// alertData is what the JSON webhook sends, and (as templateData) what
+// a custom webhook's body template sees: Axiom's variables
+// (custom-webhook-notifier.mdx: Action, MonitorID, Body, Description,
+// QueryStartTime, QueryEndTime, Timestamp, Title, Value, MatchedEvent,
+// GroupKeys, GroupValues) and aplite's own (MonitorName, State, Change,
+// Group, Threshold, Query, Link, Time).
 type alertData struct {
-	MonitorID   string   `json:"monitorId"`
-	MonitorName string   `json:"monitorName"`
-	Description string   `json:"description"`
-	State       string   `json:"state"`  // alert or ok
-	Change      string   `json:"change"` // triggered, resolved, renotified
-	Group       string   `json:"group,omitempty"`
-	Value       *float64 `json:"value,omitempty"`
-	Threshold   float64  `json:"threshold"`
-	Query       string   `json:"query"`
-	Link        string   `json:"link"`
-	Time        string   `json:"time"`
+	Action         string         `json:"action"` // Open or Closed
+	MonitorID      string         `json:"monitorId"`
+	Title          string         `json:"title"`
+	MonitorName    string         `json:"monitorName"`
+	Body           string         `json:"body"`
+	Description    string         `json:"description"`
+	State          string         `json:"state"`  // alert or ok
+	Change         string         `json:"change"` // triggered, resolved, renotified, matched
+	Group          string         `json:"group,omitempty"`
+	GroupKeys      []string       `json:"groupKeys,omitempty"`
+	GroupValues    []any          `json:"groupValues,omitempty"`
+	Value          *float64       `json:"value,omitempty"`
+	Threshold      float64        `json:"threshold"`
+	MatchedEvent   map[string]any `json:"matchedEvent,omitempty"`
+	Query          string         `json:"query"`
+	QueryStartTime time.Time      `json:"queryStartTime"`
+	QueryEndTime   time.Time      `json:"queryEndTime"`
+	Link           string         `json:"link"`
+	Time           string         `json:"time"`
 }
 
 type deliveryEntry struct {
@@ -51,10 +63,28 @@ var (
 	notifyBackoff  = 200 * time.Millisecond
 )
 
-func (s *Server) notify(org string, m *meta.Monitor, r groupResult, now time.Time) []deliveryEntry {
-	data := alertData{MonitorID: m.ID, MonitorName: m.Name, Description: m.Description, State: r.State,
-		Change: r.Change, Group: r.Group, Value: r.Value, Threshold: m.Threshold, Query: m.APLQuery,
+// notify delivers one group's change through the monitor's notifiers:
+// one alert, or for a match monitor one per matching event.
+func (s *Server) notify(org string, m *meta.Monitor, r groupResult, win runSpan, now time.Time) []deliveryEntry {
+	data := alertData{Action: "Open", MonitorID: m.ID, Title: m.Name, MonitorName: m.Name, Description: m.Description,
+		State: r.State, Change: r.Change, Group: r.Group, GroupKeys: r.Keys, GroupValues: r.Values, Value: r.Value,
+		Threshold: m.Threshold, Query: m.APLQuery, QueryStartTime: win.Start.UTC(), QueryEndTime: win.End.UTC(),
 		Link: fmt.Sprintf("http://%s/?monitor=%s", s.cfg.Advertise, m.ID), Time: now.UTC().Format(time.RFC3339)}
+	if r.Change == "resolved" {
+		data.Action = "Closed"
+	}
+	data.Body = alertBody(m, r)
+	alerts := []alertData{data}
+	if len(r.Events) > 0 {
+		alerts = alerts[:0]
+		for _, ev := range r.Events {
+			a := data
+			a.MatchedEvent = ev
+			b, _ := json.Marshal(ev)
+			a.Body = string(b)
+			alerts = append(alerts, a)
+		}
+	}
 	var out []deliveryEntry
 	for _, id := range m.NotifierIDs {
 		var n meta.Notifier
@@ -66,13 +96,43 @@ func (s *Server) notify(org string, m *meta.Monitor, r groupResult, now time.Tim
 			out = append(out, deliveryEntry{Notifier: id, Error: "notifier disabled until " + n.DisabledUntil.Format(time.RFC3339)})
 			continue
 		}
-		out = append(out, s.deliver(n, data))
+		for _, a := range alerts {
+			out = append(out, s.deliver(n, a, now))
+		}
 	}
 	return out
 }
 
+// alertBody is Axiom's message for a threshold or anomaly alert: the
+// value and what it was compared with.
+func alertBody(m *meta.Monitor, r groupResult) string {
+	if r.Value == nil {
+		if r.Change == "resolved" {
+			return "The query no longer returns a value for this group"
+		}
+		return "The query returned no data"
+	}
+	v := strconv.FormatFloat(*r.Value, 'g', -1, 64)
+	op := operatorWords[m.Operator]
+	if op == "" {
+		op = "above"
+	}
+	not := ""
+	if r.Change == "resolved" {
+		not = "no longer "
+	}
+	if r.Expected != nil {
+		return fmt.Sprintf("Current value of %s is %s%s the expected value of %s (tolerated: %s to %s)", v, not, op,
+			strconv.FormatFloat(*r.Expected, 'g', 6, 64), strconv.FormatFloat(*r.Lower, 'g', 6, 64), strconv.FormatFloat(*r.Upper, 'g', 6, 64))
+	}
+	return fmt.Sprintf("Current value of %s is %s%s the threshold value of %s", v, not, op, strconv.FormatFloat(m.Threshold, 'g', -1, 64))
+}
+
+var operatorWords = map[string]string{"Below": "below", "BelowOrEqual": "below or equal to", "Above": "above",
+	"AboveOrEqual": "above or equal to", "AboveOrBelow": "above or below"}
+
 // deliver sends one alert through one notifier.
-func (s *Server) deliver(n meta.Notifier, data alertData) deliveryEntry {
+func (s *Server) deliver(n meta.Notifier, data alertData, now time.Time) deliveryEntry {
 	var props struct {
 		CustomWebhook *struct {
 			URL     string            `json:"url"`
@@ -90,17 +150,11 @@ func (s *Server) deliver(n meta.Notifier, data alertData) deliveryEntry {
 	switch {
 	case props.CustomWebhook != nil:
 		url = props.CustomWebhook.URL
-		tmpl, err := template.New("body").Parse(props.CustomWebhook.Body)
-		if err != nil {
+		var err error
+		if body, err = renderBody(props.CustomWebhook.Body, data, now); err != nil {
 			e.Error = "body template: " + err.Error()
 			return e
 		}
-		var b strings.Builder
-		if err := tmpl.Execute(&b, data); err != nil {
-			e.Error = "body template: " + err.Error()
-			return e
-		}
-		body = b.String()
 		for k, v := range props.CustomWebhook.Headers {
 			headers[k] = v
 		}
