@@ -221,3 +221,118 @@ func TestServeClusterFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// --version and -version print the version as `aplite version` does,
+// instead of going to serve (exit 2 and serve's usage).
+func TestVersionFlags(t *testing.T) {
+	want, _, _ := aplite(t, "", "version")
+	for _, flag := range []string{"--version", "-version"} {
+		out, errOut, code := aplite(t, "", flag)
+		if code != 0 || out != want || !strings.HasPrefix(out, "aplite ") || errOut != "" {
+			first, _, _ := strings.Cut(errOut, "\n")
+			t.Errorf("aplite %s: exit %d, stdout %q (want %q), stderr begins %q", flag, code, out, want, first)
+		}
+	}
+}
+
+// query -h is a synopsis with examples that says where the query comes
+// from, then the flags; ingest -h too.
+func TestQueryHelp(t *testing.T) {
+	out, errOut, code := aplite(t, "", "query", "-h")
+	help := out + errOut
+	for _, want := range []string{"usage: aplite query", "standard input", "examples:", "-format", "rows"} {
+		if code != 0 || !strings.Contains(help, want) {
+			t.Errorf("query -h: exit %d, no %q in\n%s", code, want, help)
+		}
+	}
+	out, errOut, code = aplite(t, "", "ingest", "-h")
+	if help = out + errOut; code != 0 || !strings.Contains(help, "usage: aplite ingest") || !strings.Contains(help, "-batch-bytes") {
+		t.Errorf("ingest -h: exit %d\n%s", code, help)
+	}
+}
+
+// -in FILE without NAME= queries the file as its base name without
+// extensions; a name that had to change is said on stderr; two files of
+// one name are refused.
+func TestQueryInDefaultName(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "fixtures", "http-logs.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "weblogs.ndjson")
+	spaced := filepath.Join(dir, "my logs.ndjson")
+	for _, p := range []string{plain, spaced} {
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code := aplite(t, "", "query", "-in", plain, "-format", "csv", "weblogs | count")
+	if code != 0 || out != "count\n200\n" || errOut != "" {
+		t.Errorf("-in FILE: exit %d, %q, stderr %q", code, out, errOut)
+	}
+	out, errOut, code = aplite(t, "", "query", "-in", spaced, "-format", "csv", "['my-logs'] | count")
+	if code != 0 || out != "count\n200\n" || !strings.Contains(errOut, "['my-logs']") {
+		t.Errorf("-in 'my logs.ndjson': exit %d, %q, stderr %q", code, out, errOut)
+	}
+	_, errOut, code = aplite(t, "", "query", "-in", "weblogs="+spaced, "-in", plain, "print 1")
+	if code != 2 || !strings.Contains(errOut, `dataset "weblogs" is already given`) {
+		t.Errorf("two files of one name: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// -format rows is a JSON array of row objects; rows and ndjson keep the
+// column order; rows of a file have no _sysTime unless the query names it.
+func TestQueryRowFormats(t *testing.T) {
+	out, errOut, code := aplite(t, "", "query", "-format", "rows", "print b = 1, a = 'x', c = dynamic({'z': 1, 'y': [2]})")
+	if code != 0 || out != `[{"b":1,"a":"x","c":{"y":[2],"z":1}}]`+"\n" {
+		t.Errorf("rows: exit %d %q %s", code, out, errOut)
+	}
+	out, _, _ = aplite(t, "", "query", "-format", "rows", "print a = 1 | where a > 1")
+	if out != "[]\n" {
+		t.Errorf("rows of nothing: %q", out)
+	}
+	out, _, _ = aplite(t, "", "query", "-format", "ndjson", "datatable(z:long, a:string)[2, 'p', 1, 'q']")
+	if out != "{\"z\":2,\"a\":\"p\"}\n{\"z\":1,\"a\":\"q\"}\n" {
+		t.Errorf("ndjson column order: %q", out)
+	}
+	in := filepath.Join("testdata", "fixtures", "http-logs.ndjson")
+	for _, load := range [][]string{nil, {"-load"}} {
+		args := append([]string{"query", "-in", "logs=" + in, "-format", "csv"}, load...)
+		out, _, _ = aplite(t, "", append(args, "logs | take 1")...)
+		if strings.Contains(out, "_sysTime") || !strings.HasPrefix(out, "_time,") {
+			t.Errorf("%v: a file's rows show _sysTime:\n%s", load, out)
+		}
+		out, _, _ = aplite(t, "", append(args, "logs | project _sysTime, method | take 1")...)
+		if !strings.HasPrefix(out, "_sysTime,method\n") {
+			t.Errorf("%v: a query naming _sysTime lost it:\n%s", load, out)
+		}
+	}
+	out, _, _ = aplite(t, "", "query", "-in", "logs="+in, "-format", "rows", "logs | take 1")
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0]["method"] == nil {
+		t.Errorf("rows of a file: %v %s", err, out)
+	}
+}
+
+// A table on a terminal shows its first rows and says how many more;
+// piped, it has every row.
+func TestQueryTableTerminal(t *testing.T) {
+	in := "logs=" + filepath.Join("testdata", "fixtures", "http-logs.ndjson")
+	out, _, code := aplite(t, "", "query", "-in", in, "logs | project method")
+	if code != 0 || strings.Count(out, "\n") != 201 || strings.Contains(out, "more rows") {
+		t.Errorf("piped table: exit %d, %d lines", code, strings.Count(out, "\n"))
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script (util-linux) is not installed: no terminal to test with")
+	}
+	cmd := exec.Command("script", "-qec", bin+" query -in "+in+" 'logs | project method'", "/dev/null")
+	tty, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("script: %v\n%s", err, tty)
+	}
+	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(string(tty), "\r\n", "\n"), "\n"), "\n")
+	if len(lines) != 102 || lines[len(lines)-1] != "… 100 more rows (200 in all); pipe the output, or use -format csv, -o FILE or | take N to see them" {
+		t.Errorf("table on a terminal: %d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+}

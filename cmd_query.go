@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,13 +9,9 @@ import (
 	"os"
 	"runtime/pprof"
 	"strings"
-	"text/tabwriter"
 	"time"
 
-	segjson "github.com/segmentio/encoding/json"
-
 	"github.com/aplite/aplite/db"
-	"github.com/aplite/aplite/db/parquetfile"
 )
 
 // multiFlag collects a repeatable flag.
@@ -31,10 +25,10 @@ func cmdQuery(args []string) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	data := fs.String("data", "", "query the datasets stored under this directory")
 	var inputs multiFlag
-	fs.Var(&inputs, "in", "NAME=PATH: query a .parquet, .json, .ndjson/.jsonl or .csv file (.gz/.zst too) as dataset NAME (repeatable)")
+	fs.Var(&inputs, "in", "[NAME=]PATH: query a .parquet, .json, .ndjson/.jsonl or .csv file (.gz/.zst too) as dataset NAME, by default the file's base name without extensions (repeatable)")
 	start := fs.String("start", "", "start of the time range (RFC 3339, now, now-1h, ...)")
 	end := fs.String("end", "", "end of the time range")
-	format := fs.String("format", "table", "output format: table, json, ndjson, csv, parquet")
+	format := fs.String("format", "table", "output format: "+formats+" (json: the API's tabular result object; rows: a JSON array of row objects)")
 	out := fs.String("o", "", "write the result to this file instead of standard output")
 	timing := fs.Bool("timing", false, "print how long loading, the query and writing the result took on standard error")
 	load := fs.Bool("load", false, "load the -in files into memory before querying, instead of reading them in place")
@@ -44,6 +38,10 @@ func cmdQuery(args []string) int {
 	var mapFields, types multiFlag
 	fs.Var(&mapFields, "map-field", "NAME=FIELD: keep FIELD's objects in the -in dataset NAME as one dynamic value, like a server map field (repeatable)")
 	fs.Var(&types, "type", "NAME=FIELD:TYPE: store FIELD of the -in dataset NAME as TYPE, e.g. traces=duration:timespan (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), queryUsage)
+		fs.PrintDefaults()
+	}
 	// Flags may come before or after the query text.
 	var positional []string
 	for {
@@ -61,6 +59,10 @@ func cmdQuery(args []string) int {
 	}
 	apl, err := queryText(positional)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "aplite query:", err)
+		return 2
+	}
+	if inputs, err = namedInputs(inputs); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 2
 	}
@@ -108,6 +110,9 @@ func cmdQuery(args []string) int {
 		return 1
 	}
 	queried := time.Now()
+	if *data == "" && len(inputs) > 0 {
+		hideSysTime(res, apl)
+	}
 	if err := writeOutput(*out, *format, res); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite query:", err)
 		return 1
@@ -256,91 +261,6 @@ func openQueryData(dir string, inputs []string, decls map[string]*fieldDecl, kee
 		}
 	}
 	return d, nil
-}
-
-// writeOutput writes the result to path, or to standard output when path
-// is empty (never Parquet to a terminal).
-func writeOutput(path, format string, res *db.Output) error {
-	w := os.Stdout
-	if path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		if err := writeResult(f, format, res); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	if st, err := w.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && format == "parquet" {
-		return errParquetStdout
-	}
-	return writeResult(w, format, res)
-}
-
-// writeResult prints a result in the chosen format.
-func writeResult(w io.Writer, format string, res *db.Output) error {
-	names, _ := res.Columns()
-	switch format {
-	case "parquet":
-		return parquetfile.Write(w, res)
-	case "json":
-		// segmentio's encoder: 1.2-1.3x encoding/json on a 50k-row log
-		// result, same bytes (README, "Why ingest decodes JSON itself").
-		enc := segjson.NewEncoder(w)
-		return enc.Encode(db.Tabular(res))
-	case "ndjson":
-		enc := segjson.NewEncoder(w)
-		for i := 0; i < res.NumRows(); i++ {
-			row := map[string]any{}
-			for j, n := range names {
-				row[n] = res.Value(i, j)
-			}
-			if err := enc.Encode(row); err != nil {
-				return err
-			}
-		}
-		return nil
-	case "csv":
-		cw := csv.NewWriter(w)
-		_ = cw.Write(names)
-		for i := 0; i < res.NumRows(); i++ {
-			rec := make([]string, len(names))
-			for j := range names {
-				rec[j] = cellText(res.Value(i, j))
-			}
-			_ = cw.Write(rec)
-		}
-		cw.Flush()
-		return cw.Error()
-	case "table", "":
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(names, "\t"))
-		for i := 0; i < res.NumRows(); i++ {
-			cells := make([]string, len(names))
-			for j := range names {
-				cells[j] = cellText(res.Value(i, j))
-			}
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
-		}
-		return tw.Flush()
-	}
-	return fmt.Errorf("unknown -format %q (table, json, ndjson, csv, parquet)", format)
-}
-
-// cellText renders a JSON-ready value for text output.
-func cellText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case []any, map[string]any:
-		b, _ := json.Marshal(x)
-		return string(b)
-	}
-	return fmt.Sprint(v)
 }
 
 // startCPUProfile profiles the process into path until stop is called.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -21,6 +22,11 @@ func run(args []string) int {
 	cmd := "serve"
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 		usage(os.Stdout)
+		return 0
+	}
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		// Without this the flag went to serve: exit 2 and serve's usage.
+		fmt.Println(versionLine())
 		return 0
 	}
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -39,12 +45,14 @@ func run(args []string) int {
 		return cmdCheck(cmd, args)
 	case "admin":
 		return cmdAdmin(args)
+	case "ingest":
+		return cmdIngest(args)
 	case "version":
 		if wantsHelp(args) {
-			fmt.Println("usage: aplite version\n\nPrints the version on one line.")
+			fmt.Println("usage: aplite version   (or aplite --version)\n\nPrints the version, and the commit it was built from when known, on one line.")
 			return 0
 		}
-		fmt.Println("aplite", version)
+		fmt.Println(versionLine())
 		return 0
 	case "help":
 		usage(os.Stdout)
@@ -67,6 +75,36 @@ commands:
   check       verify every checksum of a stopped server's data directory
   repair      set damaged blocks and WAL records aside
   admin       manage organizations, their members and first tokens
-  version     print the version
+  ingest      send NDJSON, JSON or CSV files to a server in batches
+  version     print the version (also --version)
 `)
+}
+
+// versionLine is the version and, when the binary was built from a git
+// checkout, the commit (cli.md: "and the commit it was built from, when
+// known").
+func versionLine() string {
+	line := "aplite " + version
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return line
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		line += " (commit " + rev + dirty + ")"
+	}
+	return line
 }

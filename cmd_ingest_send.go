@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// ingestClient sends batches to one dataset of a server and adds up what
+// the server answered.
+type ingestClient struct {
+	url, token, org, dataset string
+	timestampField           string
+	limit                    int // bytes per request; lowered when the server answers 413
+	http                     *http.Client
+	sleep                    func(time.Duration) // waits out Retry-After; a test's clock
+	log                      io.Writer
+	created                  bool
+
+	sent             atomic.Int64 // events the server acknowledged
+	failed           int
+	firstFailures    []string
+	bytesSent        int64
+	requests, waited int
+}
+
+// maxRetries bounds how often one batch is retried after 429 or 503.
+const maxRetries = 10
+
+// ingestAnswer is the part of the server's ingest result the command reads.
+type ingestAnswer struct {
+	Ingested int `json:"ingested"`
+	Failed   int `json:"failed"`
+	Failures []struct {
+		Error string `json:"error"`
+	} `json:"failures"`
+}
+
+// sendBatch sends b; a batch the server finds too large is halved and
+// each half sent (a 413 ingested nothing), down to one event, which then
+// fails naming its place in the file.
+func (c *ingestClient) sendBatch(b *batch) error {
+	status, body, err := c.post(b)
+	if err != nil {
+		return err
+	}
+	switch {
+	case status == http.StatusOK:
+		var a ingestAnswer
+		if err := json.Unmarshal(body, &a); err != nil {
+			return fmt.Errorf("the server's answer is not an ingest result: %v", err)
+		}
+		c.sent.Add(int64(a.Ingested))
+		c.failed += a.Failed
+		for _, f := range a.Failures {
+			if len(c.firstFailures) < 3 {
+				c.firstFailures = append(c.firstFailures, f.Error)
+			}
+		}
+		return nil
+	case status == http.StatusRequestEntityTooLarge && len(b.events) > 1:
+		first, second := b.split()
+		c.limit = max(1, min(c.limit, first.size()))
+		if err := c.sendBatch(first); err != nil {
+			return err
+		}
+		return c.sendBatch(second)
+	case status == http.StatusRequestEntityTooLarge:
+		return fmt.Errorf("the event at %s alone (%d bytes) exceeds the server's body limit: %s", b.where(0), b.size(), serverMessage(body))
+	}
+	return fmt.Errorf("the server answered %d for the batch from %s: %s", status, b.where(0), serverMessage(body))
+}
+
+// post sends the batch, creating the dataset when the server says it does
+// not exist and retrying 429 and 503 after Retry-After. It returns the
+// final status and body.
+func (c *ingestClient) post(b *batch) (int, []byte, error) {
+	body := b.body()
+	wait := time.Second
+	for attempt := 0; ; attempt++ {
+		status, answer, hdr, err := c.do("POST", c.ingestURL(), b.contentType, body)
+		if err != nil {
+			return 0, nil, err
+		}
+		if status == http.StatusNotFound && !c.created && strings.Contains(serverMessage(answer), "not found") {
+			if err := c.create(); err != nil {
+				return 0, nil, err
+			}
+			continue
+		}
+		if (status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable) || attempt == maxRetries {
+			if status == http.StatusOK {
+				c.requests++
+				c.bytesSent += int64(len(body))
+			}
+			return status, answer, nil
+		}
+		d := retryAfter(hdr.Get("Retry-After"), wait)
+		wait = min(2*wait, 30*time.Second)
+		c.waited++
+		c.sleep(d)
+	}
+}
+
+// create makes the dataset, once; a dataset that now exists is fine.
+func (c *ingestClient) create() error {
+	c.created = true
+	req, _ := json.Marshal(map[string]string{"name": c.dataset})
+	status, answer, _, err := c.do("POST", strings.TrimRight(c.url, "/")+"/v2/datasets", "application/json", req)
+	if err != nil {
+		return err
+	}
+	if status != http.StatusOK && status != http.StatusCreated && status != http.StatusConflict {
+		return fmt.Errorf("creating dataset %q: the server answered %d: %s", c.dataset, status, serverMessage(answer))
+	}
+	if status != http.StatusConflict {
+		fmt.Fprintf(c.log, "aplite ingest: created dataset %q\n", c.dataset)
+	}
+	return nil
+}
+
+func (c *ingestClient) ingestURL() string {
+	u := strings.TrimRight(c.url, "/") + "/v1/datasets/" + url.PathEscape(c.dataset) + "/ingest"
+	if c.timestampField != "" {
+		u += "?timestamp-field=" + url.QueryEscape(c.timestampField)
+	}
+	return u
+}
+
+// do makes one request and reads the whole answer.
+func (c *ingestClient) do(method, u, ctype string, body []byte) (int, []byte, http.Header, error) {
+	req, err := http.NewRequest(method, u, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Content-Type", ctype)
+	if c.org != "" {
+		req.Header.Set("X-Axiom-Org-Id", c.org)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("reading the server's answer: %w", err)
+	}
+	return resp.StatusCode, answer, resp.Header, nil
+}
+
+// retryAfter reads a Retry-After header (seconds or an HTTP date), else
+// returns def.
+func retryAfter(h string, def time.Duration) time.Duration {
+	if n, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return max(0, time.Until(t))
+	}
+	return def
+}
+
+// serverMessage is the message of an Axiom error body, else the body.
+func serverMessage(body []byte) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Message != "" {
+		return e.Message
+	}
+	s := strings.TrimSpace(string(body))
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	if s == "" {
+		return "(no message)"
+	}
+	return s
+}
+
+// summary says what was sent, on stderr.
+func (c *ingestClient) summary(w io.Writer) {
+	fmt.Fprintf(w, "aplite ingest: %s events ingested into %q in %d requests (%s)", thousands(int(c.sent.Load())), c.dataset, c.requests, sizeText(c.bytesSent))
+	if c.waited > 0 {
+		fmt.Fprintf(w, ", %d waits for a busy server", c.waited)
+	}
+	if c.failed > 0 {
+		fmt.Fprintf(w, "; %s events failed, first: %s", thousands(c.failed), strings.Join(c.firstFailures, "; "))
+	}
+	fmt.Fprintln(w)
+}
+
+// sizeText is n bytes for people: 812 B, 20.4 KiB, 419.0 MiB.
+func sizeText(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
