@@ -15,15 +15,20 @@ import (
 // query summarizes by bin(_time, ...), and each run compares its latest
 // values with what the series' history expects. The run's points are the
 // bins at or after the window's end less one interval (what is new since
-// the last run); the baseline is every earlier bin of the window, so a
-// longer rangeMinutes gives a baseline of more points. With compareDays
-// (Axiom's "require seasonality") the baseline is instead the same
-// window on each of the compareDays previous days: the value is compared
-// with the same time of day.
+// the last run; the last bin when bins are longer); the baseline is every
+// earlier bin of the window, so a longer rangeMinutes gives a baseline of
+// more points. With compareDays
+// (Axiom's "require seasonality") each bin is first compared with the
+// mean of the same bin on the compareDays previous days (the same query
+// over the same window, a day back each): the baseline is the earlier
+// bins' differences from their previous days, so a value that rises at
+// the same time every day is expected, and one that rises only today is
+// not.
 //
-// The expected value is the baseline's median and its spread the median
-// absolute deviation (times 1.4826, a standard deviation for normal data),
-// robust to an earlier anomaly in the baseline; the tolerated range is
+// The expected value is the baseline's median (plus the previous days'
+// value at that time, with compareDays) and its spread the median
+// absolute deviation (times 1.4826, a standard deviation for normal
+// data), robust to an earlier anomaly in the baseline; the tolerated range is
 // expected ± tolerance × spread (tolerance 0, unset, reads as
 // defaultTolerance), the spread never under 1% of the expected value so
 // a flat baseline does not alert on noise. Above alerts on a point over
@@ -54,49 +59,57 @@ func (s *Server) anomalies(m *meta.Monitor, t *render.TabularTable, win runSpan,
 	if err != nil {
 		return nil, err
 	}
+	var past []map[string]map[time.Time]float64 // per day back: group → time (moved to today) → value
+	for d := int64(1); d <= m.CompareDays; d++ {
+		back := time.Duration(d) * 24 * time.Hour
+		pt, err := query(runSpan{Start: win.Start.Add(-back), End: win.End.Add(-back)})
+		if err != nil {
+			return nil, err
+		}
+		ps, err := seriesOf(m, pt)
+		if err != nil {
+			return nil, err
+		}
+		day := map[string]map[time.Time]float64{}
+		for _, sr := range ps {
+			day[sr.key] = map[time.Time]float64{}
+			for i, at := range sr.times {
+				day[sr.key][at.Add(back)] = sr.points[i]
+			}
+		}
+		past = append(past, day)
+	}
 	newFrom := win.End.Add(-interval(m))
-	baseline := map[string][]float64{}
-	if m.CompareDays > 0 {
-		for d := int64(1); d <= m.CompareDays; d++ {
-			back := time.Duration(d) * 24 * time.Hour
-			pt, err := query(runSpan{Start: win.Start.Add(-back), End: win.End.Add(-back)})
-			if err != nil {
-				return nil, err
-			}
-			past, err := seriesOf(m, pt)
-			if err != nil {
-				return nil, err
-			}
-			for _, sr := range past {
-				baseline[sr.key] = append(baseline[sr.key], sr.points...)
-			}
-		}
-	}
-	byGroup := map[string]*groupResult{}
-	var order []string
+	out := make([]groupResult, 0, len(cur))
 	for _, sr := range cur {
-		key := sr.key
-		g := byGroup[key]
-		if g == nil {
-			g = &groupResult{Group: key, Keys: sr.keys, Values: sr.values}
-			byGroup[key] = g
-			order = append(order, key)
-		}
-		base, now := baseline[key], []float64(nil)
+		g := groupResult{Group: sr.key, Keys: sr.keys, Values: sr.values}
+		var base []float64
+		var now []point
+		// The new points are the bins from the run's interval on, or the
+		// last bin when the bins are longer than the interval.
+		split := sort.Search(len(sr.times), func(i int) bool { return !sr.times[i].Before(newFrom) })
+		split = min(split, len(sr.times)-1)
 		for i, at := range sr.times {
-			switch {
-			case !at.Before(newFrom):
-				now = append(now, sr.points[i])
-			case m.CompareDays == 0:
-				base = append(base, sr.points[i])
+			p := point{v: sr.points[i]}
+			if m.CompareDays > 0 {
+				level, ok := seasonal(past, sr.key, at)
+				if !ok {
+					continue // nothing to compare this bin with
+				}
+				p.level = level
+			}
+			if i >= split {
+				now = append(now, p)
+			} else {
+				base = append(base, p.v-p.level)
 			}
 		}
-		judge(m, g, base, now)
+		judge(m, &g, base, now)
+		out = append(out, g)
 	}
-	sort.Strings(order)
-	out := make([]groupResult, 0, len(order))
-	for _, k := range order {
-		out = append(out, *byGroup[k])
+	sort.Slice(out, func(i, j int) bool { return out[i].Group < out[j].Group })
+	if len(out) == 0 {
+		return []groupResult{{Positive: m.AlertOnNoData}}, nil
 	}
 	if !m.NotifyByGroup { // one alert for the monitor: any series deviates
 		return []groupResult{mostAnomalous(out)}, nil
@@ -104,37 +117,56 @@ func (s *Server) anomalies(m *meta.Monitor, t *render.TabularTable, win runSpan,
 	return out, nil
 }
 
-// judge compares a group's new points with its baseline.
-func judge(m *meta.Monitor, g *groupResult, base, now []float64) {
+// point is a value to judge and the seasonal level expected under it
+// (the previous days' value at the same time; 0 without compareDays).
+type point struct{ v, level float64 }
+
+// seasonal is the mean of the previous days' values of a group at at.
+func seasonal(past []map[string]map[time.Time]float64, key string, at time.Time) (float64, bool) {
+	sum, n := 0.0, 0
+	for _, day := range past {
+		if v, ok := day[key][at]; ok {
+			sum, n = sum+v, n+1
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+// judge compares a group's new points with its baseline (values, or
+// with compareDays their differences from the previous days').
+func judge(m *meta.Monitor, g *groupResult, base []float64, now []point) {
 	if len(now) == 0 {
-		g.Why = "no point in the run's interval"
+		g.Why = "no point in the run's interval to compare"
 		return
 	}
+	last := now[len(now)-1].v
+	g.Value = &last
 	if len(base) < minBaseline {
-		v := now[len(now)-1]
-		g.Value = &v
 		g.Why = fmt.Sprintf("the baseline has %d points, fewer than the %d needed to compare", len(base), minBaseline)
 		return
 	}
-	exp, spread := robustCenter(base)
+	center, spread := robustCenter(base)
 	tol := m.Tolerance
 	if tol <= 0 {
 		tol = defaultTolerance
 	}
-	spread = max(spread, 0.01*math.Abs(exp), 1e-9)
-	lo, hi := exp-tol*spread, exp+tol*spread
-	g.Expected, g.Lower, g.Upper = &exp, &lo, &hi
-	for _, v := range now {
-		out := (m.Operator != "Below" && m.Operator != "BelowOrEqual" && v > hi) ||
-			(m.Operator != "Above" && m.Operator != "AboveOrEqual" && m.Operator != "" && v < lo)
-		if out && (!g.Positive || math.Abs(v-exp) > math.Abs(*g.Value-exp)) {
-			v := v
-			g.Value, g.Positive = &v, true
+	above := m.Operator != "Below" && m.Operator != "BelowOrEqual"
+	below := m.Operator != "Above" && m.Operator != "AboveOrEqual" && m.Operator != ""
+	worst := -1.0
+	for _, p := range now {
+		exp := p.level + center
+		sp := max(spread, 0.01*math.Abs(exp), 1e-9)
+		lo, hi := exp-tol*sp, exp+tol*sp
+		out := above && p.v > hi || below && p.v < lo
+		dev := math.Abs(p.v-exp) / sp
+		if out && !g.Positive || out == g.Positive && dev > worst {
+			v := p.v
+			g.Value, g.Positive, worst = &v, out, dev
+			g.Expected, g.Lower, g.Upper = &exp, &lo, &hi
 		}
-	}
-	if !g.Positive {
-		v := now[len(now)-1]
-		g.Value = &v
 	}
 }
 
