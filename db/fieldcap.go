@@ -107,6 +107,7 @@ func (f *fieldCap) admitEach(rows *store.Rows, res *IngestResult, known map[stri
 		}
 		if len(known)+len(adds) > max {
 			refuse(res, adds, len(known), max)
+			res.Refused = append(res.Refused, r)
 			continue
 		}
 		for _, n := range adds {

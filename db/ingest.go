@@ -25,6 +25,10 @@ type IngestResult struct {
 	Format ingest.Format
 	// Append is the storage's answer for the last batch appended.
 	Append AppendResult
+	// Refused lists the rows, in decode order, that the field cap refused
+	// (counted in Failed): a caller answering per event (the Elasticsearch
+	// bulk door) must not report them stored.
+	Refused []int
 }
 
 // Ingest decodes body (already decompressed) into the dataset name and

@@ -75,9 +75,9 @@ func (s *Server) routes() *router.Router {
 	r.RedirectTrailingSlash = false
 	r.RedirectFixedPath = false
 	r.HandleMethodNotAllowed = true
-	r.NotFound = s.wrap("not_found", authNone, func(c *call) error {
+	r.NotFound = s.elasticRoot(s.wrap("not_found", authNone, func(c *call) error {
 		return notFound("no route for %s %s", c.Method(), c.Path())
-	})
+	}))
 	r.MethodNotAllowed = s.wrap("method_not_allowed", authNone, func(c *call) error {
 		return errorf(http.StatusMethodNotAllowed, "method %s not allowed on %s", c.Method(), c.Path())
 	})
@@ -103,6 +103,7 @@ func (s *Server) routes() *router.Router {
 	ingest := s.wrap("ingest", authOrg, s.handleIngest)
 	r.POST("/v1/datasets/{id}/ingest", ingest)
 	r.POST("/v1/ingest/{id}", ingest)
+	s.elasticRoutes(r)
 	s.hecRoutes(r) // Splunk HEC: /services/collector/...
 	r.POST("/v1/ingest/{id}/firehose", s.firehoseRoute())
 	apl := s.wrap("apl", authOrg, s.handleAPL)

@@ -166,7 +166,7 @@ const (
 // route named name answers with (the names wrap is given).
 func routeLimit(name string) limitKind {
 	switch name {
-	case "ingest", "otlp_traces", "otlp_logs", "otlp_metrics", "ingest_firehose":
+	case "ingest", "otlp_traces", "otlp_logs", "otlp_metrics", "ingest_firehose", "ingest_elastic":
 		return limitIngest
 	case "apl", "query_legacy":
 		return limitQuery

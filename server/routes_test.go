@@ -214,6 +214,8 @@ func TestRouteTableEnforced(t *testing.T) {
 		"POST /v1/datasets/_apl":           {body: map[string]any{"apl": "['ds']"}},
 		"POST /v1/query/_apl":              {body: map[string]any{"apl": "['ds']"}},
 		"POST /v1/datasets/{id}/query":     {body: map[string]any{}},
+		"POST /v1/ingest/{id}/elastic/_bulk": {body: "{\"index\":{}}\n{\"a\":1}\n"},
+		"PUT /v1/ingest/{id}/elastic/_bulk":  {body: "{\"index\":{}}\n{\"a\":1}\n"},
 		"POST /v1/traces":                  {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
 		"POST /v1/logs":                    {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
 		"POST /v1/metrics":                 {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
