@@ -54,22 +54,33 @@ func TestMvExpandErrors(t *testing.T) {
 	opsExpectError(t, `datatable(x:dynamic)[dynamic([1])] | mv-expand nope`, 1, 48, `unknown field or variable "nope"`)
 }
 
-// An expansion that outgrows the query's memory budget fails with
-// ErrMemoryExceeded while it is being built: before the fix a constant
-// range() of a million values on every row built all of a batch's rows
-// at once and took the server down. The budget is released with the
-// Batch, so expansions that fit run again and again.
+// An expansion is handed on a piece at a time, so a query's memory
+// follows what it keeps, not what it expands: a constant range() of a
+// hundred thousand values on each of 20 rows counts within a 16 MB budget
+// (before, the whole expansion of a batch was built first and the query
+// failed), while the same rows kept by a take, a top or a distinct fail with
+// ErrMemoryExceeded instead of taking the server down (before the budget,
+// they did). A failed query leaves nothing charged, so later ones run.
 func TestMvExpandMemoryBudget(t *testing.T) {
 	e := NewEngine(exec.StoreCatalog(fixtureDB(t, 1, true)))
 	rows := `datatable(a:long)[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]`
-	q := rows + ` | extend r = range(1, 100000) | mv-expand r | count`
-	_, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget = 16 << 20 })
-	if !errors.Is(err, exec.ErrMemoryExceeded) {
-		t.Fatalf("2,000,000 expanded rows under a 16 MB budget: want ErrMemoryExceeded, got %v", err)
+	small := func(r *exec.Request) { r.MemoryBudget = 16 << 20 }
+	q := rows + ` | extend r = range(1, 100000) | mv-expand r | extend w = strcat("x-", tostring(r)) | count`
+	res, err := query(t, e, q, small)
+	if err != nil {
+		t.Fatalf("2,000,000 expanded rows counted under a 16 MB budget: %v", err)
 	}
-	// Many batches that each fit do not add up to a failure.
+	if got := res.Table.Columns[0].Vec.Value(0); got != int64(2000000) {
+		t.Fatalf("count = %v, want 2000000", got)
+	}
+	for _, keep := range []string{` | take 2000000`, ` | distinct a, r`, ` | order by r desc | take 1500000`} {
+		q := rows + ` | extend r = range(1, 100000) | mv-expand r` + keep
+		if _, err := query(t, e, q, small); !errors.Is(err, exec.ErrMemoryExceeded) {
+			t.Fatalf("%s: 2,000,000 rows kept under a 16 MB budget: want ErrMemoryExceeded, got %v", keep, err)
+		}
+	}
 	q = `logs | extend r = range(1, 20) | mv-expand r | count`
-	if _, err := query(t, e, q, func(r *exec.Request) { r.MemoryBudget = 16 << 20 }); err != nil {
+	if _, err := query(t, e, q, small); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
 }

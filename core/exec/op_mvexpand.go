@@ -26,6 +26,16 @@ type mvExpandStage struct {
 // between two charges of the memory budget.
 const mvExpandChargeStep = 4 << 20
 
+// mvExpandChunk is the most rows one output batch of ApplyEach holds. One
+// input batch can expand into millions of rows (a range() of a million on
+// every row); handed on in pieces of this size, the columns later stages
+// compute over them (an extend's strings, a gather of the columns not
+// expanded) are built for a chunk at a time and dropped once the sink has
+// taken it, so a query's memory follows what it keeps, not what it
+// expands. 16384 rows keep the per-batch overhead of the stages below
+// small while a chunk of eight wide columns stays near a megabyte.
+const mvExpandChunk = 16384
+
 // mvCol is one expanded column.
 type mvCol struct {
 	E    *Expr
@@ -37,62 +47,38 @@ type mvCol struct {
 // Out implements Stage.
 func (s *mvExpandStage) Out() Schema { return s.Sch }
 
-// Apply implements streamStage.
+// Apply implements streamStage: the whole expansion as one batch, for a
+// caller that cannot take it in pieces.
 func (s *mvExpandStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
+	var out *Batch
+	err := s.expand(x, b, 0, func(nb *Batch) error { out = nb; return nil })
+	return out, err
+}
+
+// ApplyEach implements fanOutStage: the expansion in batches of at most
+// mvExpandChunk rows, each handed to emit before the next is built.
+func (s *mvExpandStage) ApplyEach(x *Ctx, b *Batch, emit func(*Batch) error) error {
+	return s.expand(x, b, mvExpandChunk, emit)
+}
+
+// expand builds the expansion of b and hands it to emit in batches of at
+// most chunk rows (0: one batch). A batch with no rows is not emitted.
+func (s *mvExpandStage) expand(x *Ctx, b *Batch, chunk int, emit func(*Batch) error) error {
 	vals := make([]*vector.Vector, len(s.Cols))
 	for i, c := range s.Cols {
 		v, err := c.E.Run(x, b)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		vals[i] = v
 	}
 	rows := b.LiveRows()
-	var idx []int32
-	outs := make([]*vector.Vector, len(s.Cols))
-	for i, c := range s.Cols {
-		outs[i] = vector.New(c.Typ, len(rows))
-	}
-	var item *vector.Vector
-	if s.IdxSlot >= 0 {
-		item = vector.New(vector.Int, len(rows))
-	}
-	// One input batch can expand into billions of rows (a constant
-	// range() of a million values on every row), all built here before
-	// anything downstream sees them. The rows built so far are charged to
-	// the query's memory budget as they grow, and released when the batch
-	// leaves (the operators that keep rows charge for them again), so the
-	// Batch fails with ErrMemoryExceeded instead of exhausting the
-	// server; the same checkpoints honour the query's deadline, which a
-	// long loop would otherwise outrun.
-	charged := int64(0)
-	defer func() { x.Budget.Charge(-charged) }()
-	// Per row: an int32 index and a 16-byte interface per expanded
-	// column, doubled for the slack of growing slices. (The heap the
-	// collector lets grow on top of that is not counted: the 2 GB budget
-	// failed scripts/badinput's expansion at 4.6 GB of RSS.)
-	rowBytes := int64(8 + 32*len(s.Cols))
-	if item != nil {
-		rowBytes += 16
-	}
-	grow := func() error {
-		g := int64(len(idx))*rowBytes - charged
-		if g < mvExpandChargeStep {
-			return nil
-		}
-		charged += g
-		if err := x.Budget.Charge(g); err != nil {
-			return err
-		}
-		if x.Ctx != nil {
-			return x.Ctx.Err()
-		}
-		return nil
-	}
+	e := s.newExpansion(x, b, chunk, len(rows))
+	defer e.release()
 	elems := make([][]any, len(s.Cols))
 	for _, r := range rows {
-		if err := grow(); err != nil {
-			return nil, err
+		if err := e.grow(); err != nil {
+			return err
 		}
 		n := 0
 		for i, v := range vals {
@@ -105,30 +91,131 @@ func (s *mvExpandStage) Apply(x *Ctx, b *Batch) (*Batch, error) {
 		for k := 0; k < n; k++ {
 			if k&0xffff == 0xffff {
 				// A single row with a huge array: check inside it too.
-				if err := grow(); err != nil {
-					return nil, err
+				if err := e.grow(); err != nil {
+					return err
 				}
 			}
-			idx = append(idx, r)
-			for i, c := range s.Cols {
-				var e any
-				if k < len(elems[i]) {
-					e = elems[i][k]
-				}
-				if c.Cast {
-					e = mvCast(e, c.Typ)
-				}
-				outs[i].AppendValue(e)
-			}
-			if item != nil {
-				item.AppendInt(int64(k))
+			if err := e.add(r, k, elems, emit); err != nil {
+				return err
 			}
 		}
 	}
-	if len(idx) == 0 {
-		return nil, nil
+	return e.flush(emit)
+}
+
+// expansion is the output batch an expand is building.
+type expansion struct {
+	s     *mvExpandStage
+	x     *Ctx
+	b     *Batch
+	chunk int // rows per emitted batch; 0 means one batch
+	size  int // capacity hint for a new batch's columns
+	idx   []int32
+	outs  []*vector.Vector
+	item  *vector.Vector
+	// charged is what the rows built so far cost the query's memory
+	// budget. A whole expansion built at once (Apply) can run to billions
+	// of rows before anything downstream sees them, so they are charged as
+	// they grow and released when the batch leaves (operators that keep
+	// rows charge for them again): the query fails with ErrMemoryExceeded
+	// instead of exhausting the server. Per row: an int32 index and a
+	// 16-byte interface per expanded column, doubled for the slack of
+	// growing slices. (The heap the collector lets grow on top of that is
+	// not counted: the 2 GB budget failed scripts/badinput's expansion at
+	// 4.6 GB of RSS.)
+	charged  int64
+	rowBytes int64
+}
+
+func (s *mvExpandStage) newExpansion(x *Ctx, b *Batch, chunk, rows int) *expansion {
+	e := &expansion{s: s, x: x, b: b, chunk: chunk, size: rows, rowBytes: int64(8 + 32*len(s.Cols))}
+	if chunk > 0 {
+		e.size = min(rows, chunk)
 	}
-	return s.assemble(b, idx, outs, item), nil
+	if s.IdxSlot >= 0 {
+		e.rowBytes += 16
+	}
+	e.reset()
+	return e
+}
+
+// reset starts a new output batch.
+func (e *expansion) reset() {
+	e.idx = nil
+	e.outs = make([]*vector.Vector, len(e.s.Cols))
+	for i, c := range e.s.Cols {
+		e.outs[i] = vector.New(c.Typ, e.size)
+	}
+	e.item = nil
+	if e.s.IdxSlot >= 0 {
+		e.item = vector.New(vector.Int, e.size)
+	}
+}
+
+// add appends element k of input row r, handing on a full chunk.
+func (e *expansion) add(r int32, k int, elems [][]any, emit func(*Batch) error) error {
+	e.idx = append(e.idx, r)
+	for i, c := range e.s.Cols {
+		var v any
+		if k < len(elems[i]) {
+			v = elems[i][k]
+		}
+		if c.Cast {
+			v = mvCast(v, c.Typ)
+		}
+		e.outs[i].AppendValue(v)
+	}
+	if e.item != nil {
+		e.item.AppendInt(int64(k))
+	}
+	if e.chunk > 0 && len(e.idx) >= e.chunk {
+		return e.flush(emit)
+	}
+	return nil
+}
+
+// flush hands on the rows built so far, if any, and starts a new batch.
+// Between chunks it honours the query's deadline, which a long expansion
+// would otherwise outrun.
+func (e *expansion) flush(emit func(*Batch) error) error {
+	if len(e.idx) == 0 {
+		return nil
+	}
+	nb := e.s.assemble(e.b, e.idx, e.outs, e.item)
+	e.reset()
+	if err := emit(nb); err != nil {
+		return err
+	}
+	e.release()
+	if e.x.Ctx != nil {
+		return e.x.Ctx.Err()
+	}
+	return nil
+}
+
+// grow charges the budget for the rows built since the last charge, in
+// steps of mvExpandChargeStep, and checks the deadline at each step.
+func (e *expansion) grow() error {
+	g := int64(len(e.idx))*e.rowBytes - e.charged
+	if g < mvExpandChargeStep {
+		return nil
+	}
+	e.charged += g
+	if err := e.x.Budget.Charge(g); err != nil {
+		return err
+	}
+	if e.x.Ctx != nil {
+		return e.x.Ctx.Err()
+	}
+	return nil
+}
+
+// release returns what the built rows were charged.
+func (e *expansion) release() {
+	if e.charged != 0 {
+		e.x.Budget.Charge(-e.charged)
+		e.charged = 0
+	}
 }
 
 // assemble builds the output batch: expanded columns are set, the others

@@ -27,6 +27,8 @@ func (s *topStage) Out() Schema { return s.In }
 type topSink struct {
 	st   *topStage
 	best []topRow
+	// charged is what the candidates cost the query's memory budget.
+	charged int64
 	// shared is the run's threshold, shared with the other workers and
 	// the scan (op_topprune.go).
 	shared *topShared
@@ -78,9 +80,31 @@ func (t *topSink) consume(x *Ctx, b *Batch) error {
 	for _, r := range b.LiveRows() {
 		t.best = append(t.best, topRow{b: b, keys: kv, row: r})
 	}
-	t.best = t.st.keepBest(t.best)
-	t.st.publishBest(t.shared, t.best)
-	return nil
+	// Candidates are sorted down to N once they are twice N, not after
+	// every batch: a top of a million rows fed in small batches (an
+	// mv-expand's pieces) would otherwise sort a million rows per batch.
+	// The stable sort of all candidates keeps the answer the same.
+	if len(t.best) >= 2*n || len(t.best) >= n && b.Rows() > n {
+		t.best = t.st.keepBest(t.best)
+		t.st.publishBest(t.shared, t.best)
+	}
+	return t.charge(x)
+}
+
+// topRowBytes is what the budget is charged per candidate row: the row
+// reference and the cells of its batch it keeps alive.
+func (s *topStage) topRowBytes() int64 { return 32 + 16*int64(len(s.In)) }
+
+// charge bills the budget for the candidates held beyond those already
+// billed; a top of a million wide rows holds them all until the end.
+func (t *topSink) charge(x *Ctx) error {
+	want := int64(len(t.best)) * t.st.topRowBytes()
+	if want <= t.charged {
+		return nil
+	}
+	g := want - t.charged
+	t.charged = want
+	return x.Budget.Charge(g)
 }
 
 // keepBest sorts rows (stably: earlier candidates win ties) and keeps the
@@ -177,7 +201,8 @@ func (t *takeSink) consume(x *Ctx, b *Batch) error {
 	}
 	t.parts = append(t.parts, b)
 	t.rows += int64(b.N)
-	return nil
+	// A take of a million rows keeps them all; charged as a collect is.
+	return x.Budget.Charge(int64(b.N) * int64(len(b.Cols)) * 16)
 }
 
 // Finish implements blockStage.

@@ -173,24 +173,16 @@ func (p *Pipeline) ScanToSinks(x *Ctx, src Source, k int, blk blockStage) ([]sin
 			scr[w].reclaim()
 			b.scratch = scr[w]
 		}
-		for _, st := range p.Stages[:k] {
-			nb, err := st.(streamStage).Apply(x, b)
-			if err != nil {
+		return feed(x, p.Stages[:k], b, func(b *Batch) error {
+			x.Stats.RowsMatched.Add(int64(b.Rows()))
+			if err := sinks[w].consume(x, b); err != nil {
 				return err
 			}
-			if nb == nil {
-				return nil
+			if sinks[w].Full() {
+				return errStopScan
 			}
-			b = nb
-		}
-		x.Stats.RowsMatched.Add(int64(b.Rows()))
-		if err := sinks[w].consume(x, b); err != nil {
-			return err
-		}
-		if sinks[w].Full() {
-			return errStopScan
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil && err != errStopScan {
 		return nil, err
@@ -200,11 +192,25 @@ func (p *Pipeline) ScanToSinks(x *Ctx, src Source, k int, blk blockStage) ([]sin
 
 // RunStages runs stages over an already materialized batch.
 func RunStages(x *Ctx, stages []Stage, b *Batch) (*Batch, error) {
-	for _, st := range stages {
+	for i := 0; i < len(stages); i++ {
 		if err := x.Ctx.Err(); err != nil {
 			return nil, err
 		}
-		switch st := st.(type) {
+		if _, ok := stages[i].(fanOutStage); ok {
+			// Feed its pieces through to the next blocking stage's sink
+			// (or a collector), as the scan workers do, rather than build
+			// the whole expansion first.
+			sub := &Pipeline{Stages: stages[i:]}
+			k, blk := sub.FirstBlocking()
+			nb, err := runPiecewise(x, stages[i:i+k], blk, b)
+			if err != nil {
+				return nil, err
+			}
+			b = nb
+			i += k
+			continue
+		}
+		switch st := stages[i].(type) {
 		case streamStage:
 			nb, err := st.Apply(x, b)
 			if err != nil {
