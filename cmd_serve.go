@@ -57,6 +57,8 @@ func cmdServe(args []string) int {
 	resultCache := fs.String("result-cache", "256M", "memory kept for answers to repeated queries over unchanged blocks (0 keeps none)")
 	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (all small blocks once a dataset has had no event for 3 s)")
 	compactAge := fs.Duration("compact-age", 30*time.Second, "while events keep coming, how old a full-size block must be before compaction merges it")
+	var lf logFlags
+	lf.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -91,7 +93,6 @@ func cmdServe(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
 		return 2
 	}
-	budgetNotice(budget, budgetFrom)
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MemoryBudget: budget, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, FragmentTimeout: *fragTimeout, Ingest: sf.ingest,
 		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, CompactAge: *compactAge, FlushRows: *flushRows}, Engine: engine}
@@ -100,9 +101,28 @@ func cmdServe(args []string) int {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
 		return 2
 	}
-	objStats, err := configureStorage(context.Background(), sf, &cfg)
+	lg, err := lf.logger(os.Stderr, &cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
+		return 2
+	}
+	// Nothing is created before the data directory and the address are
+	// known to be free (cmd_serve_preflight.go).
+	if err := checkDataDir(cfg.DataDir); err != nil {
+		lg.Error(err.Error())
+		return 1
+	}
+	ln, err := listenFirst(cfg.Addr, cfg.DataDir)
+	if err != nil {
+		lg.Error(err.Error())
+		return 1
+	}
+	restart := isRestart(cfg.DataDir)
+	logStart(lg, &cfg, sf, budgetFrom, restart)
+	objStats, err := configureStorage(context.Background(), sf, &cfg)
+	if err != nil {
+		ln.Close()
+		lg.Error(err.Error())
 		return 1
 	}
 	if objStats != nil {
@@ -110,30 +130,36 @@ func cmdServe(args []string) int {
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "aplite:", err)
+		ln.Close()
+		lg.Error(err.Error())
 		return 1
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
+	logOpened(lg, srv, restart)
+	// Signals are caught before the "listening" line: a supervisor that
+	// stops the server as soon as it is up gets a clean stop.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	lg.Info("listening on "+ln.Addr().String(), "addr", ln.Addr().String(), "console", "http://"+ln.Addr().String()+"/")
 	select {
 	case err := <-errc:
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "aplite:", err)
+			lg.Error(err.Error())
 			srv.Close()
 			return 1
 		}
 		return 0
 	case s := <-sig:
-		fmt.Fprintf(os.Stderr, "aplite: %s: finishing in-flight requests and flushing\n", s)
+		lg.Info("stopping: finishing in-flight requests (30 s at most), then flushing buffered events to blocks", "signal", s.String())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "aplite: shutdown:", err)
+		lg.Error("shutdown: " + err.Error())
 		return 1
 	}
+	lg.Info("stopped: every acknowledged event is in the data directory")
 	return 0
 }
 

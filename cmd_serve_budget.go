@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"runtime/debug"
 
 	"github.com/aplite/aplite/db"
@@ -61,11 +60,4 @@ func trimGiB(v string) string {
 		return v[:len(v)-2]
 	}
 	return v
-}
-
-// budgetNotice tells the operator the budget the server runs under.
-func budgetNotice(n int64, note string) {
-	if n > 0 {
-		fmt.Fprintf(os.Stderr, "aplite: memory budget %d MB (%s); queries that do not fit wait, then get 429\n", n>>20, note)
-	}
 }

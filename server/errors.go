@@ -52,6 +52,9 @@ type errorBody struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 	Detail  any    `json:"detail,omitempty"`
+	// RequestID is the id of the request's log lines (X-Request-Id); the
+	// Axiom clients ignore fields they do not know.
+	RequestID string `json:"requestId,omitempty"`
 }
 
 // asAPIError maps any handler error onto a status and message. Errors

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"time"
 
 	"github.com/aplite/aplite/server/console"
 	"github.com/fasthttp/router"
@@ -42,11 +43,14 @@ func (s *Server) wrap(name string, mode authMode, h handlerFunc) fasthttp.Reques
 	stats := s.metrics.route(name)
 	limit := routeLimit(name)
 	return func(ctx *fasthttp.RequestCtx) {
+		began := time.Now()
 		setTraceID(ctx)
 		ctx.SetContentType(contentTypeJSON)
-		if err := s.run(ctx, mode, limit, h); err != nil && !errors.Is(err, errAnswered) {
+		err := s.run(ctx, mode, limit, h)
+		if err != nil && !errors.Is(err, errAnswered) {
 			writeError(ctx, err)
 		}
+		s.logRequest(ctx, name, began, err)
 		releaseBody(ctx)
 		stats.count(ctx.Response.StatusCode())
 	}
@@ -82,8 +86,9 @@ func (s *Server) routes() *router.Router {
 		return errorf(http.StatusMethodNotAllowed, "method %s not allowed on %s", c.Method(), c.Path())
 	})
 	r.PanicHandler = func(ctx *fasthttp.RequestCtx, v any) {
-		fmt.Fprintf(s.cfg.Log, "aplite: panic serving %s %s: %v\n%s", ctx.Method(), ctx.Path(), v, debug.Stack())
 		setTraceID(ctx)
+		s.logger().Error("panic serving a request", "method", string(ctx.Method()), "path", string(ctx.Path()),
+			"request_id", requestID(ctx), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		writeError(ctx, errorf(http.StatusInternalServerError, "internal error"))
 		releaseBody(ctx)
 	}

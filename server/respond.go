@@ -43,7 +43,7 @@ func writeError(ctx *fasthttp.RequestCtx, err error) {
 	for _, h := range ae.Headers {
 		ctx.Response.Header.Set(h[0], h[1])
 	}
-	body := errorBody{Code: ae.Status, Message: ae.Message, Detail: ae.Detail}
+	body := errorBody{Code: ae.Status, Message: ae.Message, Detail: ae.Detail, RequestID: requestID(ctx)}
 	buf, mErr := jsonAPI.Marshal(body)
 	if mErr != nil {
 		buf = []byte(`{"code":500,"message":"cannot encode error"}`)
@@ -111,6 +111,7 @@ func setTraceID(ctx *fasthttp.RequestCtx) {
 		n >>= 4
 	}
 	ctx.Response.Header.SetBytesV("X-Axiom-Trace-Id", buf[:])
+	setRequestID(ctx, buf[:])
 }
 
 // formatTime renders t the way every response does: UTC, RFC 3339, "Z".

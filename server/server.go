@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -43,6 +44,13 @@ type Config struct {
 	// Log receives start-up notices and internal errors (default stderr).
 	// Tokens are never written to it, except the generated admin token once.
 	Log io.Writer
+	// Logger logs requests, slow queries and failures (logging.go);
+	// default: warnings and errors as text to Log. `aplite serve` makes
+	// Log a LogWriter of it, so everything comes out in one format.
+	Logger *slog.Logger
+	// SlowQuery logs, at info level, every query that takes this long or
+	// longer, with its APL and request id (0: none).
+	SlowQuery time.Duration
 	// StoreOptions tune the storage engine opened in DataDir.
 	StoreOptions db.StoreOptions
 	// Engine bounds the query engine's caches.
@@ -138,6 +146,10 @@ func (c *Config) setDefaults() {
 	}
 	if c.Log == nil {
 		c.Log = os.Stderr
+	}
+	c.Log = &lockedWriter{w: c.Log}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(c.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	if c.Advertise == "" {
 		c.Advertise = c.Addr
@@ -274,6 +286,7 @@ func New(cfg Config) (*Server, error) {
 		DisablePreParseMultipartForm: true,
 		NoDefaultContentType:         false,
 		ErrorHandler:                 s.transportError,
+		Logger:                       fasthttpLogger{s},
 		ReadBufferSize:               16 << 10,
 		CloseOnShutdown:              true,
 	}

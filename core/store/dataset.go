@@ -130,6 +130,9 @@ func newDataset(db *DB, name string, created time.Time, files dsFiles, rec *reco
 		d.dirtySince = now
 		d.walRecords++
 	}
+	if d.walRecords > 0 { // a restart after events not yet in blocks: the operator sees they were kept
+		d.opts.Logf("store: dataset %s: replayed %d WAL records (%d events) not yet in blocks", name, d.walRecords, d.pendingRows)
+	}
 	d.handedSeq = rec.nextSeq - 1
 	if len(d.buf) > 0 {
 		d.handedSeq = d.buf[0].seq - 1
