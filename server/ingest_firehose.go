@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/bytedance/sonic"
 	"github.com/valyala/fasthttp"
@@ -48,8 +49,8 @@ type firehoseResponse struct {
 	ErrorMessage string `json:"errorMessage,omitempty"`
 }
 
-// firehoseJSON reads the envelope without copying the records' strings:
-// they are decoded from the body before the request ends.
+// firehoseJSON reads the envelope without copying the records' strings
+// (CopyString off): they are decoded before the request ends.
 var firehoseJSON = sonic.Config{}.Froze()
 
 // firehoseRoute serves the Firehose door through wrap, like every route
@@ -149,7 +150,9 @@ func (s *Server) handleFirehose(c *call) error {
 		return err
 	}
 	var req firehoseRequest
-	if err := firehoseJSON.Unmarshal(body, &req); err != nil {
+	// The records' strings point into body, which outlives them; sonic's
+	// Unmarshal would first copy the whole body.
+	if err := firehoseJSON.UnmarshalFromString(unsafe.String(unsafe.SliceData(body), len(body)), &req); err != nil {
 		return badRequest("invalid Firehose request body: %s", shortErr(err))
 	}
 	id := firehoseRequestID(c.RequestCtx, req.RequestID)
