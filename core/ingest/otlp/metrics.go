@@ -130,8 +130,14 @@ func addMetricPoints(m *metricspb.Metric, point pointFunc) {
 	}
 }
 
+// attrSetter writes a data point's attributes, each its own field: they
+// are the metric's dimensions, which a query groups by.
 func attrSetter(kvs []*commonpb.KeyValue) func(*store.RowsBuilder) {
-	return func(b *store.RowsBuilder) { setAttributes(b, "attributes.", kvs) }
+	return func(b *store.RowsBuilder) {
+		for _, kv := range kvs {
+			setValue(b, "attributes."+kv.Key, kv.Value)
+		}
+	}
 }
 
 // setNumber stores a gauge or sum point's value, as a long when it is one.

@@ -1,7 +1,9 @@
 // Package otlp decodes OpenTelemetry export bodies (OTLP/HTTP, protobuf
 // or JSON) into rows: spans and log records are flattened into events like
-// any ingested JSON (the otel-demo-traces shape of apl.md §4.2), and each
-// metric data point is one event (docs/OTLP.md). It sits beside the JSON,
+// any ingested JSON (the otel-demo-traces shape of apl.md §4.2), their
+// attributes outside the semantic conventions in the attributes.custom
+// map field as Axiom's (semconv.go), and each metric data point is one
+// event (docs/OTLP.md). It sits beside the JSON,
 // NDJSON and CSV decoders of package ingest so that every body reaches the
 // storage through db's one ingest path.
 //
@@ -151,7 +153,7 @@ func setSpan(b *store.RowsBuilder, sp *tracepb.Span) {
 		b.SetString("status.code", code)
 	}
 	b.SetBool("error", code == "ERROR")
-	setAttributes(b, "attributes.", sp.Attributes)
+	setAttributes(b, sp.Attributes)
 	if len(sp.Events) > 0 {
 		evs := make([]any, len(sp.Events))
 		for i, e := range sp.Events {
@@ -196,7 +198,7 @@ func setLogRecord(b *store.RowsBuilder, lr *logspb.LogRecord) {
 	if lr.EventName != "" {
 		b.SetString("event_name", lr.EventName)
 	}
-	setAttributes(b, "attributes.", lr.Attributes)
+	setAttributes(b, lr.Attributes)
 }
 
 // setResource writes resource attributes: service.* at the top level (as
@@ -223,12 +225,6 @@ func setScope(b *store.RowsBuilder, sc *commonpb.InstrumentationScope) {
 	}
 	if sc.Version != "" {
 		b.SetString("scope.version", sc.Version)
-	}
-}
-
-func setAttributes(b *store.RowsBuilder, prefix string, kvs []*commonpb.KeyValue) {
-	for _, kv := range kvs {
-		setValue(b, prefix+kv.Key, kv.Value)
 	}
 }
 

@@ -2,8 +2,11 @@ package otlp
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
@@ -67,7 +70,7 @@ func TestJSONIDs(t *testing.T) {
 	body := `{"resourceSpans":[{"scopeSpans":[{"spans":[
 		{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"32c782f837b78df4","parentSpanId":"eee19b7ec3c1b174","name":"hex"},
 		{"traceId":"W47/95gDgQPSabYzgT/GDA==","spanId":"MseC+De3jfQ=","name":"base64",
-		 "attributes":[{"key":"raw","value":{"bytesValue":"MDEyMzQ1Njc4OWFi"}}]}]}]}]}`
+		 "attributes":[{"key":"db.statement","value":{"bytesValue":"MDEyMzQ1Njc4OWFi"}}]}]}]}]}`
 	b := store.NewRowsBuilder()
 	if err := Decode([]byte(body), Traces, true, 42, b); err != nil {
 		t.Fatal(err)
@@ -85,11 +88,41 @@ func TestJSONIDs(t *testing.T) {
 		"trace_id":       {"5b8efff798038103d269b633813fc60c", "5b8efff798038103d269b633813fc60c"},
 		"span_id":        {"32c782f837b78df4", "32c782f837b78df4"},
 		"parent_span_id": {"eee19b7ec3c1b174"},
-		"attributes.raw": {"303132333435363738396162"},
+		"attributes.db.statement": {"303132333435363738396162"},
 	}
 	for k, w := range want {
 		if fmt.Sprint(got[k]) != fmt.Sprint(w) {
 			t.Errorf("%s = %v, want %v", k, got[k], w)
 		}
+	}
+}
+
+// A span's attributes the semantic conventions define (template ones
+// such as http.request.header.<key> too) are fields of their own; the
+// others, under their full names, are the attributes.custom map.
+func TestCustomAttributes(t *testing.T) {
+	str := func(k, v string) *commonpb.KeyValue {
+		return &commonpb.KeyValue{Key: k, Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: v}}}
+	}
+	td := &tracepb.TracesData{ResourceSpans: []*tracepb.ResourceSpans{{ScopeSpans: []*tracepb.ScopeSpans{{
+		Spans: []*tracepb.Span{{Name: "GET /", Attributes: []*commonpb.KeyValue{str("http.method", "GET"),
+			str("http.request.header.x-id", "7"), str("url.path", "/"), str("custom.user", "alice"), str("http.request.header.", "?")}}},
+	}}}}}
+	body, _ := proto.Marshal(td)
+	b := store.NewRowsBuilder()
+	if err := Decode(body, Traces, false, 42, b); err != nil {
+		t.Fatal(err)
+	}
+	rows := b.Finish(42)
+	var names []string
+	for _, k := range rows.Keys {
+		if strings.HasPrefix(k.Name, "attributes.") {
+			names = append(names, k.Name)
+		}
+	}
+	slices.Sort(names)
+	want := "attributes.custom attributes.http.method attributes.http.request.header.x-id attributes.url.path"
+	if got := strings.Join(names, " "); got != want {
+		t.Fatalf("fields %s, want %s", got, want)
 	}
 }
