@@ -85,9 +85,9 @@ func TestJSONIDs(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"trace_id":       {"5b8efff798038103d269b633813fc60c", "5b8efff798038103d269b633813fc60c"},
-		"span_id":        {"32c782f837b78df4", "32c782f837b78df4"},
-		"parent_span_id": {"eee19b7ec3c1b174"},
+		"trace_id":                {"5b8efff798038103d269b633813fc60c", "5b8efff798038103d269b633813fc60c"},
+		"span_id":                 {"32c782f837b78df4", "32c782f837b78df4"},
+		"parent_span_id":          {"eee19b7ec3c1b174"},
 		"attributes.db.statement": {"303132333435363738396162"},
 	}
 	for k, w := range want {

@@ -24,7 +24,7 @@ import (
 // names, generated from the otel module's semconv packages:
 //
 //	cd $(go env GOMODCACHE)/go.opentelemetry.io/otel@v1.46.0/semconv &&
-//	grep -rhoE 'attribute\.Key\("[^"]+"\)' v1.1[3-9]* v1.[2-4]* | sed 's/attribute.Key("//; s/")//' | sort -u
+//	grep -rhoE 'attribute\.Key\("[^"]+"\)' v1.1[3-9].* v1.[2-4][0-9].* | sed 's/attribute.Key("//; s/")//' | sort -u
 //
 // and the template prefixes with '"[a-z0-9_.]+\."\s*\+' in the same files.
 
