@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -86,7 +88,18 @@ func (c *ingestClient) post(b *batch) (int, []byte, error) {
 	wait := time.Second
 	for attempt := 0; ; attempt++ {
 		status, answer, hdr, err := c.do("POST", c.ingestURL(), b.contentType, body)
-		if err != nil {
+		var ns *notSentError
+		switch {
+		case errors.As(err, &ns) && len(b.events) > 1:
+			// A server that refuses a body over its limit may close the
+			// connection while it is sent: treat it as the 413 it is
+			// likely to be (nothing was ingested, the body was not whole).
+			return http.StatusRequestEntityTooLarge, []byte(err.Error()), nil
+		case errors.As(err, &ns) && attempt < maxRetries:
+			c.sleep(wait)
+			wait = min(2*wait, 30*time.Second)
+			continue
+		case err != nil:
 			return 0, nil, err
 		}
 		if status == http.StatusNotFound && !c.created && strings.Contains(serverMessage(answer), "not found") {
@@ -136,17 +149,32 @@ func (c *ingestClient) ingestURL() string {
 
 // do makes one request and reads the whole answer.
 func (c *ingestClient) do(method, u, ctype string, body []byte) (int, []byte, http.Header, error) {
-	req, err := http.NewRequest(method, u, bytes.NewReader(body))
+	sent := &sentReader{r: bytes.NewReader(body)}
+	req, err := http.NewRequest(method, u, sent)
 	if err != nil {
 		return 0, nil, nil, err
 	}
+	req.ContentLength = int64(len(body))
+	req.GetBody = nil
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	req.Header.Set("Content-Type", ctype)
+	if len(body) > 64<<10 {
+		// The server then refuses a body over its limit (413) before
+		// it is sent, instead of resetting the connection halfway; and
+		// a connection is not reused after such a refusal, which the
+		// server may close without saying so (a POST is not retried).
+		req.Header.Set("Expect", "100-continue")
+		req.Close = true
+	}
 	if c.org != "" {
 		req.Header.Set("X-Axiom-Org-Id", c.org)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
+		var op *net.OpError
+		if sent.n < len(body) || errors.As(err, &op) && (op.Op == "write" || op.Op == "readfrom") {
+			return 0, nil, nil, &notSentError{err}
+		}
 		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
@@ -156,6 +184,26 @@ func (c *ingestClient) do(method, u, ctype string, body []byte) (int, []byte, ht
 	}
 	return resp.StatusCode, answer, resp.Header, nil
 }
+
+// sentReader counts the bytes of a request body the transport took.
+type sentReader struct {
+	r io.Reader
+	n int
+}
+
+func (s *sentReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.n += n
+	return n, err
+}
+
+// notSentError is a request that failed before its whole body was handed
+// to the connection, or whose writing failed: the server did not get the
+// whole body, so it cannot have ingested it.
+type notSentError struct{ err error }
+
+func (e *notSentError) Error() string { return "the batch was not sent whole: " + e.err.Error() }
+func (e *notSentError) Unwrap() error { return e.err }
 
 // retryAfter reads a Retry-After header (seconds or an HTTP date), else
 // returns def.
