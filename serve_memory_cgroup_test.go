@@ -25,11 +25,10 @@ import (
 // APLITE_GOV_BIN=/path measures another binary (an older aplite) with the
 // same queries: it prints each shape's peak either way, and
 // APLITE_GOV_SHAPES="sort, wide;summarize" runs only the shapes named.
-// In the heavy run the summarize and mv-expand shapes peak at 2.2-2.4 GB
-// for a 2.4 GB budget (3.4-4.1 GB before their states, keys and batches
-// were charged); "sort, wide" peaks at 2.6-3.2 GB, mostly over the
-// bound: the strings extend builds per batch (strcat of a million rows)
-// are charged by nobody.
+// In the heavy run every shape peaks at 1.5-2.2 GB for a 2.4 GB budget
+// (summarize and mv-expand: 3.4-4.1 GB before their states, keys and
+// batches were charged; "sort, wide": 2.6-3.2 GB before mv-expand handed
+// its rows on in pieces).
 func TestServeMemoryBudgetInCgroup(t *testing.T) {
 	const cgroups = "/sys/fs/cgroup/memory"
 	// The parser refuses or-chains of over 1,000 terms (400): the or
@@ -187,6 +186,9 @@ func (s *cgroupServer) storm(t *testing.T, apl string, n int) map[int]int {
 			mu.Lock()
 			defer mu.Unlock()
 			codes[code]++
+			if code != 200 && codes[code] == 1 {
+				t.Logf("first %d: %.200s", code, msg)
+			}
 			switch {
 			case err != nil:
 				t.Errorf("query: %v (server log: %s)", err, s.log)
