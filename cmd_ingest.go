@@ -31,6 +31,7 @@ ingested, 1 when the server refused a batch or some events failed.
 
 examples:
   aplite ingest -token xapt-... logs events.ndjson
+  AXIOM_URL=http://127.0.0.1:8080 AXIOM_TOKEN=xapt-... aplite ingest logs big.ndjson.zst
   aplite ingest -url https://aplite.example.com -token xaat-... web access.csv.gz
   zcat old.ndjson.gz | aplite ingest -token xapt-... logs -
 
@@ -41,9 +42,10 @@ flags:
 func cmdIngest(args []string) int {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	c := &ingestClient{http: &http.Client{Timeout: 5 * time.Minute}, sleep: time.Sleep, log: os.Stderr}
-	fs.StringVar(&c.url, "url", envOr("APLITE_URL", "http://127.0.0.1:8080"), "the server's base URL (APLITE_URL)")
-	fs.StringVar(&c.token, "token", os.Getenv("APLITE_TOKEN"), "an API or personal token that may ingest into DATASET (APLITE_TOKEN)")
-	fs.StringVar(&c.org, "org", envOr("APLITE_ORG_ID", "default"), "organization id, sent as X-Axiom-Org-Id (APLITE_ORG_ID)")
+	// The Axiom clients' variables work too, so README's exports serve both.
+	fs.StringVar(&c.url, "url", envOr("APLITE_URL", envOr("AXIOM_URL", "http://127.0.0.1:8080")), "the server's base URL (APLITE_URL, AXIOM_URL)")
+	fs.StringVar(&c.token, "token", envOr("APLITE_TOKEN", os.Getenv("AXIOM_TOKEN")), "an API or personal token that may ingest into DATASET (APLITE_TOKEN, AXIOM_TOKEN)")
+	fs.StringVar(&c.org, "org", envOr("APLITE_ORG_ID", envOr("AXIOM_ORG_ID", "default")), "organization id, sent as X-Axiom-Org-Id (APLITE_ORG_ID, AXIOM_ORG_ID)")
 	batch := fs.String("batch-bytes", "8M", "largest request body; a batch the server still refuses as too large (413) is halved")
 	format := fs.String("format", "", "ndjson, json or csv: the format of every FILE (default: from each file's name)")
 	fs.StringVar(&c.timestampField, "timestamp-field", "", "the field that holds each event's time (default _time)")
@@ -73,7 +75,7 @@ func cmdIngest(args []string) int {
 		return usageErr("give a dataset and at least one file (aplite ingest -h)")
 	}
 	if c.token == "" {
-		return usageErr("-token (or APLITE_TOKEN) is required")
+		return usageErr("-token (or APLITE_TOKEN, AXIOM_TOKEN) is required")
 	}
 	n, err := parseSize(*batch)
 	if err != nil || n < 1 {
