@@ -96,8 +96,17 @@ func (s *Server) notify(org string, m *meta.Monitor, r groupResult, win runSpan,
 			out = append(out, deliveryEntry{Notifier: id, Error: "notifier disabled until " + n.DisabledUntil.Format(time.RFC3339)})
 			continue
 		}
-		for _, a := range alerts {
-			out = append(out, s.deliver(n, a, now))
+		for i, a := range alerts {
+			e := s.deliver(n, a, now)
+			out = append(out, e)
+			if !e.OK && i+1 < len(alerts) {
+				// A target that failed every attempt is not tried again
+				// for each other event of the run (ten timeouts would hold
+				// the scheduler for minutes).
+				out = append(out, deliveryEntry{Notifier: id, Error: fmt.Sprintf(
+					"%d more matching events not sent: the notifier failed on this run's previous one", len(alerts)-i-1)})
+				break
+			}
 		}
 	}
 	return out

@@ -209,3 +209,34 @@ func TestMatchMonitorNotifiesEveryBatch(t *testing.T) {
 		t.Fatalf("history %+v", runs)
 	}
 }
+
+// A target that fails every attempt for a match monitor's first event is
+// not tried for the run's other events: the history says how many were
+// not sent.
+func TestMatchMonitorFailingTargetTriedOnce(t *testing.T) {
+	notifyBackoff = time.Millisecond
+	ts := newTestServerConfig(t, Config{MonitorTick: -1, NotifyAllow: []string{"127.0.0.1/32"}})
+	ts.createDataset("logs")
+	r := newReceiver(t)
+	r.failNext = 1000
+	nid := ts.webhook(r, "")
+	base := schedBase()
+	var mon struct{ ID string }
+	ts.must(req{method: "POST", path: "/v2/monitors", body: map[string]any{"name": "panics", "type": "MatchEvent",
+		"aplQuery": "['logs'] | where level == 'panic'", "intervalMinutes": 1, "rangeMinutes": 1,
+		"notifierIDs": []string{nid}}}, 200).json(t, &mon)
+	var b strings.Builder
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&b, `{"_time":%q,"level":"panic"}`+"\n", base.Add(-time.Duration(i+1)*time.Second).Format(time.RFC3339))
+	}
+	ts.ingestNDJSON("logs", b.String())
+	ts.s.runDueMonitors(base)
+	run := ts.lastRun(mon.ID)
+	r.mu.Lock()
+	tried := 1000 - r.failNext
+	r.mu.Unlock()
+	if tried != notifyAttempts || len(run.Notified) != 2 || run.Notified[0].Attempts != notifyAttempts ||
+		!strings.Contains(run.Notified[1].Error, "3 more matching events not sent") {
+		t.Fatalf("%d requests, run %+v", tried, run)
+	}
+}
