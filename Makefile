@@ -2,22 +2,27 @@
 GO        ?= go
 BIN       ?= aplite
 DATA      ?= ./data
+ADDR      ?= 127.0.0.1:8080
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web fmt lint clean conformance difftest
+.PHONY: all build run demo test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web fmt lint clean conformance difftest
 
 all: build
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-## run: serve on 127.0.0.1:8080 with ./data as the data directory.
+## run: serve on ADDR (default 127.0.0.1:8080) with DATA (./data) as the data directory.
 run: build
-	./$(BIN) serve -addr 127.0.0.1:8080 -data $(DATA)
+	./$(BIN) serve -addr $(ADDR) -data $(DATA)
+
+## demo: serve on ADDR with a dataset of generated HTTP logs of the last two hours.
+demo: build
+	./$(BIN) demo -addr $(ADDR)
 
 ## test: everything CI checks.
 test: tidy vet unit race wasm-core fuzz-seeds compat cluster

@@ -35,6 +35,8 @@ func run(args []string) int {
 	switch cmd {
 	case "serve":
 		return cmdServe(args)
+	case "demo":
+		return cmdDemo(args)
 	case "query":
 		return cmdQuery(args)
 	case "fmt":
@@ -69,6 +71,7 @@ func usage(w io.Writer) {
 
 commands:
   serve       serve the HTTP API (the default)
+  demo        serve with a dataset of generated HTTP logs of the last two hours
   query       run APL locally over a data directory or files
   fmt         print APL from standard input in canonical form
   functions   list the supported scalar and aggregation functions
