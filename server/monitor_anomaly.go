@@ -267,3 +267,6 @@ func rowTime(v any) (time.Time, bool) {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	return t, err == nil
 }
+
+// maxCompareDays bounds compareDays: each day is one more query per run.
+const maxCompareDays = 31

@@ -134,3 +134,18 @@ func TestAnomalyMonitorNeedsATimeSeries(t *testing.T) {
 		t.Fatalf("run %+v", r)
 	}
 }
+
+// A negative tolerance, or compareDays out of range, is refused when the
+// monitor is saved, naming the fields.
+func TestAnomalyMonitorSettingsChecked(t *testing.T) {
+	ts := newTestServer(t)
+	ts.createDataset("logs")
+	for _, bad := range []map[string]any{{"tolerance": -1}, {"compareDays": -1}, {"compareDays": 32}} {
+		body := map[string]any{"name": "a", "type": "AnomalyDetection", "aplQuery": "['logs'] | summarize count() by bin(_time, 1m)",
+			"operator": "Above"}
+		for k, v := range bad {
+			body[k] = v
+		}
+		ts.mustErr(req{method: "POST", path: "/v2/monitors", body: body}, 400, "tolerance must not be negative, and compareDays must be 0 to 31")
+	}
+}

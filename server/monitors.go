@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -44,6 +45,10 @@ func monitorResource(s *Server) *resource[meta.Monitor] {
 		}
 		if m.IntervalMinutes < 0 || m.RangeMinutes < 0 || m.SecondDelay < 0 {
 			return badRequest("intervalMinutes, rangeMinutes and secondDelay must not be negative")
+		}
+		// Each day compared is one more query per run of an anomaly monitor.
+		if m.Tolerance < 0 || math.IsNaN(m.Tolerance) || m.CompareDays < 0 || m.CompareDays > maxCompareDays {
+			return badRequest("tolerance must not be negative, and compareDays must be 0 to %d", maxCompareDays)
 		}
 		m.DisabledUntil = m.DisabledUntil.UTC()
 		if hasMPL {
