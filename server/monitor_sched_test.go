@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aplite/aplite/server/meta"
 )
 
 // schedBase is a whole hour a few hours ago: the tests' events and
@@ -159,5 +161,23 @@ func TestMonitorCatchUpAfterRestart(t *testing.T) {
 	checkTiled(t, last)
 	if !last[len(last)-1].Time.Equal(base.Add(3*time.Hour + 12*time.Minute)) {
 		t.Fatalf("the last run was due at %s", last[len(last)-1].Time)
+	}
+}
+
+// A state stored by an aplite from before the schedule (its last run
+// only) continues an interval after that run.
+func TestMonitorScheduleFromOlderState(t *testing.T) {
+	ts := newTestServerConfig(t, Config{MonitorTick: -1})
+	ts.createDataset("logs")
+	id := ts.counter("old")
+	last := schedBase().Add(17 * time.Second)
+	if err := ts.s.meta.Put(meta.KindMonitorState, ts.org, id, monitorState{LastRun: last}); err != nil {
+		t.Fatal(err)
+	}
+	ts.s.runDueMonitors(last.Add(150 * time.Second))
+	runs := ts.history(id)
+	if len(runs) != 2 || !runs[0].Time.Equal(last.Add(time.Minute)) || !runs[0].QueryStartTime.Equal(last) ||
+		!runs[1].QueryStartTime.Equal(runs[0].QueryEndTime) {
+		t.Fatalf("runs %+v", runs)
 	}
 }
