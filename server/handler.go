@@ -105,7 +105,7 @@ func (s *Server) routes() *router.Router {
 	}
 
 	// Ingest and query.
-	ingest := s.wrap("ingest", authOrg, s.handleIngest)
+	ingest := s.herokuDoor(s.wrap("ingest", authOrg, s.handleIngest)) // a logplex body is a Heroku drain: server/ingest_heroku.go
 	r.POST("/v1/datasets/{id}/ingest", ingest)
 	r.POST("/v1/ingest/{id}", ingest)
 	s.elasticRoutes(r)

@@ -2,6 +2,7 @@ package syslog
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -149,4 +150,21 @@ func unexpected(err error) error {
 		return io.ErrUnexpectedEOF
 	}
 	return err
+}
+
+// Ready reports whether a whole frame is already buffered, so Next would
+// return it without waiting for the sender: a batch takes frames while
+// this holds and is stored as soon as it does not.
+func (r *Reader) Ready() bool {
+	b, _ := r.r.Peek(r.r.Buffered())
+	for len(b) > 0 && isSeparator(b[0]) {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return false
+	}
+	if n, size, ok := octetCount(b); ok {
+		return size+n <= len(b) || n > r.max // an over-long count fails at once
+	}
+	return bytes.IndexByte(b, '\n') >= 0 || len(b) >= r.max
 }

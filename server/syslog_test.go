@@ -1,0 +1,189 @@
+package server
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startSyslog serves syslog for ts on a loopback port and stops it with
+// the test.
+func startSyslog(t *testing.T, ts *testServer, cfg SyslogConfig) *SyslogListener {
+	t.Helper()
+	l, err := ts.s.ListenSyslog("127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// waitRows polls apl until it answers want (the events of a connection
+// are stored after the sender has sent them, with no answer to wait on),
+// failing after 10 s.
+func (ts *testServer) waitRows(apl string, want []string, fields ...string) {
+	ts.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := ts.tryRows(apl, fields...) // refused until the first event brings the fields
+		if err == nil && slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.t.Fatalf("%s (%v):\n%s\nwant:\n%s", apl, err, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The messages a sender writes over one connection, octet-counted and
+// newline framed, RFC 5424 and BSD, are stored one event each in the
+// listener's dataset, created for it, with the sender's address; a frame
+// that does not parse is skipped and the ones after it are stored.
+func TestSyslogListenerTCP(t *testing.T) {
+	ts := newTestServer(t)
+	l := startSyslog(t, ts, SyslogConfig{Dataset: "sys"})
+	c, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := `<165>1 2003-10-11T22:14:15.003Z mymachine.example.com evntslog - ID47 [exampleSDID@32473 iut="3" eventSource="Application"] An application event`
+	fmt.Fprintf(c, "%d %s", len(msg), msg)
+	fmt.Fprint(c, "<38>Nov  8 10:01:02 myhost sshd[4242]: Accepted publickey for root\n")
+	fmt.Fprint(c, "<999>1 - - - - - - refused\n")
+	fmt.Fprint(c, "plain line from nc\n")
+	c.Close()
+	ts.waitRows("['sys'] | extend iut = tostring(structuredData['exampleSDID@32473'].iut) | project hostname, application, procid, msgid, severity, facility, message, iut, remoteAddress",
+		[]string{
+			"application=evntslog,msgid=ID47,severity=notice,facility=local4,message=An application event,iut=3,remoteAddress=127.0.0.1,hostname=mymachine.example.com",
+			"application=sshd,procid=4242,severity=info,facility=auth,message=Accepted publickey for root,iut=,remoteAddress=127.0.0.1,hostname=myhost",
+			"severity=notice,facility=user,message=plain line from nc,iut=,remoteAddress=127.0.0.1",
+		}, "application", "procid", "msgid", "severity", "facility", "message", "iut", "remoteAddress", "hostname")
+	if got := ts.syslogRows("['sys'] | where application == 'evntslog' | project _time", "_time"); !slices.Equal(got, []string{"_time=2003-10-11T22:14:15.003Z"}) {
+		t.Errorf("_time = %v", got)
+	}
+	// The listener counts as ingest on /metrics.
+	if m := string(ts.do(req{method: "GET", path: "/metrics"}).body); !strings.Contains(m, "aplite_ingest_events_total 3") {
+		t.Errorf("metrics lack the 3 events:\n%s", grepLines(m, "ingest"))
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// A frame over the size limit closes its connection (a message is never
+// stored cut); what came before it is stored.
+func TestSyslogListenerFrameTooLong(t *testing.T) {
+	ts := newTestServer(t)
+	l := startSyslog(t, ts, SyslogConfig{Dataset: "sys", MaxFrame: 1024})
+	c, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprint(c, "<13>kept\n2000 <13>"+strings.Repeat("x", 1995)+"<13>after, never read\n")
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	// Closed with unread bytes in its buffer, the socket may answer RST.
+	if n, err := c.Read(make([]byte, 1)); err != io.EOF && !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("read from the listener: %d, %v; want the connection closed", n, err)
+	}
+	ts.waitRows("['sys'] | project message", []string{"message=kept"}, "message")
+}
+
+// With a certificate the listener speaks TLS (RFC 5425); a plain TCP
+// sender is refused.
+func TestSyslogListenerTLS(t *testing.T) {
+	ts := newTestServer(t)
+	certFile, keyFile := testCert(t, t.TempDir())
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := startSyslog(t, ts, SyslogConfig{TLS: &tls.Config{Certificates: []tls.Certificate{cert}}})
+	pool := x509.NewCertPool()
+	pem, _ := os.ReadFile(certFile)
+	pool.AppendCertsFromPEM(pem)
+	c, err := tls.Dial("tcp", l.Addr().String(), &tls.Config{RootCAs: pool, ServerName: "localhost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tlsMsg := "<14>1 - web1 app - - - over tls"
+	fmt.Fprintf(c, "%d %s", len(tlsMsg), tlsMsg)
+	c.Close()
+	plain, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprint(plain, "<14>in clear text\n")
+	plain.Close()
+	ts.waitRows("['syslog'] | project hostname, message", []string{"hostname=web1,message=over tls"}, "hostname", "message")
+}
+
+// testCert writes a self-signed certificate for localhost and 127.0.0.1
+// into dir.
+func testCert(t *testing.T, dir string) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		DNSNames: []string{"localhost"}, IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
+}
+
+// The listener refuses to start where it could not store: an org that
+// does not exist, or a dataset name the API would refuse.
+func TestSyslogListenerConfig(t *testing.T) {
+	ts := newTestServer(t)
+	// One request first: a Shutdown that comes before fasthttp's Serve has
+	// started never ends it, and this test makes no other request.
+	ts.must(req{method: "GET", path: "/health"}, 200)
+	if _, err := ts.s.ListenSyslog("127.0.0.1:0", SyslogConfig{Org: "nope"}); err == nil || !strings.Contains(err.Error(), `organization "nope" not found`) {
+		t.Errorf("unknown org: %v", err)
+	}
+	if _, err := ts.s.ListenSyslog("127.0.0.1:0", SyslogConfig{Dataset: "axiom-x"}); err == nil || !strings.Contains(err.Error(), `dataset "axiom-x"`) {
+		t.Errorf("reserved dataset name: %v", err)
+	}
+}
