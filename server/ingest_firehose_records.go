@@ -115,9 +115,12 @@ func (b *firehoseBuf) record(out []byte, data string, i int, limit int64) ([]byt
 	}
 	t := bytes.TrimSpace(rec)
 	if len(t) > 0 && t[0] == '{' && bytes.IndexByte(t, '\n') < 0 {
-		// One object on one line: move it to the record's start, in place.
-		k := copy(out[start:], t)
-		return append(out[:start+k], '\n'), nil
+		// One object on one line, where it was decoded (moved to the
+		// record's start only when there was space before it).
+		if &t[0] != &out[start] {
+			copy(out[start:], t)
+		}
+		return append(out[:start+len(t)], '\n'), nil
 	}
 	b.scratch = append(b.scratch[:0], rec...)
 	return appendRecord(out[:start], b.scratch), nil
