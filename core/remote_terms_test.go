@@ -32,7 +32,7 @@ func (s slowObjects) GetRange(ctx context.Context, key string, off, n int64) ([]
 // another, and answers as the ingest node does.
 func TestRemoteTermFiltersReadSideBySide(t *testing.T) {
 	objs := store.NewMemObjects()
-	ing, err := store.Open(t.TempDir(), store.Options{Objects: objs, NoSync: true, SealTermFilters: true,
+	ing, err := store.Open(t.TempDir(), store.Options{Objects: objs, NoSync: true,
 		FlushInterval: time.Hour, CompactInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)

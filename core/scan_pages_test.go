@@ -31,7 +31,7 @@ func realisticPagedDB(n int, rare ...int) (*Engine, error) {
 // pagedOptions make the n events appended at once one block with paged
 // free-text columns and term filters.
 func pagedOptions(n int) store.Options {
-	return store.Options{NoSync: true, SealTermFilters: true, SealRows: n, FlushRows: n}
+	return store.Options{NoSync: true, SealRows: n, FlushRows: n}
 }
 
 // fillPaged appends n realistic events to ds as one block, the rare word

@@ -68,10 +68,12 @@ type Options struct {
 	// instead of the data directory, which then holds only the WAL
 	// (OBJECTS.md). OpenRemote needs it.
 	Objects ObjectStore
-	// SealTermFilters builds term filters (FORMAT.md) when the ingest
-	// path seals a block too, not only when compaction merges blocks; it
-	// costs ingest CPU in proportion to the text ingested.
-	SealTermFilters bool
+	// NoSealTermFilters leaves term filters (FORMAT.md) to compaction.
+	// By default the ingest path's seal builds them too, so a block is
+	// searchable by its filters from the moment it is sealed (logs are
+	// searched most right after they arrive), at the ingest cost
+	// FORMAT.md gives.
+	NoSealTermFilters bool
 	// Grace is how long a block dropped from an object-storage catalog
 	// stays readable for queries that still use it (default 10 minutes).
 	Grace time.Duration

@@ -177,8 +177,15 @@ func BenchmarkBufferedMemory(b *testing.B) {
 }
 
 // BenchmarkFlushBlock times turning 64 buffered batches of 1000 HTTP-log
-// events into one encoded block (merge, sort, encode): the flush cost.
+// events into one encoded block (merge, sort, encode): the flush cost,
+// with and without the term filters the seal builds (unless NoSealTermFilters).
 func BenchmarkFlushBlock(b *testing.B) {
+	for _, terms := range []bool{false, true} {
+		b.Run(fmt.Sprintf("terms=%v", terms), func(b *testing.B) { benchFlushBlock(b, terms) })
+	}
+}
+
+func benchFlushBlock(b *testing.B, terms bool) {
 	batches := benchBatches(64, 1000)
 	parts := make([]Part, len(batches))
 	size := 0
@@ -193,7 +200,7 @@ func BenchmarkFlushBlock(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := encodeBlock(cs, blockMeta{}); err != nil {
+		if _, err := encodeBlock(cs, blockMeta{terms: terms}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -219,7 +219,6 @@ func TestCatalogDamagedDeltas(t *testing.T) {
 func TestCatalogTermFiltersStayInBlock(t *testing.T) {
 	objs := NewMemObjects()
 	opts := objOpts(objs)
-	opts.SealTermFilters = true
 	db := mustObjDB(t, t.TempDir(), opts)
 	defer db.Close()
 	ds, _ := db.Create("logs")
@@ -277,7 +276,6 @@ func TestCatalogTermFiltersStayInBlock(t *testing.T) {
 func TestCatalogReadsFormat1(t *testing.T) {
 	objs := NewMemObjects()
 	opts := objOpts(objs)
-	opts.SealTermFilters = true
 	dir := t.TempDir()
 	db := mustObjDB(t, dir, opts)
 	ds, _ := db.Create("logs")
@@ -358,7 +356,6 @@ func colIndex(t *testing.T, e catalogBlock, name string) int {
 func TestCatalogEntryWithoutTermRanges(t *testing.T) {
 	objs := NewMemObjects()
 	opts := objOpts(objs)
-	opts.SealTermFilters = true
 	db := mustObjDB(t, t.TempDir(), opts)
 	ds, _ := db.Create("logs")
 	flushBatches(t, ds, 1, 1e18)

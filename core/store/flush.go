@@ -80,7 +80,7 @@ func (d *Dataset) seal(parts []Part, maxSeq uint64, bytes int64) error {
 	}
 	var blk *blockPart
 	if cs.n > 0 {
-		blk, err = d.encodeHeapBlock(cs, blockMeta{walSeqMax: maxSeq, inputBytes: bytes, terms: d.opts.SealTermFilters})
+		blk, err = d.encodeHeapBlock(cs, blockMeta{walSeqMax: maxSeq, inputBytes: bytes, terms: !d.opts.NoSealTermFilters})
 		if err != nil {
 			return err
 		}

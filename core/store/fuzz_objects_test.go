@@ -18,7 +18,7 @@ import (
 // opens yields parts whose reads fail cleanly.
 func FuzzCatalog(f *testing.F) {
 	objs := NewMemObjects()
-	db, err := Open(f.TempDir(), Options{Objects: objs, NoSync: true, FlushInterval: time.Hour, SealTermFilters: true}) // seeds with termRanges
+	db, err := Open(f.TempDir(), Options{Objects: objs, NoSync: true, FlushInterval: time.Hour}) // seeds with termRanges
 	if err != nil {
 		f.Fatal(err)
 	}

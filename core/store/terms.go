@@ -180,26 +180,23 @@ func buildTermFilter(v *vector.Vector, n int) []byte {
 	ng := (n + termGranule - 1) / termGranule
 	out := binary.AppendUvarint(nil, termGranule)
 	out = binary.AppendUvarint(out, uint64(ng))
-	hashes := map[uint64]struct{}{}
-	var buf []byte
+	// Whether values repeat is judged once a column, as the pager does:
+	// a column's granules are alike, and the test costs a map of 2048.
+	tb := termBuilder{dedup: v.Strs != nil && v.Codes == nil && mostlyRepeated(v.Strs[:n])}
 	any := false
 	for g := range ng {
-		clear(hashes)
 		lo, hi := g*termGranule, min((g+1)*termGranule, n)
-		var st termStats
-		buf, st = granuleTerms(v, lo, hi, hashes, buf)
-		if len(hashes) == 0 || len(hashes) > maxFilterTerms {
+		st := tb.granule(v, lo, hi)
+		if tb.hashes.n == 0 || tb.hashes.n > maxFilterTerms {
 			out = binary.AppendUvarint(out, 0)
 			continue
 		}
 		per := termBitsPer
-		if st.terms*2 <= st.values*3 && len(hashes)*10 >= (hi-lo)*9 {
+		if st.terms*2 <= st.values*3 && tb.hashes.n*10 >= (hi-lo)*9 {
 			per = termBitsIdent
 		}
-		bits := make([]byte, max(8, (len(hashes)*per+7)/8))
-		for h := range hashes {
-			bloomSet(bits, h)
-		}
+		bits := make([]byte, max(8, (tb.hashes.n*per+7)/8))
+		tb.hashes.each(func(h uint64) { bloomSet(bits, h) })
 		out = binary.AppendUvarint(out, uint64(len(bits)))
 		out = append(out, bits...)
 		any = true
@@ -210,52 +207,221 @@ func buildTermFilter(v *vector.Vector, n int) []byte {
 	return out
 }
 
-// termStats counts what granuleTerms read: values and the terms in them.
+// termStats counts what a granule's terms were read from: values and the
+// terms in them (each distinct value once).
 type termStats struct{ values, terms int }
 
-// granuleTerms adds the term hashes of rows [lo, hi) to hashes, each
-// distinct value once, and stops adding past maxFilterTerms (the granule
-// then gets no filter).
-func granuleTerms(v *vector.Vector, lo, hi int, hashes map[uint64]struct{}, buf []byte) ([]byte, termStats) {
-	var st termStats
-	add := func(s string) bool {
-		st.values++
-		buf = forTerms(s, buf, func(t []byte) {
-			st.terms++
-			hashes[xxhash.Sum64(t)] = struct{}{}
-		})
-		return len(hashes) <= maxFilterTerms
-	}
+// termBuilder gathers the distinct term hashes of one granule at a time,
+// its tables reused from granule to granule. Filters are built on the
+// ingest path (the seal), so this is written for speed: the hashes go
+// into an open-addressing set (a Go map cost half the build), and a
+// column of repeated values (methods, user agents, URLs) is split into
+// terms once per distinct value of the granule, not once per row.
+type termBuilder struct {
+	hashes hashSet
+	dedup  bool                // the column's values repeat: split each once
+	seen   map[string]struct{} // the granule's values, when dedup
+	codes  map[uint32]struct{}
+	buf    []byte
+	st     termStats
+}
+
+// granule fills b.hashes with the term hashes of rows [lo, hi) of v and
+// stops adding past maxFilterTerms (the granule then gets no filter).
+func (b *termBuilder) granule(v *vector.Vector, lo, hi int) termStats {
+	b.hashes.reset()
+	b.st = termStats{}
 	if v.Codes != nil { // dictionary: each distinct code of the granule once
-		seen := make(map[uint32]struct{}, 256)
+		if b.codes == nil {
+			b.codes = make(map[uint32]struct{}, 256)
+		}
+		clear(b.codes)
 		for i := lo; i < hi; i++ {
 			if v.IsNull(i) {
 				continue
 			}
 			c := v.Codes[i]
-			if _, dup := seen[c]; dup {
+			if _, dup := b.codes[c]; dup {
 				continue
 			}
-			seen[c] = struct{}{}
-			if !add(v.Dict[c]) {
-				return buf, st
+			b.codes[c] = struct{}{}
+			if !b.add(v.Dict[c]) {
+				break
 			}
 		}
-		return buf, st
+		return b.st
+	}
+	dedup := b.dedup
+	if dedup {
+		if b.seen == nil {
+			b.seen = make(map[string]struct{}, 256)
+		}
+		clear(b.seen)
 	}
 	prev := ""
 	for i := lo; i < hi; i++ {
 		if v.IsNull(i) {
 			continue
 		}
-		if s := v.Str(i); s != prev || i == lo {
-			prev = s
-			if !add(s) {
-				return buf, st
+		s := v.Str(i)
+		if s == prev && i != lo {
+			continue
+		}
+		prev = s
+		if dedup {
+			if _, dup := b.seen[s]; dup {
+				continue
 			}
+			b.seen[s] = struct{}{}
+		}
+		if !b.add(s) {
+			break
 		}
 	}
-	return buf, st
+	return b.st
+}
+
+// add adds the terms of s; false once the granule has too many. It
+// splits ASCII itself, the same terms as forTerms without copying a term
+// that has no upper-case letter (most of what logs hold) and without a
+// call per term; at the first non-ASCII byte it hands the rest, from the
+// start of the open term, to forTerms (a term begins after a boundary,
+// so its terms are the ones forTerms finds in the whole value).
+func (b *termBuilder) add(s string) bool {
+	b.st.values++
+	start, upper := -1, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			if start >= 0 {
+				i = start
+			}
+			b.buf = forTerms(s[i:], b.buf, b.addTerm)
+			return b.hashes.n <= maxFilterTerms
+		}
+		k := termClass[c]
+		if k == 0 {
+			if start >= 0 {
+				b.addASCII(s[start:i], upper != 0)
+				start, upper = -1, 0
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		upper |= k & 2
+	}
+	if start >= 0 {
+		b.addASCII(s[start:], upper != 0)
+	}
+	return b.hashes.n <= maxFilterTerms
+}
+
+// addASCII adds one ASCII term, lower-casing it first if it has an upper
+// case letter.
+func (b *termBuilder) addASCII(t string, upper bool) {
+	b.st.terms++
+	if !upper {
+		b.hashes.add(xxhash.Sum64String(t))
+		return
+	}
+	b.buf = b.buf[:0]
+	for i := 0; i < len(t); i++ {
+		b.buf = append(b.buf, asciiTerm[t[i]])
+	}
+	b.hashes.add(xxhash.Sum64(b.buf))
+}
+
+// addTerm adds one lower-cased term (forTerms' callback).
+func (b *termBuilder) addTerm(t []byte) {
+	b.st.terms++
+	b.hashes.add(xxhash.Sum64(t))
+}
+
+// termClass classes an ASCII byte for termBuilder.add: 0 a boundary, 1 a
+// lower-case letter or digit, 3 an upper-case letter (bit 2: lower it).
+var termClass = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		switch {
+		case asciiTerm[c] == 0:
+		case c >= 'A' && c <= 'Z':
+			t[c] = 3
+		default:
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// hashSet is a set of 64-bit term hashes: open addressing with linear
+// probing over a power-of-two table, indexed by the hash's own bits
+// (xxHash's are uniform). 0 marks an empty slot, so the hash 0 is kept
+// aside.
+type hashSet struct {
+	slots []uint64
+	n     int
+	zero  bool
+}
+
+// reset empties the set, keeping its table.
+func (s *hashSet) reset() {
+	clear(s.slots)
+	s.n, s.zero = 0, false
+}
+
+// add puts h in the set.
+func (s *hashSet) add(h uint64) {
+	if h == 0 {
+		if !s.zero {
+			s.zero = true
+			s.n++
+		}
+		return
+	}
+	if (s.n+1)*2 > len(s.slots) {
+		s.grow()
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case h:
+			return
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return
+		}
+	}
+}
+
+// grow doubles the table (at least 1024 slots) and re-inserts.
+func (s *hashSet) grow() {
+	old := s.slots
+	s.slots = make([]uint64, max(1024, 2*len(old)))
+	mask := uint64(len(s.slots) - 1)
+	for _, h := range old {
+		if h == 0 {
+			continue
+		}
+		i := h & mask
+		for s.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.slots[i] = h
+	}
+}
+
+// each calls f with every hash in the set.
+func (s *hashSet) each(f func(uint64)) {
+	if s.zero {
+		f(0)
+	}
+	for _, h := range s.slots {
+		if h != 0 {
+			f(h)
+		}
+	}
 }
 
 // parseTermFilter reads a column's terms field as the block's version

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/vector"
 	"github.com/cespare/xxhash/v2"
 )
@@ -221,7 +223,44 @@ func FuzzTerms(f *testing.F) {
 		if got := Terms(s); !slices.Equal(got, want) {
 			t.Fatalf("Terms(%q) = %q, want %q", s, got, want)
 		}
+		checkBuilderTerms(t, s, want)
 	})
+}
+
+// checkBuilderTerms checks that the filter builder's own splitter adds
+// the hashes of exactly want, the terms of s, and counts them all.
+func checkBuilderTerms(t *testing.T, s string, want []string) {
+	t.Helper()
+	var b termBuilder
+	b.hashes.reset()
+	b.add(s)
+	var got []uint64
+	b.hashes.each(func(h uint64) { got = append(got, h) })
+	var hs []uint64
+	for _, w := range want {
+		hs = append(hs, xxhash.Sum64String(w))
+	}
+	slices.Sort(got)
+	slices.Sort(hs)
+	if !slices.Equal(got, slices.Compact(hs)) || b.st.terms != len(want) {
+		t.Fatalf("builder on %q: %d hashes, %d terms; want the %d of %q", s, len(got), b.st.terms, len(want), want)
+	}
+}
+
+// The builder's splitter agrees with Terms on values that mix ASCII
+// case, digits, punctuation and non-ASCII runes (letters, runes whose
+// lower case is ASCII, invalid bytes) at every position.
+func TestBuilderTermsMatchTerms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 1))
+	atoms := []string{"a", "Z", "0", "9", " ", "-", "_", ".", "É", "é", "ß", "\u0130", "\u212a", "日", "\xff", "\u00a0", "٣", "K", "k"}
+	for range 20000 {
+		var sb strings.Builder
+		for range rng.IntN(12) {
+			sb.WriteString(atoms[rng.IntN(len(atoms))])
+		}
+		s := sb.String()
+		checkBuilderTerms(t, s, Terms(s))
+	}
 }
 
 func BenchmarkTerms(b *testing.B) {
@@ -238,4 +277,35 @@ func BenchmarkTerms(b *testing.B) {
 func mayHave(f *TermFilter, term string) bool {
 	_, may := f.Granules([]string{term})
 	return slices.Contains(may, true)
+}
+
+// BenchmarkTermFilter times building the term filters of a sealed
+// block's string columns from the realistic generator (65,536 rows, the
+// seal's size): the ingest cost of making fresh blocks searchable.
+func BenchmarkTermFilter(b *testing.B) {
+	const n = 64 << 10
+	g := gen.NewWith(7, gen.Options{Shape: gen.Real, EventsPerDay: 1_000_000})
+	fields := []string{"message", "id", "trace_id", "uri", "user_agent", "client_ip", "method", "server_datacenter"}
+	cols := make([]*vector.Vector, len(fields))
+	for i := range cols {
+		cols[i] = vector.New(vector.String, n)
+	}
+	for range n {
+		e := g.Event()
+		for i, f := range fields {
+			if s, ok := e[f].(string); ok {
+				cols[i].AppendStr(s)
+			} else {
+				cols[i].AppendNull()
+			}
+		}
+	}
+	for i, f := range fields {
+		b.Run(f, func(b *testing.B) {
+			for b.Loop() {
+				buildTermFilter(cols[i], n)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+		})
+	}
 }
