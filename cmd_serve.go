@@ -57,6 +57,8 @@ func cmdServe(args []string) int {
 	resultCache := fs.String("result-cache", "256M", "memory kept for answers to repeated queries over unchanged blocks (0 keeps none)")
 	compactEvery := fs.Duration("compact-interval", 2*time.Second, "how often compaction looks for blocks to merge (all small blocks once a dataset has had no event for 3 s)")
 	compactAge := fs.Duration("compact-age", 30*time.Second, "while events keep coming, how old a full-size block must be before compaction merges it")
+	var slf syslogFlags // -syslog and its options: cmd_serve_syslog.go
+	slf.register(fs)
 	var lf logFlags
 	lf.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -135,6 +137,12 @@ func cmdServe(args []string) int {
 		return 1
 	}
 	logOpened(lg, srv, restart)
+	if err := slf.start(srv, lg); err != nil {
+		ln.Close()
+		srv.Close()
+		lg.Error(err.Error())
+		return 1
+	}
 	// Signals are caught before the "listening" line: a supervisor that
 	// stops the server as soon as it is up gets a clean stop.
 	sig := make(chan os.Signal, 1)
@@ -146,6 +154,7 @@ func cmdServe(args []string) int {
 	case err := <-errc:
 		if err != nil {
 			lg.Error(err.Error())
+			slf.stop()
 			srv.Close()
 			return 1
 		}
@@ -153,6 +162,7 @@ func cmdServe(args []string) int {
 	case s := <-sig:
 		lg.Info("stopping: finishing in-flight requests (30 s at most), then flushing buffered events to blocks", "signal", s.String())
 	}
+	slf.stop() // before the storage closes: no syslog batch is cut mid-append
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
