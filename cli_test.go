@@ -83,6 +83,12 @@ func TestQueryErrors(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(stderr, "1:") {
 		t.Errorf("syntax error: exit %d, stderr %q (want exit 1 and line:col)", code, stderr)
 	}
+	// The missing operand is reported where it is missing (it was 1:7,
+	// `expected "|"`, on the 1).
+	_, stderr, code = aplite(t, "", "query", "print 1 +")
+	if code != 1 || stderr != "1:10: expected an operand after \"+\", found end of input\n" {
+		t.Errorf("print 1 +: exit %d, stderr %q", code, stderr)
+	}
 	_, stderr, code = aplite(t, "", "query", "datatable(a:long)[1] | where b > 1")
 	if code != 1 || !strings.Contains(stderr, "1:30:") {
 		t.Errorf("semantic error: exit %d, stderr %q", code, stderr)

@@ -175,6 +175,10 @@ func (p *exprParser) binary(minPrec int) (Expr, error) {
 		case kBetween:
 			left, err = p.betweenRest(left, op.name)
 		default:
+			if t := p.peek(); !canStartExpr(t) {
+				// Name the operator left without its right side.
+				return nil, errAt(t, "expected an operand after "+quoteText(op.name)+", found "+describe(t))
+			}
 			var right Expr
 			right, err = p.binary(op.prec + 1)
 			if err == nil {

@@ -275,6 +275,18 @@ func (g *gPipeline) Parse(lex *lexer.PeekingLexer) error {
 	case nil:
 		g.Source.Fast = &fs
 	case participle.NextMatch:
+		if first.Type == tIdent && sourceKeywords[first.Value] {
+			// Through gSource's alternatives a print (datatable, ...)
+			// that fails is then read as a table named "print" and the
+			// error lands on the token after it: `print 1 +` said
+			// 1:7 `expected "|"`, not 1:10, where the operand is missing.
+			kw, err := keywordParser.ParseFromLexer(lex, participle.AllowTrailing(true))
+			if err != nil {
+				return err
+			}
+			g.Source = gSource{Datatable: kw.Datatable, Print: kw.Print, External: kw.External, Union: kw.Union, Search: kw.Search}
+			break
+		}
 		src, err := sourceParser.ParseFromLexer(lex, participle.AllowTrailing(true))
 		if err != nil {
 			if lex.Peek().Pos == first.Pos {

@@ -21,6 +21,9 @@ var (
 	stmtParser   *participle.Parser[gStatement]
 	pipeParser   *participle.Parser[gPipeline]
 	sourceParser *participle.Parser[gSource]
+	// keywordParser parses a source that starts with its keyword
+	// (gPipeline.Parse says why).
+	keywordParser *participle.Parser[gKeywordSource]
 	opParser     *participle.Parser[gOp]
 )
 
@@ -29,6 +32,7 @@ func init() {
 	stmtParser = participle.MustBuild[gStatement](opts...)
 	pipeParser = participle.MustBuild[gPipeline](opts...)
 	sourceParser = participle.MustBuild[gSource](opts...)
+	keywordParser = participle.MustBuild[gKeywordSource](opts...)
 	opParser = participle.MustBuild[gOp](opts...)
 }
 
@@ -77,6 +81,16 @@ type gSource struct {
 	Search    *gSearch     `parser:"| @@"`
 	Paren     *gParen      `parser:"| @@"`
 	Table     *gName       `parser:"| @@"`
+}
+
+// gKeywordSource is the sources of gSource that start with a keyword,
+// without the table name the keyword would otherwise be read as.
+type gKeywordSource struct {
+	Datatable *gDatatable `parser:"  @@"`
+	Print     *gPrint     `parser:"| @@"`
+	External  *gExternal  `parser:"| @@"`
+	Union     *gUnion     `parser:"| @@"`
+	Search    *gSearch    `parser:"| @@"`
 }
 
 type gParen struct {

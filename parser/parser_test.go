@@ -191,7 +191,7 @@ func TestParseExpr(t *testing.T) {
 	}
 	bad := map[string]string{
 		"":          "1:1: expected an expression, found end of input",
-		"a +":       "1:4: expected an expression, found end of input",
+		"a +":       `1:4: expected an operand after "+", found end of input`,
 		"a = 1":     `1:3: unexpected "=" after an expression: use "==" to compare`,
 		"a b":       `1:3: expected an operator or end of expression, found "b"`,
 		"f(a,":      `1:2: unclosed "(": expected ")" before end of input`,
