@@ -287,3 +287,52 @@ func TestElasticProbes(t *testing.T) {
 	}
 	ts.mustErr(req{method: "GET", path: "/v1/ingest/logs/elastic/", token: "-", noOrg: true}, 403, "Authorization")
 }
+
+// Request shapes recorded from Elasticsearch shippers, as each sends them
+// with the settings Axiom's pages give: Fluent Bit's es output (Path set
+// to the door, HTTP_User/HTTP_Passwd, Compress gzip, application/x-ndjson;
+// the create action with _type "_doc", or without it under
+// Suppress_Type_Name On), and Logstash's elasticsearch output (an index
+// action naming its daily index, application/json, spaces after colons).
+func TestElasticBulkShipperShapes(t *testing.T) {
+	ts := newTestServer(t)
+	ts.createDataset("k8s")
+	tok := ts.newToken(map[string]any{"k8s": map[string]any{"ingest": []string{"create"}}}, nil).Token
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("axiom:"+tok))
+	fluentBit := `{"create":{"_index":"fluent-bit","_type":"_doc"}}
+{"@timestamp":"2024-01-07T12:00:00.000Z","log":"GET /healthz 200","stream":"stdout","kubernetes":{"pod_name":"web-1","namespace_name":"prod"}}
+{"create":{"_index":"fluent-bit","_type":"_doc"}}
+{"@timestamp":"2024-01-07T12:00:01.000Z","log":"GET /api 500","stream":"stderr","kubernetes":{"pod_name":"web-2","namespace_name":"prod"}}
+`
+	suppressed := strings.ReplaceAll(fluentBit, `,"_type":"_doc"`, "")
+	logstash := `{"index":{"_index":"logstash-2024.01.07"}}
+{"@timestamp":"2024-01-07T12:00:02.000Z","@version":"1","message":"Sun Jan  7 12:00:02 UTC 2024","host":{"name":"ls-1"}}
+`
+	for _, c := range []struct {
+		name, body, ct, enc string
+		items               int
+	}{
+		{"fluent-bit", fluentBit, "application/x-ndjson", "gzip", 2},
+		{"fluent-bit Suppress_Type_Name", suppressed, "application/x-ndjson", "gzip", 2},
+		{"logstash", logstash, "application/json", "", 1},
+	} {
+		a := ts.bulk(t, "k8s", c.body, req{token: "-", noOrg: true, contentType: c.ct, encoding: c.enc,
+			headers: map[string]string{"Authorization": basic}})
+		if a.Errors || len(a.Items) != c.items {
+			t.Fatalf("%s: %+v", c.name, a)
+		}
+		for i := range a.Items {
+			if op, it := a.one(t, i); it.Status != 201 || (c.name != "logstash") != (op == "create") {
+				t.Errorf("%s item %d: %s %+v", c.name, i, op, it)
+			}
+		}
+	}
+	cols := ts.aplColumns(t, "['k8s'] | where stream == 'stderr' | summarize count(), make_set(['kubernetes.pod_name']), min(_time)")
+	if cols[0][0] != float64(2) || cols[1][0].([]any)[0] != "web-2" || cols[2][0] != "2024-01-07T12:00:01Z" {
+		t.Errorf("stderr events: %v", cols)
+	}
+	cols = ts.aplColumns(t, "['k8s'] | where isnotempty(['@version']) | project _time, ['host.name']")
+	if len(cols[0]) != 1 || cols[0][0] != "2024-01-07T12:00:02Z" || cols[1][0] != "ls-1" {
+		t.Errorf("logstash event: %v", cols)
+	}
+}
