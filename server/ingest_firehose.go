@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -153,7 +154,7 @@ func (s *Server) handleFirehose(c *call) error {
 	// The records' strings point into body, which outlives them; sonic's
 	// Unmarshal would first copy the whole body.
 	if err := firehoseJSON.UnmarshalFromString(unsafe.String(unsafe.SliceData(body), len(body)), &req); err != nil {
-		return badRequest("invalid Firehose request body: %s", shortErr(err))
+		return envelopeError(body)
 	}
 	id := firehoseRequestID(c.RequestCtx, req.RequestID)
 	buf := getFirehoseBuf()
@@ -191,6 +192,27 @@ func (s *Server) handleFirehose(c *call) error {
 	m.ingestLatency.observe(time.Since(start))
 	writeFirehose(c.RequestCtx, http.StatusOK, id, "")
 	return nil
+}
+
+// envelopeError says what is wrong with a body that is not Firehose's
+// envelope. encoding/json reads it again for that, on this failure path
+// only: its errors name the offset and the field, sonic's quote an excerpt.
+func envelopeError(body []byte) error {
+	var req firehoseRequest
+	err := json.Unmarshal(body, &req)
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return badRequest("invalid Firehose request body: invalid JSON at byte %d: %v", se.Offset, se)
+	case errors.As(err, &te) && te.Field == "":
+		return badRequest("invalid Firehose request body: a JSON %s, not the object {requestId, timestamp, records}", te.Value)
+	case errors.As(err, &te):
+		return badRequest("invalid Firehose request body at byte %d: %s is a %s, not a %s", te.Offset, te.Field, te.Value, te.Type)
+	case err != nil:
+		return badRequest("invalid Firehose request body: %v", err)
+	}
+	return badRequest("invalid Firehose request body")
 }
 
 // recordField names record i in error messages.

@@ -174,7 +174,9 @@ func TestFirehoseFailures(t *testing.T) {
 		{"unknown key", "fh", "xaat-00000000-0000-0000-0000-000000000000", good, 403, "invalid token"},
 		{"key for another dataset", "other", key, good, 403, `not allowed to ingest into dataset "other"`},
 		{"no such dataset", "nope", ts.token, good, 404, `dataset "nope" not found`},
-		{"not JSON", "fh", key, "records=1", 400, "invalid Firehose request body"},
+		{"not JSON", "fh", key, "records=1", 400, "invalid Firehose request body: invalid JSON at byte 1"},
+		{"not an object", "fh", key, "[]", 400, "invalid Firehose request body: a JSON array, not the object {requestId, timestamp, records}"},
+		{"data not a string", "fh", key, `{"records":[{"data":5}]}`, 400, "invalid Firehose request body at byte 21: records.data is a number, not a string"},
 		{"not base64", "fh", key, map[string]any{"requestId": "r", "records": []map[string]string{
 			{"data": base64.StdEncoding.EncodeToString([]byte(`{"a":1}`))}, {"data": "%%%"}}}, 400, "records[1].data: not base64"},
 		{"broken gzip record", "fh", key, firehoseBody("r", []byte{0x1f, 0x8b, 1, 2, 3}), 400, "records[0].data: invalid gzip"},
