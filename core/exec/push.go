@@ -51,7 +51,7 @@ func pushOf(in Schema, pred *plan.Expr) scanPush {
 		if m := nodeMay(in, c); m != nil {
 			p.Prune = append(p.Prune, func(pt store.Part) bool { return !m(pt) })
 		}
-		if hasTermNode(c) {
+		if hasTermNode(c, in) {
 			c := c
 			p.Granules = append(p.Granules, func(pt store.Part) []bool {
 				ng := (pt.Rows() + TermGranuleRows - 1) / TermGranuleRows
@@ -170,23 +170,20 @@ func colMay(s Schema, col *plan.Expr, op string, want any) mayMatch {
 	return cmpMayValue(col.Name, s[col.Index].Type, op, want)
 }
 
-// hasTermNode reports whether a conjunct holds a has/has_cs test of a
-// string column against a string constant that term filters decide.
-func hasTermNode(n *plan.Expr) bool {
-	switch {
-	case n.Kind == plan.KLogic:
-		return hasTermNode(n.Args[0]) || hasTermNode(n.Args[1])
-	case n.Kind == plan.KStr && (n.Op == "has" || n.Op == "has_cs"):
-		return n.Args[0].Kind == plan.KCol && n.Args[1].Kind == plan.KConst && n.Args[1].Type == vector.String
+// hasTermNode reports whether a conjunct holds a test of a string
+// column against string constants that term filters decide
+// (op_termprune.go: termTestOf).
+func hasTermNode(n *plan.Expr, s Schema) bool {
+	if n.Kind == plan.KLogic {
+		return hasTermNode(n.Args[0], s) || hasTermNode(n.Args[1], s)
 	}
-	return false
+	return termTestOf(n, s) != nil
 }
 
 // nodeGranules is, per granule of p, false only when no row of the
 // granule can satisfy n (op_termprune.go).
 func nodeGranules(n *plan.Expr, s Schema, p store.Part, ng int) []bool {
-	switch {
-	case n.Kind == plan.KLogic:
+	if n.Kind == plan.KLogic {
 		l, r := nodeGranules(n.Args[0], s, p, ng), nodeGranules(n.Args[1], s, p, ng)
 		for i := range l {
 			if n.Op == "and" {
@@ -196,13 +193,9 @@ func nodeGranules(n *plan.Expr, s Schema, p store.Part, ng int) []bool {
 			}
 		}
 		return l
-	case n.Kind == plan.KStr && (n.Op == "has" || n.Op == "has_cs"):
-		col, k := n.Args[0], n.Args[1]
-		text, ok := k.ConstValue().(string)
-		if col.Kind != plan.KCol || !ok || col.Index >= len(s) || s[col.Index].Type != vector.String {
-			return allGranules(ng, true)
-		}
-		return columnGranules(p, col.Name, store.Terms(text), ng)
+	}
+	if t := termTestOf(n, s); t != nil {
+		return t.granules(p, ng)
 	}
 	return allGranules(ng, true)
 }
