@@ -262,12 +262,10 @@ func parse3164(m *Message, s string, now int64) {
 	if h, rest := token(s); h != "" && rest != "" && !strings.HasSuffix(h, ":") && !strings.Contains(h, "[") {
 		m.Hostname, s = h, rest
 	}
+	// The TAG is the next word, its ':' optional: rsyslog reads it so, and
+	// its imfile inputs forward a tag without one ("webapp request done").
 	tag, rest := token(s)
-	if !strings.HasSuffix(tag, ":") {
-		m.Text = s // no TAG: "host some text"
-		return
-	}
-	tag = tag[:len(tag)-1]
+	tag = strings.TrimSuffix(tag, ":")
 	if open := strings.IndexByte(tag, '['); open > 0 && strings.HasSuffix(tag, "]") {
 		m.ProcID = tag[open+1 : len(tag)-1]
 		tag = tag[:open]
