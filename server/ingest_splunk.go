@@ -219,13 +219,24 @@ func writeHECError(ctx *fasthttp.RequestCtx, err error) {
 // hecBufs holds the NDJSON a HEC body is rewritten into.
 var hecBufs = sync.Pool{New: func() any { return new([]byte) }}
 
+// hecBuf is a pooled buffer with room for the NDJSON of a body of n
+// bytes, which is about as long: growing one by appends would copy it
+// over and over.
+func hecBuf(n int) *[]byte {
+	buf := hecBufs.Get().(*[]byte)
+	if want := n + n/4 + 256; cap(*buf) < want {
+		*buf = make([]byte, 0, want)
+	}
+	return buf
+}
+
 // handleHECEvent stores a body of HEC envelopes.
 func (s *Server) handleHECEvent(c *call) error {
 	body, err := s.hecBody(c)
 	if err != nil {
 		return err
 	}
-	buf := hecBufs.Get().(*[]byte)
+	buf := hecBuf(len(body))
 	defer hecBufs.Put(buf)
 	nd, batch, err := db.HECEvents((*buf)[:0], body)
 	if err != nil {
@@ -265,7 +276,7 @@ func (s *Server) handleHECRaw(c *call) error {
 			meta = db.AppendJSONString(meta, v)
 		}
 	}
-	buf := hecBufs.Get().(*[]byte)
+	buf := hecBuf(len(body))
 	defer hecBufs.Put(buf)
 	var nd []byte
 	var n int

@@ -91,13 +91,14 @@ func HECEvents(dst, body []byte) ([]byte, HECBatch, error) {
 			return nil, b, d.hecErr(HECInvalidFormat, b.Events, d.pos, "expected an event envelope (a JSON object), found "+describe(body, d.pos))
 		}
 		start := d.pos
+		d.nl = false // set by ws when it steps over a newline
 		if err := d.envelope(&env); err != nil {
 			return nil, b, d.hecWrap(err, b.Events)
 		}
 		if err := d.checkEnvelope(&env, &b, start); err != nil {
 			return nil, b, err
 		}
-		dst = appendEnvelope(dst, body, &env)
+		dst = appendEnvelope(dst, body, &env, d.nl)
 		b.Events++
 	}
 }
@@ -139,7 +140,7 @@ func (d *decoder) envelope(env *envelope) error {
 		}
 		d.ws()
 		vStart := d.pos
-		if err := d.skip(); err != nil {
+		if err := d.skipValue(); err != nil {
 			return err
 		}
 		if which != nil {
@@ -162,6 +163,18 @@ func (d *decoder) envelope(env *envelope) error {
 			return d.errAt(d.pos, "invalid "+describe(d.buf, d.pos)+" after object key:value pair")
 		}
 	}
+}
+
+// skipValue is skip, through skipFast for a compact object or array
+// (the event, mostly): one loop without a call per member.
+func (d *decoder) skipValue() error {
+	if c := d.peek(); c == '{' || c == '[' {
+		if j := skipFast(d.buf, d.pos); j >= 0 {
+			d.pos = j
+			return nil
+		}
+	}
+	return d.skip()
 }
 
 // checkEnvelope enforces what HEC requires of an envelope and takes the
@@ -206,8 +219,10 @@ func jsonKind(c byte) string {
 	return valueKind(c)
 }
 
-// appendEnvelope writes env as one NDJSON line.
-func appendEnvelope(dst, body []byte, env *envelope) []byte {
+// appendEnvelope writes env as one NDJSON line; nl says whether the
+// envelope had a newline between tokens (skipFast takes only compact
+// values, and every other step over whitespace is ws, which notes one).
+func appendEnvelope(dst, body []byte, env *envelope, nl bool) []byte {
 	lineStart := len(dst)
 	dst = append(dst, '{')
 	if ev := body[env.event.start:env.event.end]; ev[0] == '{' {
@@ -229,8 +244,11 @@ func appendEnvelope(dst, body []byte, env *envelope) []byte {
 	dst = append(dst, '}')
 	// A newline inside a value can only be whitespace between tokens (a
 	// raw one in a string is invalid JSON); the line must not break there.
-	line := dst[lineStart:]
-	for i := bytes.IndexByte(line, '\n'); i >= 0; i = bytes.IndexByte(line, '\n') {
+	for line := dst[lineStart:]; nl; {
+		i := bytes.IndexByte(line, '\n')
+		if i < 0 {
+			break
+		}
 		line[i] = ' '
 		line = line[i+1:]
 	}

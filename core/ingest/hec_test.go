@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/aplite/aplite/core/store"
 )
 
 // hecRun converts a HEC body and decodes the NDJSON it became.
@@ -169,4 +171,48 @@ func TestHECRaw(t *testing.T) {
 	if nd, n := HECRaw(nil, []byte("\n \r\n"), nil); n != 0 || len(nd) != 0 {
 		t.Errorf("blank body: %d events %q", n, nd)
 	}
+}
+
+// BenchmarkHECDecode is the HEC door's decode beside plain NDJSON on the
+// same events: "ndjson" decodes the access logs, "hec" converts the same
+// events wrapped as envelopes and decodes the result; "convert" is the
+// conversion alone.
+//
+//	go test -run '^$' -bench BenchmarkHECDecode -count 6 ./core/ingest/
+func BenchmarkHECDecode(b *testing.B) {
+	nd := accessLogs(benchEvents, 1)
+	var hec []byte
+	for _, line := range strings.Split(strings.TrimSpace(string(nd)), "\n") {
+		hec = append(append(append(hec, `{"event":`...), line...), "}\n"...)
+	}
+	b.Run("ndjson", func(b *testing.B) { benchDecode(b, nd, Options{Format: NDJSON}) })
+	b.Run("hec", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(nd)))
+		var buf []byte
+		for b.Loop() {
+			out, _, err := HECEvents(buf[:0], hec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf = out
+			rb := store.NewRowsBuilder()
+			if res, err := Decode(out, Options{Format: NDJSON, Now: testNow}, rb); err != nil || res.Failed != 0 {
+				b.Fatal(err, res.Failed)
+			}
+			rb.Finish(testNow)
+		}
+	})
+	b.Run("convert", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(nd)))
+		var buf []byte
+		for b.Loop() {
+			out, _, err := HECEvents(buf[:0], hec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf = out
+		}
+	})
 }
