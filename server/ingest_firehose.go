@@ -150,15 +150,17 @@ func (s *Server) handleFirehose(c *call) error {
 	if err != nil {
 		return err
 	}
-	var req firehoseRequest
+	buf := getFirehoseBuf()
+	defer putFirehoseBuf(buf)
+	// The records go into the buffer's slice, which keeps its capacity.
+	req := firehoseRequest{Records: buf.recs[:0]}
+	defer buf.keepRecords(&req)
 	// The records' strings point into body, which outlives them; sonic's
 	// Unmarshal would first copy the whole body.
 	if err := firehoseJSON.UnmarshalFromString(unsafe.String(unsafe.SliceData(body), len(body)), &req); err != nil {
 		return envelopeError(body)
 	}
 	id := firehoseRequestID(c.RequestCtx, req.RequestID)
-	buf := getFirehoseBuf()
-	defer putFirehoseBuf(buf)
 	events, err := buf.events(req.Records, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return err

@@ -21,6 +21,14 @@ type firehoseBuf struct {
 	out     []byte       // the NDJSON handed to ingest
 	scratch []byte       // a record that must be rewritten line by line
 	gz      bytes.Buffer // a gzip record, decompressed
+	recs    []firehoseRecord
+}
+
+// keepRecords keeps req's records slice for the next request, its strings
+// cleared: they point into this request's body.
+func (b *firehoseBuf) keepRecords(req *firehoseRequest) {
+	clear(req.Records)
+	b.recs = req.Records[:0]
 }
 
 // firehoseFree keeps a few buffers across garbage collections, which
@@ -41,7 +49,7 @@ func getFirehoseBuf() *firehoseBuf {
 }
 
 func putFirehoseBuf(b *firehoseBuf) {
-	if cap(b.out) > keepFirehoseBuf || cap(b.scratch) > keepFirehoseBuf || b.gz.Cap() > keepFirehoseBuf {
+	if cap(b.out) > keepFirehoseBuf || cap(b.scratch) > keepFirehoseBuf || b.gz.Cap() > keepFirehoseBuf || cap(b.recs) > 1<<20 {
 		return
 	}
 	select {
