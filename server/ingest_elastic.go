@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -184,9 +185,24 @@ func (s *Server) handleElasticBulk(c *call) error {
 	if index == "" {
 		index = name
 	}
-	c.SetBody(appendBulkAnswer(make([]byte, 0, 64+len(res.Items)*160), index, &res, time.Since(start)))
+	buf := bulkAnswers.Get().(*[]byte)
+	if need := bulkAnswerSize(res.Items, index); cap(*buf) < need {
+		*buf = make([]byte, 0, need)
+	}
+	*buf = appendBulkAnswer((*buf)[:0], index, &res, time.Since(start))
+	c.SetBody(*buf) // copies
+	if cap(*buf) <= maxPooledAnswer {
+		bulkAnswers.Put(buf)
+	}
 	return nil
 }
+
+// bulkAnswers pools the buffers answers are built in: a batch of 10 000
+// documents answers about a megabyte.
+var bulkAnswers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledAnswer keeps a huge answer's buffer out of the pool.
+const maxPooledAnswer = 8 << 20
 
 // elasticRetryable turns the ingest limit's 430, which no Elasticsearch
 // shipper knows, into the 429 they all retry after a pause.

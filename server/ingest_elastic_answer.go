@@ -60,18 +60,20 @@ func appendBulkAnswer(dst []byte, index string, res *db.BulkResult, took time.Du
 		if idx == "" {
 			idx = index
 		}
-		id := it.ID
-		if id == "" {
-			id = ids.next()
-		}
 		dst = append(dst, `{"`...)
 		dst = append(dst, it.Op.String()...)
 		dst = append(dst, `":{"_index":`...)
 		dst = appendJSONStr(dst, idx)
 		dst = append(dst, `,"_id":`...)
-		dst = appendJSONStr(dst, id)
+		if it.ID != "" {
+			dst = appendJSONStr(dst, it.ID)
+		} else {
+			dst = ids.append(dst)
+		}
 		if msg == "" {
-			dst = append(dst, `,"_version":1,"result":"created","_shards":{"total":1,"successful":1,"failed":0},"_seq_no":0,"_primary_term":1,"status":201}}`...)
+			// _shards, _seq_no and _primary_term, optional in every
+			// client, would be a third of a large answer.
+			dst = append(dst, `,"_version":1,"result":"created","status":201}}`...)
 			continue
 		}
 		dst = append(dst, `,"status":400,"error":{"type":"`...)
@@ -130,10 +132,27 @@ func newBulkIDs(items []db.BulkItem) *bulkIDs {
 	return g
 }
 
-func (g *bulkIDs) next() string {
+// append appends the next id to dst as a JSON string (its characters
+// need no escaping).
+func (g *bulkIDs) append(dst []byte) []byte {
 	binary.BigEndian.PutUint64(g.buf[7:], g.n)
 	g.n++
-	return base64.RawURLEncoding.EncodeToString(g.buf[:])
+	dst = append(dst, '"')
+	dst = base64.RawURLEncoding.AppendEncode(dst, g.buf[:])
+	return append(dst, '"')
+}
+
+// bulkAnswerSize is about the length of the answer for items, so its
+// buffer is allocated once.
+func bulkAnswerSize(items []db.BulkItem, index string) int {
+	n := 64
+	for _, it := range items {
+		n += 96 + len(it.Index) + len(it.ID) + len(it.Error)
+		if it.Index == "" {
+			n += len(index)
+		}
+	}
+	return n
 }
 
 // handleElasticInfo answers GET / (and HEAD /), the version probe every
