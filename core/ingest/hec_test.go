@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"strings"
@@ -213,6 +214,40 @@ func BenchmarkHECDecode(b *testing.B) {
 				b.Fatal(err)
 			}
 			buf = out
+		}
+	})
+}
+
+// FuzzHECEvents: whatever the body, HECEvents does not panic, and what it
+// accepts becomes one valid JSON object per envelope: Decode reads every
+// line (an event may still fail on its values, never on its syntax).
+func FuzzHECEvents(f *testing.F) {
+	for _, s := range []string{
+		`{"event":"a"}{"event":{"b":1},"fields":{"c":[1]},"time":1.5,"host":"h"}`,
+		"{\"event\":\n{\"x\":\"y\"}\n,\"index\":\"i\"}\n\n{\"event\":[1,{\"z\":null}],\"time\":\"2024-01-02T03:04:05Z\"}",
+		`{"event":{},"fields":null,"time":null}`, `{"event":"\u00e9\"\\"}`, `{"fields":{}}`, `[`, `{"event":"a"} x`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		nd, b, err := HECEvents(nil, body)
+		if err != nil {
+			return
+		}
+		if got := bytes.Count(nd, []byte{'\n'}); got != b.Events {
+			t.Fatalf("%d lines for %d envelopes: %q", got, b.Events, nd)
+		}
+		res, err := Decode(nd, Options{Format: NDJSON, Now: testNow}, store.NewRowsBuilder())
+		if err != nil && b.Events > 0 {
+			t.Fatalf("Decode(%q) of %q: %v", nd, body, err)
+		}
+		if res.Ingested+res.Failed != b.Events {
+			t.Fatalf("%d ingested + %d failed of %d envelopes", res.Ingested, res.Failed, b.Events)
+		}
+		for _, fl := range res.Failures {
+			if strings.Contains(fl.Error, "invalid JSON") || strings.Contains(fl.Error, "not a JSON object") {
+				t.Fatalf("%q: line refused as JSON: %s", nd, fl.Error)
+			}
 		}
 	})
 }
