@@ -89,6 +89,20 @@ func TestQueryErrors(t *testing.T) {
 	if code != 1 || stderr != "1:10: expected an operand after \"+\", found end of input\n" {
 		t.Errorf("print 1 +: exit %d, stderr %q", code, stderr)
 	}
+	// A misspelt name is told the nearest known one: a field, a
+	// function, a file's dataset read in place or loaded.
+	in := "logs=" + filepath.Join("testdata", "fixtures", "http-logs.ndjson")
+	for _, c := range [][]string{
+		{"print abc = 1 | where abd > 0", `1:23: unknown field or variable "abd" (did you mean 'abc'?)`},
+		{"print x = strlenn('a')", `1:11: unknown function "strlenn" (did you mean 'strlen'?)`},
+		{"-in", in, "lgos | where status > 200 | count", `1:1: unknown dataset or table "lgos" (did you mean 'logs'?)`},
+		{"-in", in, "-load", "lgos | count", `1:1: unknown dataset or table "lgos" (did you mean 'logs'?)`},
+	} {
+		_, stderr, code = aplite(t, "", append([]string{"query"}, c[:len(c)-1]...)...)
+		if code != 1 || strings.TrimSpace(stderr) != c[len(c)-1] {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c[:len(c)-1], code, stderr, c[len(c)-1])
+		}
+	}
 	_, stderr, code = aplite(t, "", "query", "datatable(a:long)[1] | where b > 1")
 	if code != 1 || !strings.Contains(stderr, "1:30:") {
 		t.Errorf("semantic error: exit %d, stderr %q", code, stderr)

@@ -83,12 +83,14 @@ func (c *compiler) ident(id *parser.Ident) (*typed, error) {
 // suggest offers a close column name for a misspelt one.
 func (c *compiler) suggest(name string) string {
 	lower := strings.ToLower(name)
-	for _, col := range c.in {
+	names := make([]string, len(c.in))
+	for i, col := range c.in {
 		if strings.ToLower(col.Name) == lower {
 			return " (did you mean " + quoteName(col.Name) + "?)"
 		}
+		names[i] = col.Name
 	}
-	return ""
+	return didYouMean(name, names)
 }
 
 func quoteName(s string) string { return "'" + s + "'" }
@@ -170,7 +172,7 @@ func (c *compiler) call(call *parser.CallExpr) (*typed, error) {
 		if agg.Lookup(name) != nil {
 			return nil, semErr(call, "aggregation %s() can only be used in summarize or make-series", name)
 		}
-		return nil, semErr(call, "unknown function %q", name)
+		return nil, semErr(call, "unknown function %q%s", name, didYouMean(name, functionNames()))
 	}
 	args := make([]*typed, len(call.Args))
 	for i, a := range call.Args {

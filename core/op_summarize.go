@@ -133,7 +133,7 @@ func (p *planner) planAgg(c *compiler, in exec.Schema, ne *parser.NamedExpr, key
 	}
 	spec := agg.Lookup(call.Name)
 	if spec == nil {
-		return nil, semErr(call, "unknown aggregation function %q", call.Name)
+		return nil, semErr(call, "unknown aggregation function %q%s", call.Name, didYouMean(call.Name, aggregationNames()))
 	}
 	args := expandStarArgs(call, in, keyNames)
 	if len(args) < spec.MinArgs || (spec.MaxArgs >= 0 && len(args) > spec.MaxArgs) {

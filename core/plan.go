@@ -175,13 +175,13 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 			return nil, &exec.ForbiddenError{Dataset: name}
 		}
 		if p.cat() == nil {
-			return nil, semErr(n, "unknown dataset or table %q", name)
+			return nil, semErr(n, "unknown dataset or table %q%s", name, p.suggestDataset(name))
 		}
 		snap, err := p.cat().Snapshot(name)
 		if err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return nil, &exec.QueryError{Line: n.Span().Start.Line, Col: n.Span().Start.Col,
-					Msg: fmt.Sprintf("unknown dataset or table %q", name), Kind: "semantic", Err: err}
+					Msg: fmt.Sprintf("unknown dataset or table %q%s", name, p.suggestDataset(name)), Kind: "semantic", Err: err}
 			}
 			return nil, err
 		}
@@ -190,6 +190,20 @@ func (p *planner) snapshots(n parser.Node, names []string) ([]*store.Snapshot, e
 		out = append(out, snap)
 	}
 	return out, nil
+}
+
+// suggestDataset offers a close name among the datasets the request may
+// read (never one it may not: that would tell a name it cannot see), the
+// files it reads in place and the query's let tables.
+func (p *planner) suggestDataset(name string) string {
+	known := p.matchDatasets("*")
+	for t := range p.tables {
+		known = append(known, t)
+	}
+	for t := range p.streams {
+		known = append(known, t)
+	}
+	return didYouMean(name, known)
 }
 
 // cat is the catalog the query reads: the request's, else the engine's.
