@@ -56,6 +56,11 @@ func (a *api) funcs() map[string]jsFunc {
 		"loadRowGroup": guard(a.loadRowGroup),
 		"parquetNeeds": guard(a.parquetNeeds),
 		"functions":    guard(a.functions),
+		// Editing aids: syntax(apl) -> [{message, line, col}] (empty when
+		// it parses); filterAt(apl) -> {at}, the UTF-16 offset where a
+		// `| where` stage filtering the source goes.
+		"syntax":   guard(a.syntax),
+		"filterAt": guard(a.filterAt),
 	}
 }
 
@@ -305,3 +310,21 @@ func (a *api) endLoad(args []js.Value) (any, error) {
 
 // functions lists the scalar and aggregation functions for completion.
 func (a *api) functions([]js.Value) (any, error) { return db.Functions(), nil }
+
+func (a *api) syntax(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeString {
+		return nil, errors.New("syntax(apl) needs the APL text")
+	}
+	errs := session.Syntax(args[0].String())
+	if errs == nil {
+		errs = []session.Error{}
+	}
+	return errs, nil
+}
+
+func (a *api) filterAt(args []js.Value) (any, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeString {
+		return nil, errors.New("filterAt(apl) needs the APL text")
+	}
+	return session.FilterAt(args[0].String())
+}

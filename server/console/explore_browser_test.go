@@ -54,7 +54,9 @@ func TestBrowserExplore(t *testing.T) {
 		}
 		h.screenshot("fields-top-values")
 		eval[chromedp.Void](h, `document.querySelector('.values[data-field="status"] li[data-value="500"]').click()`)
-		h.waitFor(`document.getElementById("status").dataset.state === "done"`, 10*time.Second)
+		// The filter's place comes from the engine's parser (a worker): the
+		// editor changes, then the query runs.
+		h.waitFor(`document.getElementById("status").dataset.state === "done" && window.apliteConsole.editor.value.includes("where")`, 20*time.Second)
 		apl := eval[string](h, `window.apliteConsole.editor.value`)
 		if !strings.Contains(apl, "| where status == 500") {
 			t.Fatalf("editor after the click: %q", apl)

@@ -15,7 +15,10 @@ import { Completer } from "./complete.js";
 import { renderMonitors } from "./monitors.js";
 
 const $ = (id) => document.getElementById(id);
-const AUTH_KEY = "aplite.auth"; // sessionStorage only: the token dies with the tab
+// The token stays in localStorage, as Axiom's console keeps its session:
+// a new tab stays signed in; Sign out (or a refused token) removes it.
+const AUTH_KEY = "aplite.auth";
+const TEXT_KEY = "aplite.editor"; // the editor's text, kept across reloads
 
 const state = {
   server: null, // ServerBackend once signed in
@@ -26,11 +29,11 @@ const state = {
   last: null,
 };
 
-const editor = new Editor($("editor"), { onRun: run });
+const editor = new Editor($("editor"), { onRun: run, onChange: (text) => keepText(text) });
 const range = new TimeRange({ select: $("range"), custom: $("custom"), from: $("from"), to: $("to") });
 const detail = new DetailPane($("detail"), {
-  onFilter: (field, v, type) => {
-    addFilter(editor, filterClause(field, v, type));
+  onFilter: async (field, v, type) => {
+    await addFilter(editor, filterClause(field, v, type), state.offline);
     run();
   },
 });
@@ -40,6 +43,21 @@ const known = {
   datasets: [],
   fields: {},
   functions: [],
+  values: {}, // a field's top values, once shown: completion after `field == `
+  // fetchValues learns a field's top values in the dataset the query
+  // names, once; true when it learnt them.
+  async fetchValues(field, apl) {
+    const ds = known.datasets.find((d) => apl.includes(d));
+    const b = backend();
+    if (!ds || !b || field in known.values) return false;
+    known.values[field] = [];
+    try {
+      known.values[field] = await topValues(b, ds, field, range.bounds());
+      return true;
+    } catch {
+      return false;
+    }
+  },
   // fetchFields learns a dataset's fields once (empty on failure).
   async fetchFields(ds) {
     known.fields[ds] = [];
@@ -51,7 +69,50 @@ const known = {
   },
 };
 const completer = new Completer(editor, () => known);
+
+// Syntax errors are marked while the user types, as Axiom's editor does:
+// the engine's parser (in the worker, which server mode starts for this)
+// checks the text once typing pauses for checkDelay ms.
+const checkDelay = 250;
+let checkTimer = null;
+editor.area.addEventListener("input", () => {
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(checkSyntax, checkDelay);
+});
+
+async function checkSyntax() {
+  const text = editor.value;
+  if (!text.trim()) return;
+  let errs;
+  try {
+    errs = await state.offline.syntax(text);
+  } catch {
+    return; // no engine: errors show on Run
+  }
+  if (editor.value !== text) return; // typed on meanwhile: the next check decides
+  const e = errs[0];
+  const box = $("error");
+  if (e && e.line) {
+    box.hidden = false;
+    box.textContent = `${e.line}:${e.col}: ${e.message}`;
+    box.dataset.line = e.line;
+    box.dataset.col = e.col;
+    box.dataset.typing = "true";
+    editor.markSyntax({ line: e.line, col: e.col });
+  } else if (box.dataset.typing === "true") {
+    showError("");
+  }
+}
 let tail = null;
+
+// keepText saves the editor's text, so a reload finds it again.
+function keepText(text) {
+  try {
+    localStorage.setItem(TEXT_KEY, text);
+  } catch {
+    // storage full or refused: the text just does not survive a reload
+  }
+}
 
 function fieldTypes() {
   const t = table.table;
@@ -65,6 +126,13 @@ function backend() {
 }
 
 const mib = (n) => (n / 1048576).toFixed(1);
+// size is a byte count as a person reads it.
+function size(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1048576) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1073741824) return `${mib(n)} MiB`;
+  return `${(n / 1073741824).toFixed(1)} GiB`;
+}
 
 function setStatus(text, attrs = {}) {
   const s = $("status");
@@ -78,6 +146,7 @@ function showError(message, pos) {
   e.textContent = message ? (pos ? `${pos.line}:${pos.col}: ${message}` : message) : "";
   e.dataset.line = pos ? pos.line : "";
   e.dataset.col = pos ? pos.col : "";
+  e.dataset.typing = "";
   editor.markError(pos || null);
 }
 
@@ -97,10 +166,10 @@ function setMode(mode) {
 
 function restoreAuth() {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(AUTH_KEY) || "null");
+    const saved = JSON.parse(localStorage.getItem(AUTH_KEY) || "null");
     if (saved && saved.token) useAuth(saved);
   } catch {
-    sessionStorage.removeItem(AUTH_KEY);
+    localStorage.removeItem(AUTH_KEY);
   }
 }
 
@@ -127,20 +196,20 @@ async function signIn(ev) {
     $("datasets-note").textContent = `Sign-in failed: ${e.message}`;
     return;
   }
-  sessionStorage.setItem(AUTH_KEY, JSON.stringify({ token, org }));
+  localStorage.setItem(AUTH_KEY, JSON.stringify({ token, org }));
   $("token").value = "";
   useAuth({ token, org });
   setMode("server");
 }
 
 function signOut() {
-  sessionStorage.removeItem(AUTH_KEY);
+  localStorage.removeItem(AUTH_KEY);
   state.server = null;
   setMode("server");
 }
 
 function authLost(e) {
-  sessionStorage.removeItem(AUTH_KEY);
+  localStorage.removeItem(AUTH_KEY);
   state.server = null;
   setMode("server");
   $("datasets-note").textContent = `The server refused the token: ${e.message}. Sign in again.`;
@@ -176,7 +245,7 @@ async function refreshDatasets() {
     const li = document.createElement("li");
     li.dataset.dataset = d.name;
     const count = d.inPlace ? `<span class="count">${mib(d.bytes)} MiB</span>`
-      : d.numEvents !== undefined ? `<span class="count">${d.numEvents.toLocaleString("en")}</span>` : "";
+      : d.numEvents !== undefined ? `<span class="count">${d.numEvents.toLocaleString("en")}${d.bytes !== undefined ? ` · ${size(d.bytes)}` : ""}</span>` : "";
     li.innerHTML = `<button type="button"><span class="name">${escapeHTML(d.name)}</span>${count}</button>`;
     li.querySelector("button").addEventListener("click", () => toggleFields(li, d.name));
     list.appendChild(li);
@@ -238,9 +307,10 @@ async function toggleValues(item, dataset, f) {
   item.classList.add("loading");
   try {
     const values = await topValues(backend(), dataset, f.name, range.bounds());
-    renderValues(item, f.name, values, (v) => {
+    known.values[f.name] = values;
+    renderValues(item, f.name, values, async (v) => {
       if (!editor.value.trim()) editor.value = `['${dataset}']`;
-      addFilter(editor, filterClause(f.name, v, f.type));
+      await addFilter(editor, filterClause(f.name, v, f.type), state.offline);
       run();
     });
   } catch (e) {
@@ -458,6 +528,7 @@ function toggleTail() {
   const b = backend();
   if (!b || !editor.value.trim()) return;
   if (!tail || tail.apl !== editor.value || tail.backend !== b) {
+    $("chart").innerHTML = ""; // the previous query's chart says nothing of the tail's rows
     tail = new LiveTail({
       backend: b,
       onRows: (res, fresh) => {
@@ -512,6 +583,14 @@ $("chart").addEventListener("zoom", (e) => {
 paintTZ();
 setupDrop();
 restoreAuth();
+{
+  const text = localStorage.getItem(TEXT_KEY);
+  if (text && !editor.value) editor.value = text;
+}
+// Server mode uses the engine too (its parser marks errors while typing
+// and places filters): compile it in its worker once the page is idle,
+// so the first click or keystroke finds it ready.
+(window.requestIdleCallback || setTimeout)(() => state.offline.start().catch(() => {}));
 setMode("server");
 
 // The console's state, for tests and for poking at from devtools.

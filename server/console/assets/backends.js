@@ -63,8 +63,19 @@ export class ServerBackend {
 
   async datasets() {
     const list = await this.request("GET", "/v2/datasets");
-    return (list || []).map((d) => ({ name: d.name, description: d.description || "" }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    // Each dataset's size from its /info, as Axiom's sidebar shows it; a
+    // dataset whose info fails is listed without.
+    const sized = await Promise.all((list || []).map(async (d) => {
+      const out = { name: d.name, description: d.description || "" };
+      try {
+        const info = await this.request("GET", `/v2/datasets/${encodeURIComponent(d.name)}/info`);
+        Object.assign(out, { numEvents: info.numEvents, bytes: info.compressedBytes, inputBytes: info.inputBytes });
+      } catch {
+        // listed without its size
+      }
+      return out;
+    }));
+    return sized.sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async fields(name) {
@@ -176,6 +187,17 @@ export class OfflineBackend {
 
   async functions() {
     return this.call("functions").done;
+  }
+
+  // syntax lists apl's syntax errors [{message, line, col}], from the
+  // engine's parser (no dataset needed: server mode uses it too).
+  async syntax(apl) {
+    return this.call("syntax", { apl }).done;
+  }
+
+  // filterAt is the offset in apl where a filter on the source goes.
+  async filterAt(apl) {
+    return (await this.call("filterAt", { apl }).done).at;
   }
 
   // memory reports the worker's WebAssembly memory (which holds the

@@ -156,7 +156,9 @@ export function timeSeries(t) {
     fillEmptyBins(list, t.buckets.size / 1e6);
   }
   const total = (s) => s.pts.reduce((a, p) => a + Math.abs(p[1]), 0);
-  return list.sort((a, b) => total(b) - total(a)).slice(0, MAX_SERIES);
+  const shown = list.sort((a, b) => total(b) - total(a)).slice(0, MAX_SERIES);
+  shown.more = list.length - shown.length; // the legend says how many are not drawn
+  return shown;
 }
 
 function drawTime(root, t) {
@@ -164,7 +166,8 @@ function drawTime(root, t) {
   const W = Math.max(root.clientWidth || 800, 320);
   const named = series.length > 1 || !!series[0].name;
   const perRow = Math.max(1, Math.floor((W - 48) / 180));
-  const legendH = named ? Math.ceil(series.length / perRow) * 16 + 4 : 0;
+  const entries = series.length + (series.more ? 1 : 0);
+  const legendH = named ? Math.ceil(entries / perRow) * 16 + 4 : 0;
   const H = 220 + legendH;
   const m = { l: 48, r: 12, t: 12, b: 24 + legendH };
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, height: H, "data-kind": "time", role: "img", "aria-label": "Time chart" });
@@ -204,6 +207,10 @@ function drawTime(root, t) {
       el("rect", { x, y: y - 4, width: 12, height: 3, fill: COLORS[i % COLORS.length] }, legend);
       text(legend, x + 16, y, s.name.length > 24 ? s.name.slice(0, 23) + "…" : s.name);
     });
+    if (series.more) {
+      const i = series.length;
+      text(legend, m.l + (i % perRow) * 180, H - legendH + 8 + Math.floor(i / perRow) * 16, `+${series.more} more`, { class: "more" });
+    }
   }
   zoomable(root, svg, m, W, H, x0, x1);
   root.appendChild(svg);

@@ -46,11 +46,13 @@ export class Completer {
     if (/\[\s*['"]$/.test(head)) {
       return src.datasets.filter((d) => d.startsWith(word)).map((d) => ({ text: d, label: d, kind: "dataset" }));
     }
-    if (!word) return [];
     const lower = word.toLowerCase();
-    if (/\|\s*$/.test(head)) {
+    if (/\|\s*$/.test(head)) { // a new stage: every operator, before a letter is typed too
       return OPERATORS.filter((o) => o.startsWith(lower)).map((o) => ({ text: o, label: o, kind: "operator" }));
     }
+    const cmp = /([A-Za-z_][A-Za-z0-9_.]*|\['[^']+'\])\s*(==|!=)\s*("?)$/.exec(head);
+    if (cmp) return this.values(cmp[1].replace(/^\['|'\]$/g, ""), word, cmp[3]);
+    if (!word) return [];
     const out = [];
     const used = new Set();
     for (const ds of src.datasets) {
@@ -72,6 +74,22 @@ export class Completer {
     }
     for (const k of KEYWORDS) if (k.startsWith(lower) && k !== lower) out.push({ text: k, label: k, kind: "keyword" });
     return out.slice(0, 12);
+  }
+
+  // values offers a field's top values after `field == `, from what the
+  // field's list showed or asked of the backend once (then completes again).
+  values(field, word, quote) {
+    const src = this.source();
+    const vals = src.values[field];
+    if (!vals) {
+      if (src.fetchValues) src.fetchValues(field, this.area.value).then((ok) => ok && this.update());
+      return [];
+    }
+    return vals.filter((v) => v.value !== null && String(v.value).startsWith(word)).slice(0, 12).map((v) => {
+      const s = String(v.value);
+      const text = typeof v.value === "string" ? (quote ? `${s}"` : JSON.stringify(s)) : s;
+      return { text, label: s, kind: "value", hint: v.count.toLocaleString("en") };
+    });
   }
 
   update() {

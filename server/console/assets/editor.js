@@ -5,7 +5,9 @@
 import { render, offsetOf, errorSpan } from "./highlight.js";
 
 export class Editor {
-  constructor(root, { onRun }) {
+  // onChange(text) hears of every change of the text, typed or set.
+  constructor(root, { onRun, onChange = () => {} }) {
+    this.onChange = () => {}; // set after the first paint, which is no change
     this.area = root.querySelector("textarea");
     this.hl = root.querySelector(".hl");
     this.err = null; // [start, end) of the marked error
@@ -25,6 +27,7 @@ export class Editor {
       }
     });
     this.paint();
+    this.onChange = onChange;
   }
 
   get value() {
@@ -52,6 +55,14 @@ export class Editor {
     }
   }
 
+  // markSyntax underlines the error found while typing (pos is 1-based
+  // {line, col}, or null to clear it) without moving the caret.
+  markSyntax(pos) {
+    const text = this.area.value;
+    this.err = pos ? errorSpan(text, offsetOf(text, pos.line, pos.col)) : null;
+    this.paint();
+  }
+
   insert(text) {
     this.area.focus();
     this.area.setRangeText(text, this.area.selectionStart, this.area.selectionEnd, "end");
@@ -60,6 +71,7 @@ export class Editor {
 
   paint() {
     this.hl.innerHTML = render(this.area.value, this.err);
+    this.onChange(this.area.value);
     this.syncScroll();
   }
 

@@ -26,9 +26,26 @@ export function filterClause(name, v, type, negate = false) {
   return `| where ${ref} ${negate ? "!=" : "=="} ${literal(v, type)}`;
 }
 
-// addFilter appends a where clause to the query in the editor.
-export function addFilter(editor, clause) {
-  editor.value = editor.value.trimEnd() + "\n" + clause;
+// addFilter puts a where clause right after the query's source (and the
+// where stages that follow it), where engine's parser says it goes, as
+// Axiom and Grafana do: at the end it would filter only what a take kept,
+// or fail after a summarize. A query that does not parse gets it at the
+// end, where the error it already has is reported on Run.
+export async function addFilter(editor, clause, engine) {
+  const text = editor.value;
+  let at = -1;
+  try {
+    at = await engine.filterAt(text);
+  } catch {
+    at = -1;
+  }
+  if (at < 0 || at > text.length) {
+    editor.value = text.trimEnd() + "\n" + clause;
+    return;
+  }
+  const rest = text.slice(at);
+  const m = /^[ \t]*(?=\|)/.exec(rest); // a stage on the same line goes on a line of its own
+  editor.value = text.slice(0, at) + "\n" + clause + (m ? "\n" + rest.slice(m[0].length) : rest);
 }
 
 // topValues asks the backend for a field's 10 most frequent values in
@@ -57,7 +74,10 @@ export function renderValues(root, field, values, pick) {
     li.dataset.value = shown;
     li.title = "Add a where clause for this value";
     li.innerHTML = `<span class="v">${escapeHTML(shown)}</span><span class="c">${v.count.toLocaleString("en")}</span>` +
-      `<span class="pct" style="width:${Math.round((100 * v.count) / total)}%"></span>`;
+      `<span class="pct"></span>`;
+    // Set through the CSSOM, which the page's CSP (style-src 'self')
+    // allows; a style attribute in the markup is blocked.
+    li.querySelector(".pct").style.width = `${Math.round((100 * v.count) / total)}%`;
     li.addEventListener("click", (e) => {
       e.stopPropagation();
       pick(v.value);

@@ -14,6 +14,10 @@ export class ResultsTable {
     this.result = null;
     this.tableIndex = 0;
     this.page = 0;
+    // Columns hidden until asked for, as Axiom hides _sysTime (the
+    // ingest time, rarely what a user looks for).
+    this.hidden = new Set(["_sysTime"]);
+    this.showHidden = false;
   }
 
   show(result) {
@@ -45,17 +49,25 @@ export class ResultsTable {
     const from = this.page * PAGE_SIZE;
     const to = Math.min(n, from + PAGE_SIZE);
     let html = "";
-    if (this.result.tables.length > 1) {
+    // A pick only between tables a user would look at: the _totals of a
+    // summarize is not one (it made a stray "Table: 0" selector).
+    const picks = this.result.tables.map((x, i) => [x, i]).filter(([x]) => x.name !== "_totals");
+    if (picks.length > 1) {
       html += '<div class="tables">Table: <select class="table-pick">' +
-        this.result.tables.map((x, i) => `<option value="${i}"${i === this.tableIndex ? " selected" : ""}>${escapeHTML(x.name)}</option>`).join("") +
+        picks.map(([x, i]) => `<option value="${i}"${i === this.tableIndex ? " selected" : ""}>${escapeHTML(x.name)}</option>`).join("") +
         "</select></div>";
     }
+    const cols = t.fields.map((f, j) => j).filter((j) => this.showHidden || !this.hidden.has(t.fields[j].name));
+    const hiddenN = t.fields.length - cols.length;
     html += this.pager(n, from, to, pages);
+    if (hiddenN || this.showHidden && t.fields.some((f) => this.hidden.has(f.name))) {
+      html += `<button type="button" class="toggle-hidden">${this.showHidden ? "Hide _sysTime" : `Show ${hiddenN} hidden column${hiddenN === 1 ? "" : "s"}`}</button>`;
+    }
     html += "<table><thead><tr>" +
-      t.fields.map((f) => `<th title="${escapeHTML(f.type)}">${escapeHTML(f.name)}</th>`).join("") +
+      cols.map((j) => `<th title="${escapeHTML(t.fields[j].type)}">${escapeHTML(t.fields[j].name)}</th>`).join("") +
       "</tr></thead><tbody>";
     for (let r = from; r < to; r++) {
-      html += `<tr data-row="${r}">` + t.columns.map((c, j) => cell(c[r], t.fields[j].type)).join("") + "</tr>";
+      html += `<tr data-row="${r}">` + cols.map((j) => cell(t.columns[j][r], t.fields[j].type)).join("") + "</tr>";
     }
     html += "</tbody></table>";
     if (n === 0) html += '<p class="note">No rows.</p>';
@@ -67,6 +79,11 @@ export class ResultsTable {
       }));
     this.root.querySelectorAll("tbody tr").forEach((tr) =>
       tr.addEventListener("click", () => this.onRow && this.onRow(this.row(+tr.dataset.row), +tr.dataset.row)));
+    const toggle = this.root.querySelector(".toggle-hidden");
+    if (toggle) toggle.addEventListener("click", () => {
+      this.showHidden = !this.showHidden;
+      this.paint();
+    });
     const pick = this.root.querySelector(".table-pick");
     if (pick) pick.addEventListener("change", () => {
       this.tableIndex = +pick.value;

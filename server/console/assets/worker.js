@@ -293,6 +293,12 @@ self.onmessage = async (e) => {
       case "functions":
         result = answer((await start()).api.functions());
         break;
+      case "syntax": // the parser only: marks errors while the user types
+        result = answer((await start()).api.syntax(e.data.apl));
+        break;
+      case "filterAt":
+        result = answer((await start()).api.filterAt(e.data.apl));
+        break;
       default:
         throw new Error(`unknown operation ${op}`);
     }
