@@ -49,6 +49,10 @@ type SyslogConfig struct {
 	// MaxFrame is the largest message (default syslog.MaxFrame, 64 KiB);
 	// a larger one closes its connection, as Axiom's endpoint does.
 	MaxFrame int
+
+	// wait, when set, replaces the pause of a connection over the ingest
+	// limit (tests drive the limiter's clock with it).
+	wait func(d time.Duration) bool
 }
 
 // maxBatchFrames bounds one batch, so one busy sender still appends (and
@@ -66,6 +70,10 @@ type SyslogListener struct {
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
 	closed bool
+
+	// wait pauses a connection over the ingest limit for d, false when
+	// the listener closed meanwhile; tests replace it to drive the clock.
+	wait func(d time.Duration) bool
 }
 
 // ListenSyslog listens on the TCP address addr and serves syslog there.
@@ -103,6 +111,10 @@ func (s *Server) ServeSyslog(ln net.Listener, cfg SyslogConfig) (*SyslogListener
 		ln = tls.NewListener(ln, cfg.TLS)
 	}
 	l := &SyslogListener{s: s, cfg: cfg, ln: ln, done: make(chan struct{}), conns: make(map[net.Conn]struct{})}
+	l.wait = cfg.wait
+	if l.wait == nil {
+		l.wait = l.sleep
+	}
 	l.wg.Add(1)
 	go l.accept()
 	return l, nil
@@ -249,13 +261,21 @@ func (l *SyslogListener) admit() bool {
 		if err == nil {
 			return true
 		}
-		t := time.NewTimer(retryAfter(err))
-		select {
-		case <-l.done:
-			t.Stop()
+		if !l.wait(retryAfter(err)) {
 			return false
-		case <-t.C:
 		}
+	}
+}
+
+// sleep waits d, or until the listener closes (then false).
+func (l *SyslogListener) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-l.done:
+		return false
+	case <-t.C:
+		return true
 	}
 }
 

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aplite/aplite/server/meta"
 )
 
 // startSyslog serves syslog for ts on a loopback port and stops it with
@@ -186,4 +188,48 @@ func TestSyslogListenerConfig(t *testing.T) {
 	if _, err := ts.s.ListenSyslog("127.0.0.1:0", SyslogConfig{Dataset: "axiom-x"}); err == nil || !strings.Contains(err.Error(), `dataset "axiom-x"`) {
 		t.Errorf("reserved dataset name: %v", err)
 	}
+}
+
+// Over the org's ingest limit the listener stops reading the connection
+// until the limit's window admits the next batch: nothing is dropped, the
+// sender is held back.
+func TestSyslogListenerIngestLimit(t *testing.T) {
+	ts := newTestServer(t)
+	clock := ts.driveLimits()
+	ts.setLicense(func(l *meta.License) { l.IngestLimitPerSecond = 1 })
+	waited := make(chan time.Duration)
+	resume := make(chan bool)
+	stop := make(chan struct{})
+	l := startSyslog(t, ts, SyslogConfig{Dataset: "sys", wait: func(d time.Duration) bool {
+		select {
+		case waited <- d:
+			return <-resume
+		case <-stop:
+			return false
+		}
+	}})
+	t.Cleanup(func() { close(stop) }) // runs before the listener's Close
+	c, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprint(c, "<13>first\n")
+	ts.waitRows("['sys'] | project message", []string{"message=first"}, "message")
+	fmt.Fprint(c, "<13>second\n")
+	var d time.Duration
+	select {
+	case d = <-waited:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the listener read past the ingest limit; stored %v", ts.syslogRows("['sys'] | project message", "message"))
+	}
+	if d < time.Second || d > 2*time.Second {
+		t.Errorf("told to wait %v, want the limit's Retry-After (1-2 s)", d)
+	}
+	if got := ts.syslogRows("['sys'] | project message", "message"); !slices.Equal(got, []string{"message=first"}) {
+		t.Fatalf("over the limit, stored %v", got)
+	}
+	clock.add(d)
+	resume <- true
+	ts.waitRows("['sys'] | project message", []string{"message=first", "message=second"}, "message")
 }
