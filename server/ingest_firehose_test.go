@@ -242,3 +242,56 @@ func TestFirehoseIngestLimit(t *testing.T) {
 		t.Errorf("stored %d events, want 1", n)
 	}
 }
+
+// Deliveries in parallel (Firehose opens several connections) each store
+// their own records: the reused buffers are never shared.
+func TestFirehoseConcurrentDeliveries(t *testing.T) {
+	ts := newTestServer(t)
+	ts.createDataset("fh")
+	const senders, perSender, records = 4, 5, 50
+	errs := make(chan error, senders)
+	for g := range senders {
+		go func() {
+			done := false
+			defer func() { // ts.do ends this goroutine on a transport error
+				if !done {
+					errs <- fmt.Errorf("sender %d stopped", g)
+				}
+			}()
+			for i := range perSender {
+				data := make([][]byte, records)
+				for r := range records {
+					data[r] = []byte(fmt.Sprintf(`{"g":%d,"i":%d,"r":%d}`, g, i, r))
+				}
+				id := fmt.Sprintf("g%d-%d", g, i)
+				if r := ts.firehoseAsAdmin(id, firehoseBody(id, data...)); r.status != 200 {
+					done = true
+					errs <- fmt.Errorf("%s: %d %s", id, r.status, r.body)
+					return
+				}
+			}
+			done = true
+			errs <- nil
+		}()
+	}
+	for range senders {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := ts.rowsOf("['fh'] | summarize n = count() by g, i", "g", "i", "n")
+	if len(got) != senders*perSender {
+		t.Fatalf("%d (g, i) groups, want %d: %q", len(got), senders*perSender, got)
+	}
+	for _, row := range got {
+		if !strings.HasSuffix(row, fmt.Sprintf(",n=%d", records)) {
+			t.Errorf("group %s, want %d records each", row, records)
+		}
+	}
+}
+
+// firehoseAsAdmin posts a delivery with the admin's token.
+func (ts *testServer) firehoseAsAdmin(id string, body any) resp {
+	return ts.do(req{method: "POST", path: "/v1/ingest/fh/firehose", body: body,
+		headers: map[string]string{"X-Amz-Firehose-Request-Id": id}})
+}
