@@ -74,6 +74,7 @@ func exportParquet(name, path string, decl *fieldDecl, chunk int, req *db.Reques
 		r.DisableCache = true
 		return d.Query(context.Background(), &r)
 	}, func(res *db.Output) error {
+		hideSysTime(res, req.APL) // as the other formats do for a file's rows
 		if w == nil {
 			names, types := res.Columns()
 			if w, err = parquetfile.NewWriter(f, names, types); err != nil {
@@ -106,6 +107,7 @@ func writeEmpty(d *db.DB, name string, fields []db.ColKey, req *db.Request, w io
 	if err != nil {
 		return err
 	}
+	hideSysTime(res, req.APL)
 	return parquetfile.Write(w, res)
 }
 
