@@ -42,6 +42,11 @@ func appendBulkAnswer(dst []byte, index string, res *db.BulkResult, took time.Du
 	dst = strconv.AppendBool(dst, failed)
 	dst = append(dst, `,"items":[`...)
 	k := 0 // refusals passed
+	var head struct {
+		op    db.BulkOp
+		index string
+		text  []byte // the item's opening up to its _id's value
+	}
 	for i, it := range res.Items {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -60,11 +65,15 @@ func appendBulkAnswer(dst []byte, index string, res *db.BulkResult, took time.Du
 		if idx == "" {
 			idx = index
 		}
-		dst = append(dst, `{"`...)
-		dst = append(dst, it.Op.String()...)
-		dst = append(dst, `":{"_index":`...)
-		dst = appendJSONStr(dst, idx)
-		dst = append(dst, `,"_id":`...)
+		if it.Op != head.op || idx != head.index || head.text == nil {
+			head.op, head.index = it.Op, idx
+			head.text = append(head.text[:0], `{"`...)
+			head.text = append(head.text, it.Op.String()...)
+			head.text = append(head.text, `":{"_index":`...)
+			head.text = appendJSONStr(head.text, idx)
+			head.text = append(head.text, `,"_id":`...)
+		}
+		dst = append(dst, head.text...) // items in a row mostly share their action and index
 		if it.ID != "" {
 			dst = appendJSONStr(dst, it.ID)
 		} else {

@@ -208,17 +208,17 @@ func TestRouteTableEnforced(t *testing.T) {
 		return p
 	}
 	probes := map[string]routeProbe{
-		"POST /v1/datasets/{id}/ingest":    {body: `[{"a":1}]`},
-		"POST /v1/ingest/{id}":             {body: `[{"a":1}]`},
-		"POST /v1/ingest/{id}/firehose":    {body: `{"requestId":"r","records":[{"data":"eyJhIjoxfQ=="}]}`},
-		"POST /v1/datasets/_apl":           {body: map[string]any{"apl": "['ds']"}},
-		"POST /v1/query/_apl":              {body: map[string]any{"apl": "['ds']"}},
-		"POST /v1/datasets/{id}/query":     {body: map[string]any{}},
+		"POST /v1/datasets/{id}/ingest":      {body: `[{"a":1}]`},
+		"POST /v1/ingest/{id}":               {body: `[{"a":1}]`},
+		"POST /v1/ingest/{id}/firehose":      {body: `{"requestId":"r","records":[{"data":"eyJhIjoxfQ=="}]}`},
+		"POST /v1/datasets/_apl":             {body: map[string]any{"apl": "['ds']"}},
+		"POST /v1/query/_apl":                {body: map[string]any{"apl": "['ds']"}},
+		"POST /v1/datasets/{id}/query":       {body: map[string]any{}},
 		"POST /v1/ingest/{id}/elastic/_bulk": {body: "{\"index\":{}}\n{\"a\":1}\n"},
 		"PUT /v1/ingest/{id}/elastic/_bulk":  {body: "{\"index\":{}}\n{\"a\":1}\n"},
-		"POST /v1/traces":                  {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
-		"POST /v1/logs":                    {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
-		"POST /v1/metrics":                 {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
+		"POST /v1/traces":                    {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
+		"POST /v1/logs":                      {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
+		"POST /v1/metrics":                   {headers: map[string]string{"X-Axiom-Dataset": "ds"}},
 
 		// Splunk HEC: the dataset from ?index=.
 		"POST /services/collector":           {query: "?index=ds", body: `{"event":"x"}`},
@@ -226,14 +226,14 @@ func TestRouteTableEnforced(t *testing.T) {
 		"POST /services/collector/event/1.0": {query: "?index=ds", body: `{"event":"x"}`},
 		"POST /services/collector/raw":       {query: "?index=ds", body: `{"a":1}`},
 		"POST /services/collector/raw/1.0":   {query: "?index=ds", body: `{"a":1}`},
-		"POST /v2/datasets/{id}/mapfields": {body: map[string]any{"name": "mf2"}},
-		"PUT /v2/datasets/{id}/mapfields":  {body: []string{"mf"}},
-		"PUT /v2/users/{id}":               {body: map[string]any{"name": "V"}},
-		"PUT /v2/users/{id}/role":          {body: map[string]any{"role": "user"}},
-		"GET /v2/vfields":                  {query: "?dataset=ds"},
-		"POST /v2/vfields":                 {body: map[string]any{"dataset": "ds", "name": "w", "expression": "2"}},
-		"POST /v2/apl-starred-queries":     {body: map[string]any{"name": "t", "dataset": "ds", "query": map[string]any{"apl": "['ds']"}}},
-		"POST /internal/v1/fragment":       {body: "{}"},
+		"POST /v2/datasets/{id}/mapfields":   {body: map[string]any{"name": "mf2"}},
+		"PUT /v2/datasets/{id}/mapfields":    {body: []string{"mf"}},
+		"PUT /v2/users/{id}":                 {body: map[string]any{"name": "V"}},
+		"PUT /v2/users/{id}/role":            {body: map[string]any{"role": "user"}},
+		"GET /v2/vfields":                    {query: "?dataset=ds"},
+		"POST /v2/vfields":                   {body: map[string]any{"dataset": "ds", "name": "w", "expression": "2"}},
+		"POST /v2/apl-starred-queries":       {body: map[string]any{"name": "t", "dataset": "ds", "query": map[string]any{"apl": "['ds']"}}},
+		"POST /internal/v1/fragment":         {body: "{}"},
 	}
 	call := func(r routeRow, token string, extra map[string]string) resp {
 		pr := probes[r.key()]

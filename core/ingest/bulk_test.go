@@ -193,3 +193,35 @@ func TestBulkFailuresCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkRepeatedActions: a shipper's repeated action line is read once
+// and reused, so only identical bytes share an item's action; a line that
+// differs by an _id, a CRLF or a trailing delete without a newline is
+// read for itself.
+func TestBulkRepeatedActions(t *testing.T) {
+	body := `{"create":{"_index":"fb"}}` + "\n" + `{"n":1}` + "\n" +
+		`{"create":{"_index":"fb"}}` + "\n" + `{"n":2}` + "\n" +
+		`{"create":{"_index":"fb","_id":"x"}}` + "\n" + `{"n":3}` + "\n" +
+		`{"create":{"_index":"fb"}}` + "\r\n" + `{"n":4}` + "\n" +
+		`{"create":{"_index":"fb"}}` + "\n" + `{"n":5}` + "\n" +
+		`{"index":{"_index":"other"}}` + "\n" + `{"n":6}` + "\n" +
+		`{"delete":{"_index":"fb","_id":"y"}}`
+	evs, res, err := runBulk(t, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 6 || len(res.Items) != 7 {
+		t.Fatalf("%d events, %d items", len(evs), len(res.Items))
+	}
+	want := []BulkItem{
+		{Op: BulkCreate, Index: "fb", Row: 0}, {Op: BulkCreate, Index: "fb", Row: 1},
+		{Op: BulkCreate, Index: "fb", ID: "x", Row: 2}, {Op: BulkCreate, Index: "fb", Row: 3},
+		{Op: BulkCreate, Index: "fb", Row: 4}, {Op: BulkIndex, Index: "other", Row: 5},
+		{Op: BulkDelete, Index: "fb", ID: "y", Row: -1, Error: "line 13: delete is not supported: events are stored append-only, nothing was deleted"},
+	}
+	for i, w := range want {
+		if res.Items[i] != w {
+			t.Errorf("item %d = %+v, want %+v", i, res.Items[i], w)
+		}
+	}
+}
