@@ -9,7 +9,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run demo test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web fmt lint clean conformance difftest
+.PHONY: all build run demo deploy-check test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web fmt lint clean conformance difftest
 
 all: build
 
@@ -59,6 +59,12 @@ compat:
 # cached outside the repository).
 cluster:
 	APLITE_WEED="$$(scripts/seaweedfs)" $(GO) test -count=1 -timeout 10m ./cluster/
+
+# deploy-check: deploy/Dockerfile's go build line as a plain build (a
+# static binary that runs) and the systemd unit (systemd-analyze verify);
+# outside make test, whose cold -trimpath build would take minutes.
+deploy-check:
+	APLITE_DEPLOY_BUILD=1 $(GO) test -count=1 -run 'TestDockerfile|TestSystemdUnit' -v .
 
 # fuzz: every fuzz target for FUZZTIME each (default 10m; outside make
 # test): the decoders, gzip/zstd bodies, OTLP, the APL parser, the block,
