@@ -128,7 +128,7 @@ func (s *Server) ensureDataset(org, name string) error {
 		return nil
 	}
 	if err := validDatasetName(name); err != nil {
-		return err
+		return errors.New(asAPIError(err).Message) // not the API's "400: "
 	}
 	key, _ := v.key(name)
 	now := time.Now().UTC()
