@@ -9,7 +9,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run demo deploy-check test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web fmt lint clean conformance difftest
+.PHONY: all build run demo deploy-check test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web console-soak fmt lint clean conformance difftest
 
 all: build
 
@@ -97,6 +97,12 @@ peers:
 # console (2.8 MB instead of 11 MB in the binary and in git); -n keeps the
 # archive free of names and times, so the build is reproducible.
 CONSOLE_ASSETS := server/console/assets
+# console-soak: offline sessions in headless Chromium (drop an NDJSON file,
+# query, cancel, take, query again), counting hangs and the first answer's
+# time; not in make test (minutes). SESSIONS=50 EVENTS=1000000 by default.
+console-soak:
+	APLITE_SOAK_SESSIONS=$(or $(SESSIONS),50) APLITE_SOAK_EVENTS=$(or $(EVENTS),1000000) $(GO) test -count=1 -timeout 6h -v -run TestBrowserOfflineSoak ./server/console/
+
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags '-s -w' -o $(CONSOLE_ASSETS)/aplite.wasm ./wasm
 	gzip -9 -n -f $(CONSOLE_ASSETS)/aplite.wasm

@@ -96,6 +96,12 @@ func (a *api) promisedBytes(f func(args []js.Value) (any, error)) jsFunc {
 }
 
 // await waits for a promise on this goroutine, or for ctx to end.
+//
+// Its callbacks release themselves when the promise settles, never
+// before: when ctx ends first (a cancelled query whose helpers the worker
+// stops), the promise still settles later, and JavaScript then called a
+// released function ("call to released function" in the console after a
+// Cancel).
 func await(ctx context.Context, p js.Value) (js.Value, error) {
 	type settled struct {
 		v   js.Value
@@ -103,11 +109,21 @@ func await(ctx context.Context, p js.Value) (js.Value, error) {
 	}
 	ch := make(chan settled, 1)
 	var ok, fail js.Func
+	release := func() { // OK while the function runs (syscall/js)
+		ok.Release()
+		fail.Release()
+	}
 	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- settled{v: args[0]}
+		release()
+		v := js.Undefined()
+		if len(args) > 0 {
+			v = args[0]
+		}
+		ch <- settled{v: v}
 		return nil
 	})
 	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		release()
 		msg := "rejected"
 		if len(args) > 0 {
 			if m := args[0].Get("message"); m.Type() == js.TypeString {
@@ -119,8 +135,6 @@ func await(ctx context.Context, p js.Value) (js.Value, error) {
 		ch <- settled{err: errors.New(msg)}
 		return nil
 	})
-	defer ok.Release()
-	defer fail.Release()
 	p.Call("then", ok, fail)
 	select {
 	case s := <-ch:

@@ -1,0 +1,132 @@
+package console_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// envInt reads a positive integer from the environment, or def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// tryWait polls a JavaScript condition; false when it stays false for
+// timeout (a hang, which the soak counts instead of stopping at).
+func (h *harness) tryWait(cond string, timeout time.Duration) bool {
+	_, err := chromedp.Run(h.ctx, chromedp.Poll[chromedp.Void](cond,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
+	return err == nil
+}
+
+// runFor runs apl as a user does (Run) and reads the page once it has
+// answered; false when it did not within timeout.
+func (h *harness) runFor(apl string, timeout time.Duration) (run, bool) {
+	b := fmt.Sprintf("%q", apl)
+	eval[chromedp.Void](h, `(() => { const c = window.apliteConsole; c.state.last = null; c.editor.value = `+b+`; c.run(); })()`)
+	if !h.tryWait(`window.apliteConsole.state.last && !window.apliteConsole.state.running`, timeout) {
+		return run{}, false
+	}
+	return eval[run](h, observe), true
+}
+
+// Offline sessions over one NDJSON file read in place: drop it, query,
+// cancel a query while it reads, take a few rows (the engine stops its
+// helpers early), query again. A session hangs when a step does not end
+// within a minute, or Run stays disabled. APLITE_SOAK_SESSIONS and
+// APLITE_SOAK_EVENTS (60,000) size it; make console-soak runs 50 sessions
+// over 1,000,000 events.
+func TestBrowserOfflineSoak(t *testing.T) {
+	if os.Getenv("APLITE_SOAK_SESSIONS") == "" {
+		t.Skip("SKIP: APLITE_SOAK_SESSIONS is not set (make console-soak runs it: minutes, not for make test)")
+	}
+	sessions := envInt("APLITE_SOAK_SESSIONS", 5)
+	events := envInt("APLITE_SOAK_EVENTS", 60_000)
+	h := newHarness(t)
+	file := filepath.Join(h.dir, "events.ndjson")
+	writeEvents(t, file, events)
+	const count = "['events'] | summarize count() by status"
+	stepTimeout := time.Minute
+	var firsts []float64
+	hangs := 0
+	var want []string
+	for s := 1; s <= sessions; s++ {
+		hung := func(step string) {
+			hangs++
+			t.Errorf("session %d hung at %s (status %q, error %q)", s, step,
+				eval[string](h, `document.getElementById("status").textContent`), eval[string](h, `document.getElementById("error").textContent`))
+		}
+		func() {
+			tab, closeTab := chromedp.NewContext(h.browse)
+			defer closeTab()
+			h.ctx = tab
+			h.open()
+			eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
+			if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
+				t.Fatal(err)
+			}
+			if !h.tryWait(`document.getElementById("status").dataset.state === "loaded"`, stepTimeout) {
+				hung("the drop")
+				return
+			}
+			loadMS := eval[float64](h, `+document.getElementById("status").dataset.ms`)
+			first, ok := h.runFor(count, stepTimeout)
+			if !ok {
+				hung("the first query")
+				return
+			}
+			if first.Error != "" {
+				t.Errorf("session %d: %s: %s", s, count, first.Error)
+				return
+			}
+			firsts = append(firsts, loadMS+first.MS)
+			rows := rowsOf(t, first.Tables)
+			if want == nil {
+				want = rows
+			} else if !slices.Equal(rows, want) {
+				t.Errorf("session %d: %v, the first session said %v", s, rows, want)
+			}
+			// Cancel the query once it shows it reads.
+			eval[chromedp.Void](h, `(() => { const c = window.apliteConsole; c.editor.value = "['events'] | summarize dcount(id) by method";
+  const o = new MutationObserver(() => { const st = document.getElementById("status");
+    if (st.dataset.state === "reading" && +st.dataset.bytes > 0) { o.disconnect(); document.getElementById("cancel-load").click(); } });
+  o.observe(document.getElementById("status"), {attributes: true}); c.run(); })()`)
+			if !h.tryWait(`!window.apliteConsole.state.running && !document.getElementById("run").disabled`, stepTimeout) {
+				hung("the cancel")
+				return
+			}
+			r, ok := h.runFor("['events'] | take 5", stepTimeout)
+			if !ok {
+				hung("take 5 after the cancel")
+				return
+			}
+			if r.Error != "" || r.Rows != 5 {
+				t.Errorf("session %d: take 5 after the cancel: %d rows, %q", s, r.Rows, r.Error)
+			}
+			if r, ok = h.runFor(count, stepTimeout); !ok {
+				hung("the query after the cancel and the take")
+				return
+			}
+			if got := rowsOf(t, r.Tables); r.Error != "" || !slices.Equal(got, want) {
+				t.Errorf("session %d: after the cancel %s gave %v, %q", s, count, got, r.Error)
+			}
+		}()
+	}
+	slices.Sort(firsts)
+	med, worst := 0.0, 0.0
+	if len(firsts) > 0 {
+		med, worst = firsts[len(firsts)/2], firsts[len(firsts)-1]
+	}
+	t.Logf("figure: %d offline sessions over %s (%d events): %d hung; first answer after the drop median %.0f ms, worst %.0f ms",
+		sessions, mib(t, file), events, hangs, med, worst)
+	fmt.Printf("console soak: %d sessions, %d events, %d hung, first answer median %.0f ms, worst %.0f ms\n", sessions, events, hangs, med, worst)
+}
