@@ -336,3 +336,21 @@ func TestElasticBulkShipperShapes(t *testing.T) {
 		t.Errorf("logstash event: %v", cols)
 	}
 }
+
+// The body cap of /v1/ingest holds here too, after decompression: a bulk
+// body past it is 413 and stores nothing, gzip or not.
+func TestElasticBulkBodyLimit(t *testing.T) {
+	ts := newTestServerConfig(t, Config{MaxBodyBytes: 1000})
+	ts.createDataset("logs")
+	body := strings.Repeat(`{"create":{}}`+"\n"+`{"message":"0123456789012345678901234567890123456789"}`+"\n", 20)
+	for _, enc := range []string{"", "gzip"} {
+		ts.mustErr(req{method: "POST", path: "/v1/ingest/logs/elastic/_bulk", body: body, encoding: enc}, 413, "exceeds the limit of 1000 bytes")
+	}
+	a := ts.bulk(t, "logs", body[:len(body)/2], req{})
+	if a.Errors || len(a.Items) != 10 {
+		t.Fatalf("half the body: %+v", a)
+	}
+	if got := ts.aplColumns(t, "['logs'] | count"); got[0][0] != float64(10) {
+		t.Errorf("count %v, want 10", got)
+	}
+}

@@ -225,3 +225,49 @@ func TestBulkRepeatedActions(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeBulk: any body decodes without panicking; when it is not
+// refused whole, every index or create item either became the next row
+// or failed with a message, and update and delete items never did.
+func FuzzDecodeBulk(f *testing.F) {
+	for _, s := range []string{
+		"{\"index\":{\"_index\":\"a\",\"_id\":\"1\"}}\n{\"@timestamp\":\"2024-01-07T12:00:00Z\",\"m\":\"x\"}\n",
+		"{\"create\":{}}\n{\"a\":{\"b\":[1,2]}}\n{\"create\":{}}\n{\"a\":1}\n",
+		"{\"delete\":{\"_id\":\"1\"}}\n{\"update\":{}}\n{\"doc\":{}}\n",
+		"{\"index\":{}}\n\"x\"\n{\"index\":{}}\n\n",
+		"{\"index\":{}}\r\n{\"a\":1}\r\n\n\n{\"index\":{}}\n{\"a\":",
+		"\xEF\xBB\xBF{\"index\":{\"_index\":\"\\u00e9\"}}\n{}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		b := store.NewRowsBuilder()
+		res, err := DecodeBulk(body, Options{TimestampField: "@timestamp", Now: testNow}, b)
+		rows := b.Finish(testNow)
+		if err != nil {
+			return
+		}
+		next, failed := 0, 0
+		for i, it := range res.Items {
+			switch {
+			case it.Op == BulkUpdate || it.Op == BulkDelete:
+				if it.Row != -1 || it.Error == "" {
+					t.Fatalf("item %d: %+v", i, it)
+				}
+			case it.Error == "":
+				if it.Row != next {
+					t.Fatalf("item %d row %d, want %d", i, it.Row, next)
+				}
+				next++
+			default:
+				if it.Row != -1 {
+					t.Fatalf("failed item %d has row %d", i, it.Row)
+				}
+				failed++
+			}
+		}
+		if next != res.Ingested || failed != res.Failed || rows.N != res.Ingested {
+			t.Fatalf("rows %d, ingested %d, failed %d; items say %d and %d", rows.N, res.Ingested, res.Failed, next, failed)
+		}
+	})
+}
