@@ -84,7 +84,12 @@ type Options struct {
 	// lasts unrenewed (OBJECTS.md, "The writer lease"; default
 	// DefaultLeaseTTL): how long a crashed writer keeps others out.
 	LeaseTTL time.Duration
-	// leaseNow is the lease's clock (tests drive it); nil: time.Now.
+	// Now is the clock of the store's ages: when buffered rows are due
+	// for a flush (FlushInterval, IdleFlush), when a dataset counts as
+	// idle (CompactIdle), how old a block is (CompactAge) and the
+	// lease's clock. Tests drive it instead of waiting; nil: time.Now.
+	Now func() time.Time
+	// leaseNow is the lease's clock (tests drive it); nil: Now.
 	leaseNow func() time.Time
 	// wrapWAL wraps every WAL segment file opened (tests inject a full
 	// disk with it).

@@ -56,8 +56,8 @@ func (d *Dataset) commitLoop() {
 				return
 			}
 			d.startFlush(c.done, true)
-		case now := <-tick.C:
-			if d.flushDue(now) {
+		case <-tick.C:
+			if d.flushDue(d.opts.Now()) {
 				d.startFlush(nil, true)
 			}
 		}
@@ -75,7 +75,7 @@ func (d *Dataset) commit(group []*appendReq) {
 		return
 	}
 	d.nextSeq += uint64(len(group))
-	now := time.Now()
+	now := d.opts.Now()
 	d.lastAppend.Store(now.UnixNano())
 	d.mu.Lock()
 	for i, r := range group {

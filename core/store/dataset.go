@@ -121,7 +121,7 @@ func newDataset(db *DB, name string, created time.Time, files dsFiles, rec *reco
 		blocks: rec.blocks, nextBlock: rec.nextBlock, trimBefore: rec.trimBefore, nextSeq: rec.nextSeq,
 		reqs: make(chan *appendReq, 1024), ctl: make(chan ctlReq), flushq: make(chan *flushJob, 1),
 		trimq: make(chan struct{}, 1), stop: make(chan struct{})}
-	now := time.Now()
+	now := d.opts.Now()
 	for _, r := range rec.replay {
 		d.buf = append(d.buf, &bufBatch{seq: r.seq, rows: r.rows, part: newBufPart(r.seq, r.rows),
 			at: now, bytes: rowsBytes(r.rows)})

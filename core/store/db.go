@@ -97,8 +97,11 @@ func (o Options) withDefaults() Options {
 	if o.LeaseTTL <= 0 {
 		o.LeaseTTL = DefaultLeaseTTL
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	if o.leaseNow == nil {
-		o.leaseNow = time.Now
+		o.leaseNow = o.Now
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}

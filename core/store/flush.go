@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 )
 
 // flushLoop turns handed-over batches into blocks, one job at a time and
@@ -202,7 +201,7 @@ func (d *Dataset) encodeHeapBlock(cs *colSet, meta blockMeta) (*blockPart, error
 	id := d.nextBlock
 	d.nextBlock++
 	d.mu.Unlock()
-	meta.created = time.Now().UnixNano()
+	meta.created = d.opts.Now().UnixNano()
 	data, err := encodeBlock(cs, meta)
 	if err != nil {
 		return nil, err

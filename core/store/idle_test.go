@@ -5,14 +5,18 @@ package store
 import (
 	"testing"
 	"time"
+
+	"github.com/aplite/aplite/internal/testutil"
 )
 
-// An ingest that stops is flushed and compacted within seconds, without
-// waiting for FlushInterval or a restart: the WAL's raw rows do not sit on
-// disk, and full-size blocks are merged once the dataset is idle.
+// An ingest that stops is flushed and compacted once IdleFlush and
+// CompactIdle have passed by the store's clock, without waiting for
+// FlushInterval or a restart: the WAL's raw rows do not sit on disk, and
+// full-size blocks are merged once the dataset is idle.
 func TestIdleFlushAndCompaction(t *testing.T) {
-	db, err := Open(t.TempDir(), Options{NoSync: true, FlushInterval: time.Hour, SealRows: 100, FlushRows: 100,
-		IdleFlush: 200 * time.Millisecond, CompactIdle: 300 * time.Millisecond, CompactInterval: 100 * time.Millisecond})
+	clk := testutil.NewClock(time.Unix(1e9, 0))
+	db, err := Open(t.TempDir(), Options{NoSync: true, FlushInterval: 24 * time.Hour, SealRows: 100, FlushRows: 100,
+		IdleFlush: time.Hour, CompactIdle: time.Hour, CompactInterval: 50 * time.Millisecond, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,9 +30,10 @@ func TestIdleFlushAndCompaction(t *testing.T) {
 	if _, err := ds.Append(mixedRows(30, 2e18)); err != nil { // stays in the buffer
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	clk.Advance(time.Hour)
+	testutil.Eventually(t, 20*time.Second, func() bool {
 		s := ds.Snapshot()
+		defer s.Release()
 		buffered := 0
 		for _, p := range s.Parts {
 			if !p.Immutable() {
@@ -36,15 +41,8 @@ func TestIdleFlushAndCompaction(t *testing.T) {
 			}
 		}
 		blocks := len(s.Parts) - buffered
-		s.Release()
-		if buffered == 0 && blocks <= 2 { // from 7; a last straggler may wait for more company (minMergeBlocks)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("10 s after the last append: %d buffered batches, %d blocks; want 0 and at most 2", buffered, blocks)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return buffered == 0 && blocks <= 2 // from 7; a last straggler may wait for more company (minMergeBlocks)
+	}, "an hour after the last append: buffered batches or too many blocks (want 0 and at most 2)")
 	if n := ds.Info().NumEvents; n != 630 {
 		t.Fatalf("%d events after compaction, want 630", n)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -85,27 +86,31 @@ func TestCloseFlushesAndReopens(t *testing.T) {
 }
 
 // TestFlushIntervalMakesBlocks: buffered rows reach a durable block on
-// their own after FlushInterval.
+// their own once FlushInterval has passed by the store's clock, and not
+// before.
 func TestFlushIntervalMakesBlocks(t *testing.T) {
-	db, err := Open(t.TempDir(), Options{FlushInterval: 20 * time.Millisecond})
+	clk := testutil.NewClock(time.Unix(1e9, 0))
+	db, err := Open(t.TempDir(), Options{FlushInterval: time.Hour, IdleFlush: 2 * time.Hour, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	ds, _ := db.Create("logs")
-	ds.Append(mixedRows(10, 1e18))
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		s := ds.Snapshot()
-		bp, ok := s.Parts[0].(*blockPart)
-		durable := len(s.Parts) == 1 && ok && bp.durable
-		s.Release()
-		if durable {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+	if _, err := ds.Append(mixedRows(10, 1e18)); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no durable block after FlushInterval")
+	durable := func() bool {
+		s := ds.Snapshot()
+		defer s.Release()
+		bp, ok := s.Parts[0].(*blockPart)
+		return len(s.Parts) == 1 && ok && bp.durable
+	}
+	clk.Advance(time.Hour - time.Second)
+	if durable() {
+		t.Fatal("a block before FlushInterval")
+	}
+	clk.Advance(time.Second)
+	testutil.Eventually(t, 10*time.Second, durable, "no durable block after FlushInterval")
 }
 
 // TestAppendRejectsMalformedRows: a bad batch is an error, not a corrupt

@@ -202,7 +202,7 @@ func (d *Dataset) compact() {
 		return
 	}
 	for {
-		idle := d.idle(time.Now())
+		idle := d.idle(d.opts.Now())
 		group := d.pickCompaction(idle)
 		if group == nil {
 			return
@@ -243,7 +243,7 @@ func (d *Dataset) yieldToIngest(pause time.Duration) bool {
 	deadline := time.Now().Add(pause)
 	for {
 		left := time.Until(deadline)
-		if left <= 0 || d.idle(time.Now()) {
+		if left <= 0 || d.idle(d.opts.Now()) {
 			return true
 		}
 		select {
@@ -266,7 +266,7 @@ func (d *Dataset) pickCompaction(idle bool) []*blockPart {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	var small []*blockPart
-	now := time.Now()
+	now := d.opts.Now()
 	for _, b := range d.blocks {
 		if d.mergeable(b, now, idle) {
 			small = append(small, b)

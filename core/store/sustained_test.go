@@ -7,16 +7,20 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/aplite/aplite/internal/testutil"
 )
 
 // A dataset whose appends never pause (a live log stream) still gets
-// compact blocks: once a full-size block is older than CompactAge it is
-// merged while the appends go on. Before CompactAge existed, full-size
-// blocks waited for an idle moment that a live stream never has.
+// compact blocks: once a full-size block is older than CompactAge by the
+// store's clock it is merged while the appends go on. Before CompactAge
+// existed, full-size blocks waited for an idle moment that a live stream
+// never has.
 func TestSustainedIngestCompacts(t *testing.T) {
-	db, err := Open(t.TempDir(), Options{NoSync: true, FlushInterval: time.Hour, SealRows: 100, FlushRows: 100,
-		IdleFlush: time.Hour, CompactIdle: time.Hour, CompactAge: 300 * time.Millisecond,
-		CompactInterval: 50 * time.Millisecond})
+	clk := testutil.NewClock(time.Unix(1e9, 0))
+	db, err := Open(t.TempDir(), Options{NoSync: true, FlushInterval: 24 * time.Hour, SealRows: 100, FlushRows: 100,
+		IdleFlush: 24 * time.Hour, CompactIdle: 2 * time.Hour, CompactAge: time.Hour,
+		CompactInterval: 20 * time.Millisecond, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,24 +31,17 @@ func TestSustainedIngestCompacts(t *testing.T) {
 		if _, err := ds.Append(mixedRows(100, 1e18+int64(i)*1e12)); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(40 * time.Millisecond) // 1.6 s of appends, never idle for CompactIdle
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		blocks := ds.Info().NumBlocks
-		// Each append of 100 rows seals a full-size block; without the
-		// age rule all 40 stay.
-		if blocks <= batches/4 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d blocks from %d full-size appends to a live dataset; want at most %d", blocks, batches, batches/4)
-		}
-		if _, err := ds.Append(mixedRows(1, 3e18)); err != nil { // keep the dataset live
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond)
+	// The blocks age past CompactAge while the stream goes on: an append
+	// at the new time keeps the dataset live, short of CompactIdle.
+	clk.Advance(time.Hour)
+	if _, err := ds.Append(mixedRows(1, 3e18)); err != nil {
+		t.Fatal(err)
 	}
+	// Each append of 100 rows sealed a full-size block; without the age
+	// rule all 40 stay.
+	testutil.Eventually(t, 20*time.Second, func() bool { return ds.Info().NumBlocks <= batches/4 },
+		"more than %d blocks from %d full-size appends to a live dataset", batches/4, batches)
 	if n, want := ds.Info().NumEvents, int64(batches*100); n < want {
 		t.Fatalf("%d events after compaction, want at least %d", n, want)
 	}
@@ -144,16 +141,8 @@ func TestSustainedIngestOnObjectsStaysExact(t *testing.T) {
 	if err := ds.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		check()
-		if last == 4000 && ds.Info().NumBlocks <= 10 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("query node counts %d of 4000 events; ingest node has %d blocks", last, ds.Info().NumBlocks)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testutil.Eventually(t, 20*time.Second, func() bool { check(); return last == 4000 && ds.Info().NumBlocks <= 10 },
+		"the query node does not count 4000 events, or the ingest node keeps more than 10 blocks")
 	if merges == 0 {
 		t.Fatal("the query node never saw a merge while the stream ran")
 	}
