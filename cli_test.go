@@ -265,6 +265,10 @@ func TestQueryHelp(t *testing.T) {
 			t.Errorf("query -h: exit %d, no %q in\n%s", code, want, help)
 		}
 	}
+	out, errOut, code = aplite(t, "", "serve", "-h")
+	if help = out + errOut; code != 0 || !strings.Contains(help, "usage: aplite [serve] [flags]") || !strings.Contains(help, "examples:") || !strings.Contains(help, "-addr") {
+		t.Errorf("serve -h: exit %d\n%s", code, help)
+	}
 	out, errOut, code = aplite(t, "", "ingest", "-h")
 	if help = out + errOut; code != 0 || !strings.Contains(help, "usage: aplite ingest") || !strings.Contains(help, "-batch-bytes") {
 		t.Errorf("ingest -h: exit %d\n%s", code, help)

@@ -34,6 +34,10 @@ func run(args []string) int {
 	}
 	switch cmd {
 	case "serve":
+		if wantsHelp(args) {
+			// serve's flag set prints its flags after this, on stderr.
+			fmt.Fprint(os.Stderr, serveSynopsis)
+		}
 		return cmdServe(args)
 	case "demo":
 		return cmdDemo(args)
@@ -82,6 +86,21 @@ commands:
   version     print the version (also --version)
 `)
 }
+
+// serveSynopsis heads `aplite serve -h`, which was a bare flag dump.
+const serveSynopsis = `usage: aplite [serve] [flags]
+
+Serves the Axiom HTTP API, the web console (http://ADDR/) and /metrics. With no
+token configured the first start creates one, prints it once and says where it
+is kept. SIGINT or SIGTERM: stop accepting, finish requests, flush, exit 0.
+A flag that names an environment variable (APLITE_...) may come from it instead.
+
+examples:
+  aplite serve                                  # 127.0.0.1:8080, data in ./data
+  aplite serve -addr 0.0.0.0:8080 -data /var/lib/aplite -token xapt-...
+  aplite serve -max-body 1G -query-timeout 5m
+
+`
 
 // versionLine is the version and, when the binary was built from a git
 // checkout, the commit (cli.md: "and the commit it was built from, when
