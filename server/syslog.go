@@ -61,11 +61,13 @@ const maxBatchFrames = 4096
 
 // SyslogListener is a running syslog listener.
 type SyslogListener struct {
-	s    *Server
-	cfg  SyslogConfig
-	ln   net.Listener
-	done chan struct{}
-	wg   sync.WaitGroup
+	s      *Server
+	cfg    SyslogConfig
+	ln     net.Listener // TCP and TLS
+	closer io.Closer    // ln, or the UDP socket
+	addr   net.Addr
+	done   chan struct{}
+	wg     sync.WaitGroup
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
@@ -92,6 +94,22 @@ func (s *Server) ListenSyslog(addr string, cfg SyslogConfig) (*SyslogListener, e
 // ServeSyslog serves syslog on ln until Close. It fails at once when the
 // node stores nothing (a query node) or the dataset cannot be made.
 func (s *Server) ServeSyslog(ln net.Listener, cfg SyslogConfig) (*SyslogListener, error) {
+	l, err := s.newSyslogListener(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.TLS != nil {
+		ln = tls.NewListener(ln, cfg.TLS)
+	}
+	l.ln, l.closer, l.addr = ln, ln, ln.Addr()
+	l.wg.Add(1)
+	go l.accept()
+	return l, nil
+}
+
+// newSyslogListener checks cfg and makes its dataset, before any socket
+// is served.
+func (s *Server) newSyslogListener(cfg SyslogConfig) (*SyslogListener, error) {
 	if cfg.Dataset == "" {
 		cfg.Dataset = "syslog"
 	}
@@ -107,16 +125,11 @@ func (s *Server) ServeSyslog(ln net.Listener, cfg SyslogConfig) (*SyslogListener
 	if err := s.ensureDataset(cfg.Org, cfg.Dataset); err != nil {
 		return nil, fmt.Errorf("syslog: dataset %q: %w", cfg.Dataset, err)
 	}
-	if cfg.TLS != nil {
-		ln = tls.NewListener(ln, cfg.TLS)
-	}
-	l := &SyslogListener{s: s, cfg: cfg, ln: ln, done: make(chan struct{}), conns: make(map[net.Conn]struct{})}
+	l := &SyslogListener{s: s, cfg: cfg, done: make(chan struct{}), conns: make(map[net.Conn]struct{})}
 	l.wait = cfg.wait
 	if l.wait == nil {
 		l.wait = l.sleep
 	}
-	l.wg.Add(1)
-	go l.accept()
 	return l, nil
 }
 
@@ -146,7 +159,7 @@ func (s *Server) ensureDataset(org, name string) error {
 }
 
 // Addr returns the address the listener listens on.
-func (l *SyslogListener) Addr() net.Addr { return l.ln.Addr() }
+func (l *SyslogListener) Addr() net.Addr { return l.addr }
 
 // Close stops accepting, closes the open connections and waits until
 // each has finished storing the batch it was storing.
@@ -158,7 +171,7 @@ func (l *SyslogListener) Close() error {
 	}
 	l.closed = true
 	close(l.done)
-	err := l.ln.Close()
+	err := l.closer.Close()
 	for c := range l.conns {
 		c.Close()
 	}

@@ -233,3 +233,27 @@ func TestSyslogListenerIngestLimit(t *testing.T) {
 	resume <- true
 	ts.waitRows("['sys'] | project message", []string{"message=first", "message=second"}, "message")
 }
+
+// Over UDP each datagram is one message, stored with its sender.
+func TestSyslogListenerUDP(t *testing.T) {
+	ts := newTestServer(t)
+	l, err := ts.s.ListenSyslogUDP("127.0.0.1:0", SyslogConfig{Dataset: "udp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	c, err := net.Dial("udp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, m := range []string{"<14>1 - h1 app 7 - - five four two four\n", "<11>Nov 28 09:00:00 h2 cron[3]: job failed", "<999>not syslog"} {
+		if _, err := c.Write([]byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts.waitRows("['udp'] | project hostname, application, severity, message, remoteAddress", []string{
+		"hostname=h1,application=app,severity=info,message=five four two four,remoteAddress=127.0.0.1",
+		"hostname=h2,application=cron,severity=error,message=job failed,remoteAddress=127.0.0.1",
+	}, "hostname", "application", "severity", "message", "remoteAddress")
+}
