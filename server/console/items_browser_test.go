@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -175,6 +176,45 @@ func TestBrowserConsoleItems(t *testing.T) {
 		if !strings.HasPrefix(got, "91 · ") || !strings.HasSuffix(got, "B") {
 			t.Errorf("the sidebar says %q of a dataset of 91 events", got)
 		}
+	})
+
+	t.Run("monitors are made, edited, disabled and opened in the console", func(t *testing.T) {
+		h.t = t
+		eval[chromedp.Void](h, `window.apliteConsole.editor.value = "['logs'] | where status >= 500 | count"`)
+		eval[chromedp.Void](h, `window.apliteConsole.showPanel("panel-monitors")`)
+		h.waitFor(`document.querySelector("#panel-monitors .new-monitor")`, 10*time.Second)
+		eval[chromedp.Void](h, `document.querySelector("#panel-monitors .new-monitor").click()`)
+		eval[chromedp.Void](h, `(() => { const f = document.querySelector("#panel-monitors .monitor-form"); f.elements.name.value = "errors"; f.elements.threshold.value = "10"; f.requestSubmit(); })()`)
+		h.waitFor(`document.querySelector('#panel-monitors .monitors li[data-id] .name')`, 10*time.Second)
+		monitor := func() map[string]any {
+			code, body := h.api("GET", "/v2/monitors", "application/json", nil)
+			var list []map[string]any
+			if code != 200 || json.Unmarshal(body, &list) != nil || len(list) != 1 {
+				t.Fatalf("monitors over the API: %d %s", code, body)
+			}
+			return list[0]
+		}
+		if m := monitor(); m["name"] != "errors" || m["aplQuery"] != "['logs'] | where status >= 500 | count" || m["threshold"] != 10.0 {
+			t.Errorf("created %v", m)
+		}
+		eval[chromedp.Void](h, `document.querySelector("#panel-monitors .monitors li .edit").click()`)
+		eval[chromedp.Void](h, `(() => { const f = document.querySelector("#panel-monitors .monitor-form"); f.elements.threshold.value = "25"; f.requestSubmit(); })()`)
+		h.waitFor(`!document.querySelector("#panel-monitors .monitor-form")`, 10*time.Second)
+		if m := monitor(); m["threshold"] != 25.0 || m["name"] != "errors" {
+			t.Errorf("after the edit: %v", m)
+		}
+		eval[chromedp.Void](h, `document.querySelector("#panel-monitors .monitors li .toggle").click()`)
+		h.waitFor(`document.querySelector("#panel-monitors .monitors li .toggle").textContent === "Enable"`, 10*time.Second)
+		if m := monitor(); m["disabled"] != true {
+			t.Errorf("after Disable: %v", m)
+		}
+		eval[chromedp.Void](h, `window.apliteConsole.editor.value = ""`)
+		eval[chromedp.Void](h, `document.querySelector("#panel-monitors .monitors li .open").click()`)
+		if got := eval[string](h, `window.apliteConsole.editor.value`); got != "['logs'] | where status >= 500 | count" {
+			t.Errorf("Open query put %q in the editor", got)
+		}
+		h.screenshot("items-monitors")
+		eval[chromedp.Void](h, `window.apliteConsole.showPanel("panel-datasets")`)
 	})
 
 	t.Run("a new tab stays signed in, a reload keeps the text, sign-out forgets the token", func(t *testing.T) {

@@ -477,7 +477,12 @@ function showPanel(id) {
     $(tab.dataset.panel).hidden = !on;
   }
   if (id === "panel-history") refreshHistory();
-  if (id === "panel-monitors") renderMonitors($("panel-monitors"), state.mode === "server" ? state.server : null);
+  if (id === "panel-monitors") {
+    renderMonitors($("panel-monitors"), state.mode === "server" ? state.server : null, {
+      open: (apl) => { editor.value = apl; },
+      query: () => editor.value.trim(),
+    });
+  }
 }
 
 async function refreshHistory() {
