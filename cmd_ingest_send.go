@@ -237,7 +237,7 @@ func serverMessage(body []byte) string {
 
 // summary says what was sent, on stderr.
 func (c *ingestClient) summary(w io.Writer) {
-	fmt.Fprintf(w, "aplite ingest: %s events ingested into %q in %d requests (%s)", thousands(int(c.sent.Load())), c.dataset, c.requests, sizeText(c.bytesSent))
+	fmt.Fprintf(w, "aplite ingest: %s events ingested into %q in %s requests (%s)", thousands(int(c.sent.Load())), c.dataset, thousands(c.requests), sizeText(c.bytesSent))
 	if c.waited > 0 {
 		fmt.Fprintf(w, ", %d waits for a busy server", c.waited)
 	}
