@@ -24,7 +24,7 @@ var (
 	// keywordParser parses a source that starts with its keyword
 	// (gPipeline.Parse says why).
 	keywordParser *participle.Parser[gKeywordSource]
-	opParser     *participle.Parser[gOp]
+	opParser      *participle.Parser[gOp]
 )
 
 func init() {
