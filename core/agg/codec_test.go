@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -130,7 +131,7 @@ func TestCodecRoundTrip(t *testing.T) {
 			for col := range want {
 				w, g := values(want[col]), values(got[col])
 				for k := range w {
-					if !same(g[k], w[k]) {
+					if !testutil.CloseValue(g[k], w[k], 1e-9) {
 						t.Fatalf("group %d: decoded %#v, original %#v", k, g[k], w[k])
 					}
 				}

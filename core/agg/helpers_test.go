@@ -1,12 +1,11 @@
 package agg
 
 import (
-	"math"
 	"math/rand"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -91,48 +90,6 @@ func values(v *vector.Vector) []any {
 	return out
 }
 
-// same compares results, letting reals differ by a relative 1e-9 (merges
-// add in a different order) and treating NaN as equal to NaN.
-func same(a, b any) bool {
-	switch x := a.(type) {
-	case float64:
-		y, ok := b.(float64)
-		if !ok {
-			return false
-		}
-		if math.IsNaN(x) || math.IsNaN(y) {
-			return math.IsNaN(x) && math.IsNaN(y)
-		}
-		if x == y {
-			return true
-		}
-		return math.Abs(x-y) <= 1e-9*math.Max(math.Abs(x), math.Abs(y))
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !same(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			if !same(v, y[k]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
-}
-
 // expect checks the rows of v against want.
 func expect(t testing.TB, what string, v *vector.Vector, want ...any) {
 	t.Helper()
@@ -141,7 +98,7 @@ func expect(t testing.TB, what string, v *vector.Vector, want ...any) {
 		t.Fatalf("%s: got %d rows %v, want %d %v", what, len(got), got, len(want), want)
 	}
 	for i := range want {
-		if !same(got[i], want[i]) {
+		if !testutil.CloseValue(got[i], want[i], 1e-9) {
 			t.Errorf("%s: row %d = %#v, want %#v", what, i, got[i], want[i])
 		}
 	}
@@ -183,7 +140,7 @@ func checkMerge(t *testing.T, name string, n int, groups []uint32, args ...*vect
 	for c := range want {
 		w, g := values(want[c]), values(got[c])
 		for i := range w {
-			if !same(g[i], w[i]) {
+			if !testutil.CloseValue(g[i], w[i], 1e-9) {
 				t.Errorf("%s merge: column %d group %d = %#v, one pass gives %#v", name, c, i, g[i], w[i])
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -113,7 +114,7 @@ func TestSelectionMatchesCompacted(t *testing.T) {
 			for c := range want {
 				w, g := values(want[c]), values(got[c])
 				for i := range w {
-					if !same(g[i], w[i]) {
+					if !testutil.CloseValue(g[i], w[i], 1e-9) {
 						t.Errorf("column %d group %d: with sel %#v, compacted %#v", c, i, g[i], w[i])
 					}
 				}

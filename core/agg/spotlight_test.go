@@ -3,6 +3,7 @@ package agg
 import (
 	"testing"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -21,18 +22,18 @@ func TestSpotlight(t *testing.T) {
 		"field": int64(2), "value": "/checkout", "selected": int64(3), "baseline": int64(0),
 		"selected_ratio": 1.0, "baseline_ratio": 0.0, "lift": nil, "score": 1.0,
 	}
-	if !same(top, want) {
+	if !testutil.CloseValue(top, want, 1e-9) {
 		t.Errorf("top = %v, want %v", top, want)
 	}
 	second := arr[1].(map[string]any)
 	// /home: 0 selected vs 4/5 baseline: score 0.8.
-	if second["value"] != "/home" || !same(second["score"], 0.8) {
+	if second["value"] != "/home" || !testutil.CloseValue(second["score"], 0.8, 1e-9) {
 		t.Errorf("second = %v", second)
 	}
 	// POST: 2/3 vs 1/5, lift (2/3)/(1/5).
 	for _, e := range arr {
 		m := e.(map[string]any)
-		if m["field"] == int64(1) && m["value"] == "POST" && !same(m["lift"], (2.0/3)/(1.0/5)) {
+		if m["field"] == int64(1) && m["value"] == "POST" && !testutil.CloseValue(m["lift"], (2.0/3)/(1.0/5), 1e-9) {
 			t.Errorf("POST lift = %v", m["lift"])
 		}
 	}

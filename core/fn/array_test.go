@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -206,7 +207,7 @@ func TestArrayColumns(t *testing.T) {
 	got := bCall(t, "array_length", 5, col)
 	want := []any{int64(1), nil, nil, int64(0), int64(3)}
 	for i := range want {
-		if !bEqual(got[i], want[i]) {
+		if !testutil.CloseValue(got[i], want[i], 1e-9) {
 			t.Errorf("array_length row %d = %v, want %v", i, got[i], want[i])
 		}
 	}
@@ -217,7 +218,7 @@ func TestArrayColumns(t *testing.T) {
 	// A constant array and a column of positions.
 	pos := xCol(vector.Int, int64(0), int64(-1), nil)
 	got = bCall(t, "array_slice", 3, xConst(vector.Dynamic, bJ(`[1,2,3]`), 3), pos)
-	if !bEqual(got, []any{bJ(`[1,2,3]`), bJ(`[3]`), nil}) {
+	if !testutil.CloseValue(got, []any{bJ(`[1,2,3]`), bJ(`[3]`), nil}, 1e-9) {
 		t.Errorf("array_slice over a column = %s", bShow(got))
 	}
 	// Times and durations keep their types inside packed arrays.
@@ -230,7 +231,7 @@ func TestArrayColumns(t *testing.T) {
 	in := bJ(`[3,1,2]`)
 	bCall(t, "array_sort_asc", 1, xCol(vector.Dynamic, in))
 	bCall(t, "array_reverse", 1, xCol(vector.Dynamic, in))
-	if !bEqual(in, bJ(`[3,1,2]`)) {
+	if !testutil.CloseValue(in, bJ(`[3,1,2]`), 1e-9) {
 		t.Errorf("input modified: %v", in)
 	}
 }

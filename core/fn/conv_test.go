@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -92,7 +93,7 @@ func TestIffPerRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := xValues(out); !xEqual(got[0], int64(1)) || !xEqual(got[1], int64(-1)) || !xEqual(got[2], int64(-1)) {
+	if got := xValues(out); !testutil.CloseValue(got[0], int64(1), 1e-9) || !testutil.CloseValue(got[1], int64(-1), 1e-9) || !testutil.CloseValue(got[2], int64(-1), 1e-9) {
 		t.Fatalf("got %v", got)
 	}
 }

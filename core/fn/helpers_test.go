@@ -55,15 +55,6 @@ func xValues(v *vector.Vector) []any {
 	return out
 }
 
-func xEqual(a, b any) bool {
-	fa, ok1 := a.(float64)
-	fb, ok2 := b.(float64)
-	if ok1 && ok2 {
-		return fa == fb || (math.IsNaN(fa) && math.IsNaN(fb)) || math.Abs(fa-fb) <= 1e-9*math.Max(1, math.Abs(fb))
-	}
-	return reflect.DeepEqual(a, b)
-}
-
 func TestEachConstComputesOnce(t *testing.T) {
 	calls := 0
 	a := xConst(vector.Int, int64(4), 100)

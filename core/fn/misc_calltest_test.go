@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -138,7 +139,7 @@ func bRunCases(t *testing.T, cases []bCase) {
 			prebuilt = prebuilt || isVec
 		}
 		got := bCall(t, c.fn, 1, args...)[0]
-		if !bEqual(got, c.want) {
+		if !testutil.CloseValue(got, c.want, 1e-9) {
 			t.Errorf("%s(%s) = %s, want %s", c.fn, bShowArgs(c.args), bShow(got), bShow(c.want))
 			continue
 		}
@@ -152,7 +153,7 @@ func bRunCases(t *testing.T, cases []bCase) {
 				vs[i] = bShaped(args[i].Type, args[i].Value(0), n, shape, i)
 			}
 			for row, g := range bCall(t, c.fn, n, vs...) {
-				if !bEqual(g, c.want) {
+				if !testutil.CloseValue(g, c.want, 1e-9) {
 					t.Errorf("%s(%s) as %s, row %d = %s, want %s", c.fn, bShowArgs(c.args), shape, row, bShow(g), bShow(c.want))
 					break
 				}
@@ -193,47 +194,6 @@ func bResultErr(t *testing.T, name, want string, types ...vector.Type) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("%s%v: error %v, want one containing %q", name, types, err, want)
 	}
-}
-
-// bEqual compares dynamic values deeply; reals match within 1e-9
-// relative, NaN matches NaN, and int64 matches an equal float64 only
-// when they are the same type (so tests catch int/real mix-ups).
-func bEqual(a, b any) bool {
-	switch x := a.(type) {
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !bEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, has := y[k]
-			if !has || !bEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case float64:
-		y, ok := b.(float64)
-		if !ok {
-			return false
-		}
-		if math.IsNaN(x) || math.IsNaN(y) {
-			return math.IsNaN(x) && math.IsNaN(y)
-		}
-		return x == y || math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(y))
-	}
-	return xEqual(a, b)
 }
 
 func bShow(x any) string {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -163,7 +164,7 @@ func TestFormatSQL(t *testing.T) {
 			continue
 		}
 		again := bCall(t, "parse_sql", 1, xCol(vector.String, c.want))[0]
-		if !bEqual(again, parsed) {
+		if !testutil.CloseValue(again, parsed, 1e-9) {
 			t.Errorf("%q does not parse back to the same model", c.want)
 		}
 	}

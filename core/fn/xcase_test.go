@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -123,7 +124,7 @@ func xRunCases(t *testing.T, cases []xCase) {
 				break
 			}
 			for i := 0; i < xRows; i++ {
-				if got := out.Value(i); !xEqual(got, c.want) {
+				if got := out.Value(i); !testutil.CloseValue(got, c.want, 1e-9) {
 					t.Errorf("%s%v layout %d row %d = %#v, want %#v", c.fn, c.args, layout, i, got, c.want)
 					break
 				}

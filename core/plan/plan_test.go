@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -57,7 +58,7 @@ func TestConstRoundTrip(t *testing.T) {
 			t.Fatalf("%s %v: %v\n%s", c.t, c.v, err, js)
 		}
 		e := out.Stages[0].Exprs[0]
-		if e.Type != c.t || *e.Pos != (Pos{1, 2}) || !sameValue(e.ConstValue(), c.v) {
+		if e.Type != c.t || *e.Pos != (Pos{1, 2}) || !testutil.SameValue(e.ConstValue(), c.v) {
 			t.Errorf("%s %#v came back as %s %#v\n%s", c.t, c.v, e.Type, e.ConstValue(), js)
 		}
 		again, _ := out.Encode()
@@ -65,38 +66,6 @@ func TestConstRoundTrip(t *testing.T) {
 			t.Errorf("%s %v: re-encoded\n%s\nwas\n%s", c.t, c.v, again, js)
 		}
 	}
-}
-
-// sameValue is deep equality where NaN equals NaN and -0 is not +0.
-func sameValue(a, b any) bool {
-	switch x := a.(type) {
-	case float64:
-		y, ok := b.(float64)
-		return ok && (x == y && math.Signbit(x) == math.Signbit(y) || math.IsNaN(x) && math.IsNaN(y))
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameValue(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k := range x {
-			if !sameValue(x[k], y[k]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
 }
 
 // A whole fragment, with every stage kind, encodes to the same bytes

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -33,7 +34,7 @@ func checkVec(t *testing.T, name string, got, want *vector.Vector) {
 		if got.IsNull(i) != want.IsNull(i) {
 			t.Fatalf("%s: row %d null=%v, want %v", name, i, got.IsNull(i), want.IsNull(i))
 		}
-		if !want.IsNull(i) && !dynEqual(got.Value(i), want.Value(i)) {
+		if !want.IsNull(i) && !testutil.SameValue(got.Value(i), want.Value(i)) {
 			t.Fatalf("%s: row %d = %#v, want %#v", name, i, got.Value(i), want.Value(i))
 		}
 	}

@@ -4,47 +4,10 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"time"
 
+	"github.com/aplite/aplite/internal/testutil"
 	"github.com/aplite/aplite/vector"
 )
-
-// dynEqual compares decoded dynamic values; NaN equals NaN so round trips
-// of NaN compare equal.
-func dynEqual(a, b any) bool {
-	switch x := a.(type) {
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !dynEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !dynEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case float64:
-		y, ok := b.(float64)
-		return ok && math.Float64bits(x) == math.Float64bits(y) || ok && math.IsNaN(x) && math.IsNaN(y)
-	case time.Time:
-		y, ok := b.(time.Time)
-		return ok && x.Equal(y)
-	}
-	return a == b
-}
 
 // event is one row as a map from field key to boxed value (nil = null).
 type event struct {
@@ -103,7 +66,7 @@ func eventEqual(a, b event) bool {
 	}
 	for k, x := range a.fields {
 		y, ok := b.fields[k]
-		if !ok || !dynEqual(x, y) {
+		if !ok || !testutil.SameValue(x, y) {
 			return false
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/aplite/aplite/internal/testutil"
 )
 
 func objOpts(objs ObjectStore) Options {
@@ -268,7 +270,7 @@ func TestColumnsCodecRoundTrip(t *testing.T) {
 	}
 	for i, c := range cols {
 		for j := 0; j < n; j++ {
-			if !dynEqual(c.Value(j), r.Cols[i].Value(j)) {
+			if !testutil.SameValue(c.Value(j), r.Cols[i].Value(j)) {
 				t.Fatalf("column %d row %d: %v, want %v", i, j, c.Value(j), r.Cols[i].Value(j))
 			}
 		}
