@@ -360,9 +360,14 @@ func TestQueryTableTerminal(t *testing.T) {
 		t.Skip("script (util-linux) is not installed: no terminal to test with")
 	}
 	cmd := exec.Command("script", "-qec", bin+" query -in "+in+" 'logs | project method'", "/dev/null")
+	var scriptErr bytes.Buffer
+	cmd.Stderr = &scriptErr
 	tty, err := cmd.Output()
+	if err != nil && strings.Contains(scriptErr.String(), "pseudo-terminal") {
+		t.Skipf("no pseudo-terminal here: %s", scriptErr.String())
+	}
 	if err != nil {
-		t.Fatalf("script: %v\n%s", err, tty)
+		t.Fatalf("script: %v\n%s%s", err, tty, scriptErr.String())
 	}
 	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(string(tty), "\r\n", "\n"), "\n"), "\n")
 	if len(lines) != 102 || lines[len(lines)-1] != "… 100 more rows (200 in all); pipe the output, or use -format csv, -o FILE or | take N to see them" {
