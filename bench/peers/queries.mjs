@@ -2,7 +2,9 @@
 // q1-q7 are bench/README.md's reference queries; the rest cover search,
 // top rows, multi-aggregation on floats, distinct counts, regex, a narrow
 // time window and conditional counts. Counts marked check must agree
-// across the engines (the harness compares the first value).
+// across the engines (the harness compares the first value). Queries
+// marked fresh are also timed in aplite 10 s after the ingest, before
+// compaction: a rare word either way and an id lookup by equality.
 const T0 = "2024-03-01 12:00:00", T1 = "2024-03-01 12:05:00";
 
 export const queries = [
@@ -30,9 +32,16 @@ export const queries = [
   { id: "search-common", check: true, apl: `where message has "timeout" | count`,
     duck: "SELECT count(*) FROM logs WHERE regexp_matches(message, '(?i)\\btimeout\\b')",
     ch: "SELECT count() FROM logs WHERE hasTokenCaseInsensitive(message, 'timeout')" },
-  { id: "search-rare", check: true, apl: `where message has "deadlock" | count`,
+  { id: "search-rare", check: true, fresh: true, apl: `where message has "deadlock" | count`,
     duck: "SELECT count(*) FROM logs WHERE regexp_matches(message, '(?i)\\bdeadlock\\b')",
     ch: "SELECT count() FROM logs WHERE hasTokenCaseInsensitive(message, 'deadlock')" },
+  { id: "search-rare-cs", check: true, fresh: true, apl: `where message has_cs "deadlock" | count`,
+    duck: "SELECT count(*) FROM logs WHERE regexp_matches(message, '\\bdeadlock\\b')",
+    ch: "SELECT count() FROM logs WHERE hasToken(message, 'deadlock')" },
+  // $ID is the id of the event in the middle of the file (run.mjs).
+  { id: "id-lookup", check: true, fresh: true, apl: `where id == "$ID" | count`,
+    duck: "SELECT count(*) FROM logs WHERE id = '$ID'",
+    ch: "SELECT count() FROM logs WHERE id = '$ID'" },
   { id: "top-rows", apl: "where status >= 500 | top 10 by req_duration_ms desc | project _time, uri, req_duration_ms, message",
     duck: "SELECT _time, uri, req_duration_ms, message FROM logs WHERE status >= 500 ORDER BY req_duration_ms DESC LIMIT 10",
     ch: "SELECT _time, uri, req_duration_ms, message FROM logs WHERE status >= 500 ORDER BY req_duration_ms DESC LIMIT 10" },

@@ -9,7 +9,7 @@
 // PEERS_QUERIES=countif,q1 times only the queries of those ids.
 import { spawn, execFileSync } from "node:child_process";
 import http from "node:http";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, readdirSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -22,7 +22,7 @@ const runs = Number(process.env.PEERS_RUNS ?? 7);
 const shape = process.env.PEERS_SHAPE ?? "real";
 // PEERS_QUERIES (ids, comma-separated) times only those queries.
 const only = process.env.PEERS_QUERIES?.split(",").filter(Boolean);
-const queries = only ? allQueries.filter((q) => only.includes(q.id)) : allQueries;
+let queries = only ? allQueries.filter((q) => only.includes(q.id)) : allQueries;
 if (only && queries.length !== only.length) throw new Error(`PEERS_QUERIES: unknown id in ${only}`);
 const token = "xapt-peers000000000000000000000001";
 const addr = "127.0.0.1:" + (18000 + Math.floor(Math.random() * 1000));
@@ -48,6 +48,8 @@ async function main() {
   }
   execFileSync("go", ["build", "-o", join(work, "aplite"), "."], { cwd: root, stdio: "inherit" });
   const ndjsonBytes = statSync(file).size;
+  const id = middleID(ndjsonBytes);
+  queries = queries.map((q) => ({ ...q, apl: q.apl.replaceAll("$ID", id), duck: q.duck.replaceAll("$ID", id), ch: q.ch.replaceAll("$ID", id) }));
 
   const results = {}; // id -> {aplite, duckdb, chdb: median ms, first values}
   const load = {};
@@ -63,32 +65,38 @@ async function main() {
     t0 = now();
     await sleep(10_000); // the issue's measure: bytes on disk 10 s after the ingest stops
     load.apliteBytes = dirBytes(join(work, "aplite-data"));
+    // Logs are searched most right after they arrive: the fresh queries
+    // are timed now too, over the blocks the ingest sealed, before
+    // compaction merges them (CompactAge, 30 s).
+    load.apliteFreshBlocks = await numBlocks();
+    load.apliteFreshAt = ms(t0) / 1000;
+    for (const q of queries.filter((q) => q.fresh)) {
+      const r = await timeAplite(q);
+      results[q.id] = { apliteFresh: r.median, apliteFreshFirst: r.first };
+      console.error(`aplite ${q.id} ${r.median.toFixed(2)} ms, ${load.apliteFreshAt.toFixed(0)} s after the ingest`);
+    }
+    load.apliteFreshBlocksAfter = await numBlocks();
     // Then wait for compaction to finish (the block count stays put for
     // 10 s, at most 240 s), so queries do not time the background merge,
     // as DuckDB's are timed after its CHECKPOINT. At 10M one merge of
     // about 1M rows takes longer than 3 s, so a 3 s rule started the
     // queries over 123 blocks with merges still running beside them.
-    for (let last = -1, stable = 0, waited = 0; stable < 10 && waited < 240; waited++) {
+    // Sealed blocks of full size merge once they are CompactAge (30 s)
+    // old, so the count is not taken as settled before 40 s: at 1M the
+    // 15 sealed blocks held still from 10 s to 30 s, and the "compacted"
+    // queries ran over them.
+    for (let last = -1, stable = 0, waited = 0; (stable < 10 || ms(t0) < 40_000) && waited < 240; waited++) {
       await sleep(1000);
-      const n = JSON.parse(await api("GET", "/v1/datasets/logs/info", undefined, "application/json")).numBlocks;
+      const n = await numBlocks();
       stable = n === last ? stable + 1 : 0;
       last = n;
       load.apliteBlocks = n;
     }
     load.apliteSettledS = ms(t0) / 1000 - 10; // the count last changed 10 s before
     for (const q of queries) {
-      const apl = "['logs'] | " + q.apl;
-      const body = JSON.stringify({ apl });
-      const path = "/v1/datasets/_apl?format=tabular&nocache=true";
-      const first = firstValue(JSON.parse(await api("POST", path, body, "application/json")));
-      const ts = [];
-      for (let i = 0; i < runs; i++) {
-        const t = now();
-        await api("POST", path, body, "application/json");
-        ts.push(ms(t));
-      }
-      results[q.id] = { aplite: median(ts), apliteFirst: first };
-      console.error(`aplite ${q.id} ${median(ts).toFixed(2)} ms`);
+      const r = await timeAplite(q);
+      results[q.id] = { ...results[q.id], aplite: r.median, apliteFirst: r.first };
+      console.error(`aplite ${q.id} ${r.median.toFixed(2)} ms`);
     }
     load.apliteLaterS = ms(t0) / 1000;
     load.apliteBytesLater = dirBytes(join(work, "aplite-data"));
@@ -146,6 +154,36 @@ async function main() {
   report(results, load, ndjsonBytes);
 }
 
+// timeAplite runs q once for its answer, then runs times for the median.
+async function timeAplite(q) {
+  const body = JSON.stringify({ apl: "['logs'] | " + q.apl });
+  const path = "/v1/datasets/_apl?format=tabular&nocache=true";
+  const first = firstValue(JSON.parse(await api("POST", path, body, "application/json")));
+  const ts = [];
+  for (let i = 0; i < runs; i++) {
+    const t = now();
+    await api("POST", path, body, "application/json");
+    ts.push(ms(t));
+  }
+  return { median: median(ts), first };
+}
+
+async function numBlocks() {
+  return JSON.parse(await api("GET", "/v1/datasets/logs/info", undefined, "application/json")).numBlocks;
+}
+
+// middleID is the id of the first whole event past the middle of the
+// file: the id lookup's needle, one event of the whole set.
+function middleID(size) {
+  const fd = openSync(file, "r");
+  const buf = Buffer.alloc(1 << 20);
+  const got = readSync(fd, buf, 0, buf.length, Math.floor(size / 2));
+  closeSync(fd);
+  const text = buf.subarray(0, got).toString();
+  const start = text.indexOf("\n") + 1;
+  return JSON.parse(text.slice(start, text.indexOf("\n", start))).id;
+}
+
 function report(results, load, ndjsonBytes) {
   const f = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
   console.log(`\n${events} ${shape} events, ${(ndjsonBytes / events).toFixed(0)} B/event NDJSON, ${runs} timed runs per query (medians, ms)\n`);
@@ -161,12 +199,27 @@ function report(results, load, ndjsonBytes) {
     }
     console.log(`| ${q.id} \`${q.apl.replaceAll("|", "\\|")}\` | ${f(r.aplite)} | ${f(r.duckdb)} | ${f(r.chdb)} | **${(r.aplite / best).toFixed(2)}×**${agree} |`);
   }
+  const fresh = queries.filter((q) => q.fresh);
+  if (fresh.length && load.apliteFreshAt !== undefined) {
+    console.log(`\nFresh data: aplite ${load.apliteFreshAt.toFixed(0)} s after the ingest over the ${load.apliteFreshBlocks} blocks it sealed (${load.apliteFreshBlocksAfter} when these queries were done), and again after compaction (above); the peers' figures are the ones above (medians, ms)\n`);
+    console.log("| query | aplite fresh | aplite compacted | best peer | fresh / best peer | compacted / best peer |");
+    console.log("|---|---|---|---|---|---|");
+    for (const q of fresh) {
+      const r = results[q.id];
+      const best = Math.min(r.duckdb, r.chdb);
+      const agree = q.check && Number(r.apliteFreshFirst) !== Number(r.duckdbFirst) ? ` (fresh count ${r.apliteFreshFirst}, DuckDB ${r.duckdbFirst})` : "";
+      console.log(`| ${q.id} | ${f(r.apliteFresh)} | ${f(r.aplite)} | ${f(best)} (${best === r.duckdb ? "DuckDB" : "chDB"}) | **${(r.apliteFresh / best).toFixed(2)}×**${agree} | ${(r.aplite / best).toFixed(2)}× |`);
+    }
+  }
   const evs = (t) => (events / (t / 1000) / 1000).toFixed(0) + "k ev/s";
   console.log(`\n| load | aplite (HTTP, 4 clients) | DuckDB (read_json) | chDB (JSONEachRow → MergeTree) |`);
   console.log("|---|---|---|---|");
   console.log(`| time | ${(load.aplite / 1000).toFixed(1)} s (${evs(load.aplite)}) | ${(load.duckdb / 1000).toFixed(1)} s (${evs(load.duckdb)}) | ${(load.chdb / 1000).toFixed(1)} s (${evs(load.chdb)}) |`);
   const b = (x) => (x / events).toFixed(1);
   console.log(`| bytes/event on disk | ${b(load.apliteBytes)} 10 s after the ingest, ${b(load.apliteBytesLater)} ${load.apliteLaterS.toFixed(0)} s after it (after the queries) | ${b(load.duckdbBytes)} | ${b(load.chdbBytes)} |`);
+  try {
+    console.log(`\nload average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+  } catch {}
   console.log(`\naplite's blocks settled (compaction done, count unchanged for 10 s) ${load.apliteSettledS.toFixed(0)} s after the ingest, at ${load.apliteBlocks} blocks; its queries ran after that.`);
 }
 
