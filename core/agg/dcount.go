@@ -78,6 +78,11 @@ func (s *dcountState) Update(args []*vector.Vector, sel []int32, groups []uint32
 	for k, g := range groups {
 		if ok[k] {
 			d := &sets[g]
+			if d.regs != nil {
+				// A sketch's size is fixed: no accounting per value.
+				hllAdd(d.regs, hs[k], p)
+				continue
+			}
 			before := d.bytes()
 			d.add(hs[k], p)
 			s.bytes += d.bytes() - before

@@ -22,13 +22,17 @@ type quantState[T number] struct {
 	exact int
 	// sketches is how many groups have turned into sketches.
 	sketches int
+	// batchN and touched are updateDense's per-group counts of one batch
+	// (all zero between batches) and the groups it saw.
+	batchN  []int32
+	touched []uint32
 }
 
 // Bytes implements Sized: the exact values with the slack of their
 // chunks, and a ddsketch's bins per sketched group (a few hundred for
 // values spanning nine decades at 1% accuracy).
 func (q *quantState[T]) Bytes() int64 {
-	return int64(q.exact)*sizeOfT[T]()*5/4 + int64(q.sketches)*2048 + int64(cap(q.groups))*sizeOfT[qgroup[T]]()
+	return int64(q.exact)*sizeOfT[T]()*5/4 + int64(q.sketches)*2048 + int64(cap(q.groups))*sizeOfT[qgroup[T]]() + int64(cap(q.batchN))*4
 }
 
 // qgroup holds one group's values: full chunks plus the chunk being
@@ -53,6 +57,23 @@ func (g *qgroup[T]) add(x T) {
 	}
 	g.vals = append(g.vals, x)
 	g.n++
+}
+
+// reserve makes room for c more values in the chunk being filled. A chunk
+// already worth keeping is linked as full and a new one started, so large
+// groups never copy what they hold; a small one grows by doubling.
+func (g *qgroup[T]) reserve(c int) {
+	if cap(g.vals)-len(g.vals) >= c {
+		return
+	}
+	if len(g.vals) >= chunkLen/8 {
+		g.full = append(g.full, g.vals)
+		g.vals = make([]T, 0, max(c, chunkLen))
+		return
+	}
+	nv := make([]T, len(g.vals), max(len(g.vals)+c, 2*cap(g.vals), 16))
+	copy(nv, g.vals)
+	g.vals = nv
 }
 
 // each calls f for every exact value.
@@ -99,14 +120,7 @@ func (q *quantState[T]) update(v *vector.Vector, vals []T, sel []int32, groups [
 	gs, valid := q.groups, v.Valid
 	if sel == nil && !v.Const && valid == nil {
 		// The common case: every row, no nulls.
-		vals = vals[:len(groups)]
-		for k, g := range groups {
-			x := vals[k]
-			if x != x {
-				continue
-			}
-			q.addTo(&gs[g], x)
-		}
+		q.updateDense(vals[:len(groups)], groups)
 		return
 	}
 	for k, g := range groups {
@@ -123,6 +137,59 @@ func (q *quantState[T]) update(v *vector.Vector, vals []T, sel []int32, groups [
 		}
 		q.addTo(&gs[g], x)
 	}
+}
+
+// updateDense adds a batch of values, every row valid, a batch at a time:
+// it counts each group's values first, so an exact group makes room for
+// all of them at once (a new chunk rather than doubling and copying) and
+// the values are then stored without a capacity check each. Groups are
+// turned into sketches at the end of the batch, so the state may pass
+// exactTotal by at most one batch, which only keeps more values exact.
+func (q *quantState[T]) updateDense(vals []T, groups []uint32) {
+	gs := q.groups
+	if cap(q.batchN) < len(gs) {
+		q.batchN = make([]int32, len(gs))
+	}
+	cnt, touched := q.batchN[:len(gs)], q.touched[:0]
+	for k, g := range groups {
+		if x := vals[k]; x == x {
+			if cnt[g] == 0 {
+				touched = append(touched, g)
+			}
+			cnt[g]++
+		}
+	}
+	for _, g := range touched {
+		if grp := &gs[g]; grp.sk == nil {
+			grp.reserve(int(cnt[g]))
+		}
+	}
+	for k, g := range groups {
+		x := vals[k]
+		if x != x {
+			continue
+		}
+		grp := &gs[g]
+		if grp.sk != nil {
+			grp.sk.add(float64(x) - q.base)
+			continue
+		}
+		l := len(grp.vals)
+		grp.vals = grp.vals[:l+1]
+		grp.vals[l] = x
+	}
+	for _, g := range touched {
+		grp := &gs[g]
+		if grp.sk == nil {
+			grp.n += int(cnt[g])
+			q.exact += int(cnt[g])
+			if grp.n > exactQuantile && q.exact > exactTotal {
+				q.toSketch(grp)
+			}
+		}
+		cnt[g] = 0
+	}
+	q.touched = touched
 }
 
 // addTo adds one non-NaN value to a group: exactly, or to its sketch,

@@ -43,6 +43,10 @@ type groupTable struct {
 	// dyn lists the dynamic key columns, whose groups may hold values of
 	// several kinds (preferKey).
 	dyn []int
+
+	// codeCols and memo are assignDictTuples' scratch, kept across batches.
+	codeCols []codeCol
+	memo     []int32
 }
 
 const smallKeyLimit = 1 << 16
@@ -311,28 +315,43 @@ func dynKind(v any) int {
 // assignDictTuples memoizes (the product of the dictionaries' sizes).
 const dictTupleLimit = 1 << 16
 
-// assignDictTuples groups rows whose keys are all dictionary-encoded
-// strings without nulls (method, server_datacenter, ...): it combines the
-// rows' codes into one number and memoizes the group of each combination,
-// so the tuple is encoded and hashed once per combination instead of once
-// per row. It reports false, doing nothing, for other keys.
+// assignDictTuples groups rows whose keys are all coded without nulls:
+// dictionary-encoded strings (method, server_datacenter, ...) or longs
+// with a small side (status): it combines the rows' codes into one number
+// and memoizes the group of each combination, a perfect hash, so the
+// tuple is encoded and hashed once per combination instead of once per
+// row. It reports false, doing nothing, for other keys.
 func (g *groupTable) assignDictTuples(cols []*vector.Vector, rows []int32, out []uint32) bool {
 	size := 1
+	g.codeCols = g.codeCols[:0]
 	for _, c := range cols {
-		if c.Codes == nil || c.Const || c.Valid != nil || len(c.Dict) == 0 {
+		if c.Const || c.Valid != nil {
 			return false
 		}
-		size *= len(c.Dict)
+		cc := codeCol{card: len(c.Dict), wide: c.Codes}
+		if c.Codes == nil {
+			small, vals := c.Small()
+			if small == nil {
+				return false
+			}
+			cc = codeCol{card: len(vals), narrow: small}
+		}
+		if cc.card == 0 {
+			return false
+		}
+		size *= cc.card
 		if size > dictTupleLimit {
 			return false
 		}
+		g.codeCols = append(g.codeCols, cc)
 	}
-	memo := make([]int32, size) // combination → group id + 1
+	g.memo = growMemo(g.memo, size) // combination → group id + 1
+	memo := g.memo
 	for k := range out {
 		i := row(rows, k)
 		combo := 0
-		for _, c := range cols {
-			combo = combo*len(c.Dict) + int(c.Codes[i])
+		for _, c := range g.codeCols {
+			combo = combo*c.card + c.code(i)
 		}
 		if id := memo[combo]; id != 0 {
 			out[k] = uint32(id - 1)
@@ -349,6 +368,32 @@ func (g *groupTable) assignDictTuples(cols []*vector.Vector, rows []int32, out [
 		out[k] = id
 	}
 	return true
+}
+
+// codeCol is one key column of assignDictTuples: its codes (dictionary
+// codes, or the small side's bytes) and how many there are.
+type codeCol struct {
+	card   int
+	wide   []uint32
+	narrow []uint8
+}
+
+func (c *codeCol) code(i int) int {
+	if c.wide != nil {
+		return int(c.wide[i])
+	}
+	return int(c.narrow[i])
+}
+
+// growMemo returns a zeroed memo of size entries, reusing m's memory: a
+// batch's codes mean nothing to the next one (each has its dictionaries).
+func growMemo(m []int32, size int) []int32 {
+	if cap(m) < size {
+		return make([]int32, size)
+	}
+	m = m[:size]
+	clear(m)
+	return m
 }
 
 // encodeKey appends a type-tagged encoding of row i of cols, so equal
