@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 )
 
@@ -177,22 +176,11 @@ func (d *Dataset) persistBlocks(heap []*blockPart) ([]*blockPart, error) {
 	return out, nil
 }
 
-// swapHeap replaces heap blocks by their durable copies.
+// swapHeap replaces heap blocks by their durable copies. Their ids stay
+// (the copies are the same blocks), so no file is removed.
 func (d *Dataset) swapHeap(heap, durable []*blockPart) {
-	d.mu.Lock()
-	kept := d.blocks[:0:0]
-	for _, b := range d.blocks {
-		if !slices.Contains(heap, b) {
-			kept = append(kept, b)
-		}
-	}
-	kept = append(kept, durable...)
-	slices.SortFunc(kept, func(a, b *blockPart) int { return cmpInt(int64(a.id), int64(b.id)) })
-	d.blocks = kept
-	d.mu.Unlock()
-	for _, b := range heap {
-		b.unref()
-	}
+	d.replaceBlocks(heap, durable)
+	unrefAll(heap)
 }
 
 // encodeHeapBlock encodes cs under a fresh id into a block on the heap.

@@ -338,7 +338,23 @@ func totalRows(bs []*blockPart) int {
 // swap replaces olds by news in the dataset (news already durable), then
 // unlinks the old files and drops the dataset's references to them.
 func (d *Dataset) swap(olds, news []*blockPart) {
+	d.replaceBlocks(olds, news)
+	for _, b := range olds {
+		if d.files != nil {
+			if err := d.files.removeBlock(b.id); err != nil {
+				d.opts.Logf("store: dataset %s: removing %s: %v", d.name, b.ID(), err)
+			}
+		}
+		b.unref()
+	}
+}
+
+// replaceBlocks puts news in the place of olds in the dataset's block
+// list, kept in id order; a snapshot taken after it sees news only. The
+// caller still holds the list's references to olds.
+func (d *Dataset) replaceBlocks(olds, news []*blockPart) {
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	kept := d.blocks[:0:0]
 	for _, b := range d.blocks {
 		if !slices.Contains(olds, b) {
@@ -348,13 +364,4 @@ func (d *Dataset) swap(olds, news []*blockPart) {
 	kept = append(kept, news...)
 	slices.SortFunc(kept, func(a, b *blockPart) int { return cmpInt(int64(a.id), int64(b.id)) })
 	d.blocks = kept
-	d.mu.Unlock()
-	for _, b := range olds {
-		if d.files != nil {
-			if err := d.files.removeBlock(b.id); err != nil {
-				d.opts.Logf("store: dataset %s: removing %s: %v", d.name, b.ID(), err)
-			}
-		}
-		b.unref()
-	}
 }
