@@ -39,8 +39,11 @@ tidy:
 unit:
 	$(GO) test -count=1 -timeout 8m $(shell $(GO) list ./... | grep -v -e /core -e /server -e /cluster)
 
+# The race detector makes core's tests 5-20 times slower; a package's
+# tests trim their largest matrices under it (testutil.Race), and the
+# timeout leaves room for a machine shared with other builds.
 race:
-	$(GO) test -count=1 -race -timeout 8m $(RACE_PKGS)
+	$(GO) test -count=1 -race -timeout 15m $(RACE_PKGS)
 
 wasm-core:
 	GOOS=js GOARCH=wasm $(GO) build $(CORE_PKGS) ./wasm/...
