@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -83,6 +84,9 @@ func freeAddr(t *testing.T) string {
 // is refused at once, naming the aplite that holds it, and creates
 // nothing; a port another program holds names that program.
 func TestServeRefusesABusyDataDirOrAddress(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the holder of a lock or a port is looked up on Linux only (cmd_serve_holder_linux.go)")
+	}
 	data, addr := t.TempDir(), freeAddr(t)
 	first := startServe(t, "-addr", addr, "-data", data, "-token", "xapt-preflight")
 	pid := first.cmd.Process.Pid

@@ -141,7 +141,7 @@ func (s *Server) startAdminSocket() {
 		return
 	}
 	s.adminLn = ln
-	s.adminSrv = &fasthttp.Server{Handler: s.handleAdmin, Name: "aplite-admin", ReadTimeout: time.Minute,
+	s.adminSrv = &fasthttp.Server{Handler: s.handleAdmin, Name: "aplite-admin", ReadTimeout: time.Minute, Logger: fasthttpLogger{s},
 		WriteTimeout: time.Minute}
 	go s.adminSrv.Serve(ln)
 }
