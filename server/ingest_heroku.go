@@ -12,8 +12,8 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/aplite/aplite/core/ingest/syslog"
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/db/syslog"
 )
 
 // A Heroku HTTPS log drain posts to the ingest route Axiom's page gives,
@@ -132,11 +132,7 @@ func (v orgDatasets) ingestSyslog(name string, now int64, fill func(*syslog.Batc
 	if !ok {
 		return db.IngestResult{}, errNoDataset(name)
 	}
-	return v.db.IngestWith(k, now, func(b *db.RowsBuilder, now int64) (db.DecodeResult, error) {
-		bt := syslog.NewBatch(b, 0)
-		fill(bt)
-		return bt.Result(), nil
-	})
+	return syslog.Ingest(v.db, k, now, fill)
 }
 
 // syslogStoreFailed answers a batch that was read but not stored.

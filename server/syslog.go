@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aplite/aplite/core/ingest/syslog"
+	"github.com/aplite/aplite/db/syslog"
 	"github.com/aplite/aplite/server/meta"
 )
 

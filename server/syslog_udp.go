@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/aplite/aplite/core/ingest/syslog"
+	"github.com/aplite/aplite/db/syslog"
 )
 
 // Syslog over UDP (RFC 5426): each datagram is one message. UDP has no
