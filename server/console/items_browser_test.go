@@ -217,6 +217,40 @@ func TestBrowserConsoleItems(t *testing.T) {
 		eval[chromedp.Void](h, `window.apliteConsole.showPanel("panel-datasets")`)
 	})
 
+	t.Run("a query saved to a dashboard, listed and opened with its charts", func(t *testing.T) {
+		h.t = t
+		add := func(apl string) {
+			t.Helper()
+			b, _ := json.Marshal(apl)
+			eval[chromedp.Void](h, `window.apliteConsole.editor.value = `+string(b))
+			eval[chromedp.Void](h, `window.apliteConsole.showPanel("panel-dashboards")`)
+			h.waitFor(`document.querySelector("#panel-dashboards").dataset.busy === "false"`, 10*time.Second)
+			eval[chromedp.Void](h, `(() => { const f = document.querySelector("#panel-dashboards .add-chart"); f.elements.name.value = "ops"; f.requestSubmit(); })()`)
+			h.waitFor(`(document.querySelector("#panel-dashboards .dash-note") || {}).textContent === "Added to ops."`, 10*time.Second)
+		}
+		add("['logs'] | summarize count() by bin(_time, 1h)")
+		add("['logs'] | summarize count() by method")
+		code, body := h.api("GET", "/v2/dashboards", "application/json", nil)
+		var list []struct {
+			Dashboard struct {
+				Name   string
+				Charts []struct{ Query struct{ APL string } }
+			}
+		}
+		if code != 200 || json.Unmarshal(body, &list) != nil || len(list) != 1 || list[0].Dashboard.Name != "ops" ||
+			len(list[0].Dashboard.Charts) != 2 || list[0].Dashboard.Charts[1].Query.APL != "['logs'] | summarize count() by method" {
+			t.Fatalf("dashboards over the API: %d %s", code, body)
+		}
+		h.waitFor(`document.querySelector("#panel-dashboards").dataset.busy === "false"`, 10*time.Second)
+		eval[chromedp.Void](h, `document.querySelector("#panel-dashboards .dashboards li .pick").click()`)
+		h.tryWait(`document.querySelectorAll("#panel-dashboards .dash-chart[data-kind]").length === 2`, 10*time.Second)
+		if got := eval[string](h, `[...document.querySelectorAll("#panel-dashboards .dash-chart")].map(c => c.dataset.kind + ":" + c.querySelectorAll("svg").length + c.querySelector(".note").textContent).join(",")`); got != "time:1,bar:1" {
+			t.Errorf("the dashboard's charts drew %q", got)
+		}
+		h.screenshot("items-dashboard")
+		eval[chromedp.Void](h, `window.apliteConsole.showPanel("panel-datasets")`)
+	})
+
 	t.Run("a new tab stays signed in, a reload keeps the text, sign-out forgets the token", func(t *testing.T) {
 		h.t = t
 		eval[chromedp.Void](h, `window.apliteConsole.editor.value = "['logs'] | count // kept"`)

@@ -13,6 +13,7 @@ import { remember, renderHistory } from "./history.js";
 import { LiveTail } from "./tail.js";
 import { Completer } from "./complete.js";
 import { renderMonitors } from "./monitors.js";
+import { renderDashboards } from "./dashboards.js";
 
 const $ = (id) => document.getElementById(id);
 // The token stays in localStorage, as Axiom's console keeps its session:
@@ -477,6 +478,13 @@ function showPanel(id) {
     $(tab.dataset.panel).hidden = !on;
   }
   if (id === "panel-history") refreshHistory();
+  if (id === "panel-dashboards") {
+    renderDashboards($("panel-dashboards"), state.mode === "server" ? state.server : null, {
+      open: (apl) => { editor.value = apl; },
+      query: () => editor.value.trim(),
+      bounds: () => range.bounds(),
+    });
+  }
   if (id === "panel-monitors") {
     renderMonitors($("panel-monitors"), state.mode === "server" ? state.server : null, {
       open: (apl) => { editor.value = apl; },
