@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	segjson "github.com/segmentio/encoding/json"
 
+	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/db/parquetfile"
 )
@@ -120,7 +120,7 @@ func writeCSV(w io.Writer, res *db.Output) error {
 	for i := 0; i < res.NumRows(); i++ {
 		rec := make([]string, len(names))
 		for j := range names {
-			rec[j] = cellText(res.Value(i, j))
+			rec[j] = output.Text(res.Value(i, j))
 		}
 		_ = cw.Write(rec)
 	}
@@ -141,7 +141,7 @@ func writeTable(w io.Writer, res *db.Output, limit int) error {
 	cells := make([]string, len(names))
 	for i := 0; i < n; i++ {
 		for j := range names {
-			cells[j] = cellText(res.Value(i, j))
+			cells[j] = output.Text(res.Value(i, j))
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
@@ -167,18 +167,4 @@ func thousands(n int) string {
 		b.WriteRune(c)
 	}
 	return b.String()
-}
-
-// cellText renders a JSON-ready value for text output.
-func cellText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case []any, map[string]any:
-		b, _ := json.Marshal(x)
-		return string(b)
-	}
-	return fmt.Sprint(v)
 }
