@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/wasm/session"
 )
@@ -72,5 +71,5 @@ func hideSysTime(res *db.Output, apl string) {
 		return
 	}
 	// A copy: the columns may be shared with a cached answer.
-	res.Table.Columns = slices.DeleteFunc(slices.Clone(res.Table.Columns), func(c output.Column) bool { return c.Name == sysTime })
+	res.Table.Columns = slices.DeleteFunc(slices.Clone(res.Table.Columns), func(c db.OutputColumn) bool { return c.Name == sysTime })
 }

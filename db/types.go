@@ -27,6 +27,8 @@ type (
 	Output = output.Output
 	// Message is a warning or notice attached to an Output.
 	Message = output.Message
+	// OutputColumn is one named, typed column of an Output's table.
+	OutputColumn = output.Column
 	// Fragment is the part of a distributed query one node runs.
 	Fragment = core.Fragment
 	// Distribution tells a query which nodes share its fragments.
@@ -154,6 +156,10 @@ const (
 type (
 	// TabularResult is the tabular answer of a query.
 	TabularResult = render.TabularResult
+	// TabularTable is one table of a tabular answer.
+	TabularTable = render.TabularTable
+	// TabularField is one column of a TabularTable.
+	TabularField = render.TabularField
 	// LegacyResult is the legacy (matches and buckets) answer of a query.
 	LegacyResult = render.LegacyResult
 	// Status is a query's statistics in either answer.

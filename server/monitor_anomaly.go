@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/aplite/aplite/core/render"
+	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
 
@@ -53,8 +53,8 @@ type series struct {
 
 // anomalies evaluates an anomaly monitor's result t over win; query runs
 // its query over another window (the previous days').
-func (s *Server) anomalies(m *meta.Monitor, t *render.TabularTable, win runSpan,
-	query func(runSpan) (*render.TabularTable, error)) ([]groupResult, error) {
+func (s *Server) anomalies(m *meta.Monitor, t *db.TabularTable, win runSpan,
+	query func(runSpan) (*db.TabularTable, error)) ([]groupResult, error) {
 	cur, err := seriesOf(m, t)
 	if err != nil {
 		return nil, err
@@ -214,8 +214,8 @@ func median(xs []float64) float64 {
 // seriesOf reads an anomaly monitor's result as one series per group
 // (every column but _time and the value; one series without
 // notifyByGroup is still split by group, each judged on its own).
-func seriesOf(m *meta.Monitor, t *render.TabularTable) ([]*series, error) {
-	ti := slices.IndexFunc(t.Fields, func(f render.TabularField) bool { return f.Name == "_time" })
+func seriesOf(m *meta.Monitor, t *db.TabularTable) ([]*series, error) {
+	ti := slices.IndexFunc(t.Fields, func(f db.TabularField) bool { return f.Name == "_time" })
 	vi := valueColumn(t)
 	if ti < 0 || vi < 0 {
 		return nil, fmt.Errorf("an anomaly detection monitor's query must summarize a numeric value by bin(_time, ...)")

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/server/meta"
 )
@@ -232,7 +231,7 @@ func (s *Server) evaluate(org string, m *meta.Monitor, win runSpan, at, now time
 	if p == nil {
 		return nil, why
 	}
-	query := func(w runSpan) (*render.TabularTable, error) {
+	query := func(w runSpan) (*db.TabularTable, error) {
 		req := &db.Request{APL: m.APLQuery, Start: w.Start, End: w.End, Now: at, DisableCache: true,
 			Catalog: s.datasets(org), Allowed: func(ds string) bool { return p.canDataset(ds, capQuery, actRead) }}
 		if vfs, err := s.virtualFields(org); err == nil {
@@ -300,7 +299,7 @@ func (s *Server) evaluate(org string, m *meta.Monitor, win runSpan, at, now time
 
 // matched is a match monitor's result: the count of matching rows and
 // the first maxMatchNotifications of them as events.
-func matched(t *render.TabularTable, rows int) groupResult {
+func matched(t *db.TabularTable, rows int) groupResult {
 	v := float64(rows)
 	g := groupResult{Value: &v, Positive: true, Matches: rows}
 	for r := 0; r < rows && r < maxMatchNotifications; r++ {
@@ -314,7 +313,7 @@ func matched(t *render.TabularTable, rows int) groupResult {
 }
 
 // valueColumn is the index of the last numeric column, -1 without one.
-func valueColumn(t *render.TabularTable) int {
+func valueColumn(t *db.TabularTable) int {
 	for j := len(t.Fields) - 1; j >= 0; j-- {
 		if f := t.Fields[j]; f.Type == "integer" || f.Type == "float" || f.Type == "long" || f.Type == "real" {
 			return j
@@ -325,7 +324,7 @@ func valueColumn(t *render.TabularTable) int {
 
 // groupOf is row r's group with notifyByGroup (every column but the
 // value and _time), as a key and as fields and values.
-func groupOf(m *meta.Monitor, t *render.TabularTable, vi, r int) (string, []string, []any) {
+func groupOf(m *meta.Monitor, t *db.TabularTable, vi, r int) (string, []string, []any) {
 	if !m.NotifyByGroup {
 		return "", nil, nil
 	}
