@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aplite/aplite/internal/testutil"
 )
 
 // flushOpts seals every 100 rows and flushes only when asked, so one
@@ -59,12 +61,7 @@ func appendSealed(t *testing.T, ds *Dataset, n int) []event {
 			t.Fatal(err)
 		}
 	}
-	for deadline := time.Now().Add(5 * time.Second); len(heapIDs(ds)) < n; {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d batches sealed", len(heapIDs(ds)), n)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testutil.Eventually(t, 20*time.Second, func() bool { return len(heapIDs(ds)) >= n }, "fewer than %d batches sealed", n)
 	return want
 }
 

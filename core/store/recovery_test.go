@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/aplite/aplite/internal/testutil"
 )
 
 // crash stops a DB the way a killed process would leave it: acknowledged
@@ -174,10 +176,7 @@ func TestTrim(t *testing.T) {
 	if err != nil || !queued {
 		t.Fatalf("Trim = %v, %v", queued, err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for ds.Info().NumBlocks != 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testutil.Eventually(t, 20*time.Second, func() bool { return ds.Info().NumBlocks == 0 }, "the trim left blocks")
 	checkEvents(t, ds, want)
 	crash(db) // mid and fresh are only in the WAL
 	db, ds = openOne(t, dir)
@@ -200,13 +199,6 @@ func TestUnreleasedSnapshotIsCollected(t *testing.T) {
 	m := s.Parts[0].(*blockPart).mapped
 	s = nil
 	ds.compact()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		runtime.GC()
-		if m.released.Load() {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatal("mapping of a replaced block held only by a dropped snapshot was never released")
+	testutil.Eventually(t, 20*time.Second, func() bool { runtime.GC(); return m.released.Load() },
+		"mapping of a replaced block held only by a dropped snapshot was never released")
 }
