@@ -89,6 +89,7 @@ func TestBrowserOfflineSoak(t *testing.T) {
 				return
 			}
 			firsts = append(firsts, loadMS+first.MS)
+			t.Logf("session %d: first answer %.0f ms after the drop (open %.0f ms, query %.0f ms)", s, loadMS+first.MS, loadMS, first.MS)
 			rows := rowsOf(t, first.Tables)
 			if want == nil {
 				want = rows
