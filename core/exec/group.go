@@ -47,6 +47,7 @@ type groupTable struct {
 	// codeCols and memo are assignDictTuples' scratch, kept across batches.
 	codeCols []codeCol
 	memo     []int32
+	combos   []int32
 }
 
 const smallKeyLimit = 1 << 16
@@ -346,13 +347,10 @@ func (g *groupTable) assignDictTuples(cols []*vector.Vector, rows []int32, out [
 		g.codeCols = append(g.codeCols, cc)
 	}
 	g.memo = growMemo(g.memo, size) // combination → group id + 1
-	memo := g.memo
+	memo, combos := g.memo, g.combine(rows, len(out))
 	for k := range out {
 		i := row(rows, k)
-		combo := 0
-		for _, c := range g.codeCols {
-			combo = combo*c.card + c.code(i)
-		}
+		combo := combos[k]
 		if id := memo[combo]; id != 0 {
 			out[k] = uint32(id - 1)
 			continue
@@ -378,11 +376,36 @@ type codeCol struct {
 	narrow []uint8
 }
 
-func (c *codeCol) code(i int) int {
-	if c.wide != nil {
-		return int(c.wide[i])
+// combine computes every row's combination of codes a column at a time,
+// so each column's loop is one tight pass without a branch per row.
+func (g *groupTable) combine(rows []int32, n int) []int32 {
+	if cap(g.combos) < n {
+		g.combos = make([]int32, n)
 	}
-	return int(c.narrow[i])
+	combos := g.combos[:n]
+	clear(combos)
+	for _, c := range g.codeCols {
+		card := int32(c.card)
+		switch {
+		case c.wide != nil && rows == nil:
+			for k, x := range c.wide[:n] {
+				combos[k] = combos[k]*card + int32(x)
+			}
+		case c.narrow != nil && rows == nil:
+			for k, x := range c.narrow[:n] {
+				combos[k] = combos[k]*card + int32(x)
+			}
+		case c.wide != nil:
+			for k, r := range rows[:n] {
+				combos[k] = combos[k]*card + int32(c.wide[r])
+			}
+		default:
+			for k, r := range rows[:n] {
+				combos[k] = combos[k]*card + int32(c.narrow[r])
+			}
+		}
+	}
+	return combos
 }
 
 // growMemo returns a zeroed memo of size entries, reusing m's memory: a
