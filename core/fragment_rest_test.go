@@ -12,6 +12,7 @@ import (
 	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/core/render"
 	"github.com/aplite/aplite/core/store"
+	"github.com/aplite/aplite/internal/testutil"
 )
 
 // freshCluster is an ingest node that has flushed part of the fixture
@@ -143,11 +144,7 @@ func TestRestAfterBlocksChanged(t *testing.T) {
 		return ks
 	}
 	first := keysOf()
-	for deadline := time.Now().Add(5 * time.Second); slices.Equal(keysOf(), first); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the trim rewrote no block")
-		}
-	}
+	testutil.Eventually(t, 20*time.Second, func() bool { return !slices.Equal(keysOf(), first) }, "the trim rewrote no block")
 	var fails []string
 	got, want, gst, wst := c.freshAnswer(t, "['logs'] | summarize count() by status", &fails)
 	if !sameJSONNumbers(got, want) || gst.IsPartial {
