@@ -111,12 +111,12 @@ func cmdServe(args []string) int {
 	// Nothing is created before the data directory and the address are
 	// known to be free (cmd_serve_preflight.go).
 	if err := checkDataDir(cfg.DataDir); err != nil {
-		lg.Error(err.Error())
+		lf.fatal(lg, err)
 		return 1
 	}
 	ln, err := listenFirst(cfg.Addr, cfg.DataDir)
 	if err != nil {
-		lg.Error(err.Error())
+		lf.fatal(lg, err)
 		return 1
 	}
 	restart := isRestart(cfg.DataDir)
@@ -124,7 +124,7 @@ func cmdServe(args []string) int {
 	objStats, err := configureStorage(context.Background(), sf, &cfg)
 	if err != nil {
 		ln.Close()
-		lg.Error(err.Error())
+		lf.fatal(lg, err)
 		return 1
 	}
 	if objStats != nil {
@@ -133,14 +133,14 @@ func cmdServe(args []string) int {
 	srv, err := server.New(cfg)
 	if err != nil {
 		ln.Close()
-		lg.Error(err.Error())
+		lf.fatal(lg, err)
 		return 1
 	}
 	logOpened(lg, srv, restart)
 	if err := slf.start(srv, lg); err != nil {
 		ln.Close()
 		srv.Close()
-		lg.Error(err.Error())
+		lf.fatal(lg, err)
 		return 1
 	}
 	// Signals are caught before the "listening" line: a supervisor that
@@ -153,7 +153,7 @@ func cmdServe(args []string) int {
 	select {
 	case err := <-errc:
 		if err != nil {
-			lg.Error(err.Error())
+			lf.fatal(lg, err)
 			slf.stop()
 			srv.Close()
 			return 1

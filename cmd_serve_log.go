@@ -87,3 +87,15 @@ func logOpened(lg *slog.Logger, srv *server.Server, restart bool) {
 	n, events, blocks := srv.Stored()
 	lg.Info("restarted on an existing data directory", "datasets", n, "events", events, "blocks", blocks)
 }
+
+// fatal reports an error that stops serve before it serves: a record of
+// the JSON log for a log shipper, and for a person reading text on stderr
+// the message as typed (`aplite: -role "boss": …`), which a text record
+// would show with its quotes escaped.
+func (l *logFlags) fatal(lg *slog.Logger, err error) {
+	if l.format == "json" {
+		lg.Error(err.Error())
+		return
+	}
+	fmt.Fprintln(os.Stderr, "aplite:", err)
+}

@@ -14,7 +14,7 @@ func TestServeSyslogFlagErrors(t *testing.T) {
 	}{
 		{[]string{"-syslog-cert", "c.pem", "-syslog-key", "k.pem"}, "-syslog-cert and -syslog-key need -syslog ADDR"},
 		{[]string{"-syslog", "127.0.0.1:0", "-syslog-cert", "missing.pem", "-syslog-key", "missing.pem"}, "-syslog-cert/-syslog-key: open missing.pem"},
-		{[]string{"-syslog", "127.0.0.1:0", "-syslog-org", "nope"}, `syslog: organization \"nope\" not found`}, // as slog quotes it
+		{[]string{"-syslog", "127.0.0.1:0", "-syslog-org", "nope"}, `aplite: syslog: organization "nope" not found`},
 	} {
 		args := append([]string{"serve", "-addr", "127.0.0.1:0", "-data", t.TempDir(), "-token", "xapt-cli-test"}, c.args...)
 		_, stderr, code := aplite(t, "", args...)
