@@ -10,7 +10,6 @@ import (
 
 	segjson "github.com/segmentio/encoding/json"
 
-	"github.com/aplite/aplite/core/output"
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/db/parquetfile"
 )
@@ -120,7 +119,7 @@ func writeCSV(w io.Writer, res *db.Output) error {
 	for i := 0; i < res.NumRows(); i++ {
 		rec := make([]string, len(names))
 		for j := range names {
-			rec[j] = output.Text(res.Value(i, j))
+			rec[j] = db.CellText(res.Value(i, j))
 		}
 		_ = cw.Write(rec)
 	}
@@ -141,7 +140,7 @@ func writeTable(w io.Writer, res *db.Output, limit int) error {
 	cells := make([]string, len(names))
 	for i := 0; i < n; i++ {
 		for j := range names {
-			cells[j] = output.Text(res.Value(i, j))
+			cells[j] = db.CellText(res.Value(i, j))
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
