@@ -160,10 +160,27 @@ func OpenAdmin(dir string) (Admin, error) {
 	if _, err := os.Stat(filepath.Join(dir, meta.FileName)); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNoData)
 	}
-	ms, err := meta.Open(dir)
-	if err != nil {
-		return nil, fmt.Errorf("%w (a server holds the data directory but does not answer on %s)",
-			err, filepath.Join(dir, AdminSocketName))
+	// A server that is starting holds the metadata file before its
+	// socket answers (it takes its address and data directory first), so
+	// a script that starts one and runs aplite admin once the port is
+	// bound waits for the socket a little rather than failing.
+	deadline := time.Now().Add(adminStartWait)
+	for {
+		ms, err := meta.Open(dir)
+		if err == nil {
+			return &adminStore{ms: ms, close: ms.Close}, nil
+		}
+		if a, derr := dialAdmin(dir); derr == nil {
+			return a, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%w (a server holds the data directory but does not answer on %s)",
+				err, filepath.Join(dir, AdminSocketName))
+		}
 	}
-	return &adminStore{ms: ms, close: ms.Close}, nil
 }
+
+// adminStartWait is how long OpenAdmin waits for a server that holds the
+// data directory to answer on its socket; meta.Open's own lock timeout
+// paces the tries.
+const adminStartWait = 10 * time.Second
