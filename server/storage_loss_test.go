@@ -179,7 +179,14 @@ func TestMissingBlockIsPartialNotSilent(t *testing.T) {
 func TestStoreFailureNamesNoPath(t *testing.T) {
 	ts := newTestServer(t)
 	ts.do(req{method: "GET", path: "/v2/user"}) // serving: a Shutdown before Serve would leave Serve running
-	log := ts.s.cfg.Log.(*bytes.Buffer)
+	// New wraps the test's buffer so the logger and the notices take
+	// turns writing it; read it the same way.
+	lw := ts.s.cfg.Log.(*lockedWriter)
+	logText := func() string {
+		lw.mu.Lock()
+		defer lw.mu.Unlock()
+		return lw.w.(*bytes.Buffer).String()
+	}
 	cause := &os.PathError{Op: "write", Path: "/srv/aplite/data/logs/wal/00000000000000000001.wal", Err: errors.New("input/output error")}
 	var e *apiError
 	if !errors.As(ts.s.storeFailed("logs", cause), &e) {
@@ -188,8 +195,8 @@ func TestStoreFailureNamesNoPath(t *testing.T) {
 	if e.Status != 500 || strings.Contains(e.Message, "/srv/aplite") || !strings.Contains(e.Message, "none of them were stored") {
 		t.Errorf("%d %q", e.Status, e.Message)
 	}
-	if !strings.Contains(log.String(), "/srv/aplite/data/logs/wal") {
-		t.Errorf("the log lacks the cause: %q", log.String())
+	if !strings.Contains(logText(), "/srv/aplite/data/logs/wal") {
+		t.Errorf("the log lacks the cause: %q", logText())
 	}
 	full := fmt.Errorf("append: %w: %w", db.ErrNoSpace, cause)
 	if !errors.As(ts.s.storeFailed("logs", full), &e) || e.Status != 507 || strings.Contains(e.Message, "/srv/aplite") || len(e.Headers) == 0 {
