@@ -53,19 +53,9 @@ func cmdIngest(args []string) int {
 		fmt.Fprint(fs.Output(), ingestUsage)
 		fs.PrintDefaults()
 	}
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	positional, code, ok := parseInterleaved(fs, args)
+	if !ok {
+		return code
 	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(os.Stderr, "aplite ingest: "+format+"\n", a...)

@@ -43,19 +43,9 @@ func cmdQuery(args []string) int {
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the query text.
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	positional, code, ok := parseInterleaved(fs, args)
+	if !ok {
+		return code
 	}
 	apl, err := queryText(positional)
 	if err != nil {
@@ -274,4 +264,25 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// parseInterleaved parses fs's flags wherever they stand among the
+// positional arguments (flags may come before or after a query or a
+// file name) and returns the positional ones. When it returns !ok the
+// command exits with code: 0 after -h, 2 after a bad flag (fs has said
+// why).
+func parseInterleaved(fs *flag.FlagSet, args []string) (positional []string, code int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return nil, 0, false
+			}
+			return nil, 2, false
+		}
+		if fs.NArg() == 0 {
+			return positional, 0, true
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
