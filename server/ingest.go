@@ -22,25 +22,37 @@ type ingestStatus struct {
 	WALLength      int64        `json:"walLength"`
 }
 
+// ingestTarget makes the checks every ingest door makes before it reads
+// a body: the server takes writes, the caller may ingest into the route's
+// dataset and is under its org's ingest limit, and the dataset exists (a
+// 404 before the body is read).
+func (s *Server) ingestTarget(c *call) (string, orgDatasets, error) {
+	if err := s.writable(); err != nil {
+		return "", orgDatasets{}, err
+	}
+	name := c.param("id")
+	if err := c.p.requireDataset(name, capIngest, actCreate, "ingest into"); err != nil {
+		return "", orgDatasets{}, err
+	}
+	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
+		return "", orgDatasets{}, err
+	}
+	sets := c.datasets()
+	if _, err := sets.Info(name); err != nil {
+		return "", orgDatasets{}, notFound("dataset %q not found", name)
+	}
+	return name, sets, nil
+}
+
 // handleIngest decodes a JSON, NDJSON or CSV body (possibly gzip or zstd)
 // straight into column builders and appends the batch durably before
 // answering. It is the hot path: the body is read once, never copied when
 // uncompressed, and decompressed into a pooled buffer otherwise.
 func (s *Server) handleIngest(c *call) error {
-	if err := s.writable(); err != nil {
-		return err
-	}
 	start := time.Now()
-	name := c.param("id")
-	if err := c.p.requireDataset(name, capIngest, actCreate, "ingest into"); err != nil {
+	name, sets, err := s.ingestTarget(c)
+	if err != nil {
 		return err
-	}
-	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
-		return err
-	}
-	sets := c.datasets()
-	if _, err := sets.Info(name); err != nil { // 404 before the body is read
-		return notFound("dataset %q not found", name)
 	}
 	settings, err := s.settings(sets, name)
 	if err != nil {

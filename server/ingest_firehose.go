@@ -122,20 +122,10 @@ func firehoseRequestID(ctx *fasthttp.RequestCtx, body string) string {
 // record's data is base64 (and may itself be gzip, as CloudWatch Logs
 // subscriptions deliver it); firehoseBuf.events says how it becomes events.
 func (s *Server) handleFirehose(c *call) error {
-	if err := s.writable(); err != nil {
-		return err
-	}
 	start := time.Now()
-	name := c.param("id")
-	if err := c.p.requireDataset(name, capIngest, actCreate, "ingest into"); err != nil {
+	name, sets, err := s.ingestTarget(c)
+	if err != nil {
 		return err
-	}
-	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
-		return err
-	}
-	sets := c.datasets()
-	if _, err := sets.Info(name); err != nil {
-		return notFound("dataset %q not found", name)
 	}
 	settings, err := s.settings(sets, name)
 	if err != nil {

@@ -70,20 +70,10 @@ func basicAsBearer(ctx *fasthttp.RequestCtx) {
 // and answers with the ingest status (Heroku only reads the status code;
 // a 2xx tells it the batch is delivered).
 func (s *Server) handleHerokuIngest(c *call) error {
-	if err := s.writable(); err != nil {
-		return err
-	}
 	start := time.Now()
-	name := c.param("id")
-	if err := c.p.requireDataset(name, capIngest, actCreate, "ingest into"); err != nil {
+	name, sets, err := s.ingestTarget(c)
+	if err != nil {
 		return err
-	}
-	if err := s.checkLimit(c.p.org, limitIngest); err != nil {
-		return err
-	}
-	sets := c.datasets()
-	if _, err := sets.Info(name); err != nil {
-		return notFound("dataset %q not found", name)
 	}
 	want, err := msgCount(c.Request.Header.Peek("Logplex-Msg-Count"))
 	if err != nil {
