@@ -272,7 +272,11 @@ func (d *Dataset) pickCompaction(idle bool) []*blockPart {
 			small = append(small, b)
 		}
 	}
-	if len(small) < minMergeBlocks {
+	// A live dataset waits for minMergeBlocks, so a merge is worth its
+	// CPU; an idle one merges every small block it has, as the package
+	// promises: a flush that landed after the last merge otherwise left
+	// two or three small blocks until the next ingest.
+	if len(small) < minMergeBlocks && (!idle || len(small) < 2) {
 		return nil
 	}
 	slices.SortFunc(small, func(a, b *blockPart) int { return cmpInt(a.idx.minTime, b.idx.minTime) })
