@@ -292,7 +292,7 @@ type gRedactOpt struct {
 type gDatatable struct {
 	Tokens []lexer.Token
 	Cols   []gColumnDecl `parser:"'datatable' '(' @@ ( ',' @@ )* ')'"`
-	Values []gExpr       `parser:"'[' ( @@ ( ',' @@ )* )? ','? ']'"`
+	Values gValueList    `parser:"@@"`
 }
 
 type gPrint struct {

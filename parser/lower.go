@@ -432,7 +432,7 @@ func lowerDatatable(g *gDatatable) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &DatatableSource{Sp: spanOf(g.Tokens), Cols: cols, Values: exprs(g.Values)}
+	d := &DatatableSource{Sp: spanOf(g.Tokens), Cols: cols, Values: g.Values.E}
 	if len(d.Values)%len(cols) != 0 {
 		return nil, &Error{Pos: d.Sp.Start, Msg: "datatable has " + itoa(len(d.Values)) + " values for " + itoa(len(cols)) + " columns: the count must be a multiple of the column count"}
 	}

@@ -314,3 +314,28 @@ func TestUnsupportedSourceOperators(t *testing.T) {
 		}
 	}
 }
+
+// A datatable's values name the fault where it is, not at the first
+// value: the list used to sit in an optional group whose error the
+// grammar dropped.
+func TestDatatableValueErrorsNameTheirPlace(t *testing.T) {
+	bad := map[string]string{
+		"print 1 +":                 `1:10: expected an operand after "+", found end of input`,
+		"datatable(a:long)[1 +]":    `1:22: expected an operand after "+", found "]"`,
+		"datatable(a:long)[1 +, 2]": `1:22: expected an operand after "+", found ","`,
+		"datatable(a:long)[1 2]":    `1:21: expected "," or "]", found "2"`,
+		"datatable(a:long)[,]":      `1:19: expected a value or "]", found ","`,
+		"datatable(a:long)[1":       `1:18: unclosed "[": expected "]" before end of input`,
+	}
+	for src, want := range bad {
+		_, err := Parse(src)
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: error %v, want %s", src, err, want)
+		}
+	}
+	for _, src := range []string{"datatable(a:long)[]", "datatable(a:long)[1, 2,]", "datatable(a:long, b:string)[1, 'x']"} {
+		if _, err := Parse(src); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+}
