@@ -211,14 +211,14 @@ type gJoin struct {
 	Tokens []lexer.Token
 	Kind   string      `parser:"'join' ( 'kind' '=' @Ident )?"`
 	Right  gTabularArg `parser:"@@"`
-	On     []gExpr     `parser:"'on' @@ ( ',' @@ )*"`
+	On     gExprList   `parser:"'on' @@"`
 }
 
 type gLookup struct {
 	Tokens []lexer.Token
 	Kind   string      `parser:"'lookup' ( 'kind' '=' @Ident )?"`
 	Table  gTabularArg `parser:"@@"`
-	On     []gExpr     `parser:"'on' @@ ( ',' @@ )*"`
+	On     gExprList   `parser:"'on' @@"`
 }
 
 type gUnion struct {
@@ -280,8 +280,8 @@ type gSample struct {
 type gRedact struct {
 	Tokens   []lexer.Token
 	Opts     []gRedactOpt `parser:"'redact' @@*"`
-	Patterns []gExpr      `parser:"@@ ( ',' @@ )*"`
-	On       []gExpr      `parser:"( 'on' @@ ( ',' @@ )* )?"`
+	Patterns gExprList    `parser:"@@"`
+	On       gOnList      `parser:"@@"`
 }
 
 type gRedactOpt struct {

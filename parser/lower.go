@@ -314,14 +314,6 @@ func lowerTabularArg(g *gTabularArg) (*Pipeline, error) {
 	return &Pipeline{Sp: ref.Sp, Source: ref}, nil
 }
 
-func exprs(gs []gExpr) []Expr {
-	out := make([]Expr, len(gs))
-	for i := range gs {
-		out[i] = gs[i].E
-	}
-	return out
-}
-
 func lowerJoin(g *gJoin) (Operator, error) {
 	if err := checkKind(g.Tokens, g.Kind, "join", joinKinds...); err != nil {
 		return nil, err
@@ -330,7 +322,7 @@ func lowerJoin(g *gJoin) (Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &JoinOp{Sp: spanOf(g.Tokens), Kind: g.Kind, Right: right, On: exprs(g.On)}, nil
+	return &JoinOp{Sp: spanOf(g.Tokens), Kind: g.Kind, Right: right, On: g.On.E}, nil
 }
 
 func lowerLookup(g *gLookup) (Operator, error) {
@@ -341,7 +333,7 @@ func lowerLookup(g *gLookup) (Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LookupOp{Sp: spanOf(g.Tokens), Kind: g.Kind, Table: table, On: exprs(g.On)}, nil
+	return &LookupOp{Sp: spanOf(g.Tokens), Kind: g.Kind, Table: table, On: g.On.E}, nil
 }
 
 func lowerUnion(g *gUnion) (*UnionOp, error) {
@@ -410,9 +402,9 @@ func lowerSearch(g *gSearch) (*SearchOp, error) {
 }
 
 func lowerRedact(g *gRedact) Operator {
-	op := &RedactOp{Sp: spanOf(g.Tokens), Patterns: exprs(g.Patterns)}
-	if len(g.On) > 0 {
-		op.On = exprs(g.On)
+	op := &RedactOp{Sp: spanOf(g.Tokens), Patterns: g.Patterns.E}
+	if len(g.On.E) > 0 {
+		op.On = g.On.E
 	}
 	for i := range g.Opts {
 		switch o := &g.Opts[i]; o.Name {

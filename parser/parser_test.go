@@ -315,10 +315,11 @@ func TestUnsupportedSourceOperators(t *testing.T) {
 	}
 }
 
-// A datatable's values name the fault where it is, not at the first
-// value: the list used to sit in an optional group whose error the
-// grammar dropped.
-func TestDatatableValueErrorsNameTheirPlace(t *testing.T) {
+// A fault in a list of expressions (datatable's values, join's and
+// lookup's keys, redact's patterns and fields) is named where it is:
+// the lists used to sit in optional or repeated groups whose error the
+// grammar dropped, blaming the first value or the comma.
+func TestListErrorsNameTheirPlace(t *testing.T) {
 	bad := map[string]string{
 		"print 1 +":                 `1:10: expected an operand after "+", found end of input`,
 		"datatable(a:long)[1 +]":    `1:22: expected an operand after "+", found "]"`,
@@ -326,6 +327,12 @@ func TestDatatableValueErrorsNameTheirPlace(t *testing.T) {
 		"datatable(a:long)[1 2]":    `1:21: expected "," or "]", found "2"`,
 		"datatable(a:long)[,]":      `1:19: expected a value or "]", found ","`,
 		"datatable(a:long)[1":       `1:18: unclosed "[": expected "]" before end of input`,
+		"T | lookup U on x, y +":    `1:23: expected an operand after "+", found end of input`,
+		"T | join (U) on x, y +":    `1:23: expected an operand after "+", found end of input`,
+		"T | join (U) on":           `1:16: expected an expression, found end of input`,
+		"T | redact 'a' on x, y +":  `1:25: expected an operand after "+", found end of input`,
+		"T | redact 'a' on":         `1:18: expected an expression, found end of input`,
+		"T | redact 'a', 'b' +":     `1:22: expected an operand after "+", found end of input`,
 	}
 	for src, want := range bad {
 		_, err := Parse(src)
@@ -333,7 +340,8 @@ func TestDatatableValueErrorsNameTheirPlace(t *testing.T) {
 			t.Errorf("%q: error %v, want %s", src, err, want)
 		}
 	}
-	for _, src := range []string{"datatable(a:long)[]", "datatable(a:long)[1, 2,]", "datatable(a:long, b:string)[1, 'x']"} {
+	for _, src := range []string{"datatable(a:long)[]", "datatable(a:long)[1, 2,]", "datatable(a:long, b:string)[1, 'x']",
+		"T | redact 'a'", "T | redact 'a', 'b' on x, y", "T | join (U) on x, $left.y == $right.z"} {
 		if _, err := Parse(src); err != nil {
 			t.Errorf("%q: %v", src, err)
 		}
