@@ -41,6 +41,8 @@ func cmdServe(args []string) int {
 	fs.DurationVar(&sf.leaseTTL, "lease-ttl", 30*time.Second, "with -storage, how long a writer's lease on the prefix lasts unrenewed: a second writer is refused while it lives, and takes over this long after a writer dies without closing (core/store/OBJECTS.md)")
 	fs.StringVar(&sf.ingest, "ingest", envOr("APLITE_INGEST", ""), "host:port of the ingest node, for a query node: each query also reads the events it has not flushed yet, so the answer is the ingest node's (needs -cluster-secret) (APLITE_INGEST)")
 	peers := fs.String("peers", envOr("APLITE_PEERS", ""), "comma-separated host:port of the query nodes that share each query's scan (this node may be listed) (APLITE_PEERS)")
+	heartbeat := fs.Duration("heartbeat", 0, "with -storage, how often this node writes its heartbeat under nodes/ in the bucket and lists the others': query nodes that beat share each query's scan with each other (merged with -peers), so they need no list (needs -cluster-secret); 0 (the default) does neither")
+	heartbeatTTL := fs.Duration("heartbeat-ttl", 0, "how long this node's heartbeat lasts unrenewed before the others stop sending it fragments (default 4 times -heartbeat)")
 	advertise := fs.String("advertise", envOr("APLITE_ADVERTISE", ""), "this node's host:port as its peers reach it (default -addr) (APLITE_ADVERTISE)")
 	fragTimeout := fs.Duration("fragment-timeout", 10*time.Second, "longest a query waits for another node's part of it (cut to what the query has left): a peer that does not answer is given up on and its blocks scanned elsewhere; an ingest node that does not answer leaves the answer partial (isPartial), naming it and the events it lacks")
 	fragMin := fs.Int64("fragment-min-rows", 2_000_000, "fewest rows other nodes must scan before a query is cut into fragments (smaller scans run on the node that receives them)")
@@ -96,7 +98,7 @@ func cmdServe(args []string) int {
 		return 2
 	}
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MemoryBudget: budget, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
-		Peers: splitList(*peers), Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, FragmentTimeout: *fragTimeout, Ingest: sf.ingest,
+		Peers: splitList(*peers), Heartbeat: *heartbeat, HeartbeatTTL: *heartbeatTTL, Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, FragmentTimeout: *fragTimeout, Ingest: sf.ingest,
 		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, CompactAge: *compactAge, FlushRows: *flushRows}, Engine: engine}
 	cfg.NotifyAllow = splitList(*notifyAllow)
 	if err := server.ParseNotifyAllow(cfg.NotifyAllow); err != nil {

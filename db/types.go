@@ -78,6 +78,8 @@ var (
 	// ErrLeaseLost: another writer took this node's writer lease over
 	// (core/store/OBJECTS.md): it writes nothing more to the bucket.
 	ErrLeaseLost = store.ErrLeaseLost
+	// ErrObjectNotFound: an ObjectStore has no object under the key.
+	ErrObjectNotFound = store.ErrObjectNotFound
 )
 
 // ErrNoAnswer: a node did not answer a fragment within the per-fragment

@@ -17,9 +17,10 @@ import (
 	"github.com/aplite/aplite/db"
 )
 
-// Distributed queries: every node listed in Config.Peers (this one
-// included, as Config.Advertise) scans its share of each query's blocks
-// (core/fragment.go). Nodes call each other on /internal/v1/fragment,
+// Distributed queries: every node listed in Config.Peers or found alive
+// through the bucket (membership.go), this one included as
+// Config.Advertise, scans its share of each query's blocks
+// (core/exec/fragment_run.go). Nodes call each other on /internal/v1/fragment,
 // authenticated by the shared Config.ClusterSecret.
 
 // clusterSecretHeader carries the shared secret between nodes;
@@ -55,18 +56,10 @@ type clusterStats struct {
 // distribute lets req, a query of org, spread over the peers, when there
 // are any.
 func (s *Server) distribute(req *db.Request, org string) {
-	if len(s.cfg.Peers) == 0 && s.cfg.Ingest == "" {
+	if len(s.cfg.Peers) == 0 && s.cfg.Ingest == "" && s.members == nil {
 		return
 	}
-	nodes := append([]string(nil), s.cfg.Peers...)
-	self := s.cfg.Advertise
-	found := false
-	for _, n := range nodes {
-		found = found || n == self
-	}
-	if !found {
-		nodes = append(nodes, self)
-	}
+	nodes, self := s.clusterNodes(), s.cfg.Advertise
 	run := func(ctx context.Context, node string, f *db.Fragment) ([]byte, error) {
 		return s.sendFragment(ctx, node, org, f)
 	}

@@ -145,6 +145,7 @@ func (s *Server) handleMetrics(ctx *fasthttp.RequestCtx) {
 	counter("aplite_queries_partial_total", "Queries answered without the ingest node's unflushed events because it could not be asked in time (the answer is isPartial).", s.cluster.partial.Load())
 	counter("aplite_fragments_served_total", "Query fragments run for other nodes.", s.cluster.served.Load())
 	counter("aplite_queries_forwarded_total", "Queries sent on to the ingest node, to include its unflushed events.", s.cluster.forwarded.Load())
+	s.writeMembers(&b)
 	if s.cfg.ObjectStats != nil {
 		st := s.cfg.ObjectStats()
 		keys := make([]string, 0, len(st))

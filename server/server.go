@@ -84,6 +84,13 @@ type Config struct {
 	// ClusterSecret authenticates nodes to each other; required with
 	// Peers and Ingest.
 	ClusterSecret string
+	// Heartbeat, when positive, is how often this node writes its
+	// heartbeat to the bucket (Objects) and lists the others'
+	// (membership.go): the query nodes alive there share each query's
+	// scan beside Peers. HeartbeatTTL is how long a beat lasts unrenewed
+	// (default 4 heartbeats).
+	Heartbeat    time.Duration
+	HeartbeatTTL time.Duration
 	// Ingest is the ingest node's host:port, for a query node: every query
 	// also asks it for the events it has not flushed to the bucket yet.
 	Ingest string
@@ -201,6 +208,9 @@ type Server struct {
 	life     context.Context
 	endLife  context.CancelFunc
 	metaSync *metaSync
+	// members finds the other nodes through the bucket (nil without
+	// Config.Heartbeat).
+	members *membership
 	// storageOrg is the org whose datasets keep plain stored names
 	// (storage_org.go).
 	storageOrg string
@@ -230,8 +240,14 @@ func New(cfg Config) (*Server, error) {
 	if err := meta.ValidOrgID(cfg.OrgID); err != nil {
 		return nil, fmt.Errorf("-org: %w", err)
 	}
-	if (len(cfg.Peers) > 0 || cfg.Ingest != "") && cfg.ClusterSecret == "" {
-		return nil, fmt.Errorf("peers and -ingest need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
+	if (len(cfg.Peers) > 0 || cfg.Ingest != "" || cfg.Heartbeat > 0) && cfg.ClusterSecret == "" {
+		return nil, fmt.Errorf("peers, -ingest and -heartbeat need a cluster secret (-cluster-secret or APLITE_CLUSTER_SECRET) so nodes can trust each other")
+	}
+	if cfg.Heartbeat > 0 && cfg.HeartbeatTTL > 0 && cfg.HeartbeatTTL <= cfg.Heartbeat {
+		return nil, fmt.Errorf("-heartbeat-ttl %s must be longer than -heartbeat %s, or a node would drop out between its beats", cfg.HeartbeatTTL, cfg.Heartbeat)
+	}
+	if cfg.Heartbeat > 0 && cfg.Objects == nil {
+		return nil, fmt.Errorf("-heartbeat %s needs -storage s3://BUCKET/PREFIX: nodes find each other in the bucket", cfg.Heartbeat)
 	}
 	gov, err := newGovernorFor(&cfg)
 	if err != nil {
@@ -291,6 +307,7 @@ func New(cfg Config) (*Server, error) {
 		CloseOnShutdown:              true,
 	}
 	s.startAdminSocket()
+	s.startMembership()
 	return s, nil
 }
 
@@ -370,6 +387,11 @@ func (s *Server) Serve(ln net.Listener) error {
 // Shutdown stops accepting connections, waits for in-flight requests (or
 // ctx), then flushes and closes the storage and the metadata file.
 func (s *Server) Shutdown(ctx context.Context) error {
+	if s.members != nil {
+		// Leave first: the others stop sending fragments here at their
+		// next listing while the in-flight ones finish.
+		s.members.close()
+	}
 	go func() {
 		// Queries still running when the grace period ends are cancelled.
 		<-ctx.Done()
@@ -387,6 +409,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.endLife()
+		if s.members != nil {
+			s.members.close()
+		}
 		s.stopAdminSocket()
 		if s.metaSync != nil {
 			s.metaSync.close()
