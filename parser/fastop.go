@@ -310,11 +310,37 @@ func (g *gPipeline) Parse(lex *lexer.PeekingLexer) error {
 		default:
 			return err
 		}
+		start := lex.MakeCheckpoint()
 		op, err := opParser.ParseFromLexer(lex, participle.AllowTrailing(true))
 		if err != nil {
 			return err
 		}
+		if err := deeperError(lex, start); err != nil {
+			return err
+		}
 		g.Ops = append(g.Ops, *op)
+	}
+	return nil
+}
+
+// deeperError looks again at an operator that parsed but left a token
+// that cannot follow it. The grammar's repeated and optional groups
+// (`mv-expand a, b +`, make-series' aggregations) drop the error of an
+// item that failed and stop before it, so the junk seems to be at the
+// comma. Parsed again without trailing tokens, participle reports the
+// deepest error it met; when that is one of ours and lies past the
+// junk, it names the real fault. The lexer is left where it was.
+func deeperError(lex *lexer.PeekingLexer, start lexer.Checkpoint) error {
+	t := lex.Peek()
+	if t.EOF() || isOp(t, "|") || isOp(t, ")") {
+		return nil
+	}
+	end := lex.MakeCheckpoint()
+	defer lex.LoadCheckpoint(end)
+	lex.LoadCheckpoint(start)
+	_, err := opParser.ParseFromLexer(lex)
+	if e, ok := err.(*Error); ok && e.Pos.Offset > t.Pos.Offset {
+		return e
 	}
 	return nil
 }

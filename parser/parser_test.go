@@ -321,18 +321,23 @@ func TestUnsupportedSourceOperators(t *testing.T) {
 // grammar dropped, blaming the first value or the comma.
 func TestListErrorsNameTheirPlace(t *testing.T) {
 	bad := map[string]string{
-		"print 1 +":                 `1:10: expected an operand after "+", found end of input`,
-		"datatable(a:long)[1 +]":    `1:22: expected an operand after "+", found "]"`,
-		"datatable(a:long)[1 +, 2]": `1:22: expected an operand after "+", found ","`,
-		"datatable(a:long)[1 2]":    `1:21: expected "," or "]", found "2"`,
-		"datatable(a:long)[,]":      `1:19: expected a value or "]", found ","`,
-		"datatable(a:long)[1":       `1:18: unclosed "[": expected "]" before end of input`,
-		"T | lookup U on x, y +":    `1:23: expected an operand after "+", found end of input`,
-		"T | join (U) on x, y +":    `1:23: expected an operand after "+", found end of input`,
-		"T | join (U) on":           `1:16: expected an expression, found end of input`,
-		"T | redact 'a' on x, y +":  `1:25: expected an operand after "+", found end of input`,
-		"T | redact 'a' on":         `1:18: expected an expression, found end of input`,
-		"T | redact 'a', 'b' +":     `1:22: expected an operand after "+", found end of input`,
+		"print 1 +":                                     `1:10: expected an operand after "+", found end of input`,
+		"datatable(a:long)[1 +]":                        `1:22: expected an operand after "+", found "]"`,
+		"datatable(a:long)[1 +, 2]":                     `1:22: expected an operand after "+", found ","`,
+		"datatable(a:long)[1 2]":                        `1:21: expected "," or "]", found "2"`,
+		"datatable(a:long)[,]":                          `1:19: expected a value or "]", found ","`,
+		"datatable(a:long)[1":                           `1:18: unclosed "[": expected "]" before end of input`,
+		"T | lookup U on x, y +":                        `1:23: expected an operand after "+", found end of input`,
+		"T | join (U) on x, y +":                        `1:23: expected an operand after "+", found end of input`,
+		"T | join (U) on":                               `1:16: expected an expression, found end of input`,
+		"T | redact 'a' on x, y +":                      `1:25: expected an operand after "+", found end of input`,
+		"T | redact 'a' on":                             `1:18: expected an expression, found end of input`,
+		"T | redact 'a', 'b' +":                         `1:22: expected an operand after "+", found end of input`,
+		"T | mv-expand a, b +":                          `1:21: expected an operand after "+", found end of input`,
+		"T | mv-expand a limit 1 +":                     `1:26: expected an operand after "+", found end of input`,
+		"T | union U, (V | where x +)":                  `1:28: expected an operand after "+", found ")"`,
+		"T | make-series c=count() on t step 1h by x +": `1:46: expected an operand after "+", found end of input`,
+		"T | mv-expand a | where x > 1 y":               `1:31: expected "|" or end of statement, found "y"`,
 	}
 	for src, want := range bad {
 		_, err := Parse(src)
@@ -341,7 +346,8 @@ func TestListErrorsNameTheirPlace(t *testing.T) {
 		}
 	}
 	for _, src := range []string{"datatable(a:long)[]", "datatable(a:long)[1, 2,]", "datatable(a:long, b:string)[1, 'x']",
-		"T | redact 'a'", "T | redact 'a', 'b' on x, y", "T | join (U) on x, $left.y == $right.z"} {
+		"T | redact 'a'", "T | redact 'a', 'b' on x, y", "T | join (U) on x, $left.y == $right.z",
+		"T | mv-expand a, b | count", "T | make-series c=count() on t step 1h by x, y | count", "T | union U, (V | where x > 1)"} {
 		if _, err := Parse(src); err != nil {
 			t.Errorf("%q: %v", src, err)
 		}
