@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -215,10 +216,10 @@ func (d *Dataset) shutdown(flush bool) error {
 	err := <-done
 	d.wg.Wait()
 	d.mu.Lock()
-	for _, b := range d.blocks {
+	for _, b := range slices.Concat(d.blocks, d.foreign) {
 		b.unref()
 	}
-	d.blocks = nil
+	d.blocks, d.foreign = nil, nil
 	d.mu.Unlock()
 	if d.files != nil {
 		if cerr := d.files.close(); err == nil {

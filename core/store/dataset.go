@@ -86,7 +86,13 @@ type Dataset struct {
 	dirtyRows   int       // rows not yet handed to a final (durable) flush
 	dirtySince  time.Time // when the oldest of those was appended
 	damaged     []Damage  // blocks and WAL records set aside, blocks missing (Snapshot, Info)
-	remoteCat   *catalog  // read-only DBs: the catalog version applied
+	// union is what the node read of the dataset in other writers'
+	// slots (all slots on a read-only DB, whose blocks it makes);
+	// foreign are its parts on a writer, which queries read beside the
+	// writer's own blocks (OBJECTS.md, "Many writers").
+	union   slotUnion
+	foreign []*blockPart
+	added   time.Time // when this node opened or joined the dataset
 
 	lastAppend atomic.Int64 // ns of the last committed append (compaction policy)
 
@@ -120,7 +126,7 @@ func newDataset(db *DB, name string, created time.Time, files dsFiles, rec *reco
 	d := &Dataset{db: db, name: name, created: created, files: files, opts: db.opts, damaged: rec.damaged,
 		blocks: rec.blocks, nextBlock: rec.nextBlock, trimBefore: rec.trimBefore, nextSeq: rec.nextSeq,
 		reqs: make(chan *appendReq, 1024), ctl: make(chan ctlReq), flushq: make(chan *flushJob, 1),
-		trimq: make(chan struct{}, 1), stop: make(chan struct{})}
+		trimq: make(chan struct{}, 1), stop: make(chan struct{}), added: time.Now()}
 	now := d.opts.Now()
 	for _, r := range rec.replay {
 		d.buf = append(d.buf, &bufBatch{seq: r.seq, rows: r.rows, part: newBufPart(r.seq, r.rows),
@@ -243,6 +249,12 @@ func (d *Dataset) Snapshot() *Snapshot {
 			held = append(held, b)
 		}
 	}
+	for _, b := range d.foreign {
+		if b.acquire() {
+			parts = append(parts, b)
+			held = append(held, b)
+		}
+	}
 	for _, b := range d.buf {
 		parts = append(parts, b.part)
 	}
@@ -262,7 +274,7 @@ func (d *Dataset) Snapshot() *Snapshot {
 func (d *Dataset) Info() Info {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	in := Info{Name: d.name, Created: d.created, NumBlocks: len(d.blocks), Damaged: d.damaged}
+	in := Info{Name: d.name, Created: d.created, NumBlocks: len(d.blocks) + len(d.foreign), Damaged: d.damaged}
 	fields := map[ColKey]bool{}
 	first := true
 	extend := func(lo, hi int64, rows int) {
@@ -277,7 +289,7 @@ func (d *Dataset) Info() Info {
 		}
 		first = false
 	}
-	for _, b := range d.blocks {
+	for _, b := range slices.Concat(d.blocks, d.foreign) {
 		in.NumEvents += int64(b.Rows())
 		in.CompressedBytes += int64(b.Size())
 		in.InputBytes += b.idx.inputBytes

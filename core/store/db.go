@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -38,6 +39,14 @@ type DB struct {
 	// lease is the writer lease of a DB on object storage (nil
 	// otherwise): appends and commits check it (OBJECTS.md).
 	lease *lease
+	// slot is the writer's slot on object storage and slotObjs the
+	// bucket as the slot sees it (nil otherwise; OBJECTS.md, "Many
+	// writers").
+	slot     string
+	slotObjs ObjectStore
+	// regCache keeps the registry entries read, so a refresh reads
+	// only those whose object changed.
+	regCache regCache
 }
 
 // WriteFence is nil while this DB may write to its object store: always
@@ -168,8 +177,19 @@ func (db *DB) Create(name string) (*Dataset, error) {
 	return d, nil
 }
 
-// Get returns the named dataset.
+// Get returns the named dataset. A writer among many joins a dataset
+// another node created, so an append may come to any of them.
 func (db *DB) Get(name string) (*Dataset, error) {
+	d, err := db.get(name)
+	if errors.Is(err, ErrNotFound) && db.slotObjs != nil && ValidateName(name) == nil {
+		if jerr := db.joinNamed(name); jerr == nil {
+			return db.get(name)
+		}
+	}
+	return d, err
+}
+
+func (db *DB) get(name string) (*Dataset, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.closed {

@@ -5,6 +5,8 @@ package store
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -44,18 +46,34 @@ func storedLease(t *testing.T, objs *MemObjects) leaseDoc {
 	return d
 }
 
-// A second writer on the prefix is refused at open, naming the holder
+// sameSlot is a new data directory naming the slot of dir's: the data
+// directory copied to a second machine (OBJECTS.md, "Many writers").
+func sameSlot(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, slotFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, slotFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return other
+}
+
+// A second writer on a slot is refused at open, naming the holder
 // and when its lease expires; once the first closes (releasing it) the
 // second opens at once with the next fencing token.
 func TestLeaseSecondWriterRefused(t *testing.T) {
 	objs, clock := NewMemObjects(), &testClock{t: time.Unix(1_800_000_000, 0)}
-	a := mustObjDB(t, t.TempDir(), leaseOpts(objs, clock))
+	dir := t.TempDir()
+	a := mustObjDB(t, dir, leaseOpts(objs, clock))
 	held := storedLease(t, objs)
 	if held.Token != 1 || held.Released {
 		t.Fatalf("first holder's lease: %+v", held)
 	}
 	clock.add(10 * time.Second)
-	_, err := Open(t.TempDir(), leaseOpts(objs, clock))
+	_, err := Open(sameSlot(t, dir), leaseOpts(objs, clock))
 	if !errors.Is(err, ErrLeaseHeld) {
 		t.Fatalf("second writer: %v, want ErrLeaseHeld", err)
 	}
@@ -70,7 +88,7 @@ func TestLeaseSecondWriterRefused(t *testing.T) {
 	if d := storedLease(t, objs); !d.Released {
 		t.Fatalf("a closed writer left its lease live: %+v", d)
 	}
-	b := mustObjDB(t, t.TempDir(), leaseOpts(objs, clock))
+	b := mustObjDB(t, sameSlot(t, dir), leaseOpts(objs, clock))
 	defer b.Close()
 	if d := storedLease(t, objs); d.Token != 2 || d.Released || d.Holder == held.Holder {
 		t.Fatalf("second writer after release: %+v", d)
@@ -82,7 +100,8 @@ func TestLeaseSecondWriterRefused(t *testing.T) {
 // version names the token of the writer that wrote it.
 func TestLeaseTakeoverFencesPausedWriter(t *testing.T) {
 	objs, clock := NewMemObjects(), &testClock{t: time.Unix(1_800_000_000, 0)}
-	a := mustObjDB(t, t.TempDir(), leaseOpts(objs, clock))
+	dir := t.TempDir()
+	a := mustObjDB(t, dir, leaseOpts(objs, clock))
 	defer a.Close()
 	ds, err := a.Create("logs")
 	if err != nil {
@@ -92,11 +111,11 @@ func TestLeaseTakeoverFencesPausedWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.add(29 * time.Second) // not yet expired
-	if _, err := Open(t.TempDir(), leaseOpts(objs, clock)); !errors.Is(err, ErrLeaseHeld) {
+	if _, err := Open(sameSlot(t, dir), leaseOpts(objs, clock)); !errors.Is(err, ErrLeaseHeld) {
 		t.Fatalf("a writer before the lease expired: %v, want ErrLeaseHeld", err)
 	}
 	clock.add(2 * time.Second) // a paused: 31 s without a renewal
-	b := mustObjDB(t, t.TempDir(), leaseOpts(objs, clock))
+	b := mustObjDB(t, sameSlot(t, dir), leaseOpts(objs, clock))
 	defer b.Close()
 	taker := storedLease(t, objs)
 	if taker.Token != 2 {
@@ -148,7 +167,8 @@ func TestLeaseTakeoverFencesPausedWriter(t *testing.T) {
 // check after a late renewal renews before it lets the write through.
 func TestLeaseRenewalKeepsHolder(t *testing.T) {
 	objs, clock := NewMemObjects(), &testClock{t: time.Unix(1_800_000_000, 0)}
-	a := mustObjDB(t, t.TempDir(), leaseOpts(objs, clock))
+	dir := t.TempDir()
+	a := mustObjDB(t, dir, leaseOpts(objs, clock))
 	defer a.Close()
 	ds, _ := a.Create("logs")
 	first := storedLease(t, objs)
@@ -167,7 +187,7 @@ func TestLeaseRenewalKeepsHolder(t *testing.T) {
 		t.Fatalf("after a late commit the lease is %+v, want it renewed to %s", renewed, first.Expires.Add(20*time.Second))
 	}
 	clock.add(20 * time.Second) // 40 s after the start, 20 s after the renewal
-	if _, err := Open(t.TempDir(), leaseOpts(objs, clock)); !errors.Is(err, ErrLeaseHeld) {
+	if _, err := Open(sameSlot(t, dir), leaseOpts(objs, clock)); !errors.Is(err, ErrLeaseHeld) {
 		t.Fatalf("a writer while the renewed lease lives: %v, want ErrLeaseHeld", err)
 	}
 	if err := a.lease.renew(t.Context()); err != nil {

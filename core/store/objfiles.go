@@ -18,8 +18,10 @@ import (
 // are uploaded and named by catalog versions.
 type objFiles struct {
 	*osFiles
-	objs  ObjectStore
-	name  string
+	objs   ObjectStore // the slot's view of the bucket
+	root   ObjectStore // the bucket: parts read blocks by their full keys
+	prefix string      // the slot's prefix in the bucket
+	name   string
 	grace time.Duration
 	logf  func(string, ...any)
 
@@ -118,7 +120,7 @@ func (f *objFiles) writeBlocks(ids []uint64, data [][]byte) ([]*blockPart, error
 	}
 	out := make([]*blockPart, 0, n)
 	for _, e := range entries {
-		p, err := remotePart(f.objs, e, f.logf)
+		p, err := f.part(e)
 		if err != nil {
 			return out, err
 		}
@@ -141,17 +143,51 @@ func (f *objFiles) removeBlock(id uint64) error {
 	return f.commit(ctx, func(c *catalog) { c.dropBlocks([]uint64{id}) })
 }
 
+// part makes the part of one of the slot's catalog entries, named by its
+// full key so every node names it alike (fragments, caches).
+func (f *objFiles) part(e catalogBlock) (*blockPart, error) {
+	e.Key = f.prefix + e.Key
+	return remotePart(f.root, e, f.logf)
+}
+
+// writeMeta raises the trim bound in the registry, which every slot's
+// writer follows, then in this slot's catalog.
 func (f *objFiles) writeMeta(m dsMeta) error {
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
+	if err := f.lease.check(); err != nil {
+		return err
+	}
+	if err := raiseRegistryTrim(ctx, f.root, f.name, m.Created, m.TrimBefore); err != nil {
+		return err
+	}
 	return f.commit(ctx, func(c *catalog) { c.TrimBefore = max(c.TrimBefore, m.TrimBefore) })
 }
 
-// destroy deletes the catalog first (so readers see the dataset gone),
-// then the blocks, then the local WAL directory.
+// destroy deletes the dataset's registry entry (so every node sees it
+// gone, and every other slot's writer removes its copy), then this
+// slot's copy.
 func (f *objFiles) destroy() error {
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
+	if err := f.lease.check(); err != nil {
+		return err
+	}
+	e, err := getRegEntry(ctx, f.root, f.name)
+	switch {
+	case err == nil && e.Created.Equal(f.cat.Created):
+		if err := f.root.Delete(ctx, registryKey(f.name)); err != nil {
+			return err
+		}
+	case err != nil && !errors.Is(err, ErrObjectNotFound):
+		return err
+	}
+	return f.destroyCopy(ctx)
+}
+
+// destroyCopy deletes this slot's catalog first (so readers see it
+// gone), then its blocks, then the local WAL directory.
+func (f *objFiles) destroyCopy(ctx context.Context) error {
 	for _, prefix := range []string{catalogPrefix(f.name), datasetPrefix(f.name)} {
 		res, err := f.objs.List(ctx, prefix, "")
 		if err != nil {

@@ -4,6 +4,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +13,9 @@ import (
 )
 
 // openObjects is Open for a DB whose blocks live in opts.Objects
-// (OBJECTS.md): datasets are those with a catalog in the bucket; each has
-// its WAL under dir/<dataset>/wal, replayed past the catalog's watermark.
+// (OBJECTS.md): the node writes into its own slot ("Many writers"); its
+// datasets are the registered ones, each with its WAL under
+// dir/<dataset>/wal, replayed past its slot's catalog watermark.
 func openObjects(dir string, opts Options) (*DB, error) {
 	unlock, err := lockDir(dir)
 	if err != nil {
@@ -21,50 +23,76 @@ func openObjects(dir string, opts Options) (*DB, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
-	l, err := takeLease(ctx, dir, opts)
+	slot, l, err := claimSlot(ctx, dir, opts)
 	if err != nil {
 		unlock()
 		return nil, err
 	}
-	db := &DB{opts: opts, dir: dir, sets: make(map[string]*Dataset), unlock: unlock, lease: l}
-	db.newFiles = func(name string, created time.Time) (dsFiles, error) {
-		return createObjectDataset(dir, name, created, opts, l)
-	}
-	names, err := bucketDatasets(ctx, opts.Objects)
-	if err != nil {
+	db := &DB{opts: opts, dir: dir, sets: make(map[string]*Dataset), unlock: unlock, lease: l,
+		slot: slot, slotObjs: slotObjects(opts.Objects, slot), stopRefresh: make(chan struct{})}
+	db.newFiles = db.createShared
+	if err := db.openSlot(ctx); err != nil {
 		_ = db.Close()
-		return nil, fmt.Errorf("store: listing datasets in the bucket: %w", err)
+		return nil, err
+	}
+	go db.syncLoop()
+	return db, nil
+}
+
+// openSlot opens the registered datasets this slot holds, drops what it
+// holds of deleted ones, and joins the others.
+func (db *DB) openSlot(ctx context.Context) error {
+	reg, err := db.registry(ctx)
+	if err != nil {
+		return fmt.Errorf("store: reading the dataset registry: %w", err)
+	}
+	names, err := bucketDatasets(ctx, db.slotObjs)
+	if err != nil {
+		return fmt.Errorf("store: listing datasets in the bucket: %w", err)
 	}
 	for _, name := range names {
-		cat, err := loadCatalog(ctx, opts.Objects, name, nil)
+		cat, err := loadCatalog(ctx, db.slotObjs, name, nil)
 		if err != nil {
-			_ = db.Close()
-			return nil, fmt.Errorf("store: dataset %s: %w", name, err)
+			return fmt.Errorf("store: dataset %s: %w", name, err)
 		}
 		if cat == nil { // a create that never wrote its first version
 			continue
 		}
-		files, rec, err := openObjectDataset(dir, cat, opts, l)
+		if e, ok := reg[name]; !ok || !e.Created.Equal(cat.Created) {
+			db.opts.Logf("store: dataset %s was deleted while this node was away: removing its copy in slot %s", name, db.slot)
+			if err := db.removeCopy(ctx, name); err != nil {
+				return err
+			}
+			continue
+		}
+		files, rec, err := openObjectDataset(db.dir, cat, db.opts, db.lease, db.slot)
 		if err != nil {
-			_ = db.Close()
-			return nil, fmt.Errorf("store: opening dataset %s: %w", name, err)
+			return fmt.Errorf("store: opening dataset %s: %w", name, err)
 		}
 		db.sets[name] = newDataset(db, name, cat.Created, files, rec)
 	}
-	return db, nil
+	for name, e := range reg {
+		if _, ok := db.sets[name]; !ok {
+			if err := db.join(ctx, e); err != nil {
+				return err
+			}
+		}
+	}
+	return db.loadAllForeign(ctx, reg)
 }
 
 // openObjectDataset recovers a dataset from its newest catalog version
 // and its local WAL.
-func openObjectDataset(dir string, cat *catalog, opts Options, l *lease) (*objFiles, *recovered, error) {
+func openObjectDataset(dir string, cat *catalog, opts Options, l *lease, slot string) (*objFiles, *recovered, error) {
 	local := filepath.Join(dir, cat.Dataset)
 	f := &osFiles{dir: local, walDir: filepath.Join(local, "wal"), blockDir: filepath.Join(local, "blocks"), noSync: opts.NoSync}
 	if err := os.MkdirAll(f.walDir, 0o755); err != nil {
 		return nil, nil, err
 	}
+	of := newObjFiles(f, cat, opts, l, slot)
 	rec := &recovered{trimBefore: cat.TrimBefore, nextBlock: max(cat.NextBlock, 1)}
 	for _, b := range cat.Blocks {
-		p, err := remotePart(opts.Objects, b, opts.Logf)
+		p, err := of.part(b)
 		if err != nil {
 			unrefAll(rec.blocks)
 			return nil, nil, err
@@ -80,21 +108,20 @@ func openObjectDataset(dir string, cat *catalog, opts Options, l *lease) (*objFi
 		unrefAll(rec.blocks)
 		return nil, nil, err
 	}
-	of := &objFiles{osFiles: f, objs: opts.Objects, name: cat.Dataset, grace: opts.Grace, logf: opts.Logf,
-		cat: cat, swept: map[string]bool{}, lastSweep: time.Now(), lease: l}
 	return of, rec, nil
 }
 
-// createObjectDataset writes the dataset's first catalog version (which
-// fails if another node created it first) and its local WAL directory.
-func createObjectDataset(dir, name string, created time.Time, opts Options, l *lease) (dsFiles, error) {
+// createObjectDataset writes the dataset's first catalog version in the
+// slot (which fails if another process on the slot created it first) and
+// its local WAL directory.
+func createObjectDataset(dir, name string, created time.Time, opts Options, l *lease, slot string) (*objFiles, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
 	if err := l.check(); err != nil {
 		return nil, err
 	}
 	cat := &catalog{Version: 1, Dataset: name, Created: created, NextBlock: 1, Lease: l.token()}
-	if err := writeCatalog(ctx, opts.Objects, nil, cat); err != nil {
+	if err := writeCatalog(ctx, slotObjects(opts.Objects, slot), nil, cat); err != nil {
 		return nil, err
 	}
 	local := filepath.Join(dir, name)
@@ -106,27 +133,70 @@ func createObjectDataset(dir, name string, created time.Time, opts Options, l *l
 	if err := f.startSegment(1); err != nil {
 		return nil, err
 	}
-	return &objFiles{osFiles: f, objs: opts.Objects, name: name, grace: opts.Grace, logf: opts.Logf,
-		cat: cat, swept: map[string]bool{}, lastSweep: time.Now(), lease: l}, nil
+	return newObjFiles(f, cat, opts, l, slot), nil
 }
 
-// takeLease acquires the prefix's writer lease for this process and
-// keeps renewing it (OBJECTS.md, "The writer lease"). It runs with the
-// data directory locked, so a lease held by this directory on this host
-// is a dead process's and is taken over at once.
-func takeLease(ctx context.Context, dir string, opts Options) (*lease, error) {
+// newObjFiles is a dataset's storage in a slot.
+func newObjFiles(f *osFiles, cat *catalog, opts Options, l *lease, slot string) *objFiles {
+	return &objFiles{osFiles: f, root: opts.Objects, objs: slotObjects(opts.Objects, slot), prefix: slotPrefix(slot),
+		name: cat.Dataset, grace: opts.Grace, logf: opts.Logf, cat: cat, swept: map[string]bool{}, lastSweep: time.Now(), lease: l}
+}
+
+// takeLease acquires a slot's writer lease for this process and keeps
+// renewing it (OBJECTS.md, "The writer lease"). It runs with the data
+// directory locked, so a lease held by this directory on this host is a
+// dead process's and is taken over at once.
+func takeLease(ctx context.Context, dir string, objs ObjectStore, opts Options) (*lease, error) {
 	node, err := nodeID(dir)
 	if err != nil {
 		return nil, err
 	}
 	host, _ := os.Hostname()
 	id := leaseID{Host: host, Pid: os.Getpid(), Node: node, Nonce: nonce()}
-	l, err := acquireLease(ctx, opts.Objects, id, opts.LeaseTTL, opts.leaseNow, opts.Logf)
+	l, err := acquireLease(ctx, objs, id, opts.LeaseTTL, opts.leaseNow, opts.Logf)
 	if err != nil {
 		return nil, err
 	}
 	l.keep()
 	return l, nil
+}
+
+// slotFile names the data directory's slot (OBJECTS.md, "Many writers").
+const slotFile = "writer-slot"
+
+// claimSlot takes the lease of the data directory's slot, choosing the
+// slot on first start: slot 0 on a prefix no writer ever used (so one
+// writer keeps the single-writer layout) or for a directory an earlier
+// aplite wrote with, a new random slot otherwise.
+func claimSlot(ctx context.Context, dir string, opts Options) (string, *lease, error) {
+	p := filepath.Join(dir, slotFile)
+	if b, err := os.ReadFile(p); err == nil {
+		slot := strings.TrimSpace(string(b))
+		if !validSlot(slot) {
+			return "", nil, fmt.Errorf("store: %s names slot %q: want hex digits", p, slot)
+		}
+		l, err := takeLease(ctx, dir, slotObjects(opts.Objects, slot), opts)
+		return slot, l, err
+	}
+	slot := nonce()
+	_, idErr := os.Stat(filepath.Join(dir, "writer-id"))
+	_, leaseErr := opts.Objects.Get(ctx, leaseKey)
+	if idErr == nil || errors.Is(leaseErr, ErrObjectNotFound) {
+		slot = legacySlot
+	}
+	l, err := takeLease(ctx, dir, slotObjects(opts.Objects, slot), opts)
+	if errors.Is(err, ErrLeaseHeld) && slot == legacySlot && idErr != nil { // another new node was quicker
+		slot = nonce()
+		l, err = takeLease(ctx, dir, slotObjects(opts.Objects, slot), opts)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	if err := os.WriteFile(p, []byte(slot+"\n"), 0o644); err != nil {
+		_ = l.release(ctx)
+		return "", nil, fmt.Errorf("store: writing the slot id: %w", err)
+	}
+	return slot, l, nil
 }
 
 // nodeID is the data directory's random id (file writer-id), made on

@@ -47,39 +47,30 @@ func (db *DB) refreshLoop() {
 	}
 }
 
-// Refresh reloads every dataset's newest catalog version (read-only DBs):
+// Refresh reloads every dataset's newest catalog versions (read-only DBs):
 // new datasets appear, deleted ones go, blocks follow compaction and trim.
-// Parts of unchanged blocks are kept, so their cached columns stay valid.
+// A dataset is the union of its blocks in every writer's slot (OBJECTS.md,
+// "Many writers"). Parts of unchanged blocks are kept, so their cached
+// columns stay valid.
 func (db *DB) Refresh(ctx context.Context) error {
-	names, err := bucketDatasets(ctx, db.opts.Objects)
+	reg, _, err := readRegistry(ctx, db.opts.Objects, &db.regCache)
 	if err != nil {
-		return fmt.Errorf("store: listing datasets in the bucket: %w", err)
+		return fmt.Errorf("store: reading the dataset registry: %w", err)
 	}
-	seen := map[string]bool{}
-	for _, name := range names {
+	slots, err := listSlots(ctx, db.opts.Objects)
+	if err != nil {
+		return fmt.Errorf("store: listing the writers' slots: %w", err)
+	}
+	for name, e := range reg {
 		db.mu.Lock()
 		d, ok := db.sets[name]
 		db.mu.Unlock()
-		var held *catalog
-		if ok {
-			d.mu.RLock()
-			held = d.remoteCat
-			d.mu.RUnlock()
-		}
-		cat, err := loadCatalog(ctx, db.opts.Objects, name, held)
-		if err != nil {
-			return fmt.Errorf("store: dataset %s: %w", name, err)
-		}
-		if cat == nil {
-			continue
-		}
-		seen[name] = true
-		if ok && !d.created.Equal(cat.Created) { // deleted and created again
+		if ok && !d.created.Equal(e.Created) { // deleted and created again
 			db.dropDataset(name)
 			ok = false
 		}
 		if !ok {
-			d = newDataset(db, name, cat.Created, nil, &recovered{nextSeq: 1, nextBlock: 1})
+			d = newDataset(db, name, e.Created, nil, &recovered{nextSeq: 1, nextBlock: 1})
 			db.mu.Lock()
 			if db.closed {
 				db.mu.Unlock()
@@ -89,14 +80,14 @@ func (db *DB) Refresh(ctx context.Context) error {
 			db.sets[name] = d
 			db.mu.Unlock()
 		}
-		if err := d.applyCatalog(cat); err != nil {
+		if err := d.applyUnion(ctx, slots, e); err != nil {
 			return err
 		}
 	}
 	db.mu.Lock()
 	var gone []string
 	for name := range db.sets {
-		if !seen[name] {
+		if _, ok := reg[name]; !ok {
 			gone = append(gone, name)
 		}
 	}
@@ -117,35 +108,19 @@ func (db *DB) dropDataset(name string) {
 	}
 }
 
-// applyCatalog makes cat's blocks the dataset's blocks.
-func (d *Dataset) applyCatalog(cat *catalog) error {
-	d.mu.RLock()
-	same := d.remoteCat == cat
-	have := make(map[string]*blockPart, len(d.blocks))
-	for _, b := range d.blocks {
-		have[b.file] = b
-	}
-	d.mu.RUnlock()
-	if same {
-		return nil
-	}
-	blocks := make([]*blockPart, 0, len(cat.Blocks))
-	for _, e := range cat.Blocks {
-		if p, ok := have[e.Key]; ok {
-			blocks = append(blocks, p)
-			delete(have, e.Key)
-			continue
-		}
-		p, err := remotePart(d.db.opts.Objects, e, d.db.opts.Logf)
-		if err != nil {
-			return err
-		}
-		blocks = append(blocks, p)
+// applyUnion makes the union of every slot's newest version of the
+// dataset its blocks (read-only DBs).
+func (d *Dataset) applyUnion(ctx context.Context, slots []string, e regEntry) error {
+	d.union.mu.Lock()
+	defer d.union.mu.Unlock()
+	parts, gone, changed, err := d.union.load(ctx, d.db.opts.Objects, slots, "", e, d.db.opts.Logf)
+	if err != nil || !changed {
+		return err
 	}
 	d.mu.Lock()
-	d.blocks, d.trimBefore, d.remoteCat = blocks, cat.TrimBefore, cat
+	d.blocks, d.trimBefore = parts, max(e.TrimBefore, d.union.trimBefore())
 	d.mu.Unlock()
-	for _, p := range have { // dropped: readers holding a snapshot keep theirs
+	for _, p := range gone { // dropped: readers holding a snapshot keep theirs
 		p.unref()
 	}
 	return nil
