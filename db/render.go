@@ -1,7 +1,8 @@
 package db
 
 import (
-	"github.com/aplite/aplite/core/output"
+	"io"
+
 	"github.com/aplite/aplite/core/render"
 )
 
@@ -12,5 +13,12 @@ func Tabular(o *Output) *TabularResult { return render.Tabular(o) }
 // buckets, fieldsMetaMap).
 func Legacy(o *Output) *LegacyResult { return render.Legacy(o) }
 
-// CellText is a cell's value as text: a table's cell or a CSV field.
-func CellText(v any) string { return output.Text(v) }
+// ErrUnknownFormat is WriteText's error for a format it does not know.
+var ErrUnknownFormat = render.ErrUnknownFormat
+
+// WriteText writes a query's result in a text format: "table" (or ""),
+// "json", "rows", "ndjson" or "csv" (render.Write). A table shows at most
+// limit rows (0: all) and returns how many it left out.
+func WriteText(w io.Writer, format string, o *Output, limit int) (more int, err error) {
+	return render.Write(w, format, o, limit)
+}

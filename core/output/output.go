@@ -4,8 +4,8 @@
 // scan's statistics.
 //
 // The engine (core) produces an Output at the end of a run; core/render
-// turns it into the API's tabular and legacy formats, and the command line
-// into CSV, tables or Parquet. An Output refers to nothing of the plan or
+// turns it into the API's tabular and legacy formats and the text formats
+// (tables, CSV, NDJSON), fileformat into Parquet. An Output refers to nothing of the plan or
 // of the run that made it, so it can be cached, shipped or rendered after
 // the run's memory is gone. Nothing mutates an Output once it is returned;
 // a caller that adds messages works on a copy (WithMessage).

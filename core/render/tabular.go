@@ -1,8 +1,11 @@
 // Package render turns a query's output (core/output) into the response
 // bodies of the API: the tabular format (`format=tabular`) and the legacy
-// format (`format=legacy`, the legacy structured query). The server, the
-// WASM build and the command line render through it, so one answer looks
-// the same wherever it is asked.
+// format (`format=legacy`, the legacy structured query); and into the
+// text formats of the command line (text.go: an aligned table, CSV,
+// NDJSON, an array of row objects). The server, the WASM build and the
+// command line render through it, so one answer looks the same wherever
+// it is asked. Parquet files are written by fileformat, which owns that
+// format's encoding.
 //
 // Rendering reads only the Output: it never reaches back into the plan or
 // the run that made it.
