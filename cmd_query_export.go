@@ -13,7 +13,6 @@ import (
 
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/db/parquetfile"
-	"github.com/aplite/aplite/parser"
 )
 
 // Exporting a file whole (issue 16): `aplite query -in logs=F.ndjson
@@ -37,11 +36,11 @@ func exportable(apl string, inputs []string) (string, string) {
 	if f, _, err := fileFormat(path); err != nil || f != db.NDJSON {
 		return "", ""
 	}
-	q, err := parser.Parse(apl)
-	if err != nil || q.Body == nil || len(q.Stmts) > 0 || len(q.Body.Ops) > 0 {
+	q, err := db.Inspect(apl)
+	if err != nil {
 		return "", ""
 	}
-	if src, ok := q.Body.Source.(*parser.TableRef); !ok || src.Pattern || src.Name != name {
+	if table, ok := q.Table(); !ok || table != name {
 		return "", ""
 	}
 	return name, path

@@ -16,7 +16,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/aplite/aplite/db"
-	"github.com/aplite/aplite/parser"
 )
 
 // Loading files for `aplite query -in` (issue 16, first part), for the
@@ -134,42 +133,25 @@ func loadStream(d *db.DB, name, path string, decl *fieldDecl, keep func(string) 
 	return nil
 }
 
-// takeEnough returns, for a query that only filters and reshapes the rows
-// of dataset name and then takes N of them (`name | where ... | take N`),
-// a test that the rows loaded so far already give N answers: any N rows
-// are a right answer to take, so the rest of the file need not be read.
-// It returns nil for every other query.
+// takeEnough returns, for a query that takes N rows of dataset name
+// through row-by-row operators (db.Inspection's Take), a test that the
+// rows loaded so far already give N answers: any N rows are a right
+// answer to take, so the rest of the file need not be read. It returns
+// nil for every other query.
 func takeEnough(apl, name string, d *db.DB, req db.Request) func() bool {
-	q, err := parser.Parse(apl)
-	if err != nil || q.Body == nil || len(q.Stmts) > 0 || len(q.Body.Ops) == 0 {
+	q, err := db.Inspect(apl)
+	if err != nil {
 		return nil
 	}
-	if src, ok := q.Body.Source.(*parser.TableRef); !ok || src.Pattern || src.Name != name {
-		return nil
-	}
-	ops := q.Body.Ops
-	take, ok := ops[len(ops)-1].(*parser.TakeOp)
+	n, ok := q.Take(name)
 	if !ok {
 		return nil
 	}
-	lit, ok := take.N.(*parser.Literal)
-	if !ok || lit.Kind != parser.LitInt {
-		return nil
-	}
-	for _, op := range ops[:len(ops)-1] {
-		switch op.(type) {
-		case *parser.WhereOp, *parser.ExtendOp, *parser.ProjectOp, *parser.ProjectAwayOp,
-			*parser.ProjectKeepOp, *parser.ProjectRenameOp, *parser.ParseOp:
-		default:
-			return nil
-		}
-	}
-	n := int(lit.Value.(int64))
 	return func() bool {
 		r := req
 		r.DisableCache = true
 		res, err := d.Query(context.Background(), &r)
-		return err == nil && res.NumRows() >= n
+		return err == nil && int64(res.NumRows()) >= n
 	}
 }
 

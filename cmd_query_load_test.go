@@ -11,41 +11,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-func TestQueryFields(t *testing.T) {
-	cases := []struct {
-		apl       string
-		all       bool
-		kept, not []string
-	}{
-		{"logs | summarize count() by status", false, []string{"status", "_time"}, []string{"uri"}},
-		{"logs | where geo.city == 'Oslo' | summarize avg(d) by method", false, []string{"geo", "geo.city", "d", "method"}, []string{"geo.country", "uri"}},
-		{"logs | extend x = column_ifexists('uri', '') | project x", false, []string{"uri"}, []string{"status"}},
-		{"logs | take 10", true, nil, nil},
-		{"logs | where status > 1", true, nil, nil},
-		{"logs | project-away a | summarize count()", true, nil, nil},
-		{"logs | summarize count() by bin_auto(_time) | join (other) on x", true, nil, nil},
-		{"search 'x' | count", true, nil, nil},
-		{"logs | summarize make_bag(pack_all())", true, nil, nil},
-	}
-	for _, c := range cases {
-		keep := queryFields(c.apl)
-		if (keep == nil) != c.all {
-			t.Errorf("%s: keeps all = %v, want %v", c.apl, keep == nil, c.all)
-			continue
-		}
-		for _, f := range c.kept {
-			if !keep(f) && f != "_time" {
-				t.Errorf("%s: drops %s", c.apl, f)
-			}
-		}
-		for _, f := range c.not {
-			if keep(f) {
-				t.Errorf("%s: keeps %s", c.apl, f)
-			}
-		}
-	}
-}
-
 // A query over a file answers the same with and without projection, for
 // NDJSON split over several chunks, gzip and zstd.
 func TestQueryFileStreams(t *testing.T) {

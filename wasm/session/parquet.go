@@ -9,7 +9,6 @@ import (
 
 	"github.com/aplite/aplite/db"
 	"github.com/aplite/aplite/db/parquetfile"
-	"github.com/aplite/aplite/parser"
 )
 
 // Parquet is the format name of a Parquet file. Parquet needs random
@@ -241,35 +240,15 @@ func (s *Session) ParquetNeeds(apl string) []Need {
 
 // takeRows returns N when apl is a take of N rows of the dataset name
 // through operators that keep or drop rows one by one (where, extend,
-// project...), so that the file's first N rows may answer it; 0
-// otherwise.
+// project...; db.Inspection's Take), so that the file's first N rows may
+// answer it; 0 otherwise.
 func takeRows(apl, name string) int64 {
-	q, err := parser.Parse(apl)
-	if err != nil || q.Body == nil || len(q.Stmts) > 0 || len(q.Body.Ops) == 0 {
+	q, err := db.Inspect(apl)
+	if err != nil {
 		return 0
 	}
-	if src, ok := q.Body.Source.(*parser.TableRef); !ok || src.Pattern || src.Name != name {
-		return 0
-	}
-	ops := q.Body.Ops
-	take, ok := ops[len(ops)-1].(*parser.TakeOp)
-	if !ok {
-		return 0
-	}
-	lit, ok := take.N.(*parser.Literal)
-	if !ok || lit.Kind != parser.LitInt {
-		return 0
-	}
-	for _, op := range ops[:len(ops)-1] {
-		switch op.(type) {
-		case *parser.WhereOp, *parser.ExtendOp, *parser.ProjectOp, *parser.ProjectAwayOp,
-			*parser.ProjectKeepOp, *parser.ProjectRenameOp:
-		default:
-			return 0
-		}
-	}
-	n, _ := lit.Value.(int64)
-	return max(n, 0)
+	n, _ := q.Take(name)
+	return n
 }
 
 // wholeInfo describes the dataset name, whose source was prev, before a
