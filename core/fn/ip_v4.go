@@ -27,16 +27,16 @@ func init() {
 		Result: Sig("format_ipv4_mask", vector.String, Of(vector.String, vector.Int, vector.Float), KInt), Eval: evalFormatIPv4Mask,
 		Doc: "format_ipv4_mask(24) is the netmask 255.255.255.0; format_ipv4_mask(ip, n) is the network in CIDR form."})
 	Register(&Func{Name: "ipv4_compare", Family: "ip", MinArgs: 2, MaxArgs: 3,
-		Result: Sig("ipv4_compare", vector.Int, KString, KString, KInt), Eval: evalIPv4Compare(false),
+		Result: Sig("ipv4_compare", vector.Int, KString, KString, KInt), Eval: ipv4.compare(false),
 		Doc: "Compares two IPv4 addresses (optionally on a prefix): -1, 0 or 1."})
 	Register(&Func{Name: "ipv4_is_match", Family: "ip", MinArgs: 2, MaxArgs: 3,
-		Result: Sig("ipv4_is_match", vector.Bool, KString, KString, KInt), Eval: evalIPv4Compare(true),
+		Result: Sig("ipv4_is_match", vector.Bool, KString, KString, KInt), Eval: ipv4.compare(true),
 		Doc: "True when two IPv4 addresses are equal (optionally on a prefix)."})
 	Register(&Func{Name: "ipv4_is_in_range", Family: "ip", MinArgs: 2, MaxArgs: 2,
-		Result: Sig("ipv4_is_in_range", vector.Bool, KString, KString), Eval: evalIPv4InRange,
+		Result: Sig("ipv4_is_in_range", vector.Bool, KString, KString), Eval: ipv4.inRange,
 		Doc: "True when an IPv4 address lies in a range given as an address or CIDR network."})
 	Register(&Func{Name: "ipv4_is_in_any_range", Family: "ip", MinArgs: 2, MaxArgs: -1,
-		Result: Sig("ipv4_is_in_any_range", vector.Bool, KString, KAny), Eval: evalIPv4InAnyRange,
+		Result: Sig("ipv4_is_in_any_range", vector.Bool, KString, KAny), Eval: ipv4.inAnyRange,
 		Doc: "True when an IPv4 address lies in any of the ranges (arguments or one dynamic array)."})
 	Register(&Func{Name: "ipv4_is_private", Family: "ip", MinArgs: 1, MaxArgs: 1,
 		Result: Sig("ipv4_is_private", vector.Bool, KString), Eval: evalIPv4IsPrivate,
@@ -51,15 +51,6 @@ func init() {
 }
 
 var errGeoIP = errors.New("geo_info_from_ip_address is not available: aplite ships no GeoIP database")
-
-// ipv4At parses row i of v as an IPv4 address with optional prefix.
-func ipv4At(v *vector.Vector, i int) (ipv4Net, bool) {
-	s, ok := ToString(v, i)
-	if !ok {
-		return ipv4Net{}, false
-	}
-	return ipv4Parse(s)
-}
 
 // ipPrefixAt reads a prefix-length argument in [0, max].
 func ipPrefixAt(v *vector.Vector, i, max int) (int, bool) {
@@ -79,7 +70,7 @@ func evalParseIPv4(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, e
 
 func evalParseIPv4Mask(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
 	return Each(vector.Int, args, n, func(i int) (int64, bool) {
-		a, ok1 := ipv4At(args[0], i)
+		a, ok1 := ipv4.at(args[0], i)
 		p, ok2 := ipPrefixAt(args[1], i, 32)
 		if !ok1 || !ok2 {
 			return 0, false
@@ -92,7 +83,7 @@ func evalParseIPv4Mask(_ *Context, args []*vector.Vector, n Rows) (*vector.Vecto
 // prefix) or as a number in [0, 2^32).
 func ipv4FromValue(v *vector.Vector, i int) (ipv4Net, bool) {
 	if v.Type == vector.String {
-		return ipv4At(v, i)
+		return ipv4.at(v, i)
 	}
 	if v.Type == vector.Dynamic {
 		if s, isStr := v.Dyn(i).(string); isStr {
@@ -160,85 +151,6 @@ func evalFormatIPv4Mask(_ *Context, args []*vector.Vector, n Rows) (*vector.Vect
 			a.bits = min(a.bits, p)
 		}
 		return ipv4Format(a.ip&ipv4Mask(a.bits)) + "/" + strconv.Itoa(a.bits), true
-	}), nil
-}
-
-// evalIPv4Compare returns ipv4_compare (match=false) or ipv4_is_match
-// (match=true). The comparison uses the shortest of the two addresses'
-// own prefixes and the prefix argument.
-func evalIPv4Compare(match bool) func(*Context, []*vector.Vector, Rows) (*vector.Vector, error) {
-	return func(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-		cmp := func(i int) (int, bool) {
-			a, ok1 := ipv4At(args[0], i)
-			b, ok2 := ipv4At(args[1], i)
-			if !ok1 || !ok2 {
-				return 0, false
-			}
-			bits := min(a.bits, b.bits)
-			if len(args) > 2 {
-				p, ok := ipPrefixAt(args[2], i, 32)
-				if !ok {
-					return 0, false
-				}
-				bits = min(bits, p)
-			}
-			m := ipv4Mask(bits)
-			return arrCmp(int64(a.ip&m), int64(b.ip&m)), true
-		}
-		return compareOrMatch(match, args, n, cmp), nil
-	}
-}
-
-// evalIPv4InRange parses a constant range once per batch, the usual
-// shape of where ipv4_is_in_range(client_ip, "10.0.0.0/8").
-func evalIPv4InRange(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-	return evalIPv4Ranges(args, n, func(i int) ([]ipv4Net, bool) {
-		r, ok := ipv4At(args[1], i)
-		return []ipv4Net{r}, ok
-	})
-}
-
-// evalIPv4InAnyRange takes the ranges as further arguments or as one
-// dynamic array. A range that does not parse makes the row null, like a
-// bad address.
-func evalIPv4InAnyRange(_ *Context, args []*vector.Vector, n Rows) (*vector.Vector, error) {
-	return evalIPv4Ranges(args, n, func(i int) ([]ipv4Net, bool) {
-		return parseNets(ipListAt(args[1:], i), ipv4Parse)
-	})
-}
-
-// evalIPv4Ranges tests args[0] against the networks rangesAt(i) reads
-// from the other arguments, reading them once when they are constants.
-func evalIPv4Ranges(args []*vector.Vector, n Rows, rangesAt func(i int) ([]ipv4Net, bool)) (*vector.Vector, error) {
-	in := func(s string, nets []ipv4Net) (bool, bool) {
-		a, ok := ipv4Parse(s)
-		if !ok {
-			return false, false
-		}
-		for _, r := range nets {
-			if r.contains(a.ip) {
-				return true, true
-			}
-		}
-		return false, true
-	}
-	if AllConst(args[1:]...) {
-		nets, ok := rangesAt(0)
-		if !ok {
-			return Nulls(vector.Bool, n.N), nil
-		}
-		return ipMapStrings(vector.Bool, args[0], n, func(s string) (bool, bool) { return in(s, nets) }), nil
-	}
-	return Each(vector.Bool, args, n, func(i int) (bool, bool) {
-		s, ok := ToString(args[0], i)
-		if !ok {
-			return false, false
-		}
-		nets, ok := rangesAt(i)
-		if !ok {
-			return false, false
-		}
-		return in(s, nets)
 	}), nil
 }
 
