@@ -25,7 +25,7 @@ demo: build
 	./$(BIN) demo -addr $(ADDR)
 
 ## test: everything CI checks.
-test: tidy vet unit race wasm-core fuzz-seeds compat cluster
+test: tidy vet unit race wasm-core fuzz-seeds compat cluster k8s-check
 	@command -v chromium >/dev/null 2>&1 || echo 'make test: chromium is not installed: the console browser tests were SKIPPED (apt-get install chromium)'
 
 vet:
@@ -66,8 +66,16 @@ cluster:
 # deploy-check: deploy/Dockerfile's go build line as a plain build (a
 # static binary that runs) and the systemd unit (systemd-analyze verify);
 # outside make test, whose cold -trimpath build would take minutes.
-deploy-check:
+deploy-check: k8s-check
 	APLITE_DEPLOY_BUILD=1 $(GO) test -count=1 -run 'TestDockerfile|TestSystemdUnit' -v .
+
+# k8s-check: the Kubernetes manifests in deploy/k8s decode strictly into
+# the API types of k8s.io/api (from the Go module proxy, in a module of its
+# own so aplite's go.mod stays as it is) and hang together; the topology
+# they start is the one cluster/k8s_test.go runs on loopback.
+.PHONY: k8s-check
+k8s-check:
+	cd deploy/k8s/check && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # fuzz: every fuzz target for FUZZTIME each (default 10m; outside make
 # test): the decoders, gzip/zstd bodies, OTLP, the APL parser, the block,
