@@ -13,7 +13,7 @@ import (
 // from 1), and a dataset deleted and created again reuses them: the
 // decoded-column and result caches must not mistake one for another.
 func TestColumnCacheKeepsDatasetsApart(t *testing.T) {
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	defer db.Close()
 	load := func(name, body string) {
 		t.Helper()

@@ -20,6 +20,16 @@ import (
 // _sysTime and now() are reproducible in golden files.
 var fixtureNow = time.Date(2024, 3, 27, 0, 0, 0, 0, time.UTC)
 
+// stillMemoryStore is an in-memory store whose clock stands still, so it
+// never flushes or compacts on its own: a test's buffered chunks and
+// blocks stay as the test made them however slowly the machine runs. On
+// a wall clock a loaded race run flushed and merged them mid-test and
+// changed the blocks and rows a query examined.
+func stillMemoryStore() *store.DB {
+	frozen := time.Unix(1_700_000_000, 0)
+	return store.OpenMemory(store.Options{NoSync: true, Now: func() time.Time { return frozen }})
+}
+
 // fixtureDB loads testdata/fixtures/http-logs.ndjson (repository root) as
 // dataset "logs", split into `parts` appends so queries cross several
 // parts; flushed to blocks when blocks is true.
@@ -29,7 +39,7 @@ func fixtureDB(t testing.TB, parts int, blocks bool) *store.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create("logs")
 	if err != nil {

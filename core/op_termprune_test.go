@@ -14,7 +14,7 @@ import (
 // termDB holds one dataset of four blocks whose messages each carry one
 // rare word, with term filters.
 func termDB(t *testing.T) *store.DB {
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create("logs")
 	if err != nil {
@@ -83,7 +83,7 @@ func TestTermFiltersSkipBlocks(t *testing.T) {
 // granuleDB holds one block of 6.5 granules of messages in which rare
 // words sit in known granules.
 func granuleDB(t *testing.T, at map[int]string) *Engine {
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create("logs")
 	if err != nil {

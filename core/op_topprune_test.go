@@ -21,7 +21,7 @@ import (
 func topDB(t *testing.T, seed uint64, parts, rows int) *store.DB {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create("t")
 	if err != nil {
@@ -133,7 +133,7 @@ func checkTopKeys(t *testing.T, q string, got, full [][]any, col int) {
 // beat them are not scanned, which the rows examined show; and a where
 // before the top keeps the pruning.
 func TestTopSkipsBlocks(t *testing.T) {
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create("t")
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // fixtureNow, flushed to blocks; event i has n = i and k = i % 10.
 func eventsDB(t *testing.T, sizes map[string]int) *store.DB {
 	t.Helper()
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	for name, n := range sizes {
 		appendEvents(t, db, name, 0, n)

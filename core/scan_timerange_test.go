@@ -21,7 +21,7 @@ func timesDB(t *testing.T, n int, t0 time.Time, perm func(int) int, flush bool) 
 		j := perm(i)
 		fmt.Fprintf(&body, "{\"_time\":%q,\"i\":%d}\n", t0.Add(time.Duration(j)*time.Second).Format(time.RFC3339), j)
 	}
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create("logs")
 	if err != nil {

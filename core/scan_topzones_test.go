@@ -19,7 +19,7 @@ import (
 func zoneDB(t *testing.T, seed uint64, parts, rows int) *store.DB {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create("t")
 	if err != nil {
@@ -138,7 +138,7 @@ var zoneCols = map[string]int{"x": 1, "f": 2, "n": 3, "_time": 4}
 // every row still reaches it, and the answers agree.
 func TestTopZonesSkipRows(t *testing.T) {
 	const rowsN = 150_000
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create("t")
 	if err != nil {

@@ -159,7 +159,7 @@ func mixedChunks() []string {
 // way the load path stores a file.
 func storedEngine(t *testing.T, name string, chunks []string) *Engine {
 	t.Helper()
-	db := store.OpenMemory(store.Options{NoSync: true})
+	db := stillMemoryStore()
 	t.Cleanup(func() { db.Close() })
 	ds, err := db.Create(name)
 	if err != nil {
