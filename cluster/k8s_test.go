@@ -242,8 +242,8 @@ func TestClusterK8sMembership(t *testing.T) {
 	failed := q1.metric("aplite_fragments_failed_total") + q3.metric("aplite_fragments_failed_total") - failedBefore
 	t.Logf("%d answers (%d after the kill, %d partial); %d fragments sent to the killed node were run elsewhere",
 		loop.answered.Load(), loop.answered.Load()-answeredBefore, loop.partial.Load(), failed)
-	for _, w := range loop.wrong {
-		t.Error(w)
+	if len(loop.wrong) > 0 {
+		t.Errorf("%d answers neither right nor partial; the first: %s", len(loop.wrong), strings.Join(loop.wrong[:min(5, len(loop.wrong))], "\n"))
 	}
 	if failed == 0 {
 		t.Error("no fragment failed over between the kill and the TTL: did the nodes send any to the killed one?")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -341,4 +342,26 @@ func (s *Server) writeMembers(b *bytes.Buffer) {
 	for _, v := range vs {
 		fmt.Fprintf(b, "aplite_cluster_member_beat_age_seconds{addr=%q,role=%q} %.1f\n", v.addr, v.role, v.age.Seconds())
 	}
+}
+
+// checkAdvertise refuses a heartbeat that would tell the other nodes an
+// address they cannot reach: by default Advertise is Addr, and a node
+// listening on 0.0.0.0:8080 (as in a container) would have the others
+// send its fragments to themselves.
+func checkAdvertise(cfg Config) error {
+	if cfg.Heartbeat <= 0 {
+		return nil
+	}
+	addr := cfg.Advertise
+	if addr == "" {
+		addr = cfg.Addr
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("-advertise %q: want host:port (%v)", addr, err)
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		return fmt.Errorf("-heartbeat: this node would announce %q, which other nodes cannot reach; set -advertise to its own host:port (in Kubernetes, $(POD_IP):8080)", addr)
+	}
+	return nil
 }

@@ -208,8 +208,9 @@ func TestClusterNodesMergesPeersAndMembers(t *testing.T) {
 
 // A server started with a heartbeat is in the bucket when New returns,
 // shows on /metrics what it found there, and is gone from the bucket
-// when it closes. A heartbeat without a cluster secret, without a bucket
-// or with a TTL no longer than its interval is refused, saying why.
+// when it closes. A heartbeat without a cluster secret, without a bucket,
+// with a TTL no longer than its interval or announcing an address no
+// other node can reach (0.0.0.0) is refused, saying why.
 func TestServerHeartbeat(t *testing.T) {
 	objs := store.NewMemObjects()
 	ts := newTestServerConfig(t, Config{Objects: objs, Heartbeat: time.Hour, ClusterSecret: "s", Advertise: "127.0.0.1:7001"})
@@ -238,9 +239,11 @@ func TestServerHeartbeat(t *testing.T) {
 	}
 
 	for cfg, want := range map[*Config]string{
-		{Objects: objs, Heartbeat: time.Second}:                                               "need a cluster secret",
-		{Heartbeat: time.Second, ClusterSecret: "s"}:                                          "-heartbeat 1s needs -storage s3://BUCKET/PREFIX",
+		{Objects: objs, Heartbeat: time.Second}:                                                "need a cluster secret",
+		{Heartbeat: time.Second, ClusterSecret: "s"}:                                           "-heartbeat 1s needs -storage s3://BUCKET/PREFIX",
 		{Objects: objs, Heartbeat: time.Second, HeartbeatTTL: time.Second, ClusterSecret: "s"}: "-heartbeat-ttl 1s must be longer than -heartbeat 1s",
+		{Objects: objs, Heartbeat: time.Second, ClusterSecret: "s", Addr: "0.0.0.0:8080"}:      `this node would announce "0.0.0.0:8080", which other nodes cannot reach; set -advertise`,
+		{Objects: objs, Heartbeat: time.Second, ClusterSecret: "s", Advertise: ":8080"}:        `this node would announce ":8080"`,
 	} {
 		cfg.DataDir, cfg.DB = t.TempDir(), db.OpenMemory(db.Options{Isolated: true})
 		if _, err := New(*cfg); err == nil || !strings.Contains(err.Error(), want) {

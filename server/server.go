@@ -246,6 +246,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Heartbeat > 0 && cfg.HeartbeatTTL > 0 && cfg.HeartbeatTTL <= cfg.Heartbeat {
 		return nil, fmt.Errorf("-heartbeat-ttl %s must be longer than -heartbeat %s, or a node would drop out between its beats", cfg.HeartbeatTTL, cfg.Heartbeat)
 	}
+	if err := checkAdvertise(cfg); err != nil {
+		return nil, err
+	}
 	if cfg.Heartbeat > 0 && cfg.Objects == nil {
 		return nil, fmt.Errorf("-heartbeat %s needs -storage s3://BUCKET/PREFIX: nodes find each other in the bucket", cfg.Heartbeat)
 	}
