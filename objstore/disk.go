@@ -1,6 +1,7 @@
 package objstore
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Disk is a bounded cache of immutable object byte ranges in a local
@@ -25,11 +25,14 @@ type Disk struct {
 	mu    sync.Mutex
 	used  int64
 	items map[string]*diskItem
+	// clock counts uses; an entry's last use is a tick of it, not a
+	// time, so two uses in one clock reading still have an order.
+	clock uint64
 }
 
 type diskItem struct {
 	size int64
-	used time.Time
+	used uint64
 }
 
 // OpenDisk opens (creating) a cache directory bounded to limit bytes.
@@ -42,6 +45,13 @@ func OpenDisk(dir string, limit int64) (*Disk, error) {
 	if err != nil {
 		return nil, fmt.Errorf("block cache: %w", err)
 	}
+	// After a restart the files' modification times (when each was
+	// cached) give the order of use.
+	type found struct {
+		name string
+		info os.FileInfo
+	}
+	var all []found
 	for _, e := range ents {
 		info, err := e.Info()
 		if err != nil || e.IsDir() {
@@ -51,8 +61,13 @@ func OpenDisk(dir string, limit int64) (*Disk, error) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 			continue
 		}
-		d.items[e.Name()] = &diskItem{size: info.Size(), used: info.ModTime()}
-		d.used += info.Size()
+		all = append(all, found{e.Name(), info})
+	}
+	slices.SortFunc(all, func(a, b found) int { return a.info.ModTime().Compare(b.info.ModTime()) })
+	for _, f := range all {
+		d.clock++
+		d.items[f.name] = &diskItem{size: f.info.Size(), used: d.clock}
+		d.used += f.info.Size()
 	}
 	d.mu.Lock()
 	d.evict()
@@ -83,7 +98,8 @@ func (d *Disk) Get(key string, off, n int64) ([]byte, bool) {
 		d.mu.Lock()
 		it, ok := d.items[name]
 		if ok {
-			it.used = time.Now()
+			d.clock++
+			it.used = d.clock
 		}
 		d.mu.Unlock()
 		if !ok {
@@ -139,7 +155,8 @@ func (d *Disk) Put(key string, off int64, data []byte, whole bool) {
 	}
 	d.mu.Lock()
 	if _, have := d.items[name]; !have {
-		d.items[name] = &diskItem{size: int64(len(data)), used: time.Now()}
+		d.clock++
+		d.items[name] = &diskItem{size: int64(len(data)), used: d.clock}
 		d.used += int64(len(data))
 	}
 	d.evict()
@@ -165,7 +182,7 @@ func (d *Disk) evict() {
 	for n := range d.items {
 		names = append(names, n)
 	}
-	slices.SortFunc(names, func(a, b string) int { return d.items[a].used.Compare(d.items[b].used) })
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(d.items[a].used, d.items[b].used) })
 	for _, n := range names {
 		if d.used <= d.limit*9/10 { // leave room, so eviction is not per Put
 			break

@@ -130,15 +130,11 @@ func TestDiskLRU(t *testing.T) {
 	}
 	chunk := bytes.Repeat([]byte("x"), 900)
 	d.Put("k1", 0, chunk, false)
-	time.Sleep(10 * time.Millisecond)
 	d.Put("k2", 0, chunk, false)
-	time.Sleep(10 * time.Millisecond)
 	d.Put("k3", 0, chunk, false)
-	time.Sleep(10 * time.Millisecond)
 	if _, ok := d.Get("k1", 0, 900); !ok { // k1 is now the most recent
 		t.Fatal("k1 missing")
 	}
-	time.Sleep(10 * time.Millisecond)
 	d.Put("k4", 0, chunk, false)
 	d.Put("k5", 0, chunk, false)
 	if d.Used() > 4000 {
