@@ -114,7 +114,7 @@ func readExternal(body []byte, format string, skipFirst bool, sch exec.Schema, v
 			}
 		}
 		for _, d := range docs {
-			obj, _ := exec.NormalizeJSON(d).(map[string]any)
+			obj, _ := vector.JSONNumbers(d).(map[string]any)
 			vals := make([]any, len(sch))
 			for i, c := range sch {
 				vals[i] = obj[c.Name]

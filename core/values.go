@@ -5,7 +5,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/aplite/aplite/core/exec"
 	"github.com/aplite/aplite/vector"
 )
 
@@ -38,5 +37,5 @@ func inferValue(v any) (vector.Type, any) {
 	case time.Duration:
 		return vector.TimeSpan, x
 	}
-	return vector.Dynamic, exec.NormalizeJSON(v)
+	return vector.Dynamic, vector.JSONNumbers(v)
 }

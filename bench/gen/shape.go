@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/aplite/aplite/vector"
 )
 
 // Shape chooses which fields a Generator writes and how.
@@ -82,25 +84,5 @@ func decodeLine(line []byte) map[string]any {
 	if err := d.Decode(&m); err != nil {
 		panic("gen: generated line is not JSON: " + err.Error())
 	}
-	return numbersOf(m).(map[string]any)
-}
-
-func numbersOf(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbersOf(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = numbersOf(e)
-		}
-	}
-	return v
+	return vector.JSONNumbers(m).(map[string]any)
 }

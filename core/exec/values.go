@@ -116,28 +116,7 @@ func parseJSONValue(s string) any {
 	if err := dec.Decode(&v); err != nil {
 		return nil
 	}
-	return NormalizeJSON(v)
-}
-
-// NormalizeJSON converts json.Number leaves into int64 or float64.
-func NormalizeJSON(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case []any:
-		for i, e := range x {
-			x[i] = NormalizeJSON(e)
-		}
-	case map[string]any:
-		for k, e := range x {
-			x[k] = NormalizeJSON(e)
-		}
-	}
-	return v
+	return vector.JSONNumbers(v)
 }
 
 // SortedKeys returns a map's keys in order.

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/aplite/aplite/vector"
 )
 
 // The fuzz targets check that no input panics and, for JSON, that every
@@ -205,7 +207,7 @@ func refValue(dec *json.Decoder) (any, error) {
 		_, err := dec.Token()
 		return obj, eofIsError(err)
 	case json.Number:
-		return numbers(t), nil
+		return vector.JSONNumbers(t), nil
 	}
 	return tok, nil
 }

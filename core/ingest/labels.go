@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -29,30 +28,7 @@ func ParseLabels(header string) (map[string]any, error) {
 	if m == nil || dec.More() {
 		return nil, fmt.Errorf("invalid event labels: want one JSON object")
 	}
-	return numbers(m).(map[string]any), nil
-}
-
-// numbers replaces json.Number values by int64 or float64, recursively.
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if !strings.ContainsAny(string(x), ".eE") {
-			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-				return i
-			}
-		}
-		f, _ := strconv.ParseFloat(string(x), 64)
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = numbers(e)
-		}
-	}
-	return v
+	return vector.JSONNumbers(m).(map[string]any), nil
 }
 
 // SplitCSVFields splits an X-Axiom-CSV-Fields header value into column
@@ -142,7 +118,7 @@ func labelValue(v any) (any, error) {
 	case float32:
 		return float64(x), nil
 	case json.Number:
-		return numbers(x), nil
+		return vector.JSONNumbers(x), nil
 	case json.RawMessage:
 		var out any
 		dec := json.NewDecoder(bytes.NewReader(x))
@@ -150,7 +126,7 @@ func labelValue(v any) (any, error) {
 		if err := dec.Decode(&out); err != nil {
 			return nil, err
 		}
-		return labelValue(numbers(out))
+		return labelValue(vector.JSONNumbers(out))
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
