@@ -76,6 +76,17 @@ type colSet struct {
 	col  func(i int) (*vector.Vector, error)
 	// done, when set, takes back a column once it is encoded.
 	done func(*vector.Vector)
+	// pause, when set, is called between the steps of the encoding (a
+	// column, a page, a granule's filter) so compaction can step aside
+	// for queries (querygate.go); the ingest path's seal leaves it nil.
+	pause func()
+}
+
+// step calls cs.pause, if any.
+func (cs *colSet) step() {
+	if cs.pause != nil {
+		cs.pause()
+	}
 }
 
 // encodeBlock lays out a block file in memory. The column blobs are
@@ -91,6 +102,7 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 	blobs := make([][]byte, len(cs.keys))
 	off := headerLen
 	for i, k := range cs.keys {
+		cs.step()
 		v, err := cs.col(i)
 		if err != nil {
 			return nil, err
@@ -104,7 +116,7 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 			rows, paged = meta.smallPages, version >= 4 && k.Type == vector.String && cs.n > meta.smallPages
 		}
 		if paged {
-			blob, st, pages, err = encodePages(k.Type, v, cs.n, rows)
+			blob, st, pages, err = encodePages(k.Type, v, cs.n, rows, cs.pause)
 		} else {
 			blob, st, err = encodeColumn(nil, k.Type, v, cs.n)
 		}
@@ -113,7 +125,7 @@ func encodeBlock(cs *colSet, meta blockMeta) ([]byte, error) {
 		}
 		var terms []byte
 		if meta.terms && k.Type == vector.String {
-			terms = buildTermFilter(v, cs.n)
+			terms = buildTermFilter(v, cs.n, cs.pause)
 		}
 		if cs.done != nil && v != nil {
 			cs.done(v)

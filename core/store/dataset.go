@@ -260,12 +260,14 @@ func (d *Dataset) Snapshot() *Snapshot {
 	}
 	damaged := d.damaged
 	d.mu.RUnlock()
+	d.db.queries.enter()
 	var once atomic.Bool
 	return &Snapshot{Dataset: d.name, Parts: parts, Damaged: damaged, release: func() {
 		if once.CompareAndSwap(false, true) {
 			for _, b := range held {
 				b.unref()
 			}
+			d.db.queries.leave()
 		}
 	}}
 }

@@ -47,6 +47,10 @@ type DB struct {
 	// regCache keeps the registry entries read, so a refresh reads
 	// only those whose object changed.
 	regCache regCache
+
+	// queries counts the running queries, for which compaction steps
+	// aside (querygate.go).
+	queries queryGate
 }
 
 // WriteFence is nil while this DB may write to its object store: always

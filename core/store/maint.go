@@ -311,8 +311,10 @@ func (d *Dataset) pickCompaction(idle bool) []*blockPart {
 }
 
 // rewrite builds one block from olds without rows before keepFrom; nil
-// when nothing is left. The new block lists olds as replaced.
+// when nothing is left. The new block lists olds as replaced. It runs in
+// the background (compaction, trim), so it steps aside for queries.
 func (d *Dataset) rewrite(olds []*blockPart, keepFrom int64) (*blockPart, error) {
+	pacer := newMergePacer(&d.db.queries, d.stop)
 	parts := make([]Part, len(olds))
 	meta := blockMeta{terms: true}
 	for i, b := range olds {
@@ -328,6 +330,7 @@ func (d *Dataset) rewrite(olds []*blockPart, keepFrom int64) (*blockPart, error)
 	if total := totalRows(olds); total > 0 && cs.n < total {
 		meta.inputBytes = meta.inputBytes * int64(cs.n) / int64(total)
 	}
+	cs.pause = pacer.pause
 	return d.buildBlock(cs, meta)
 }
 

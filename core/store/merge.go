@@ -37,9 +37,9 @@ func mergeParts(parts []Part, keepFrom int64) (*colSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &colSet{n: len(refs), keys: keys, col: func(i int) (*vector.Vector, error) {
-		return gatherColumn(parts, keys[i], refs)
-	}, done: recycle}, nil
+	cs := &colSet{n: len(refs), keys: keys, done: recycle}
+	cs.col = func(i int) (*vector.Vector, error) { return gatherColumn(parts, keys[i], refs, cs.pause) }
+	return cs, nil
 }
 
 func sortedRows(parts []Part, keepFrom int64) ([]rowRef, error) {
@@ -85,9 +85,14 @@ func cmpInt(a, b int64) int {
 }
 
 // gatherColumn builds column k in refs order, null where a part lacks it.
-func gatherColumn(parts []Part, k ColKey, refs []rowRef) (*vector.Vector, error) {
+// pause, if set, is called before each part's column is decoded but the
+// first.
+func gatherColumn(parts []Part, k ColKey, refs []rowRef, pause func()) (*vector.Vector, error) {
 	srcs := make([]*vector.Vector, len(parts))
 	for i, p := range parts {
+		if pause != nil && i > 0 {
+			pause()
+		}
 		v, err := p.ReadColumn(k)
 		if err != nil {
 			return nil, err

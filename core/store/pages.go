@@ -50,8 +50,8 @@ func pagedColumn(t vector.Type, v *vector.Vector, n int) bool {
 
 // encodePages encodes v (n rows) as a run of pages of rows rows (the
 // writer's pageRows) and returns the blob, the page table and the stats
-// of the whole column.
-func encodePages(t vector.Type, v *vector.Vector, n, rows int) ([]byte, colStats, []pageRef, error) {
+// of the whole column. pause, if set, is called before each page.
+func encodePages(t vector.Type, v *vector.Vector, n, rows int, pause func()) ([]byte, colStats, []pageRef, error) {
 	// Each page is encoded on its own and the pages are copied once into
 	// a blob of the exact size: appending them to one growing buffer
 	// copied a large column several times over.
@@ -61,6 +61,9 @@ func encodePages(t vector.Type, v *vector.Vector, n, rows int) ([]byte, colStats
 	size := 0
 	unknown, seen := false, false
 	for lo := 0; lo < n; lo += rows {
+		if pause != nil && lo > 0 {
+			pause()
+		}
 		hi := min(lo+rows, n)
 		body, ps, err := encodeColumn(nil, t, v.Slice(lo, hi), hi-lo)
 		if err != nil {

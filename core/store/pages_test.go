@@ -275,7 +275,7 @@ func BenchmarkColumnPages(b *testing.B) {
 	}
 	for _, rows := range []int{pageRows, 2 * pageRows, 8 * pageRows, n} {
 		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
-			blob, _, pages, err := encodePages(vector.String, v, n, rows)
+			blob, _, pages, err := encodePages(vector.String, v, n, rows, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -174,8 +174,9 @@ func bloomSet(bits []byte, h uint64) {
 
 // buildTermFilter returns the version 3 terms field of a string column:
 // one filter per granule of termGranule rows over the terms of its
-// values; nil when no granule has a term.
-func buildTermFilter(v *vector.Vector, n int) []byte {
+// values; nil when no granule has a term. pause, if set, is called
+// before each granule but the first.
+func buildTermFilter(v *vector.Vector, n int, pause func()) []byte {
 	if v == nil || v.Type != vector.String || n == 0 {
 		return nil
 	}
@@ -187,6 +188,9 @@ func buildTermFilter(v *vector.Vector, n int) []byte {
 	tb := termBuilder{dedup: v.Strs != nil && v.Codes == nil && mostlyRepeated(v.Strs[:n])}
 	any := false
 	for g := range ng {
+		if pause != nil && g > 0 {
+			pause()
+		}
 		lo, hi := g*termGranule, min((g+1)*termGranule, n)
 		st := tb.granule(v, lo, hi)
 		if tb.hashes.n == 0 || tb.hashes.n > maxFilterTerms {

@@ -33,7 +33,7 @@ func TestTermFilterFalsePositivesOnFreeText(t *testing.T) {
 		strs[i] = b.String()
 	}
 	v := &vector.Vector{Type: vector.String, Len: len(strs), Strs: strs}
-	f, err := parseTermFilter(buildTermFilter(v, len(strs)), blockVersion, len(strs))
+	f, err := parseTermFilter(buildTermFilter(v, len(strs), nil), blockVersion, len(strs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,7 +126,7 @@ func TestTermGranules(t *testing.T) {
 		}
 		v.AppendStr(msg)
 	}
-	field := buildTermFilter(v, n)
+	field := buildTermFilter(v, n, nil)
 	f, err := parseTermFilter(field, blockVersion, n)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestParseTermFilter(t *testing.T) {
 	for _, s := range []string{"a b", "c", "d"} {
 		v.AppendStr(s)
 	}
-	good := buildTermFilter(v, 3)
+	good := buildTermFilter(v, 3, nil)
 	head := func(granuleRows, granules uint64) []byte {
 		return binary.AppendUvarint(binary.AppendUvarint(nil, granuleRows), granules)
 	}
@@ -303,7 +303,7 @@ func BenchmarkTermFilter(b *testing.B) {
 	for i, f := range fields {
 		b.Run(f, func(b *testing.B) {
 			for b.Loop() {
-				buildTermFilter(cols[i], n)
+				buildTermFilter(cols[i], n, nil)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
 		})
