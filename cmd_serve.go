@@ -38,7 +38,7 @@ func cmdServe(args []string) int {
 	fs.StringVar(&sf.cache, "cache-size", envOr("APLITE_CACHE_SIZE", "10G"), "bound of the on-disk block cache in DATA/.cache with -storage (APLITE_CACHE_SIZE)")
 	fs.StringVar(&sf.cacheMem, "cache-mem", envOr("APLITE_CACHE_MEM", "512M"), "bound of the in-memory cache of block byte ranges with -storage (APLITE_CACHE_MEM)")
 	fs.DurationVar(&sf.refresh, "refresh", 2*time.Second, "how often a query node reloads the catalogs from the bucket")
-	fs.DurationVar(&sf.leaseTTL, "lease-ttl", 30*time.Second, "with -storage, how long a writer's lease on the prefix lasts unrenewed: a second writer is refused while it lives, and takes over this long after a writer dies without closing (core/store/OBJECTS.md)")
+	fs.DurationVar(&sf.leaseTTL, "lease-ttl", 30*time.Second, "with -storage, how long a writer's lease on its slot (and the metadata publisher's) lasts unrenewed: any number of ingest nodes share a prefix, each in a slot kept in -data/writer-slot; a second process on one slot is refused while the lease lives, and takes over this long after a writer dies without closing (core/store/OBJECTS.md)")
 	fs.StringVar(&sf.ingest, "ingest", envOr("APLITE_INGEST", ""), "host:port of the ingest node, for a query node: each query also reads the events it has not flushed yet, so the answer is the ingest node's (needs -cluster-secret) (APLITE_INGEST)")
 	peers := fs.String("peers", envOr("APLITE_PEERS", ""), "comma-separated host:port of the query nodes that share each query's scan (this node may be listed) (APLITE_PEERS)")
 	heartbeat := fs.Duration("heartbeat", 0, "with -storage, how often this node writes its heartbeat under nodes/ in the bucket and lists the others': query nodes that beat share each query's scan with each other (merged with -peers), so they need no list (needs -cluster-secret); 0 (the default) does neither")
@@ -53,7 +53,7 @@ func cmdServe(args []string) int {
 	maxBody := fs.String("max-body", "100M", "largest request body, after decompression")
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
 	flushRows := fs.Int("flush-rows", 262144, "events a dataset buffers (compressed, in memory) before they are written to a block: bounds ingest memory per dataset")
-	colCache := fs.String("column-cache", "1G", "memory kept for decoded columns that later queries reuse (0 keeps none)")
+	colCache := fs.String("column-cache", "auto", "memory kept for decoded columns that later queries reuse: a size, 0 for none, or auto, a quarter of -memory-budget (with -memory-budget the cache holds only what running queries leave and gives it back when they need it)")
 	memLimit := fs.String("memory-limit", envOr("GOMEMLIMIT", ""), "soft limit of the process's memory: the garbage collector works harder as the heap nears it, so RSS stays near this bound (e.g. 768M keeps a 10M-event server's query peak under 1 GB, docs/LIMITS.md; empty: no limit, and the heap may grow to twice what it holds) (GOMEMLIMIT)")
 	memBudget := fs.String("memory-budget", envOr("APLITE_MEMORY_BUDGET", ""), "resident memory the whole server aims to stay under: the running queries share what the caches leave, a query that does not fit waits up to 5 s and then gets 429, one whose growth does not fit fails alone (default: -memory-limit if set, else 60% of the memory cgroup's limit or of the host's memory; it is also the collector's soft limit unless -memory-limit is set; off: no budget) (APLITE_MEMORY_BUDGET)")
 	resultCache := fs.String("result-cache", "256M", "memory kept for answers to repeated queries over unchanged blocks (0 keeps none)")
@@ -190,6 +190,9 @@ func splitList(s string) []string {
 // "none" is negative, its zero the default).
 func engineOptions(columns, results string) (db.EngineOptions, error) {
 	var o db.EngineOptions
+	if columns == "auto" {
+		columns = "1G" // the engine's default, until memoryBudget sizes it to the machine
+	}
 	cols, err := parseSize(columns)
 	if err != nil {
 		return o, fmt.Errorf("-column-cache: %w", err)

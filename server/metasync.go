@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,6 +39,7 @@ const keepMetaVersions = 4
 // metaSync moves the metadata file between this node and the bucket.
 type metaSync struct {
 	s       *Server
+	lease   *db.Lease // the publisher's; nil while following
 	objs    db.ObjectStore
 	version uint64 // newest version published or loaded
 	kick    chan struct{}
@@ -87,6 +89,12 @@ func fetchMetaFile(objs db.ObjectStore, dir string) (uint64, error) {
 	return v, os.Rename(path+".incoming", path)
 }
 
+// metaLeaseKey is the lease of the node that publishes: with many ingest
+// nodes on one prefix (core/store/OBJECTS.md, "Many writers") one of
+// them publishes at a time and the others follow, read-only, until its
+// lease lapses; then one of them takes over.
+const metaLeaseKey = metaPrefix + "publisher.lease"
+
 // startMetaSync runs the publisher or the follower loop.
 func (s *Server) startMetaSync(loaded uint64) error {
 	if s.cfg.MetaRole == MetaLocal || s.cfg.Objects == nil {
@@ -100,26 +108,77 @@ func (s *Server) startMetaSync(loaded uint64) error {
 		go m.follow()
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	vs, err := metaVersions(ctx, m.objs)
-	if err != nil {
-		return fmt.Errorf("metadata in the bucket: %w", err)
-	}
-	if len(vs) > 0 {
-		m.version = vs[len(vs)-1]
-	}
-	if err := m.publish(); err != nil {
-		return fmt.Errorf("publishing metadata: %w", err)
-	}
 	s.meta.OnCommit(func() {
 		select {
 		case m.kick <- struct{}{}:
 		default:
 		}
 	})
+	err := m.takeOver()
+	if errors.Is(err, db.ErrLeaseHeld) {
+		s.meta.SetReadOnly(true)
+		go m.standby()
+		return nil
+	}
+	if err != nil {
+		m.done.Done()
+		return err
+	}
 	go m.publishLoop()
 	return nil
+}
+
+// takeOver takes the publisher's lease and publishes from the newest
+// version in the bucket (loaded first: another node published it).
+func (m *metaSync) takeOver() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	host, _ := os.Hostname()
+	l, err := db.TakeLease(ctx, m.objs, metaLeaseKey, host, os.Getpid(), m.s.cfg.StoreOptions.LeaseTTL, nil)
+	if err != nil {
+		return err
+	}
+	vs, err := metaVersions(ctx, m.objs)
+	if err == nil && len(vs) > 0 && vs[len(vs)-1] > m.version {
+		err = m.pull()
+	}
+	if err != nil {
+		_ = l.Release(ctx)
+		return fmt.Errorf("metadata in the bucket: %w", err)
+	}
+	m.lease = l
+	m.s.meta.SetReadOnly(false)
+	if err := m.publish(); err != nil {
+		return fmt.Errorf("publishing metadata: %w", err)
+	}
+	return nil
+}
+
+// standby follows the publisher and takes its place once its lease
+// lapses.
+func (m *metaSync) standby() {
+	t := time.NewTicker(m.s.cfg.MetaRefresh)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.stop:
+			m.done.Done()
+			return
+		case <-t.C:
+		}
+		if err := m.pull(); err != nil {
+			fmt.Fprintf(m.s.cfg.Log, "aplite: loading published metadata: %v\n", err)
+		}
+		err := m.takeOver()
+		if err == nil {
+			fmt.Fprintf(m.s.cfg.Log, "aplite: this node now publishes the cluster's metadata\n")
+			m.publishLoop()
+			return
+		}
+		if !errors.Is(err, db.ErrLeaseHeld) {
+			fmt.Fprintf(m.s.cfg.Log, "aplite: taking over the metadata: %v\n", err)
+		}
+	}
 }
 
 // publish uploads the current metadata as the next version and drops old
@@ -127,6 +186,11 @@ func (s *Server) startMetaSync(loaded uint64) error {
 func (m *metaSync) publish() error {
 	if d := m.s.cfg.DB; d != nil { // a writer that lost its lease publishes nothing
 		if err := d.WriteFence(); err != nil {
+			return err
+		}
+	}
+	if m.lease != nil {
+		if err := m.lease.Check(); err != nil {
 			return err
 		}
 	}
@@ -170,7 +234,16 @@ func (m *metaSync) publishLoop() {
 		case <-retry.C:
 		}
 		if dirty {
-			if err := m.publish(); err != nil {
+			err := m.publish()
+			if errors.Is(err, db.ErrLeaseLost) && (m.s.cfg.DB == nil || m.s.cfg.DB.WriteFence() == nil) {
+				// Another node publishes now: follow it.
+				fmt.Fprintf(m.s.cfg.Log, "aplite: no longer publishing the cluster's metadata: %v\n", err)
+				m.s.meta.SetReadOnly(true)
+				m.lease = nil
+				m.standbyAfterLoss()
+				return
+			}
+			if err != nil {
 				fmt.Fprintf(m.s.cfg.Log, "aplite: publishing metadata (will retry): %v\n", err)
 				continue
 			}
@@ -216,9 +289,18 @@ func (m *metaSync) pull() error {
 	return nil
 }
 
+// standbyAfterLoss is standby for a publisher that lost its lease; the
+// done count it holds passes on.
+func (m *metaSync) standbyAfterLoss() { m.done.Add(1); go m.standby() }
+
 func (m *metaSync) close() {
 	close(m.stop)
 	m.done.Wait()
+	if m.lease != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = m.lease.Release(ctx)
+	}
 }
 
 // forgetMetaCaches drops what the server cached from the metadata.

@@ -68,6 +68,7 @@ type leaseID struct {
 // lease is this node's hold on the prefix's writer lease.
 type lease struct {
 	objs SwapStore
+	key  string // leaseKey, or another lease's (Lease)
 	ttl  time.Duration
 	now  func() time.Time
 	logf func(string, ...any)
@@ -89,11 +90,16 @@ type lease struct {
 // acquireLease takes the prefix's lease for id, or fails with
 // ErrLeaseHeld naming the live holder.
 func acquireLease(ctx context.Context, objs ObjectStore, id leaseID, ttl time.Duration, now func() time.Time, logf func(string, ...any)) (*lease, error) {
+	return acquireLeaseAt(ctx, objs, leaseKey, id, ttl, now, logf)
+}
+
+// acquireLeaseAt is acquireLease for the lease object at key.
+func acquireLeaseAt(ctx context.Context, objs ObjectStore, key string, id leaseID, ttl time.Duration, now func() time.Time, logf func(string, ...any)) (*lease, error) {
 	sw, ok := objs.(SwapStore)
 	if !ok {
 		return nil, fmt.Errorf("store: the object store cannot write conditionally, so it cannot hold a writer lease")
 	}
-	l := &lease{objs: sw, ttl: ttl, now: now, logf: logf}
+	l := &lease{objs: sw, key: key, ttl: ttl, now: now, logf: logf}
 	for range 5 {
 		old, tag, err := l.read(ctx)
 		if err != nil {
@@ -131,7 +137,7 @@ func heldError(d *leaseDoc, now time.Time) error {
 
 // read returns the stored lease (nil when there is none) and its tag.
 func (l *lease) read(ctx context.Context) (*leaseDoc, string, error) {
-	b, tag, err := l.objs.GetTag(ctx, leaseKey)
+	b, tag, err := l.objs.GetTag(ctx, l.key)
 	if errors.Is(err, ErrObjectNotFound) {
 		return nil, "", nil
 	}
@@ -140,7 +146,7 @@ func (l *lease) read(ctx context.Context) (*leaseDoc, string, error) {
 	}
 	var d leaseDoc
 	if err := json.Unmarshal(b, &d); err != nil {
-		return nil, "", fmt.Errorf("store: the write lease %s is not valid JSON: %w", leaseKey, err)
+		return nil, "", fmt.Errorf("store: the write lease %s is not valid JSON: %w", l.key, err)
 	}
 	return &d, tag, nil
 }
@@ -154,7 +160,7 @@ func (l *lease) write(ctx context.Context, doc leaseDoc, tag string, t time.Time
 	if err != nil {
 		return err
 	}
-	nt, err := l.objs.Swap(ctx, leaseKey, b, tag)
+	nt, err := l.objs.Swap(ctx, l.key, b, tag)
 	if err != nil {
 		return err
 	}
@@ -317,7 +323,7 @@ func (l *lease) release(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := l.objs.Swap(ctx, leaseKey, b, tag); err != nil {
+	if _, err := l.objs.Swap(ctx, l.key, b, tag); err != nil {
 		return fmt.Errorf("store: releasing the write lease: %w", err)
 	}
 	l.mu.Lock()

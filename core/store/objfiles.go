@@ -4,8 +4,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -41,11 +39,6 @@ func (f *objFiles) del(ctx context.Context, key string) error {
 	return f.objs.Delete(ctx, key)
 }
 
-func nonce() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 // writeBlock uploads the block, then commits a catalog version naming it
 // (and dropping the blocks it replaces, so a compaction is one version).

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -266,4 +268,12 @@ func raiseRegistryTrim(ctx context.Context, objs ObjectStore, name string, creat
 		}
 	}
 	return fmt.Errorf("store: dataset %s: its registry entry kept changing while trimming", name)
+}
+
+// nonce is 16 random hex digits: block object names, slot ids, lease
+// holders.
+func nonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
