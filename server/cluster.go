@@ -60,6 +60,9 @@ func (s *Server) distribute(req *db.Request, org string) {
 		return
 	}
 	nodes, self := s.clusterNodes(), s.cfg.Advertise
+	if len(nodes) < 2 && s.cfg.Ingest == "" {
+		return // alone for now: no other query node beats in the bucket
+	}
 	run := func(ctx context.Context, node string, f *db.Fragment) ([]byte, error) {
 		return s.sendFragment(ctx, node, org, f)
 	}

@@ -260,10 +260,10 @@ func (m *membership) start() {
 	}()
 }
 
-// tick is one beat and one listing, each bounded by the interval so a
-// slow bucket cannot stack them up.
+// tick is one beat and one listing, bounded so a bucket that hangs
+// cannot hold the loop (ticks missed meanwhile are dropped, not stacked).
 func (m *membership) tick() {
-	ctx, cancel := context.WithTimeout(context.Background(), max(m.interval, time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), max(m.interval, 10*time.Second))
 	defer cancel()
 	if err := m.beat(ctx); err != nil {
 		m.logf("membership: writing this node's heartbeat %s: %v", m.key, err)
