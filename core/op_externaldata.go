@@ -3,13 +3,14 @@ package core
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/aplite/aplite/core/exec"
+	"github.com/aplite/aplite/core/ingest"
 	"github.com/aplite/aplite/core/plan"
+	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/parser"
 	"github.com/aplite/aplite/vector"
 )
@@ -57,80 +58,98 @@ func (p *planner) externalData(s *parser.ExternalDataSource) (*plan.Source, erro
 	return &ts, nil
 }
 
-// readExternal appends the records of one document to vecs.
+// readExternal appends the records of one document to vecs. CSV and JSON
+// are decoded by core/ingest, as an ingest body is (one RFC 4180 reader,
+// one JSON scanner); txt and raw are one string a line.
 func readExternal(body []byte, format string, skipFirst bool, sch exec.Schema, vecs []*vector.Vector) (int, error) {
-	add := func(vals []any) {
-		for i := range sch {
-			var v any
-			if i < len(vals) {
-				v = vals[i]
-			}
-			if sch[i].Type == vector.Dynamic {
-				vecs[i].AppendValue(v)
-			} else {
-				vecs[i].AppendValue(exec.ConvertValue(v, sch[i].Type))
-			}
-		}
-	}
-	n := 0
+	// No field is the event time: a declared _time column is data
+	// (ingest stores it as _user__time).
+	opts := ingest.Options{TimestampField: "\x00", Now: 1, MaxFailures: 1}
 	switch format {
 	case "csv", "tsv", "scsv", "psv":
-		r := csv.NewReader(bytes.NewReader(body))
-		r.Comma = map[string]rune{"csv": ',', "tsv": '\t', "scsv": ';', "psv": '|'}[format]
-		r.FieldsPerRecord = -1
-		for first := true; ; first = false {
-			rec, err := r.Read()
-			if err != nil {
-				if err.Error() == "EOF" {
-					return n, nil
-				}
-				return n, err
-			}
-			if first && skipFirst {
-				continue
-			}
-			vals := make([]any, len(rec))
-			for i, f := range rec {
-				vals[i] = f
-			}
-			add(vals)
-			n++
+		opts.Format, opts.CSVDeclared = ingest.CSV, true
+		opts.CSVDelimiter = map[string]rune{"csv": ',', "tsv": '\t', "scsv": ';', "psv": '|'}[format]
+		for _, c := range sch {
+			opts.CSVFields = append(opts.CSVFields, c.Name)
 		}
 	case "json", "multijson":
-		var docs []any
-		trimmed := bytes.TrimSpace(body)
-		if len(trimmed) > 0 && trimmed[0] == '[' {
-			if err := json.Unmarshal(trimmed, &docs); err != nil {
-				return 0, err
-			}
-		} else {
-			dec := json.NewDecoder(bytes.NewReader(trimmed))
-			for dec.More() {
-				var d any
-				if err := dec.Decode(&d); err != nil {
-					return n, err
-				}
-				docs = append(docs, d)
-			}
+		opts.Format, opts.MapFields = ingest.JSON, map[string]bool{}
+		for _, c := range sch {
+			opts.MapFields[c.Name] = true // an object stays one value
 		}
-		for _, d := range docs {
-			obj, _ := vector.JSONNumbers(d).(map[string]any)
-			vals := make([]any, len(sch))
-			for i, c := range sch {
-				vals[i] = obj[c.Name]
-			}
-			add(vals)
-			n++
-		}
-		return n, nil
 	case "txt", "raw":
-		sc := bufio.NewScanner(bytes.NewReader(body))
-		sc.Buffer(make([]byte, 64*1024), 16<<20)
-		for sc.Scan() {
-			add([]any{sc.Text()})
-			n++
-		}
-		return n, sc.Err()
+		return readLines(body, sch, vecs)
+	default:
+		return 0, fmt.Errorf("unknown format %q (csv, tsv, scsv, psv, json, multijson, txt, raw)", format)
 	}
-	return 0, fmt.Errorf("unknown format %q (csv, tsv, scsv, psv, json, multijson, txt, raw)", format)
+	b := store.NewRowsBuilder()
+	res, err := ingest.Decode(body, opts, b)
+	if err != nil {
+		return 0, err
+	}
+	if res.Failed > 0 {
+		return 0, errors.New(res.Failures[0].Error)
+	}
+	rows := b.Finish(0)
+	first := 0
+	if skipFirst && format != "json" && format != "multijson" {
+		first = 1
+	}
+	cols := declaredColumns(rows, sch)
+	for r := first; r < rows.N; r++ {
+		for i, c := range sch {
+			var v any
+			for _, col := range cols[i] {
+				if !col.IsNull(r) {
+					v = col.Value(r)
+					break
+				}
+			}
+			appendExternal(vecs[i], c.Type, v)
+		}
+	}
+	return max(rows.N-first, 0), nil
+}
+
+// declaredColumns lists, for each declared column, the decoded columns
+// holding it: one per type its values came in, under its own name or
+// the _user_ name ingest gives a reserved one.
+func declaredColumns(rows *store.Rows, sch exec.Schema) [][]*vector.Vector {
+	cols := make([][]*vector.Vector, len(sch))
+	for j, k := range rows.Keys {
+		for i, c := range sch {
+			if k.Name == c.Name || k.Name == "_user_"+c.Name {
+				cols[i] = append(cols[i], rows.Cols[j])
+			}
+		}
+	}
+	return cols
+}
+
+// appendExternal appends v to a declared column of type t.
+func appendExternal(vec *vector.Vector, t vector.Type, v any) {
+	if t == vector.Dynamic {
+		vec.AppendValue(v)
+		return
+	}
+	vec.AppendValue(exec.ConvertValue(v, t))
+}
+
+// readLines reads txt and raw documents: each line is a record of one
+// string, the first declared column.
+func readLines(body []byte, sch exec.Schema, vecs []*vector.Vector) (int, error) {
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for sc.Scan() {
+		for i, c := range sch {
+			var v any
+			if i == 0 {
+				v = sc.Text()
+			}
+			appendExternal(vecs[i], c.Type, v)
+		}
+		n++
+	}
+	return n, sc.Err()
 }

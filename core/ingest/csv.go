@@ -13,9 +13,10 @@ import (
 // reader would: an integer that fits int64 is an Int, a JSON-style decimal
 // a Float, true/false (any of TRUE, True, true) a Bool, an empty cell is
 // no field at all, anything else a String; numbers that would lose digits
-// (leading zeros, beyond int64) stay strings. A row with the wrong number
-// of cells, or broken quoting, fails on its own; the body is rejected only
-// when the header row cannot be read.
+// (leading zeros, beyond int64) stay strings (Options.CSVDeclared keeps
+// every cell a string). A row with the wrong number of cells (unless
+// CSVDeclared), or broken quoting, fails on its own; the body is rejected
+// only when the header row cannot be read.
 func (d *decoder) decodeCSV(body []byte) error {
 	r, err := newCSVReader(body, d.o.CSVDelimiter)
 	if err != nil {
@@ -47,12 +48,12 @@ func (d *decoder) decodeCSV(body []byte) error {
 			d.failure(fmtEvent("line", line, msg))
 			continue
 		}
-		if len(cells) != len(ids) {
+		if len(cells) != len(ids) && !d.o.CSVDeclared {
 			d.failure(fmtEvent("line", line, fmt.Sprintf("row has %d fields, the header has %d", len(cells), len(ids))))
 			continue
 		}
 		d.begin()
-		for i, c := range cells {
+		for i, c := range cells[:min(len(cells), len(ids))] {
 			d.csvValue(ids[i], c)
 		}
 		d.pos = r.pos // how far the body is read, for reserve
@@ -74,6 +75,7 @@ func (d *decoder) csvValue(id int32, b []byte) {
 		return
 	}
 	switch {
+	case d.o.CSVDeclared:
 	case len(b) == 0:
 		return
 	case b[0] == '-' || b[0]-'0' <= 9:

@@ -31,6 +31,13 @@ type Options struct {
 	// CSVFields are the CSV column names when the body has no header row
 	// (X-Axiom-CSV-Fields); empty means the first row is the header.
 	CSVFields []string
+	// CSVDeclared is for a reader that declares the columns and their
+	// types itself (externaldata) in CSVFields: every cell is kept as the
+	// string it is written as (an empty cell an empty string), since
+	// "1.50" or "TRUE" typed as a number or a bool would lose how they
+	// were written; a short row leaves its last fields unset and cells
+	// past the declared fields are ignored, as KQL reads such a file.
+	CSVDeclared bool
 	// Labels (X-Axiom-Event-Labels, see ParseLabels) are added as top-level
 	// fields to every event, flattened like event fields. A field of the
 	// event itself wins over a label of the same name.
