@@ -14,11 +14,19 @@ import (
 // of the memory cgroup's limit or of the host's memory. Unless the user
 // set -memory-limit (or GOMEMLIMIT), 90% of the budget is also the
 // collector's soft limit, so that the heap's garbage does not take what
-// the budget leaves as margin. The caches the user left at their defaults shrink to
-// fit a small budget. note says where the budget came from.
+// the budget leaves as margin. A column cache the user left at its
+// default is sized to the machine: columnCacheShare of the budget (of
+// the default budget with -memory-budget off); a result cache left at
+// its default shrinks to fit a small budget. note says where the budget
+// came from.
 func memoryBudget(fs *flag.FlagSet, budget, memLimit string, engine *db.EngineOptions) (n int64, note string, err error) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
 	case budget == "off":
+		if m, _ := server.DefaultMemoryBudget(); m > 0 && !set["column-cache"] {
+			engine.ColumnCacheBytes = columnCacheFor(m)
+		}
 		return 0, "", nil
 	case budget != "":
 		if n, err = parseSize(budget); err != nil {
@@ -43,10 +51,8 @@ func memoryBudget(fs *flag.FlagSet, budget, memLimit string, engine *db.EngineOp
 		// out of the margin the governor's watchdog acts on.
 		debug.SetMemoryLimit(n - n/10)
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["column-cache"] && engine.ColumnCacheBytes > n/4 {
-		engine.ColumnCacheBytes = n / 4
+	if !set["column-cache"] {
+		engine.ColumnCacheBytes = columnCacheFor(n)
 	}
 	if !set["result-cache"] && engine.ResultCacheBytes > n/16 {
 		engine.ResultCacheBytes = n / 16
@@ -61,3 +67,13 @@ func trimGiB(v string) string {
 	}
 	return v
 }
+
+// columnCacheShare is the part of the memory budget the column cache may
+// hold when -column-cache is left at auto. It is lent, not set aside: the
+// governor takes it back as soon as queries need it (server/governor.go),
+// so it can be large; it stops short of the whole pool so that one
+// query's burst does not first have to empty the cache.
+const columnCacheShare = 4
+
+// columnCacheFor is the default column cache of a budget of n bytes.
+func columnCacheFor(n int64) int64 { return max(n/columnCacheShare, 1) }

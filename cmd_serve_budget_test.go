@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/server"
 )
 
 // -memory-budget: a size, off, or the default; it becomes the collector's
@@ -49,8 +50,19 @@ func TestMemoryBudgetFlag(t *testing.T) {
 		t.Errorf("-memory-limit's soft limit or the cache the user set was changed: %d", e.ColumnCacheBytes)
 	}
 
+	// The default column cache follows the budget, past the old fixed 1G.
+	e = defaults()
+	debug.SetMemoryLimit(math.MaxInt64)
+	if _, _, err = memoryBudget(parse(), "16G", "", &e); err != nil || e.ColumnCacheBytes != 4<<30 {
+		t.Errorf("the default column cache under a 16 GB budget: %d %v", e.ColumnCacheBytes, err)
+	}
+
+	e = defaults()
 	if n, _, err = memoryBudget(parse(), "off", "", &e); err != nil || n != 0 {
 		t.Errorf("off: %d %v", n, err)
+	}
+	if m, _ := server.DefaultMemoryBudget(); m > 0 && e.ColumnCacheBytes != m/4 {
+		t.Errorf("with the budget off the column cache is %d, not a quarter of the machine's default budget %d", e.ColumnCacheBytes, m)
 	}
 	if _, _, err = memoryBudget(parse(), "lots", "", &e); err == nil || !strings.Contains(err.Error(), "-memory-budget") {
 		t.Errorf("a bad size: %v", err)

@@ -70,6 +70,15 @@ func NewEngineWith(cat exec.Catalog, o EngineOptions) *Engine {
 	return &Engine{cat: cat, cache: exec.NewColCache(max(cols, 0)), results: exec.NewResultCache(max(results, 0))}
 }
 
+// ColumnCache is the engine's decoded-column cache, for a server's memory
+// governor to account and shrink (nil when the engine keeps none).
+func (e *Engine) ColumnCache() *exec.ColCache {
+	if e.cache.Limit() == 0 {
+		return nil
+	}
+	return e.cache
+}
+
 // Query parses, plans and runs req. The returned Output is shared with
 // the result cache: callers must not modify it (output.WithMessage copies).
 func (e *Engine) Query(ctx context.Context, req *exec.Request) (o *output.Output, err error) {

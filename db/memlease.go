@@ -24,3 +24,11 @@ type MemoryLease = exec.MemoryLease
 func WithMemoryLease(ctx context.Context, l MemoryLease) context.Context {
 	return exec.WithMemoryLease(ctx, l)
 }
+
+// ColumnCache is the engine's cache of decoded columns: the server's
+// memory governor lends it what queries leave of the budget and takes it
+// back when a query needs it (core/exec/colcache_room.go).
+type ColumnCache = exec.ColCache
+
+// ColumnCache returns the engine's column cache; nil when it keeps none.
+func (d *DB) ColumnCache() *ColumnCache { return d.eng.ColumnCache() }

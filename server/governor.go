@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aplite/aplite/db"
@@ -13,9 +14,11 @@ import (
 
 // The memory governor (issue 25, item 2). One budget for the whole
 // process, -memory-budget, keeps the server's RSS near what it is given
-// whatever mix of queries arrives. The caches' bounds and a base for the
-// runtime are set aside first (newGovernorFor); the rest is shared by the
-// running queries. Ingest has no share: its requests are bounded one by
+// whatever mix of queries arrives. The result cache's bound and a base
+// for the runtime are set aside first (newGovernorFor); the rest is
+// shared by the running queries and the decoded-column cache, which holds
+// only what the queries leave and gives it back as soon as a query needs
+// it (issue 29): a query is never refused for columns kept for later. Ingest has no share: its requests are bounded one by
 // one (-max-body, -flush-rows), not together. A query reserves its start (queryReservation)
 // before it runs and then grows its reservation each time its own budget
 // (core/exec/budget.go, -query-memory) charges past what it holds; every
@@ -61,6 +64,10 @@ type memGovernor struct {
 	seq     uint64
 	pressed bool
 	watch   watchState
+	// cache, when set, is the column cache lent what held leaves of the
+	// pool; heldNow mirrors held for it, which must not take mu.
+	cache   *db.ColumnCache
+	heldNow atomic.Int64
 }
 
 func newMemGovernor(pool int64, wait time.Duration) *memGovernor {
@@ -72,15 +79,34 @@ func newMemGovernor(pool int64, wait time.Duration) *memGovernor {
 // a channel closed at the next release.
 func (g *memGovernor) take(n int64, starting bool) (bool, <-chan struct{}) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	// Pressure holds new queries back only while some are running:
 	// with none, what keeps the process over its budget is not a
 	// query's, and refusing every query would not bring it down.
 	if g.held+n <= g.pool && !(starting && g.pressed && len(g.leases) > 0) {
 		g.held += n
+		g.heldNow.Store(g.held)
+		g.mu.Unlock()
+		g.yieldCache()
 		return true, nil
 	}
-	return false, g.freed
+	freed := g.freed
+	g.mu.Unlock()
+	return false, freed
+}
+
+// cacheRoom is what the column cache may hold: the pool less what the
+// running queries have reserved.
+func (g *memGovernor) cacheRoom() int64 { return g.pool - g.heldNow.Load() }
+
+// yieldCache evicts the cached columns the queries' reservations no
+// longer leave room for.
+func (g *memGovernor) yieldCache() {
+	if g.cache == nil {
+		return
+	}
+	if room := g.cacheRoom(); g.cache.Used() > room {
+		g.cache.ShrinkTo(room)
+	}
 }
 
 // give returns n bytes to the pool and wakes the waiting queries.
@@ -91,6 +117,7 @@ func (g *memGovernor) give(n int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.held -= n
+	g.heldNow.Store(g.held)
 	close(g.freed)
 	g.freed = make(chan struct{})
 }
@@ -240,20 +267,26 @@ func memoryAPIError(err error) error {
 const processBaseBytes = 96 << 20
 
 // newGovernorFor builds the governor of cfg.MemoryBudget (nil without
-// one): the budget less the caches' bounds and processBaseBytes.
+// one): the budget less the result cache's bound and processBaseBytes,
+// shared by the queries and the column cache of cfg.DB.
 func newGovernorFor(cfg *Config) (*memGovernor, error) {
 	if cfg.MemoryBudget <= 0 {
 		return nil, nil
 	}
-	caches := cacheBound(cfg.Engine.ColumnCacheBytes, db.DefaultColumnCacheBytes) +
-		cacheBound(cfg.Engine.ResultCacheBytes, db.DefaultResultCacheBytes)
-	pool := cfg.MemoryBudget - caches - processBaseBytes
+	results := cacheBound(cfg.Engine.ResultCacheBytes, db.DefaultResultCacheBytes)
+	pool := cfg.MemoryBudget - results - processBaseBytes
 	if pool < 4*queryBaseBytes {
-		return nil, fmt.Errorf("-memory-budget %d MB leaves %d MB for queries after the caches (-column-cache, -result-cache: %d MB) and %d MB for the process: raise it or shrink the caches",
-			cfg.MemoryBudget>>20, pool>>20, caches>>20, processBaseBytes>>20)
+		return nil, fmt.Errorf("-memory-budget %d MB leaves %d MB for queries after the result cache (-result-cache: %d MB) and %d MB for the process: raise it or shrink the cache",
+			cfg.MemoryBudget>>20, pool>>20, results>>20, processBaseBytes>>20)
 	}
 	g := newMemGovernor(pool, memoryWait)
 	g.watch.budget = cfg.MemoryBudget
+	if cfg.DB != nil {
+		if c := cfg.DB.ColumnCache(); c != nil {
+			g.cache = c
+			c.SetRoom(g.cacheRoom)
+		}
+	}
 	return g, nil
 }
 

@@ -16,7 +16,9 @@ import (
 // newest running query is stopped with the out-of-memory answer (429,
 // Retry-After); the next is stopped only after the first has given its
 // memory back and a collection has run, so one burst sheds as few
-// queries as it can.
+// queries as it can. Before any query is stopped the column cache lets
+// go of every column, and a collection is waited for: columns kept for
+// later are the first memory to give up.
 
 // watchEvery is how often the watchdog samples the runtime.
 const watchEvery = 50 * time.Millisecond
@@ -57,6 +59,9 @@ type watchState struct {
 	since time.Time
 	back  bool
 	gcs   uint64
+	// yielded is set while the column cache has let go of its columns
+	// (at since, collection count gcs) and no collection has run since.
+	yielded bool
 }
 
 // watchProcess samples the process until ctx ends.
@@ -98,7 +103,16 @@ func (g *memGovernor) check(m memSample) {
 		}
 	}
 	w.shed = nil
+	if w.yielded && m.gcs == w.gcs && m.at.Sub(w.since) < shedPatience {
+		return // the cache's columns are not collected yet
+	}
+	w.yielded = false
 	if !over {
+		return
+	}
+	if g.cache != nil && g.cache.Used() > 0 {
+		g.cache.ShrinkTo(0)
+		w.yielded, w.since, w.gcs = true, m.at, m.gcs
 		return
 	}
 	var newest *memLease

@@ -164,6 +164,7 @@ func (s *Server) handleMetrics(ctx *fasthttp.RequestCtx) {
 	m.queryLatency.write(&b, "aplite_query_duration_seconds", "Query latency.")
 	fmt.Fprintf(&b, "# HELP aplite_uptime_seconds Seconds since the server started.\n# TYPE aplite_uptime_seconds gauge\naplite_uptime_seconds %d\n",
 		int64(math.Round(time.Since(s.started).Seconds())))
+	s.writeMemory(&b)
 	ctx.SetStatusCode(fasthttp.StatusOK)
 	ctx.SetContentType("text/plain; version=0.0.4; charset=utf-8")
 	ctx.SetBody(b.Bytes())

@@ -35,6 +35,12 @@ type ColCache struct {
 	Items                map[colCacheKey]*list.Element
 	// queries numbers the queries that use the cache (forQuery), from 1.
 	queries atomic.Uint64
+	// room, when set, is what the cache may hold now, below limit: the
+	// process's memory governor lends the cache what running queries do
+	// not hold (colcache_room.go). held mirrors used for readers that
+	// must not take Mu.
+	room func() int64
+	held atomic.Int64
 }
 
 // protectedShare is the part of the cache (in tenths) that columns used
@@ -128,17 +134,24 @@ func (c *ColCache) Put(k colCacheKey, v *vector.Vector, q uint64) {
 		return
 	}
 	n := v.Bytes()
-	if n > c.limit/4 {
+	limit := c.bound()
+	if n > limit/4 {
 		return
 	}
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
-	if _, ok := c.Items[k]; ok || c.evictsOwn(n, q) {
+	if _, ok := c.Items[k]; ok || c.evictsOwn(n, q, limit) {
 		return
 	}
 	c.Items[k] = c.probation.PushFront(&ColCacheEntry{key: k, V: v, n: n, query: q})
 	c.used += n
-	for c.used > c.limit {
+	c.evictTo(limit)
+}
+
+// evictTo evicts the oldest columns, probation before protected, until
+// the cache holds at most limit bytes. Called with Mu held.
+func (c *ColCache) evictTo(limit int64) {
+	for c.used > limit && c.probation.Len()+c.protected.Len() > 0 {
 		l := c.probation
 		if l.Len() == 0 {
 			l = c.protected
@@ -152,6 +165,7 @@ func (c *ColCache) Put(k colCacheKey, v *vector.Vector, q uint64) {
 			c.protectedBytes -= ent.n
 		}
 	}
+	c.held.Store(c.used)
 }
 
 // dictSampleRows is how many leading values tell dictEncode that a column

@@ -54,10 +54,11 @@ func (v *cacheView) Put(k colCacheKey, x *vector.Vector) {
 }
 
 // evictsOwn reports whether making room for n more bytes would evict a
-// column that query q (not 0) put or used. Eviction takes probation from
-// its oldest end, then protected likewise (put). Called with c.mu held.
-func (c *ColCache) evictsOwn(n int64, q uint64) bool {
-	need := c.used + n - c.limit
+// column that query q (not 0) put or used, with the cache bound to limit.
+// Eviction takes probation from its oldest end, then protected likewise
+// (put). Called with c.mu held.
+func (c *ColCache) evictsOwn(n int64, q uint64, limit int64) bool {
+	need := c.used + n - limit
 	if q == 0 || need <= 0 {
 		return false
 	}
