@@ -23,9 +23,16 @@ import (
 // was written). The exceptions are the two runes that lower to ASCII,
 // U+0130 (to "i") and U+212A (to "k"): a text holding one that the
 // needle could use is answered by hasTerm (containsFold for contains).
+//
+// The case-sensitive term operators (has_cs, hasprefix_cs, hassuffix_cs)
+// use the same scan without the folding (fold 0): hasTerm's strings.Index
+// per row stopped at every first byte of the needle, and a rare word's
+// search spent 90% of its time there (issue 29).
 type foldTerm struct {
-	low  string // the needle, lower case
+	low  string // the needle, lower case (as given when case-sensitive)
 	mode int
+	// fold is 0x20 in every lane when case is folded, 0 when it is not.
+	fold uint64
 	// b0 and b1 are the needle's first two bytes with bit 5 set, in
 	// every byte lane; b1 is unused for a one-byte needle.
 	b0, b1 uint64
@@ -45,12 +52,24 @@ const termAny = -1
 const lanes = 0x0101010101010101
 
 func newFoldTerm(needle string, mode int) *foldTerm {
-	low := strings.ToLower(needle)
-	f := &foldTerm{low: low, mode: mode, b0: lanes * uint64(low[0]|0x20)}
+	return newTermMatcher(strings.ToLower(needle), mode, 0x20)
+}
+
+// newExactTerm is the case-sensitive matcher of needle.
+func newExactTerm(needle string, mode int) *foldTerm {
+	return newTermMatcher(needle, mode, 0)
+}
+
+// newTermMatcher builds the matcher of low, folding case when bit is 0x20.
+func newTermMatcher(low string, mode int, bit byte) *foldTerm {
+	f := &foldTerm{low: low, mode: mode, fold: lanes * uint64(bit), b0: lanes * uint64(low[0]|bit)}
 	if len(low) > 1 {
-		f.b1 = lanes * uint64(low[1]|0x20)
+		f.b1 = lanes * uint64(low[1]|bit)
 	} else {
 		f.one = 0x80 * lanes
+	}
+	if bit == 0 {
+		return f // no rune becomes the needle's bytes but those bytes
 	}
 	if strings.IndexByte(low, 'i') >= 0 {
 		f.special = append(f.special, "\u0130")
@@ -70,7 +89,7 @@ func (f *foldTerm) Match(text string) bool {
 		return false
 	}
 	found, ascii := f.scan(text)
-	if found || ascii {
+	if found || ascii || f.fold == 0 {
 		return found
 	}
 	for _, s := range f.special {
@@ -103,7 +122,11 @@ func (f *foldTerm) fill(strs []string, sel []int32, neg bool, out []bool) {
 // as the mode wants them.
 func (f *foldTerm) hit(text string, start int) bool {
 	end := start + len(f.low)
-	if !equalFoldASCII(text[start:end], f.low) {
+	if f.fold == 0 {
+		if text[start:end] != f.low {
+			return false
+		}
+	} else if !equalFoldASCII(text[start:end], f.low) {
 		return false
 	}
 	switch f.mode {
@@ -174,7 +197,7 @@ func (f *foldTerm) scan(text string) (found, ascii bool) {
 	for rest := text; len(rest) >= 9; rest = rest[8:] {
 		w := load8(rest[:8])
 		seen |= w
-		m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(load8(rest[1:9])|0x20*lanes^f.b1) | f.one)
+		m := zeroLanes(w|f.fold^f.b0) & (zeroLanes(load8(rest[1:9])|f.fold^f.b1) | f.one)
 		if m != 0 && f.tryLanes(text, i, m) {
 			return true, false
 		}
@@ -187,7 +210,7 @@ func (f *foldTerm) scan(text string) (found, ascii bool) {
 	j := len(text) - 9
 	w, w1 := load8(text[j:]), load8(text[j+1:])
 	seen |= w1
-	m := zeroLanes(w|0x20*lanes^f.b0) & (zeroLanes(w1|0x20*lanes^f.b1) | f.one)
+	m := zeroLanes(w|f.fold^f.b0) & (zeroLanes(w1|f.fold^f.b1) | f.one)
 	if m &^= 1<<((i-j)*8) - 1; m != 0 && f.tryLanes(text, j, m) {
 		return true, false
 	}
@@ -219,15 +242,15 @@ func (f *foldTerm) scanShort(text string) (found, ascii bool) {
 	var seen byte
 	for i := 0; i < len(text); i++ {
 		seen |= text[i]
-		if i+len(f.low) <= len(text) && text[i]|0x20 == byte(f.b0) && f.hit(text, i) {
+		if i+len(f.low) <= len(text) && text[i]|byte(f.fold) == byte(f.b0) && f.hit(text, i) {
 			return true, false
 		}
 	}
 	return false, seen < utf8.RuneSelf
 }
 
-// foldTermPred returns the fast matcher for a case-insensitive term
-// operator, or contains, over a constant ASCII needle, or nil.
+// foldTermPred returns the fast matcher for a term operator (either
+// case), or contains, over a constant ASCII needle, or nil.
 func foldTermPred(op, needle string) *foldTerm {
 	if !isASCII(needle) || needle == "" {
 		return nil
@@ -241,6 +264,12 @@ func foldTermPred(op, needle string) *foldTerm {
 		return newFoldTerm(needle, termSuffix)
 	case "contains":
 		return newFoldTerm(needle, termAny)
+	case "has_cs":
+		return newExactTerm(needle, termWhole)
+	case "hasprefix_cs":
+		return newExactTerm(needle, termPrefix)
+	case "hassuffix_cs":
+		return newExactTerm(needle, termSuffix)
 	}
 	return nil
 }

@@ -136,6 +136,41 @@ func tokenHas(text, needle string, mode int) (has, ok bool) {
 	return false, true
 }
 
+// The case-sensitive matcher (has_cs and its prefix and suffix forms)
+// agrees with hasTerm's case-sensitive answer, which the operators gave
+// before it, on the same random texts and needles and on the cases where
+// case decides.
+func TestExactTermAgrees(t *testing.T) {
+	for _, c := range [][2]string{{"a TimeOut b", "TimeOut"}, {"a TimeOut b", "timeout"}, {"TIMEOUT", "timeout"},
+		{"\u212aill", "kill"}, {"tİmeout", "timeout"}, {"x deadlock y", "deadlock"}, {"deadlocks", "deadlock"}} {
+		for mode := range termModes {
+			if mode != termAny {
+				checkExactTerm(t, c[0], c[1], mode)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300000 {
+		text, needle := randomText(r, r.IntN(30)), randomText(r, 1+r.IntN(3))
+		if !isASCII(needle) {
+			continue
+		}
+		for mode := range termModes {
+			if mode != termAny {
+				checkExactTerm(t, text, needle, mode)
+			}
+		}
+	}
+}
+
+// checkExactTerm fails t when the case-sensitive matcher disagrees with
+// hasTerm.
+func checkExactTerm(t *testing.T, text, needle string, mode int) {
+	if got, want := newExactTerm(needle, mode).Match(text), hasTerm(text, needle, true, mode); got != want {
+		t.Fatalf("%q %s_cs %q = %v, hasTerm %v", text, termModes[mode], needle, got, want)
+	}
+}
+
 func FuzzFoldTerm(f *testing.F) {
 	f.Add("a TimeOut b", "timeout", uint8(0))
 	f.Add("xtİmeout", "timeout", uint8(2))
@@ -146,6 +181,9 @@ func FuzzFoldTerm(f *testing.F) {
 			return
 		}
 		checkFoldTerm(t, text, needle, int(mode%4)-1)
+		if mode%4 != 0 {
+			checkExactTerm(t, text, needle, int(mode%4)-1)
+		}
 	})
 }
 
@@ -190,6 +228,17 @@ func BenchmarkHasTermColumn(b *testing.B) {
 		b.Run(needle+"/contains", func(b *testing.B) {
 			f := newFoldTerm(needle, termAny)
 			benchColumn(b, size, len(msgs), func() { f.fill(msgs, nil, false, out) })
+		})
+		b.Run(needle+"/exact", func(b *testing.B) {
+			f := newExactTerm(needle, termWhole)
+			benchColumn(b, size, len(msgs), func() { f.fill(msgs, nil, false, out) })
+		})
+		b.Run(needle+"/generic-cs", func(b *testing.B) {
+			benchColumn(b, size, len(msgs), func() {
+				for i, m := range msgs {
+					out[i] = hasTerm(m, needle, true, termWhole)
+				}
+			})
 		})
 		b.Run(needle+"/generic", func(b *testing.B) {
 			benchColumn(b, size, len(msgs), func() {
