@@ -37,7 +37,7 @@ func cmdServe(args []string) int {
 	fs.StringVar(&sf.role, "role", envOr("APLITE_ROLE", roleAll), "all (one node), ingest (owns the WAL, uploads blocks) or query (reads the bucket, keeps no state); ingest and query need -storage (APLITE_ROLE)")
 	fs.StringVar(&sf.cache, "cache-size", envOr("APLITE_CACHE_SIZE", "10G"), "bound of the on-disk block cache in DATA/.cache with -storage (APLITE_CACHE_SIZE)")
 	fs.StringVar(&sf.cacheMem, "cache-mem", envOr("APLITE_CACHE_MEM", "512M"), "bound of the in-memory cache of block byte ranges with -storage (APLITE_CACHE_MEM)")
-	fs.DurationVar(&sf.refresh, "refresh", 2*time.Second, "how often a query node reloads the catalogs from the bucket")
+	fs.DurationVar(&sf.refresh, "refresh", 2*time.Second, "how often a query node reloads the catalogs from the bucket, and an ingest node those of the other ingest nodes (and the datasets they created, deleted or trimmed)")
 	fs.DurationVar(&sf.leaseTTL, "lease-ttl", 30*time.Second, "with -storage, how long a writer's lease on its slot (and the metadata publisher's) lasts unrenewed: any number of ingest nodes share a prefix, each in a slot kept in -data/writer-slot; a second process on one slot is refused while the lease lives, and takes over this long after a writer dies without closing (core/store/OBJECTS.md)")
 	fs.StringVar(&sf.ingest, "ingest", envOr("APLITE_INGEST", ""), "host:port of the ingest node, for a query node: each query also reads the events it has not flushed yet, so the answer is the ingest node's (needs -cluster-secret) (APLITE_INGEST)")
 	peers := fs.String("peers", envOr("APLITE_PEERS", ""), "comma-separated host:port of the query nodes that share each query's scan (this node may be listed) (APLITE_PEERS)")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,12 +18,14 @@ import (
 	"github.com/aplite/aplite/internal/seaweedtest"
 )
 
-// One writer per prefix: a second ingest node (or a -role all node) on
-// the prefix is refused at start, naming the holder; a writer paused past
-// its lease is taken over, and once resumed it refuses ingest with 503
-// naming the new holder and writes nothing to the bucket; a query node
-// counts every acknowledged event exactly once; a writer that exits
-// cleanly lets the next start at once.
+// One writer per slot: a second ingest node (or a -role all node) on a
+// copy of a writer's data directory (its slot) is refused at start,
+// naming the holder; a writer paused past its lease is taken over, and
+// once resumed it refuses ingest with 503 naming the new holder and
+// writes nothing to the bucket; a query node counts every acknowledged
+// event exactly once; a writer that exits cleanly lets the next start at
+// once. (Ingest nodes with data directories of their own each write a
+// slot of their own: TestManyWriters.)
 func TestWriterLease(t *testing.T) {
 	endpoint := seaweedtest.Start(t)
 	root := t.TempDir()
@@ -41,7 +42,7 @@ func TestWriterLease(t *testing.T) {
 	for _, role := range []string{"ingest", "all"} {
 		args := slices.Clone(writer)
 		args[1] = role
-		out, started, _ := tryWriter(t, endpoint, filepath.Join(root, "second-"+role), args)
+		out, started, _ := tryWriter(t, endpoint, sameSlot(t, w1, filepath.Join(root, "second-"+role)), args)
 		if started != nil {
 			t.Fatalf("a second -role %s writer on the prefix started; writer1's log:\n%s", role, w1.log.String())
 		}
@@ -58,7 +59,7 @@ func TestWriterLease(t *testing.T) {
 	var w2exited chan struct{}
 	deadline := time.Now().Add(20 * time.Second)
 	for w2 == nil {
-		out, n, exited := tryWriter(t, endpoint, filepath.Join(root, "w2"), writer)
+		out, n, exited := tryWriter(t, endpoint, sameSlot(t, w1, filepath.Join(root, "w2")), writer)
 		if n != nil {
 			w2, w2exited = n, exited
 			break
@@ -98,7 +99,7 @@ func TestWriterLease(t *testing.T) {
 
 	// A clean exit releases the lease: the next writer starts at once.
 	term(t, w2, w2exited)
-	out, w3, _ := tryWriter(t, endpoint, filepath.Join(root, "w3"), writer)
+	out, w3, _ := tryWriter(t, endpoint, sameSlot(t, w1, filepath.Join(root, "w3")), writer)
 	if w3 == nil {
 		t.Fatalf("a writer after writer2 exited cleanly was refused:\n%s", out)
 	}
@@ -132,8 +133,10 @@ func tryWriter(t *testing.T, endpoint, dir string, args []string) (out string, n
 			return n.log.String(), nil, nil
 		default:
 		}
-		if c, err := net.Dial("tcp", n.addr); err == nil {
-			c.Close()
+		// serve binds its address before it opens the store: only an
+		// answer says it serves.
+		if resp, err := healthClient.Get("http://" + n.addr + "/health"); err == nil {
+			resp.Body.Close()
 			cmd := n.cmd
 			t.Cleanup(func() { cmd.Process.Kill(); <-exited })
 			return "", n, exited
@@ -145,6 +148,8 @@ func tryWriter(t *testing.T, endpoint, dir string, args []string) (out string, n
 	t.Fatalf("%s neither served nor exited:\n%s", n.name, n.log.String())
 	return "", nil, nil
 }
+
+var healthClient = &http.Client{Timeout: time.Second}
 
 // term stops n as an operator would (SIGTERM: finish, flush, release)
 // and waits for it; exited is tryWriter's, nil for a startNode node.
@@ -163,9 +168,27 @@ func term(t *testing.T, n *node, exited chan struct{}) {
 	n.cmd = nil // nothing left for the cleanup to kill
 }
 
-// withoutLease drops the writer lease, which its holder rewrites.
+// withoutLease drops the leases (a slot's writer lease, the metadata
+// publisher's), which their holders rewrite.
 func withoutLease(keys []string) []string {
-	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return strings.HasSuffix(k, "/writer.lease") })
+	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return strings.HasSuffix(k, ".lease") })
+}
+
+// sameSlot makes dir a data directory naming n's writer slot: n's data
+// directory copied to another machine.
+func sameSlot(t *testing.T, n *node, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(n.data, "writer-slot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "writer-slot"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // bucketKeys lists the keys under prefix in the test bucket.
