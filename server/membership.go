@@ -85,6 +85,9 @@ type membership struct {
 	self    memberBeat
 	key     string
 	members map[string]*member // by object key
+	// unreadable holds the token of each object under nodes/ that is no
+	// heartbeat, so it is reported once, not at every listing.
+	unreadable map[string]string
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -96,7 +99,7 @@ type membership struct {
 func newMembership(objs db.ObjectStore, addr, role string, interval, ttl time.Duration, now func() time.Time, logf func(string, ...any)) *membership {
 	return &membership{objs: objs, now: now, interval: interval, logf: logf,
 		self: memberBeat{Addr: addr, Role: role, Started: now().UTC(), TTLMillis: ttl.Milliseconds()},
-		key:  memberKey(addr), members: map[string]*member{}}
+		key:  memberKey(addr), members: map[string]*member{}, unreadable: map[string]string{}}
 }
 
 // memberKey is the object a node at addr beats into: one per address, so
@@ -138,8 +141,9 @@ func (m *membership) refresh(ctx context.Context) error {
 		if old != nil && old.token != token {
 			old.token, old.seen, old.observed = token, now, now
 		}
+		skip := old != nil || m.unreadable[o.Key] == token
 		m.mu.Unlock()
-		if old != nil {
+		if skip {
 			continue
 		}
 		nm, err := m.read(ctx, o.Key, token, now)
@@ -147,12 +151,14 @@ func (m *membership) refresh(ctx context.Context) error {
 			delete(listed, o.Key) // it left between the listing and now
 			continue
 		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
 		m.mu.Lock()
-		m.members[o.Key] = nm
+		if err != nil {
+			m.unreadable[o.Key] = token
+			errs = append(errs, err)
+		} else {
+			delete(m.unreadable, o.Key)
+			m.members[o.Key] = nm
+		}
 		m.mu.Unlock()
 	}
 	m.forget(ctx, listed, now)
@@ -179,8 +185,9 @@ func (m *membership) read(ctx context.Context, key, token string, now time.Time)
 
 // forget drops the members whose objects are gone (a clean stop) and
 // deletes the objects that have not changed for ten times their TTL (and
-// at least a minute) of this node's clock, so the prefix does not fill with the addresses of pods long
-// replaced. Such a node that comes back writes its object again.
+// at least a minute) of this node's clock, so the prefix does not fill
+// with the addresses of pods long replaced. Such a node that comes back
+// writes its object again.
 func (m *membership) forget(ctx context.Context, listed map[string]bool, now time.Time) {
 	var stale []string
 	m.mu.Lock()

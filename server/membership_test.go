@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -176,6 +177,37 @@ func TestMembershipBucketOutage(t *testing.T) {
 	objs.Fail = nil
 	beatAndList(t, b)
 	beatAndList(t, a)
+	wantPeers(t, a, "a:1", "b:1")
+}
+
+// An object under nodes/ that is no heartbeat is reported at the first
+// listing that meets it, not at every one, and is read again when it
+// changes.
+func TestMembershipUnreadableHeartbeat(t *testing.T) {
+	objs := store.NewMemObjects()
+	clock := &memberClock{t: time.Now()}
+	ctx := context.Background()
+	if err := objs.Put(ctx, memberPrefix+"junk.json", []byte("not json")); err != nil {
+		t.Fatal(err)
+	}
+	a := testMember(t, objs, clock, "a:1", memberQuery)
+	if err := a.beat(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.refresh(ctx); err == nil || !strings.Contains(err.Error(), "heartbeat nodes/junk.json: not a heartbeat") {
+		t.Errorf("first listing: %v, want the object named", err)
+	}
+	wantPeers(t, a, "a:1")
+	if err := a.refresh(ctx); err != nil {
+		t.Errorf("second listing reported the same object again: %v", err)
+	}
+	body, _ := json.Marshal(memberBeat{Addr: "b:1", Role: memberQuery, Beat: clock.now(), TTLMillis: 4000})
+	if err := objs.Put(ctx, memberPrefix+"junk.json", body); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
 	wantPeers(t, a, "a:1", "b:1")
 }
 
