@@ -15,38 +15,47 @@ import (
 // (framing, index, each column). It changes nothing, and reads each live
 // block whole, so give it the bucket itself rather than a cache over it.
 func CheckObjects(ctx context.Context, objs ObjectStore, progress CheckProgress) ([]Problem, error) {
-	names, err := bucketDatasets(ctx, objs)
+	slots, err := listSlots(ctx, objs)
 	if err != nil {
-		return nil, fmt.Errorf("listing datasets in the bucket: %w", err)
+		return nil, fmt.Errorf("listing the writers' slots in the bucket: %w", err)
 	}
 	type item struct {
-		ds string
-		b  catalogBlock
+		ds     string
+		objs   ObjectStore // the slot's view
+		prefix string      // the slot's
+		b      catalogBlock
 	}
 	var items []item
 	var out []Problem
-	for _, ds := range names {
-		cat, err := loadCatalog(ctx, objs, ds, nil)
-		var ce *CorruptionError
-		switch {
-		case errors.As(err, &ce):
-			out = append(out, Problem{Dataset: ds, File: ce.File, Reason: ce.Reason})
-			continue
-		case err != nil:
-			return out, fmt.Errorf("dataset %s: %w", ds, err)
-		case cat == nil:
-			continue
+	for _, slot := range slots { // every writer's slot (OBJECTS.md, "Many writers")
+		sobjs, prefix := slotObjects(objs, slot), slotPrefix(slot)
+		names, err := bucketDatasets(ctx, sobjs)
+		if err != nil {
+			return nil, fmt.Errorf("listing datasets in the bucket: %w", err)
 		}
-		for _, b := range cat.Blocks {
-			items = append(items, item{ds, b})
+		for _, ds := range names {
+			cat, err := loadCatalog(ctx, sobjs, ds, nil)
+			var ce *CorruptionError
+			switch {
+			case errors.As(err, &ce):
+				out = append(out, Problem{Dataset: ds, File: prefix + ce.File, Reason: ce.Reason})
+				continue
+			case err != nil:
+				return out, fmt.Errorf("dataset %s: %w", ds, err)
+			case cat == nil:
+				continue
+			}
+			for _, b := range cat.Blocks {
+				items = append(items, item{ds, sobjs, prefix, b})
+			}
 		}
 	}
 	for i, it := range items {
 		if progress != nil {
-			progress(i+1, len(items), it.b.Key)
+			progress(i+1, len(items), it.prefix+it.b.Key)
 		}
-		if reason := checkObject(ctx, objs, it.b); reason != "" {
-			out = append(out, Problem{Dataset: it.ds, File: it.b.Key, Reason: reason})
+		if reason := checkObject(ctx, it.objs, it.b); reason != "" {
+			out = append(out, Problem{Dataset: it.ds, File: it.prefix + it.b.Key, Reason: reason})
 		}
 	}
 	return out, ctx.Err()

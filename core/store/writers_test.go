@@ -170,6 +170,18 @@ func TestManyWritersNothingLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	exactlyOnce(t, "the reader", idCounts(t, rds), acked)
+	checked := map[string]bool{}
+	problems, err := CheckObjects(t.Context(), objs, func(_, _ int, key string) { checked[key] = true })
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("check of the bucket: %v %v", problems, err)
+	}
+	s := rds.Snapshot()
+	for _, p := range s.Parts {
+		if !checked[PartKey(p)] {
+			t.Errorf("the check of the bucket skipped block %s", PartKey(p))
+		}
+	}
+	s.Release()
 	for i, db := range dbs {
 		if err := db.syncSlots(t.Context()); err != nil {
 			t.Fatal(err)
