@@ -142,19 +142,11 @@ func (s *Server) handleFirehose(c *call) error {
 	}
 	buf := getFirehoseBuf()
 	defer putFirehoseBuf(buf)
-	// The records go into the buffer's slice, which keeps its capacity.
-	req := firehoseRequest{Records: buf.recs[:0]}
-	defer buf.keepRecords(&req)
-	// The records' strings point into body, which outlives them; sonic's
-	// Unmarshal would first copy the whole body.
-	if err := firehoseJSON.UnmarshalFromString(unsafe.String(unsafe.SliceData(body), len(body)), &req); err != nil {
-		return envelopeError(body)
-	}
-	id := firehoseRequestID(c.RequestCtx, req.RequestID)
-	events, err := buf.events(req.Records, s.cfg.MaxBodyBytes)
+	events, bodyID, err := buf.delivery(body, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return err
 	}
+	id := firehoseRequestID(c.RequestCtx, bodyID)
 	res, err := sets.Ingest(name, events, opts)
 	if err != nil {
 		var se *db.SyntaxError
@@ -184,6 +176,25 @@ func (s *Server) handleFirehose(c *call) error {
 	m.ingestLatency.observe(time.Since(start))
 	writeFirehose(c.RequestCtx, http.StatusOK, id, "")
 	return nil
+}
+
+// delivery returns the NDJSON of body's records and its requestId: read
+// by scanDelivery when the body has Firehose's one shape, else decoded
+// whole by sonic and then record by record.
+func (b *firehoseBuf) delivery(body []byte, limit int64) ([]byte, string, error) {
+	if events, id, ok := b.scanDelivery(body, limit); ok {
+		return events, string(id), nil
+	}
+	// The records go into the buffer's slice, which keeps its capacity.
+	req := firehoseRequest{Records: b.recs[:0]}
+	defer b.keepRecords(&req)
+	// The records' strings point into body, which outlives them; sonic's
+	// Unmarshal would first copy the whole body.
+	if err := firehoseJSON.UnmarshalFromString(unsafe.String(unsafe.SliceData(body), len(body)), &req); err != nil {
+		return nil, "", envelopeError(body)
+	}
+	events, err := b.events(req.Records, limit)
+	return events, req.RequestID, err
 }
 
 // envelopeError says what is wrong with a body that is not Firehose's

@@ -74,7 +74,7 @@ func (b *firehoseBuf) events(recs []firehoseRecord, limit int64) ([]byte, error)
 	// buffer over and again (a third of the door's time, measured).
 	size := 0
 	for i := range recs {
-		size += base64.StdEncoding.DecodedLen(len(recs[i].Data)) + 1
+		size += base64.RawStdEncoding.DecodedLen(len(recs[i].Data)) + 1
 	}
 	out := slices.Grow(b.out[:0], size)
 	defer func() { b.out = out[:0] }()
@@ -99,7 +99,8 @@ func recordsTooLarge(limit int64, i int) error {
 // limit (a gzip record is not inflated past it).
 func (b *firehoseBuf) record(out []byte, data string, i int, limit int64) ([]byte, error) {
 	start := len(out)
-	n := base64.StdEncoding.DecodedLen(len(data))
+	// Unpadded base64 decodes to more than its padded length says.
+	n := base64.RawStdEncoding.DecodedLen(len(data))
 	out = slices.Grow(out, n+1)[:start+n]
 	// Decode only reads src: viewing the string's bytes saves a copy of
 	// every record.
@@ -110,6 +111,12 @@ func (b *firehoseBuf) record(out []byte, data string, i int, limit int64) ([]byt
 			return out[:start], badRequest("%s: not base64: %v", recordField(i), err)
 		}
 	}
+	return b.decoded(out, start, m, i, limit)
+}
+
+// decoded turns record i, decoded into out[start:start+m], into its
+// events in place.
+func (b *firehoseBuf) decoded(out []byte, start, m, i int, limit int64) ([]byte, error) {
 	rec := out[start : start+m]
 	if len(rec) >= 2 && rec[0] == 0x1f && rec[1] == 0x8b {
 		b.gz.Reset()
