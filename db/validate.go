@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/aplite/aplite/core/planner/inspect"
 	"github.com/aplite/aplite/parser"
 )
 
@@ -33,31 +34,18 @@ func ValidateExpr(expr string) error {
 	return &QueryError{Line: 1, Col: 1, Msg: err.Error(), Kind: "syntax"}
 }
 
-// DatasetRef is a dataset a query names, where it names it.
-type DatasetRef struct {
-	Name      string
-	Line, Col int
-	// Pattern is set for a wildcard (['logs-*']), which matches only the
-	// datasets the caller may read.
-	Pattern bool
-}
+// DatasetRef is a dataset a query names, where it names it
+// (inspect.Dataset).
+type DatasetRef = inspect.Dataset
 
 // DatasetRefs lists every dataset name apl reads, on every side of a
 // union, join or lookup and in subqueries, with its position; a
 // permission check of a query stored for later runs sees them all even
 // where planning stops early. A query that does not parse has none.
 func DatasetRefs(apl string) []DatasetRef {
-	q, err := parser.Parse(apl)
+	q, err := inspect.Parse(apl)
 	if err != nil {
 		return nil
 	}
-	var out []DatasetRef
-	parser.Walk(q, func(n parser.Node) bool {
-		if t, ok := n.(*parser.TableRef); ok {
-			sp := t.Span().Start
-			out = append(out, DatasetRef{Name: t.Name, Line: sp.Line, Col: sp.Col, Pattern: t.Pattern})
-		}
-		return true
-	})
-	return out
+	return q.Datasets()
 }

@@ -1,5 +1,6 @@
 // Package inspect answers the questions asked of a query before it is
-// planned, from its syntax alone: which datasets and fields it may read
+// planned, from its syntax alone: which datasets it names and where (so
+// a stored query's permissions can be checked), which fields it may read
 // (so a loader decodes only those), whether it takes N rows of one
 // dataset through row-by-row operators (so a loader may stop after N
 // answers), and whether it is a bare dataset name (so an export may

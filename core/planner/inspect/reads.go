@@ -34,6 +34,10 @@ func (q *Query) Reads() Reads {
 		return Reads{AnyTable: true}
 	}
 	var r Reads
+	for _, d := range q.Datasets() {
+		r.Tables = append(r.Tables, d.Name)
+		r.AnyTable = r.AnyTable || d.Pattern
+	}
 	all := true
 	for _, op := range q.q.Body.Ops {
 		switch op.(type) {
@@ -44,9 +48,6 @@ func (q *Query) Reads() Reads {
 	names := map[string]bool{}
 	parser.Walk(q.q, func(n parser.Node) bool {
 		switch n := n.(type) {
-		case *parser.TableRef:
-			r.Tables = append(r.Tables, n.Name)
-			r.AnyTable = r.AnyTable || n.Pattern
 		case *parser.SearchOp:
 			all, r.AnyTable = true, true
 		case *parser.StarExpr, *parser.ColumnPattern, *parser.GetSchemaOp,
