@@ -17,9 +17,10 @@ const DefaultLeaseTTL = 30 * time.Second
 
 // Lease errors; test with errors.Is.
 var (
-	// ErrLeaseHeld: another live writer holds the prefix, so this node
-	// must not write there (it would lose both nodes' events).
-	ErrLeaseHeld = errors.New("another writer holds this prefix's write lease")
+	// ErrLeaseHeld: another live writer holds the slot (OBJECTS.md,
+	// "Many writers"), so this node must not write there (it would lose
+	// both nodes' events).
+	ErrLeaseHeld = errors.New("another writer holds this slot's write lease")
 	// ErrLeaseLost: another writer took the lease over while this node
 	// was paused or cut off; it writes nothing more.
 	ErrLeaseLost = errors.New("this node lost the write lease")
@@ -131,7 +132,7 @@ func acquireLeaseAt(ctx context.Context, objs ObjectStore, key string, id leaseI
 }
 
 func heldError(d *leaseDoc, now time.Time) error {
-	return fmt.Errorf("%w: %s (host %s, pid %d) holds it until %s (in %s); one writer per prefix: stop that node, or start this one after the lease expires",
+	return fmt.Errorf("%w: %s (host %s, pid %d) holds it until %s (in %s); one process per writer slot (the data directory's writer-slot names it; a copied data directory names the same): stop that node, or start this one after the lease expires",
 		ErrLeaseHeld, d.Holder, d.Host, d.Pid, d.Expires.UTC().Format(time.RFC3339), d.Expires.Sub(now).Round(time.Second))
 }
 
@@ -211,7 +212,7 @@ func (l *lease) renew(ctx context.Context) error {
 	if cur != nil {
 		holder = fmt.Sprintf("%s (token %d)", cur.Holder, cur.Token)
 	}
-	err = fmt.Errorf("%w to %s; it accepts no more writes to this prefix", ErrLeaseLost, holder)
+	err = fmt.Errorf("%w to %s; it accepts no more writes to this slot", ErrLeaseLost, holder)
 	l.mu.Lock()
 	l.lost = err
 	l.mu.Unlock()
