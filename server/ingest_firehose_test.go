@@ -89,38 +89,6 @@ func gzipped(b []byte) []byte {
 	return buf.Bytes()
 }
 
-// rowsOf runs apl and returns each row as "field=value,..." over fields,
-// sorted, so unordered results compare.
-func (ts *testServer) rowsOf(apl string, fields ...string) []string {
-	ts.t.Helper()
-	var res struct {
-		Tables []struct {
-			Fields []struct {
-				Name string `json:"name"`
-			} `json:"fields"`
-			Columns [][]any `json:"columns"`
-		} `json:"tables"`
-	}
-	ts.must(req{method: "POST", path: "/v1/datasets/_apl?format=tabular", body: map[string]any{"apl": apl}}, 200).json(ts.t, &res)
-	tab := res.Tables[0]
-	col := map[string][]any{}
-	for i, f := range tab.Fields {
-		col[f.Name] = tab.Columns[i]
-	}
-	var rows []string
-	for r := range len(tab.Columns[0]) {
-		var cells []string
-		for _, f := range fields {
-			if c, ok := col[f]; ok && c[r] != nil {
-				cells = append(cells, fmt.Sprintf("%s=%v", f, c[r]))
-			}
-		}
-		rows = append(rows, strings.Join(cells, ","))
-	}
-	slices.Sort(rows)
-	return rows
-}
-
 // A delivery as Firehose sends it, authenticated by the access key alone,
 // stores every record's events: a JSON object, NDJSON, a pretty-printed
 // object, plain text lines (as message), a gzip record (CloudWatch Logs

@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,53 +27,6 @@ func drain(path, token, body string, count int) req {
 		}}
 }
 
-// syslogRows runs apl and returns each row as "field=value,..." over
-// fields, sorted, so unordered results compare.
-func (ts *testServer) syslogRows(apl string, fields ...string) []string {
-	ts.t.Helper()
-	rows, err := ts.tryRows(apl, fields...)
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	return rows
-}
-
-// tryRows is syslogRows that returns a refused query as an error.
-func (ts *testServer) tryRows(apl string, fields ...string) ([]string, error) {
-	var res struct {
-		Tables []struct {
-			Fields []struct {
-				Name string `json:"name"`
-			} `json:"fields"`
-			Columns [][]any `json:"columns"`
-		} `json:"tables"`
-	}
-	r := ts.do(req{method: "POST", path: "/v1/datasets/_apl?format=tabular", body: map[string]any{"apl": apl}})
-	if r.status != 200 {
-		return nil, fmt.Errorf("%s: status %d: %s", apl, r.status, r.body)
-	}
-	if err := json.Unmarshal(r.body, &res); err != nil || len(res.Tables) == 0 {
-		return nil, fmt.Errorf("%s: %v in %s", apl, err, r.body)
-	}
-	tab := res.Tables[0]
-	col := map[string][]any{}
-	for i, f := range tab.Fields {
-		col[f.Name] = tab.Columns[i]
-	}
-	var rows []string
-	for r := range len(tab.Columns[0]) {
-		var cells []string
-		for _, f := range fields {
-			if c, ok := col[f]; ok && c[r] != nil {
-				cells = append(cells, fmt.Sprintf("%s=%v", f, c[r]))
-			}
-		}
-		rows = append(rows, strings.Join(cells, ","))
-	}
-	slices.Sort(rows)
-	return rows, nil
-}
-
 // A drain with an API token that may ingest into the dataset stores one
 // event per frame, the syslog header parsed into fields and the frame's
 // timestamp as _time, on both ingest routes.
@@ -91,7 +43,7 @@ func TestHerokuDrain(t *testing.T) {
 	if st.Ingested != 1 {
 		t.Fatalf("second route: %+v", st)
 	}
-	got := ts.syslogRows("['heroku'] | project _time, hostname, application, procid, severity, facility, message",
+	got := ts.rowsOf("['heroku'] | project _time, hostname, application, procid, severity, facility, message",
 		"_time", "hostname", "application", "procid", "severity", "facility", "message")
 	want := []string{
 		"_time=2012-11-30T06:45:26Z,hostname=heroku,application=web.3,procid=d.73ea7440-270a-435a-a0ea-adf50b4e5f5a,severity=emergency,facility=syslog,message=Starting process with command `bundle exec rackup config.ru -p 24405`",
@@ -127,7 +79,7 @@ func TestHerokuDrainAuth(t *testing.T) {
 	bad := drain("/v1/datasets/heroku/ingest", tok, logplexBody, 3)
 	bad.headers["Logplex-Msg-Count"] = "three"
 	ts.mustErr(bad, 400, `Logplex-Msg-Count: "three" is not a count`)
-	if got := ts.syslogRows("['heroku'] | summarize n = count()", "n"); !slices.Equal(got, []string{"n=0"}) {
+	if got := ts.rowsOf("['heroku'] | summarize n = count()", "n"); !slices.Equal(got, []string{"n=0"}) {
 		t.Errorf("refused drains stored %v", got)
 	}
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -55,38 +54,6 @@ func wantHEC(t *testing.T, what string, r resp, status, code int, substr string)
 	return a
 }
 
-// hecRows runs apl as the admin and returns its rows as "f=v,..." over
-// fields, sorted, so unordered results compare.
-func (ts *testServer) hecRows(apl string, fields ...string) []string {
-	ts.t.Helper()
-	var res struct {
-		Tables []struct {
-			Fields []struct {
-				Name string `json:"name"`
-			} `json:"fields"`
-			Columns [][]any `json:"columns"`
-		} `json:"tables"`
-	}
-	ts.must(req{method: "POST", path: "/v1/datasets/_apl?format=tabular", body: map[string]any{"apl": apl}}, 200).json(ts.t, &res)
-	tab := res.Tables[0]
-	col := map[string][]any{}
-	for i, f := range tab.Fields {
-		col[f.Name] = tab.Columns[i]
-	}
-	var rows []string
-	for r := range len(tab.Columns[0]) {
-		var cells []string
-		for _, f := range fields {
-			if c, ok := col[f]; ok && c[r] != nil {
-				cells = append(cells, fmt.Sprintf("%s=%v", f, c[r]))
-			}
-		}
-		rows = append(rows, strings.Join(cells, ","))
-	}
-	slices.Sort(rows)
-	return rows
-}
-
 func ingestOn(datasets ...string) map[string]any {
 	m := map[string]any{}
 	for _, d := range datasets {
@@ -135,7 +102,7 @@ func TestHECSplunkExamples(t *testing.T) {
 	ok("raw example", ts.hec("/services/collector/raw?index=main&host=myhost&sourcetype=mysourcetype&source=mysource", "Splunk "+tok,
 		"1, 2, 3... Hello, world!\nanother raw log line\n", "content-type", "text/plain"))
 
-	got := ts.hecRows("['main'] | project _raw, host, source, sourcetype, index, message, severity, region, rack, ['nested.key1']",
+	got := ts.rowsOf("['main'] | project _raw, host, source, sourcetype, index, message, severity, region, rack, ['nested.key1']",
 		"_raw", "message", "host", "source", "sourcetype", "index", "region", "rack", "severity", "nested.key1")
 	want := []string{
 		"_raw=1, 2, 3... Hello, world!,host=myhost,source=mysource,sourcetype=mysourcetype",
@@ -150,7 +117,7 @@ func TestHECSplunkExamples(t *testing.T) {
 		t.Fatalf("stored rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// time, in epoch seconds, became _time.
-	times := ts.hecRows("['main'] | where _time == datetime(2015-03-13T20:43:59Z) or _time == datetime(2015-07-21T23:46:27Z) | project host", "host")
+	times := ts.rowsOf("['main'] | where _time == datetime(2015-03-13T20:43:59Z) or _time == datetime(2015-07-21T23:46:27Z) | project host", "host")
 	if want := []string{"host=dataserver992.example.com", "host=localhost"}; !slices.Equal(times, want) {
 		t.Errorf("events at the envelopes' times: %v, want %v", times, want)
 	}
@@ -223,7 +190,7 @@ func TestHECIndex(t *testing.T) {
 	if ts.count("a") != 1 || ts.count("b") != 3 || ts.count("c") != 1 {
 		t.Fatalf("counts a=%d b=%d c=%d, want 1, 3, 1", ts.count("a"), ts.count("b"), ts.count("c"))
 	}
-	if rows := ts.hecRows("['b'] | project _raw, index", "_raw", "index"); !slices.Equal(rows, []string{"_raw=1,index=a", "_raw=2,index=b", "_raw=3,index=a"}) {
+	if rows := ts.rowsOf("['b'] | project _raw, index", "_raw", "index"); !slices.Equal(rows, []string{"_raw=1,index=a", "_raw=2,index=b", "_raw=3,index=a"}) {
 		t.Errorf("dataset b: %v", rows)
 	}
 
@@ -275,7 +242,7 @@ func TestHECRefusedBodies(t *testing.T) {
 	if a.InvalidEvent == nil || *a.InvalidEvent != 1 || !strings.Contains(a.Detail, `"yesterday"`) {
 		t.Errorf("bad time: %+v", a)
 	}
-	if rows := ts.hecRows("['logs'] | project _raw", "_raw"); !slices.Equal(rows, []string{"_raw=a", "_raw=c"}) {
+	if rows := ts.rowsOf("['logs'] | project _raw", "_raw"); !slices.Equal(rows, []string{"_raw=a", "_raw=c"}) {
 		t.Errorf("stored %v, want a and c", rows)
 	}
 }
@@ -289,7 +256,7 @@ func TestHECRawJSON(t *testing.T) {
 	if r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
-	if rows := ts.hecRows("['logs'] | project a, ['b.c'], host", "a", "b.c", "host"); !slices.Equal(rows, []string{"a=1,b.c=d,host=h"}) {
+	if rows := ts.rowsOf("['logs'] | project a, ['b.c'], host", "a", "b.c", "host"); !slices.Equal(rows, []string{"a=1,b.c=d,host=h"}) {
 		t.Errorf("rows %v", rows)
 	}
 }

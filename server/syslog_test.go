@@ -77,7 +77,7 @@ func TestSyslogListenerTCP(t *testing.T) {
 			"application=sshd,procid=4242,severity=info,facility=auth,message=Accepted publickey for root,iut=,remoteAddress=127.0.0.1,hostname=myhost",
 			"severity=notice,facility=user,message=plain line from nc,iut=,remoteAddress=127.0.0.1",
 		}, "application", "procid", "msgid", "severity", "facility", "message", "iut", "remoteAddress", "hostname")
-	if got := ts.syslogRows("['sys'] | where application == 'evntslog' | project _time", "_time"); !slices.Equal(got, []string{"_time=2003-10-11T22:14:15.003Z"}) {
+	if got := ts.rowsOf("['sys'] | where application == 'evntslog' | project _time", "_time"); !slices.Equal(got, []string{"_time=2003-10-11T22:14:15.003Z"}) {
 		t.Errorf("_time = %v", got)
 	}
 	// The listener counts as ingest on /metrics.
@@ -221,12 +221,12 @@ func TestSyslogListenerIngestLimit(t *testing.T) {
 	select {
 	case d = <-waited:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("the listener read past the ingest limit; stored %v", ts.syslogRows("['sys'] | project message", "message"))
+		t.Fatalf("the listener read past the ingest limit; stored %v", ts.rowsOf("['sys'] | project message", "message"))
 	}
 	if d < time.Second || d > 2*time.Second {
 		t.Errorf("told to wait %v, want the limit's Retry-After (1-2 s)", d)
 	}
-	if got := ts.syslogRows("['sys'] | project message", "message"); !slices.Equal(got, []string{"message=first"}) {
+	if got := ts.rowsOf("['sys'] | project message", "message"); !slices.Equal(got, []string{"message=first"}) {
 		t.Fatalf("over the limit, stored %v", got)
 	}
 	clock.add(d)
