@@ -5,7 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
-	"sync"
+	"slices"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -185,24 +185,13 @@ func (s *Server) handleElasticBulk(c *call) error {
 	if index == "" {
 		index = name
 	}
-	buf := bulkAnswers.Get().(*[]byte)
-	if need := bulkAnswerSize(res.Items, index); cap(*buf) < need {
-		*buf = make([]byte, 0, need)
-	}
-	*buf = appendBulkAnswer((*buf)[:0], index, &res, time.Since(start))
-	c.SetBody(*buf) // copies
-	if cap(*buf) <= maxPooledAnswer {
-		bulkAnswers.Put(buf)
-	}
+	// The answer (a megabyte for 10 000 documents) is built in the
+	// response's own pooled buffer, sized once: built apart, SetBody
+	// copied it there.
+	dst := slices.Grow(c.Response.SwapBody(nil)[:0], bulkAnswerSize(res.Items, index))
+	c.Response.SwapBody(appendBulkAnswer(dst, index, &res, time.Since(start)))
 	return nil
 }
-
-// bulkAnswers pools the buffers answers are built in: a batch of 10 000
-// documents answers about a megabyte.
-var bulkAnswers = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledAnswer keeps a huge answer's buffer out of the pool.
-const maxPooledAnswer = 8 << 20
 
 // elasticRetryable turns the ingest limit's 430, which no Elasticsearch
 // shipper knows, into the 429 they all retry after a pause.

@@ -5,8 +5,10 @@ package server
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/aplite/aplite/bench/gen"
+	"github.com/aplite/aplite/db"
 )
 
 // BenchmarkIngestElasticHTTP holds the Elasticsearch door to plain NDJSON
@@ -39,4 +41,21 @@ func elasticBenchDoors(b *testing.B, post benchPost) {
 		benchDoor{name: "ndjson-@timestamp", path: "/v1/ingest/bench?timestamp-field=@timestamp", body: docs, headers: nd},
 		benchDoor{name: "elastic", path: "/v1/ingest/bench/elastic/_bulk", body: bulk, headers: nd},
 		benchDoor{name: "ndjson", path: "/v1/ingest/bench", body: events, headers: nd})
+}
+
+// BenchmarkBulkAnswer builds the answer to a 10 000-document bulk
+// request, every document stored: the door's own work after the decode
+// (BenchmarkDecodeBulk in core/ingest measures that beside NDJSON).
+func BenchmarkBulkAnswer(b *testing.B) {
+	res := db.BulkResult{Items: make([]db.BulkItem, 10000)}
+	for i := range res.Items {
+		res.Items[i] = db.BulkItem{Op: db.BulkCreate, Index: "bench", Row: i}
+	}
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = appendBulkAnswer(buf[:0], "bench", &res, time.Millisecond)
+	}
+	b.SetBytes(int64(len(buf)))
+	b.ReportMetric(10000*float64(b.N)/b.Elapsed().Seconds(), "items/s")
 }
