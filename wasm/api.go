@@ -129,8 +129,10 @@ func (a *api) loadFile(args []js.Value) (any, error) {
 	return a.s.Load(session.DatasetName(file), bytesArg(args[1]), o)
 }
 
-// query(apl, {start, end, now}): times are RFC 3339 strings; absent or
-// empty ones leave the range open (now defaults to the clock).
+// query(apl, {start, end, now, prefix}): times are RFC 3339 strings;
+// absent or empty ones leave the range open (now defaults to the clock).
+// prefix (bytes) reads files opened in place only that far: a partial
+// answer (session.QueryOptions.Prefix).
 func (a *api) query(args []js.Value) (any, error) {
 	if len(args) > 0 && args[0].Type() == js.TypeString && a.s.ReadsInPlace(args[0].String()) {
 		// Its reads wait on promises, which a call holding the event loop
@@ -154,6 +156,9 @@ func (a *api) queryWith(ctx context.Context, args []js.Value) (any, error) {
 			if *f.dst, err = timeOption(args[1], f.key); err != nil {
 				return nil, err
 			}
+		}
+		if p := args[1].Get("prefix"); p.Type() == js.TypeNumber {
+			o.Prefix = int64(p.Float())
 		}
 	}
 	return a.s.Query(ctx, args[0].String(), o)

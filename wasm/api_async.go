@@ -144,10 +144,11 @@ func await(ctx context.Context, p js.Value) (js.Value, error) {
 	}
 }
 
-// readFunc reads a file through the page's read(from, to) promise.
+// readFunc reads a file through the page's read(from, to) promise; a
+// read the query's end (a Cancel) abandons settles unheard.
 func readFunc(read js.Value) session.ReadFunc {
-	return func(off int64, dst []byte) (int, error) {
-		v, err := await(context.Background(), read.Invoke(float64(off), float64(off+int64(len(dst)))))
+	return func(ctx context.Context, off int64, dst []byte) (int, error) {
+		v, err := await(ctx, read.Invoke(float64(off), float64(off+int64(len(dst)))))
 		if err != nil {
 			return 0, err
 		}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,13 +27,22 @@ import (
 // ReadFunc reads the bytes of a file from off into dst and returns how
 // many it read: len(dst), fewer only at the file's end. The console's is
 // asynchronous underneath, so it is only called from a goroutine that may
-// block (queryAsync in wasm/api_async.go).
-type ReadFunc func(off int64, dst []byte) (int, error)
+// block (queryAsync in wasm/api_async.go). It gives up when ctx ends,
+// the query's: a read the page never answers must not keep a cancelled
+// query, and the Run button, waiting (issue 26).
+type ReadFunc func(ctx context.Context, off int64, dst []byte) (int, error)
 
 // placeChunk (a variable for tests) is the size of the slices a file is read and decoded by:
 // small enough that several engines' slices fit a tab, large enough that
 // the reads' own cost (a promise and a copy each) stays small.
 var placeChunk int64 = 4 << 20
+
+// openSample is how much of a file OpenFile decodes to learn its fields:
+// the lines that start in its first MiB, about 1,500 events of a web
+// log. Decoding a whole slice of every field took most of the time from
+// the drop to the first answer (issue 26); a field found only further on
+// is looked for when a query names it (learnFields).
+var openSample int64 = 1 << 20
 
 // minPiece (a variable for tests) is the smallest byte range worth handing to another engine.
 var minPiece int64 = 16 << 20
@@ -43,7 +53,7 @@ type placeFile struct {
 	size int64
 	read ReadFunc
 	now  int64
-	// fields are the fields and types seen so far: the first slice's at
+	// fields are the fields and types seen so far: the first openSample bytes' at
 	// open, then those a learning pass found (learnFields).
 	mu     sync.Mutex
 	fields map[string]db.ColKey
@@ -89,7 +99,8 @@ type OpenResult struct {
 
 // OpenFile makes the NDJSON file fileName a dataset queried in place,
 // replacing a dataset of that name; read reads its bytes. Its fields are
-// those of its first slice until a query names one found only further on.
+// those of its first openSample bytes until a query names one found only
+// further on.
 func (s *Session) OpenFile(fileName string, size int64, read ReadFunc, now time.Time) (OpenResult, error) {
 	name := DatasetName(fileName)
 	if err := db.ValidateName(name); err != nil {
@@ -99,7 +110,7 @@ func (s *Session) OpenFile(fileName string, size int64, read ReadFunc, now time.
 		return OpenResult{}, fmt.Errorf("%s is %s: only NDJSON is queried in place, load it instead", fileName, f)
 	}
 	f := s.newPlaceFile(name, size, read, now)
-	rd := f.pieceReader(0, size, nil)
+	rd := f.pieceReader(context.Background(), 0, min(size, openSample), nil)
 	c, err := rd.Next()
 	if err != nil && err != io.EOF {
 		return OpenResult{}, fmt.Errorf("cannot read %s: %w", fileName, err)
@@ -175,7 +186,8 @@ func (s *Session) file(name string) *placeFile {
 // fileStream is one query's read of a placeFile: the whole file, or one
 // piece of it, decoding the fields keep allows (nil: every field).
 type fileStream struct {
-	f *placeFile
+	ctx context.Context // the query's, which its reads end with
+	f   *placeFile
 	// keep is "*" for every field, or "apl:" and the query's text, whose
 	// db.QueryReads tells the fields to decode: a piece's description
 	// carries it to another engine as it is.
@@ -198,7 +210,7 @@ func (s *fileStream) Fields() []db.ColKey {
 }
 
 func (s *fileStream) Open() (db.ChunkReader, error) {
-	return s.f.pieceReader(s.from, s.to, keepFunc(s.keep)), nil
+	return s.f.pieceReader(s.ctx, s.from, s.to, keepFunc(s.keep)), nil
 }
 
 // keepFunc is the decoders' Keep of a stream's keep.
@@ -231,12 +243,12 @@ func (s *fileStream) Pieces(n int) []string {
 
 // Piece is the stream of a range Pieces described.
 func (s *fileStream) Piece(desc string) (db.TableStream, error) {
-	return s.f.piece(desc)
+	return s.f.piece(s.ctx, desc)
 }
 
 // piece parses a piece's description: "bytes=FROM-TO;KEEP", KEEP a
-// fileStream's keep.
-func (f *placeFile) piece(desc string) (*fileStream, error) {
+// fileStream's keep, into a stream read under ctx.
+func (f *placeFile) piece(ctx context.Context, desc string) (*fileStream, error) {
 	rng, keep, ok := strings.Cut(desc, ";")
 	from, to, ok2 := strings.Cut(strings.TrimPrefix(rng, "bytes="), "-")
 	a, err1 := strconv.ParseInt(from, 10, 64)
@@ -244,7 +256,7 @@ func (f *placeFile) piece(desc string) (*fileStream, error) {
 	if !ok || !ok2 || err1 != nil || err2 != nil || a < 0 || b < a || b > f.size {
 		return nil, fmt.Errorf("bad piece %q of %s (%d bytes)", desc, f.name, f.size)
 	}
-	return &fileStream{f: f, keep: keep, from: a, to: b}, nil
+	return &fileStream{ctx: ctx, f: f, keep: keep, from: a, to: b}, nil
 }
 
 // options are the decoder's settings for a read keeping keep (nil:
@@ -256,8 +268,8 @@ func (f *placeFile) options(keep func(string) bool) db.IngestOptions {
 // pieceReader cuts bytes [from, to) of f into chunks of whole lines: the
 // lines that start in the range, the last one read to its end even past
 // to.
-func (f *placeFile) pieceReader(from, to int64, keep func(string) bool) *lineReader {
-	r := &lineReader{f: f, pos: from, end: to, opts: f.options(keep)}
+func (f *placeFile) pieceReader(ctx context.Context, from, to int64, keep func(string) bool) *lineReader {
+	r := &lineReader{ctx: ctx, f: f, pos: from, end: to, opts: f.options(keep)}
 	if from > 0 { // the line at from belongs to this range only if it starts there
 		r.pos, r.skipping = from-1, true
 	}
@@ -266,6 +278,7 @@ func (f *placeFile) pieceReader(from, to int64, keep func(string) bool) *lineRea
 
 // lineReader yields a piece's lines a slice at a time.
 type lineReader struct {
+	ctx      context.Context
 	f        *placeFile
 	opts     db.IngestOptions
 	pos, end int64 // next byte to read; the range's end
@@ -287,7 +300,7 @@ func (r *lineReader) Next() (db.Chunk, error) {
 		buf := r.f.buffer(len(r.carry) + int(n))
 		copy(buf, r.carry)
 		data := buf[len(r.carry):]
-		got, err := r.f.read(r.pos, data)
+		got, err := r.f.read(r.ctx, r.pos, data)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s at byte %d: %w", r.f.name, r.pos, err)
 		}

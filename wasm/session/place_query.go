@@ -52,27 +52,43 @@ func (s *Session) placeStreams(apl string) ([]*placeFile, db.Reads) {
 	return out, r
 }
 
+// PartialCode is the code of the message a result read from only the
+// start of its files carries (QueryOptions.Prefix).
+const PartialCode = "partial"
+
 // queryInPlace runs req over the in-place files it names. A query naming
 // a field that the lines read so far lack looks for it through the whole
 // file once (learnFields) and runs again if that found any field.
-func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*placeFile, r db.Reads) (*db.TabularResult, error) {
+//
+// prefix, when positive, reads each file only up to that byte, here
+// alone and without looking further for fields: a partial answer that
+// says so.
+func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*placeFile, r db.Reads, prefix int64) (*db.TabularResult, error) {
 	keep := "*"
 	if r.Keep != nil {
 		keep = "apl:" + req.APL
 	}
-	s.mu.Lock()
-	req.Distribute = s.helpers
-	s.mu.Unlock()
+	if prefix <= 0 {
+		s.mu.Lock()
+		req.Distribute = s.helpers
+		s.mu.Unlock()
+	}
 	for try := 0; ; try++ {
 		req.Streams = map[string]db.TableStream{}
+		var read, total int64
 		for _, f := range files {
 			f.failed.Take()
 			f.rows.Store(0)
-			req.Streams[f.name] = &fileStream{f: f, keep: keep, to: f.size}
+			to := f.size
+			if prefix > 0 {
+				to = min(f.size, prefix)
+			}
+			read, total = read+to, total+f.size
+			req.Streams[f.name] = &fileStream{ctx: ctx, f: f, keep: keep, to: to}
 		}
 		res, err := s.db.Query(ctx, req)
 		var qe *db.QueryError
-		if try == 0 && errors.As(err, &qe) && qe.Kind == "semantic" && r.Mentions != nil {
+		if try == 0 && prefix <= 0 && errors.As(err, &qe) && qe.Kind == "semantic" && r.Mentions != nil {
 			found, lerr := learnFields(ctx, files, req.APL, r.Mentions)
 			if lerr != nil {
 				return nil, errors.Join(err, lerr)
@@ -83,6 +99,11 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 		}
 		if err != nil {
 			return nil, err
+		}
+		if read < total {
+			res = res.WithMessage(db.Message{Priority: "info", Count: 1, Code: PartialCode,
+				Msg: fmt.Sprintf("partial: the lines in the first %d of %d bytes", read, total)})
+			res.Partial = true // a copy: WithMessage leaves a cached result alone
 		}
 		for _, f := range files {
 			if n, first := f.failed.Take(); n > 0 {
@@ -108,7 +129,7 @@ func learnFields(ctx context.Context, files []*placeFile, apl string, mentions f
 			continue
 		}
 		before := len(f.keys())
-		rd := f.pieceReader(0, f.size, nil)
+		rd := f.pieceReader(ctx, 0, f.size, nil)
 		rd.opts.Keep = mentions
 		for {
 			if err := ctx.Err(); err != nil {
@@ -152,7 +173,7 @@ func (s *Session) RunFragment(ctx context.Context, frag []byte) ([]byte, error) 
 			return nil, fmt.Errorf("%s: %w", dataset, errNotInPlace)
 		}
 		pf.rows.Store(0)
-		return pf.piece(piece)
+		return pf.piece(ctx, piece)
 	})
 }
 

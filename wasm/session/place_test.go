@@ -35,7 +35,7 @@ func realEvents(n int) []byte {
 
 // reader reads data as the console's worker reads a File, counting reads.
 func reader(data []byte, reads *atomic.Int64) ReadFunc {
-	return func(off int64, dst []byte) (int, error) {
+	return func(_ context.Context, off int64, dst []byte) (int, error) {
 		if reads != nil {
 			reads.Add(1)
 		}
@@ -387,7 +387,7 @@ func TestPieceReaderLines(t *testing.T) {
 		slices.Sort(cuts)
 		var got []string
 		for i := 0; i+1 < len(cuts); i++ {
-			rd := f.pieceReader(cuts[i], cuts[i+1], nil)
+			rd := f.pieceReader(context.Background(), cuts[i], cuts[i+1], nil)
 			for {
 				c, err := rd.Next()
 				if err == io.EOF {
@@ -421,5 +421,49 @@ func TestReadsInPlace(t *testing.T) {
 		if got := s.ReadsInPlace(q); got != want {
 			t.Errorf("ReadsInPlace(%q) = %v, want %v", q, got, want)
 		}
+	}
+}
+
+// A query with a Prefix reads only the lines that start in the files'
+// first bytes, here alone, and says its answer is partial: the console's
+// first answer while a large file is read (issue 26). Without one, the
+// same query counts every line and says nothing of the kind.
+func TestPlacePrefixAnswersPartially(t *testing.T) {
+	smallPieces(t)
+	data := realEvents(3000)
+	s := newTestSession(t)
+	if _, err := s.OpenFile("events.ndjson", int64(len(data)), reader(data, nil), testNow); err != nil {
+		t.Fatal(err)
+	}
+	ran := withHelpers(t, s, "events.ndjson", data, 2, nil)
+	prefix := int64(len(data) / 10)
+	want := bytes.Count(data[:bytes.IndexByte(data[prefix-1:], '\n')+int(prefix)], []byte("\n"))
+	res, err := s.Query(context.Background(), "['events'] | summarize count()", QueryOptions{Now: testNow, Prefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(t, res); !slices.Equal(got, []string{strconv.Itoa(want)}) {
+		t.Errorf("count() over the first %d bytes = %v, want %d", prefix, got, want)
+	}
+	if !res.Status.IsPartial || len(res.Status.Messages) == 0 || res.Status.Messages[0].Code != PartialCode {
+		t.Errorf("a partial answer's status: isPartial %v, messages %+v", res.Status.IsPartial, res.Status.Messages)
+	}
+	if len(*ran) != 0 {
+		t.Errorf("a partial answer sent fragments to %v", *ran)
+	}
+	res, err = s.Query(context.Background(), "['events'] | summarize count()", QueryOptions{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(t, res); !slices.Equal(got, []string{"3000"}) || res.Status.IsPartial || len(res.Status.Messages) != 0 {
+		t.Errorf("the whole answer: %v, isPartial %v, messages %+v", got, res.Status.IsPartial, res.Status.Messages)
+	}
+	// A prefix past the end is the whole file: not partial.
+	res, err = s.Query(context.Background(), "['events'] | summarize count()", QueryOptions{Now: testNow, Prefix: int64(len(data)) + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(t, res); !slices.Equal(got, []string{"3000"}) || res.Status.IsPartial {
+		t.Errorf("a prefix past the end: %v, isPartial %v", got, res.Status.IsPartial)
 	}
 }

@@ -35,6 +35,11 @@ func New() *Session {
 // the APL text. Zero times mean unbounded (Start, End) or the clock (Now).
 type QueryOptions struct {
 	Start, End, Now time.Time
+	// Prefix, when positive, reads files opened in place only up to that
+	// byte (the lines that start before it), here alone: a quick partial
+	// answer to show while the whole file is read (issue 26). Its result
+	// says so in a "partial" message.
+	Prefix int64
 }
 
 // Query runs apl over the session's datasets. Errors in the query text
@@ -59,7 +64,7 @@ func (s *Session) Query(ctx context.Context, apl string, o QueryOptions) (*db.Ta
 		}
 		return db.Tabular(res), nil
 	}
-	return s.queryInPlace(ctx, req, files, keep)
+	return s.queryInPlace(ctx, req, files, keep, o.Prefix)
 }
 
 // Drop removes a dataset. Dropping one that does not exist is an error

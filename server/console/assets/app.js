@@ -5,7 +5,8 @@ import { Editor } from "./editor.js";
 import { TimeRange } from "./timerange.js";
 import { ResultsTable } from "./table.js";
 import { drawChart } from "./chart.js";
-import { ServerBackend, OfflineBackend, QueryFailure, AuthFailure, engineStats } from "./backends.js";
+import { ServerBackend, QueryFailure, AuthFailure } from "./backends.js";
+import { OfflineBackend, engineStats } from "./offline.js";
 import { escapeHTML } from "./highlight.js";
 import { tz } from "./tz.js";
 import { topValues, renderValues, filterClause, addFilter, DetailPane } from "./explore.js";
@@ -333,34 +334,43 @@ async function run() {
     return;
   }
   state.running = true;
+  state.partial = null;
   $("run").disabled = true;
   showError("");
   setStatus("Running…", { state: "running" });
   const bounds = range.bounds();
   const began = performance.now();
   try {
+    let partial = null; // the partial answer shown while the file is read
     const onProgress = (p) => {
+      if (p.partial) {
+        partial = { ...p.partial, ms: performance.now() - began };
+        state.partial = { apl, ms: partial.ms, bytes: partial.bytes, total: partial.total };
+        showResult(p.partial.result);
+      }
       const rows = p.rows ? `, ${p.rows.toLocaleString("en")} rows` : "";
-      setStatus(`Reading: ${mib(p.bytes)} of ${mib(p.total)} MiB${rows}, ${(p.ms / 1000).toFixed(1)} s`,
-        { state: "reading", bytes: p.bytes, rows: p.rows });
+      const shown = partial ? ` (showing the answer over the first ${mib(partial.bytes)} MiB)` : "";
+      setStatus(p.partial ? `Partial answer over the first ${mib(partial.bytes)} of ${mib(partial.total)} MiB in ${partial.ms.toFixed(0)} ms; reading the rest…`
+        : `Reading: ${mib(p.bytes)} of ${mib(p.total)} MiB${rows}, ${(p.ms / 1000).toFixed(1)} s${shown}`,
+      { state: "reading", bytes: p.bytes || 0, rows: p.rows || 0, partial: partial ? "true" : "" });
       if (q.cancel) {
         state.cancelLoad = q.cancel;
         $("cancel-load").hidden = false;
       }
     };
     const q = b.begin ? b.begin(apl, bounds, onProgress) : { done: b.query(apl, bounds, onProgress) };
+    if (q.cancel) { // at once: an engine that never reports must still be stoppable
+      state.cancelLoad = q.cancel;
+      $("cancel-load").hidden = false;
+    }
     const res = await q.done;
     const ms = performance.now() - began;
     remember(apl);
-    detail.hide();
-    table.show(res);
-    const t = table.table;
-    const kind = drawChart($("chart"), t);
-    const rows = table.rowCount();
+    const { kind, rows } = showResult(res);
     state.last = { apl, bounds, mode: state.mode, ms, rows, chart: kind, result: res };
     $("save").disabled = false;
     setStatus(`${rows.toLocaleString("en")} row${rows === 1 ? "" : "s"} in ${ms.toFixed(0)} ms · ${state.mode}`,
-      { state: "done", ms: ms.toFixed(1), rows });
+      { state: "done", ms: ms.toFixed(1), rows, partial: "" });
   } catch (e) {
     state.last = { apl, bounds, mode: state.mode, error: e.message, pos: e.pos || null };
     $("save").disabled = true;
@@ -372,13 +382,21 @@ async function run() {
     }
     table.show(null);
     $("chart").innerHTML = "";
-    setStatus("Failed", { state: "error" });
+    setStatus("Failed", { state: "error", partial: "" });
   } finally {
     state.running = false;
     $("run").disabled = false;
     $("cancel-load").hidden = true;
     state.cancelLoad = null;
   }
+}
+
+// showResult draws a result's table and chart: the whole answer, or a
+// partial one while a large file read in place is read.
+function showResult(res) {
+  detail.hide();
+  table.show(res);
+  return { kind: drawChart($("chart"), table.table), rows: table.rowCount() };
 }
 
 // saveResult downloads the latest result in the API's tabular shape, which

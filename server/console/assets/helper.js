@@ -9,7 +9,9 @@
 // In: {op: "start", module} | {op: "open", file} | {op: "drop", name} |
 // {op: "fragment", frag} | {op: "memory"}, each with a cid.
 // Out: {cid, ok, result | error}, and {read: bytes, helper, rows} after
-// every read (rows: what the running fragment has decoded).
+// every read (rows: what the running fragment has decoded); {exited,
+// helper} when its engine has stopped. {op: "state"}, with a port, is
+// answered at once on that port, outside the queue (for diagnosis).
 
 import { fileReader } from "./read.js";
 
@@ -17,20 +19,43 @@ let api = null;
 let mem = null;
 let helperNo = 0; // this helper's number, in its reads' progress
 
+// engineLog keeps the engine's last lines of output (a fatal error's
+// too), and exited whether it has ended, for op "state".
+const engineLog = [];
+const log = console.log.bind(console);
+console.log = (...a) => {
+  engineLog.push(a.join(" "));
+  if (engineLog.length > 30) engineLog.shift();
+  log(...a);
+};
+let exited = false;
+
 async function start(module, helper) {
   helperNo = helper;
   await import("./wasm_exec.js");
   const go = new Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
-  go.run(instance);
+  // An end is a fatal error, after which the fragment running here never
+  // answers: the pool fails it, so the worker's engine scans it itself.
+  go.run(instance).then(() => {
+    exited = true;
+    postMessage({ exited: `helper ${helperNo} stopped (${engineLog.slice(-3).join(" ") || "no message"})`, helper: helperNo });
+  });
   api = globalThis.aplite;
   mem = instance.exports.mem;
   return {};
 }
 
-// reader reads a File's byte ranges, telling the worker how much it read.
+// reader reads a File's byte ranges, telling the worker how much it read,
+// through a fileReader made afresh for each fragment (worker.js says why).
+const readers = new Map(); // File -> its current fileReader
 function reader(file) {
-  return fileReader(file, (n) => postMessage({ read: n, helper: helperNo, rows: Number(api.rowsRead()) }));
+  readers.set(file, fileReader(file, onRead));
+  return (from, to) => readers.get(file)(from, to);
+}
+
+function onRead(n) {
+  postMessage({ read: n, helper: helperNo, rows: Number(api.rowsRead()) });
 }
 
 function answer(json) {
@@ -48,6 +73,7 @@ async function handle(m) {
     case "drop":
       return answer(api.drop(m.name));
     case "fragment": {
+      for (const f of readers.keys()) readers.set(f, fileReader(f, onRead));
       const out = await api.runFragment(m.frag);
       if (typeof out === "string") answer(out); // an error answer throws
       return out;
@@ -60,14 +86,22 @@ async function handle(m) {
 }
 
 let queue = Promise.resolve();
+let busy = null; // the message being handled
 self.onmessage = (e) => {
   const m = e.data;
+  if (m.op === "state") {
+    e.ports[0].postMessage({ helper: helperNo, busy, exited, log: engineLog, rows: api && !exited ? Number(api.rowsRead()) : 0 });
+    return;
+  }
   queue = queue.then(async () => {
+    busy = { op: m.op, cid: m.cid };
     try {
       const result = await handle(m);
       postMessage({ cid: m.cid, ok: true, result }, result instanceof Uint8Array ? [result.buffer] : []);
     } catch (err) {
       postMessage({ cid: m.cid, ok: false, error: err.message });
+    } finally {
+      busy = null;
     }
   });
 };

@@ -31,6 +31,11 @@ export class HelperPool {
   }
 
   message(m) {
+    if (m.exited) { // its engine died: fail its calls and start afresh next time
+      const w = this.helpers && this.helpers[m.helper - 1];
+      if (w) this.stop(new Error(m.exited));
+      return;
+    }
     if (m.read) {
       this.onRead(m.read, m.helper, m.rows);
       return;
@@ -44,7 +49,7 @@ export class HelperPool {
 
   send(w, msg) {
     const cid = ++this.next;
-    const done = new Promise((resolve, reject) => this.calls.set(cid, { resolve, reject, w }));
+    const done = new Promise((resolve, reject) => this.calls.set(cid, { resolve, reject, w, op: msg.op }));
     w.postMessage({ ...msg, cid });
     return done;
   }
@@ -67,16 +72,32 @@ export class HelperPool {
     return this.send(w, { op: "fragment", frag });
   }
 
+  // pending lists the calls not answered yet, for diagnosis.
+  pending() {
+    return [...this.calls].map(([cid, c]) => ({ cid, op: c.op, helper: (this.helpers || []).indexOf(c.w) + 1 }));
+  }
+
+  // state asks every helper what it is doing, out of its queue; a helper
+  // that does not answer within a second says so.
+  state() {
+    return Promise.all((this.helpers || []).map((w, i) => new Promise((resolve) => {
+      const t = setTimeout(() => resolve({ helper: i + 1, silent: true }), 1000);
+      const ch = new MessageChannel();
+      ch.port1.onmessage = (e) => { clearTimeout(t); resolve(e.data); };
+      w.postMessage({ op: "state" }, [ch.port2]);
+    })));
+  }
+
   // all sends msg to every helper and waits for their answers.
   all(msg) {
     return Promise.all((this.helpers || []).map((w) => this.send(w, msg)));
   }
 
-  // stop ends every helper, failing what they were doing.
-  stop() {
+  // stop ends every helper, failing what they were doing with err.
+  stop(err = new Error("the query was cancelled")) {
     for (const w of this.helpers || []) {
       w.terminate();
-      this.fail(w, new Error("the query was cancelled"));
+      this.fail(w, err);
     }
     this.helpers = null;
   }

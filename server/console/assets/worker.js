@@ -46,12 +46,30 @@ const pool = new HelperPool(Math.min(navigator.hardwareConcurrency || 1, 8) - 1,
 // queries are the running queries' ids, which cancel may stop.
 const queries = new Set();
 
+// engineLog keeps the engine's last lines of output (Go writes its
+// stdout and stderr, a fatal error's too, through console.log), and
+// exited whether its Go program has ended: a test that finds the worker
+// stuck reads both (op "state").
+const engineLog = [];
+const log = console.log.bind(console);
+console.log = (...a) => {
+  engineLog.push(a.join(" "));
+  if (engineLog.length > 30) engineLog.shift();
+  log(...a);
+};
+let exited = false;
+
 // instantiate runs one engine from the compiled module.
 async function instantiate(module) {
   await import("./wasm_exec.js");
   const go = new Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
-  go.run(instance);
+  // Go's main never returns: an end is a fatal error, after which no
+  // promise of this engine settles. The page replaces the worker.
+  go.run(instance).then(() => {
+    exited = true;
+    postMessage({ fatal: `the engine stopped (${engineLog.slice(-3).join(" ") || "no message"}), so it was restarted` });
+  });
   if (!globalThis.aplite) throw new Error("the WASM engine did not start");
   return { api: globalThis.aplite, mem: instance.exports.mem };
 }
@@ -107,9 +125,19 @@ function stopIfCancelled(id, api, begin, file) {
   throw new Error(`loading ${file.name} was cancelled`);
 }
 
-// reader reads a File's byte ranges for the engine, counting the bytes.
+// reader reads a File's byte ranges for the engine, counting the bytes,
+// through the file's current fileReader. Each query gets fresh ones
+// (freshReaders): a read a cancelled query left in flight, and its
+// read-ahead, must never meet the next query's reads in the same two
+// buffers (the soak of issue 26 saw a query after a Cancel stop reading).
+const readers = new Map(); // File -> its current fileReader
 function reader(file) {
-  return fileReader(file, onRead);
+  readers.set(file, fileReader(file, onRead));
+  return (from, to) => readers.get(file)(from, to);
+}
+
+function freshReaders() {
+  for (const f of readers.keys()) readers.set(f, fileReader(f, onRead));
 }
 
 // openInPlace makes an NDJSON file a dataset every query reads where it
@@ -215,6 +243,8 @@ async function queryInPlace(id, e, apl, range) {
   reading.helperRows.clear();
   queries.add(id);
   try {
+    await partialAnswer(id, e, apl, range);
+    freshReaders();
     return answer(await e.api.queryAsync(apl, range, String(id)));
   } catch (err) {
     if (cancelled.delete(id)) throw new Error("the query was cancelled");
@@ -223,6 +253,27 @@ async function queryInPlace(id, e, apl, range) {
     queries.delete(id);
     reading.id = 0;
   }
+}
+
+// PREVIEW is how much of the files read in place a query's partial
+// answer reads: the lines of the first slices, which this engine decodes
+// in a fraction of a second, where the whole file takes seconds.
+const PREVIEW = 8 << 20;
+
+// partialAnswer answers a query over large files read in place from
+// their first PREVIEW bytes first ({id, partial}), so the page has a
+// first answer at once and shows the whole one when it comes. A partial
+// run that fails says nothing: the whole run reports the error (a field
+// found only further on is an error in the first bytes alone).
+async function partialAnswer(id, e, apl, range) {
+  const total = totalBytes();
+  if (total <= 2 * PREVIEW) return;
+  freshReaders();
+  const res = JSON.parse(await e.api.queryAsync(apl, { ...range, prefix: PREVIEW }, String(id)));
+  if (cancelled.has(id)) throw new Error("cancelled");
+  if (res.error) return;
+  const read = [...placeFiles.values()].reduce((n, f) => n + Math.min(f.size, PREVIEW), 0);
+  postMessage({ id, partial: { result: res, bytes: read, total, ms: performance.now() - reading.began } });
 }
 
 function totalBytes() {
@@ -257,6 +308,11 @@ function resultRows(res) {
 
 self.onmessage = async (e) => {
   const { id, op } = e.data;
+  if (op === "state") { // what the worker waits on, for a test that finds it stuck
+    const helpers = await pool.state();
+    postMessage({ id, ok: true, result: { exited, log: engineLog, queries: [...queries], cancelled: [...cancelled], reading: { ...reading, helperRows: [...reading.helperRows] }, pool: pool.pending(), helpers } });
+    return;
+  }
   if (op === "cancel") {
     cancelled.add(e.data.target);
     if (queries.has(e.data.target) && engine) {
