@@ -223,6 +223,9 @@ func (s *Server) handleCreateDataset(c *call) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
+	if err := s.metaWritable(); err != nil {
+		return err
+	}
 	if err := c.p.requireOrg(capDatasets, actCreate, "datasets"); err != nil {
 		return err
 	}
@@ -291,6 +294,9 @@ func (s *Server) handleUpdateDataset(c *call) error {
 
 func (s *Server) handleDeleteDataset(c *call) error {
 	if err := s.writable(); err != nil {
+		return err
+	}
+	if err := s.metaWritable(); err != nil {
 		return err
 	}
 	name := c.param("id")

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aplite/aplite/db"
@@ -39,7 +41,7 @@ const keepMetaVersions = 4
 // metaSync moves the metadata file between this node and the bucket.
 type metaSync struct {
 	s       *Server
-	lease   *db.Lease // the publisher's; nil while following
+	lease   atomic.Pointer[db.Lease] // the publisher's; nil while following
 	objs    db.ObjectStore
 	version uint64 // newest version published or loaded
 	kick    chan struct{}
@@ -146,7 +148,7 @@ func (m *metaSync) takeOver() error {
 		_ = l.Release(ctx)
 		return fmt.Errorf("metadata in the bucket: %w", err)
 	}
-	m.lease = l
+	m.lease.Store(l)
 	m.s.meta.SetReadOnly(false)
 	if err := m.publish(); err != nil {
 		return fmt.Errorf("publishing metadata: %w", err)
@@ -189,8 +191,8 @@ func (m *metaSync) publish() error {
 			return err
 		}
 	}
-	if m.lease != nil {
-		if err := m.lease.Check(); err != nil {
+	if l := m.lease.Load(); l != nil {
+		if err := l.Check(); err != nil {
 			return err
 		}
 	}
@@ -239,7 +241,7 @@ func (m *metaSync) publishLoop() {
 				// Another node publishes now: follow it.
 				fmt.Fprintf(m.s.cfg.Log, "aplite: no longer publishing the cluster's metadata: %v\n", err)
 				m.s.meta.SetReadOnly(true)
-				m.lease = nil
+				m.lease.Store(nil)
 				m.standbyAfterLoss()
 				return
 			}
@@ -289,6 +291,19 @@ func (m *metaSync) pull() error {
 	return nil
 }
 
+// metaWritable is nil unless this is an ingest node that follows the
+// metadata another ingest node publishes: a change that must reach the
+// metadata (a dataset created or deleted) is refused before it touches
+// the store, not halfway.
+func (s *Server) metaWritable() error {
+	m := s.metaSync
+	if m == nil || s.cfg.MetaRole != MetaPublish || m.lease.Load() != nil {
+		return nil
+	}
+	return &apiError{Status: http.StatusServiceUnavailable, Headers: [][2]string{{"Retry-After", "5"}},
+		Message: "this ingest node follows the metadata another ingest node publishes (the holder of meta/publisher.lease in the bucket): send dataset changes to that node, or retry once it is gone"}
+}
+
 // standbyAfterLoss is standby for a publisher that lost its lease; the
 // done count it holds passes on.
 func (m *metaSync) standbyAfterLoss() { m.done.Add(1); go m.standby() }
@@ -296,10 +311,10 @@ func (m *metaSync) standbyAfterLoss() { m.done.Add(1); go m.standby() }
 func (m *metaSync) close() {
 	close(m.stop)
 	m.done.Wait()
-	if m.lease != nil {
+	if l := m.lease.Load(); l != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_ = m.lease.Release(ctx)
+		_ = l.Release(ctx)
 	}
 }
 

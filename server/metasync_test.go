@@ -32,13 +32,15 @@ func TestMetadataOnePublisherAmongWriters(t *testing.T) {
 	objs := store.NewMemObjects()
 	a := writerNode(t, objs)
 	b := writerNode(t, objs)
-	if a.s.metaSync.lease == nil || b.s.metaSync.lease != nil {
+	if a.s.metaSync.lease.Load() == nil || b.s.metaSync.lease.Load() != nil {
 		t.Fatal("want the first writer to publish the metadata and the second to follow")
 	}
 	a.createDataset("logs")
 	b.must(req{method: "POST", path: "/v1/datasets/logs/ingest", contentType: "application/x-ndjson",
 		body: "{\"n\":1}\n{\"n\":2}\n"}, 200)
-	b.must(req{method: "POST", path: "/v2/datasets", body: map[string]any{"name": "early"}}, 403)
+	b.mustErr(req{method: "POST", path: "/v2/datasets", body: map[string]any{"name": "early"}}, 503, "another ingest node publishes")
+	b.mustErr(req{method: "DELETE", path: "/v2/datasets/logs"}, 503, "another ingest node publishes")
+	a.must(req{method: "POST", path: "/v1/datasets/logs/ingest", contentType: "application/x-ndjson", body: "{\"n\":3}\n"}, 200)
 
 	if err := a.s.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
