@@ -52,7 +52,7 @@ func TestManyWritersThroughput(t *testing.T) {
 			w = append(w, startNode(t, fmt.Sprint("ingest", i), endpoint, filepath.Join(root, fmt.Sprint("w", i)),
 				append([]string{"-role", "ingest", "-flush-interval", "2s"}, storage...)...))
 		}
-		w[0].mustCall("POST", "/v2/datasets", "application/json", []byte(`{"name":"logs"}`))
+		createOnPublisher(t, w)
 		q := startNode(t, "query", endpoint, filepath.Join(root, "q"), append([]string{"-role", "query"}, storage...)...)
 		waitDataset(t, q)
 		cpu0 := make([]float64, nodes)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -88,6 +89,28 @@ func (s *sprayer) run(clients int) *sync.WaitGroup {
 	return &wg
 }
 
+// createOnPublisher creates dataset logs on the ingest node that
+// publishes the metadata (the first to take meta/publisher.lease; the
+// others answer 503 naming it), as a client behind a load balancer
+// would by retrying.
+func createOnPublisher(t *testing.T, w []*node) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		for _, n := range w {
+			code, body := n.call("POST", "/v2/datasets", "application/json", []byte(`{"name":"logs"}`))
+			switch {
+			case code == 200:
+				return
+			case code != 503 || !strings.Contains(string(body), "another ingest node publishes"):
+				t.Fatalf("%s: creating the dataset: %d %s", n.name, code, body)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no ingest node took the metadata publisher's lease")
+		}
+	}
+}
+
 // batchCounts is, per batch, how many events a node holds, and how many
 // event ids it holds more than once.
 func batchCounts(t *testing.T, n *node) (map[string]int, int) {
@@ -121,7 +144,7 @@ func TestManyWriters(t *testing.T) {
 	for i := range 3 {
 		w = append(w, startNode(t, fmt.Sprint("ingest", i), endpoint, filepath.Join(root, fmt.Sprint("w", i)), ingest...))
 	}
-	w[0].mustCall("POST", "/v2/datasets", "application/json", []byte(`{"name":"logs"}`))
+	createOnPublisher(t, w)
 	var q []*node
 	for i := range 2 {
 		q = append(q, startNode(t, fmt.Sprint("query", i), endpoint, filepath.Join(root, fmt.Sprint("q", i)), append([]string{"-role", "query"}, storage...)...))
