@@ -46,6 +46,10 @@ func appendBulkAnswer(dst []byte, index string, res *db.BulkResult, took time.Du
 		op    db.BulkOp
 		index string
 		text  []byte // the item's opening up to its _id's value
+		// created is a whole stored item with a generated _id, its last
+		// 12 characters (idTail) left to fill: most items are that, and
+		// one copy of it is a third of building them piece by piece.
+		created []byte
 	}
 	for i, it := range res.Items {
 		if i > 0 {
@@ -72,6 +76,13 @@ func appendBulkAnswer(dst []byte, index string, res *db.BulkResult, took time.Du
 			head.text = append(head.text, `":{"_index":`...)
 			head.text = appendJSONStr(head.text, idx)
 			head.text = append(head.text, `,"_id":`...)
+			head.created = append(append(head.created[:0], head.text...), `"`+ids.head+`____________"`+createdTail...)
+		}
+		if msg == "" && it.ID == "" {
+			at := len(dst) + len(head.text) + 1 + len(ids.head)
+			dst = append(dst, head.created...)
+			ids.putTail(dst[at : at+idTail])
+			continue
 		}
 		dst = append(dst, head.text...) // items in a row mostly share their action and index
 		if it.ID != "" {
@@ -80,9 +91,7 @@ func appendBulkAnswer(dst []byte, index string, res *db.BulkResult, took time.Du
 			dst = ids.append(dst)
 		}
 		if msg == "" {
-			// _shards, _seq_no and _primary_term, optional in every
-			// client, would be a third of a large answer.
-			dst = append(dst, `,"_version":1,"result":"created","status":201}}`...)
+			dst = append(dst, createdTail...)
 			continue
 		}
 		dst = append(dst, `,"status":400,"error":{"type":"`...)
@@ -113,13 +122,24 @@ func appendJSONStr(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// createdTail ends the item of a stored document after its _id.
+// _shards, _seq_no and _primary_term, optional in every client, would be
+// a third of a large answer.
+const createdTail = `,"_version":1,"result":"created","status":201}}`
+
 // bulkIDs hands out the _id of items that name none: 20 URL-safe
 // characters like Elasticsearch's, unique per process (a random prefix
-// and a counter), cheap enough for every item of a large batch.
+// and a counter), cheap enough for every item of a large batch. The
+// first 8 characters encode 6 bytes of the prefix and never change
+// (head); the last 12 encode its seventh byte and the counter.
 type bulkIDs struct {
-	buf [15]byte
-	n   uint64
+	buf  [15]byte
+	n    uint64
+	head string
 }
+
+// idTail is how many characters of an _id change from one to the next.
+const idTail = 12
 
 var (
 	bulkIDPrefix [7]byte
@@ -138,7 +158,15 @@ func newBulkIDs(items []db.BulkItem) *bulkIDs {
 	}
 	g := &bulkIDs{n: bulkIDSeq.Add(want) - want}
 	copy(g.buf[:], bulkIDPrefix[:])
+	g.head = base64.RawURLEncoding.EncodeToString(g.buf[:6])
 	return g
+}
+
+// putTail writes the last idTail characters of the next id into dst.
+func (g *bulkIDs) putTail(dst []byte) {
+	binary.BigEndian.PutUint64(g.buf[7:], g.n)
+	g.n++
+	base64.RawURLEncoding.Encode(dst, g.buf[6:])
 }
 
 // append appends the next id to dst as a JSON string (its characters
