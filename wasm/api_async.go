@@ -39,7 +39,8 @@ func (a *api) asyncFuncs() map[string]jsFunc {
 		// queryAsync(apl, options?, id?) -> the tabular result, as query;
 		// cancel(id) stops it.
 		"queryAsync": a.promised(a.queryAsync),
-		// runFragment(fragmentJSON) -> a Uint8Array, the answer of a helper.
+		// runFragment(fragmentJSON, id?) -> a Uint8Array, the answer of a
+		// helper; cancel(id) stops it.
 		"runFragment": a.promisedBytes(a.runFragment),
 		"cancel":      guard(a.cancel),
 		// rowsRead() -> the rows the running query has decoded from files
@@ -172,23 +173,32 @@ func (a *api) openFile(args []js.Value) (any, error) {
 }
 
 func (a *api) queryAsync(args []js.Value) (any, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if len(args) > 2 && args[2].Type() != js.TypeUndefined {
-		id := args[2].String()
-		a.async.mu.Lock()
-		a.async.cancels[id] = cancel
-		a.async.mu.Unlock()
-		defer func() {
-			a.async.mu.Lock()
-			delete(a.async.cancels, id)
-			a.async.mu.Unlock()
-		}()
-	}
+	ctx, done := a.cancellable(args, 2)
+	defer done()
 	return a.queryWith(ctx, args)
 }
 
-// cancel(id) stops the queryAsync started with that id, if it runs.
+// cancellable is the context of a call that args[i], when given, names
+// for cancel(id); done ends it.
+func (a *api) cancellable(args []js.Value, i int) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if len(args) <= i || args[i].Type() == js.TypeUndefined {
+		return ctx, cancel
+	}
+	id := args[i].String()
+	a.async.mu.Lock()
+	a.async.cancels[id] = cancel
+	a.async.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		a.async.mu.Lock()
+		delete(a.async.cancels, id)
+		a.async.mu.Unlock()
+	}
+}
+
+// cancel(id) stops the queryAsync or runFragment started with that id,
+// if it runs.
 func (a *api) cancel(args []js.Value) (any, error) {
 	if len(args) < 1 {
 		return nil, errors.New("cancel(id) needs the query's id")
@@ -202,11 +212,17 @@ func (a *api) cancel(args []js.Value) (any, error) {
 	return map[string]bool{"cancelled": c != nil}, nil
 }
 
+// runFragment(fragmentJSON, id?): cancel(id) stops it. A helper's
+// fragment is cancelled rather than its Web Worker ended: the soak of
+// issue 26 saw reads of the same File hang in the other engines after a
+// Cancel had terminated helpers in the middle of a read.
 func (a *api) runFragment(args []js.Value) (any, error) {
 	if len(args) < 1 || args[0].Type() != js.TypeString {
-		return nil, errors.New("runFragment(fragmentJSON) needs the fragment")
+		return nil, errors.New("runFragment(fragmentJSON, id?) needs the fragment")
 	}
-	return a.s.RunFragment(context.Background(), []byte(args[0].String()))
+	ctx, done := a.cancellable(args, 1)
+	defer done()
+	return a.s.RunFragment(ctx, []byte(args[0].String()))
 }
 
 // setHelpers(n, run): the engines this one spreads scans of files read

@@ -12,6 +12,8 @@
 // every read (rows: what the running fragment has decoded); {exited,
 // helper} when its engine has stopped. {op: "state"}, with a port, is
 // answered at once on that port, outside the queue (for diagnosis).
+// {op: "cancel"}, also outside the queue, stops the running fragment,
+// which then answers with its error.
 
 import { fileReader } from "./read.js";
 
@@ -73,8 +75,9 @@ async function handle(m) {
     case "drop":
       return answer(api.drop(m.name));
     case "fragment": {
+      if (m.cid <= cancelUpTo) throw new Error("the query was cancelled");
       for (const f of readers.keys()) readers.set(f, fileReader(f, onRead));
-      const out = await api.runFragment(m.frag);
+      const out = await api.runFragment(m.frag, String(m.cid));
       if (typeof out === "string") answer(out); // an error answer throws
       return out;
     }
@@ -87,12 +90,22 @@ async function handle(m) {
 
 let queue = Promise.resolve();
 let busy = null; // the message being handled
+// A cancel stops every fragment received before it (cid up to
+// cancelUpTo): they belong to the cancelled query.
+let lastCid = 0;
+let cancelUpTo = 0;
 self.onmessage = (e) => {
   const m = e.data;
+  if (m.op === "cancel") { // out of the queue: stops the fragment running now and those queued
+    cancelUpTo = lastCid;
+    if (busy && busy.op === "fragment" && api && !exited) api.cancel(String(busy.cid));
+    return;
+  }
   if (m.op === "state") {
     e.ports[0].postMessage({ helper: helperNo, busy, exited, log: engineLog, rows: api && !exited ? Number(api.rowsRead()) : 0 });
     return;
   }
+  lastCid = Math.max(lastCid, m.cid);
   queue = queue.then(async () => {
     busy = { op: m.op, cid: m.cid };
     try {

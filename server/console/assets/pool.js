@@ -1,8 +1,8 @@
 // The helper engines of the offline worker (helper.js): one per spare
 // core, each with its own copy of the WASM engine, to which the worker's
 // engine hands byte ranges of the files queried in place. A cancelled
-// query ends them (they run a fragment to its end otherwise); the next
-// query starts new ones, which open the files again.
+// query cancels their fragments; a helper whose engine died is ended,
+// and the next query starts new ones, which open the files again.
 
 export class HelperPool {
   // size is how many helpers to run; onRead(bytes, helper, rows) hears
@@ -91,6 +91,14 @@ export class HelperPool {
   // all sends msg to every helper and waits for their answers.
   all(msg) {
     return Promise.all((this.helpers || []).map((w) => this.send(w, msg)));
+  }
+
+  // cancel stops the fragments the helpers run, which then answer with
+  // an error. Ending a helper's Web Worker in the middle of a read made
+  // later reads of the same File hang in the other engines (the soak of
+  // issue 26: after a Cancel, a query stopped reading and never ended).
+  cancel() {
+    for (const w of this.helpers || []) w.postMessage({ op: "cancel" });
   }
 
   // stop ends every helper, failing what they were doing with err.

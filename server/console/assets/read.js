@@ -30,10 +30,38 @@ export function fileReader(file, onRead) {
   };
 }
 
+// Reads of one File run one at a time in a worker, in the order asked.
+// Two streams of the same File at once (a read-ahead a finished or
+// cancelled query left in flight, and the next query's first read) made
+// Chromium's second read never answer: the soak of issue 26 saw queries
+// stop reading for good, mostly just after a Cancel.
+const lastRead = new WeakMap(); // File -> the promise of its last read
+function oneAtATime(file, read) {
+  const p = (lastRead.get(file) || Promise.resolve()).then(read);
+  lastRead.set(file, p.catch(() => {}));
+  return p;
+}
+
+// STALL is how long a read may take before it is tried again as a plain
+// slice: a read that never answers must not hold a query for ever.
+const STALL = 15000;
+
 // readInto reads [from, to) of file into buffers[i] (grown as needed) and
-// returns a view of the bytes read. Where the browser's Blob streams are
-// not byte streams, it reads a fresh ArrayBuffer instead.
-async function readInto(file, from, to, buffers, i) {
+// returns a view of the bytes read, after the file's earlier reads; a
+// read that stalls is read again into a fresh ArrayBuffer.
+function readInto(file, from, to, buffers, i) {
+  return oneAtATime(file, () => {
+    let timer;
+    const stalled = new Promise((resolve) => { timer = setTimeout(resolve, STALL); })
+      .then(async () => new Uint8Array(await file.slice(from, to).arrayBuffer()));
+    return Promise.race([streamInto(file, from, to, buffers, i), stalled]).finally(() => clearTimeout(timer));
+  });
+}
+
+// streamInto reads [from, to) of file into buffers[i] through a byte
+// stream; where the browser's Blob streams are not byte streams, it reads
+// a fresh ArrayBuffer instead.
+async function streamInto(file, from, to, buffers, i) {
   const n = to - from;
   let reader;
   try {

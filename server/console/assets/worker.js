@@ -144,6 +144,8 @@ function freshReaders() {
 // is, here and in each helper.
 async function openInPlace(e, file) {
   const r = answer(await e.api.openFile(file.name, file.size, reader(file)));
+  const old = placeFiles.get(r.dataset);
+  if (old && old !== file) readers.delete(old);
   placeFiles.set(r.dataset, file);
   if (pool.helpers) await pool.all({ op: "open", file });
   else pool.start(e.module, placeFiles);
@@ -153,7 +155,11 @@ async function openInPlace(e, file) {
 
 // loaded forgets a file read in place that a load replaced.
 async function loaded(r) {
-  if (!r.inPlace && placeFiles.delete(r.dataset)) await pool.all({ op: "drop", name: r.dataset }).catch(() => {});
+  if (!r.inPlace && placeFiles.has(r.dataset)) {
+    readers.delete(placeFiles.get(r.dataset));
+    placeFiles.delete(r.dataset);
+    await pool.all({ op: "drop", name: r.dataset }).catch(() => {});
+  }
   return r;
 }
 
@@ -317,7 +323,7 @@ self.onmessage = async (e) => {
     cancelled.add(e.data.target);
     if (queries.has(e.data.target) && engine) {
       (await engine).api.cancel(String(e.data.target));
-      pool.stop();
+      pool.cancel();
     }
     return;
   }
