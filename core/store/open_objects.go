@@ -184,17 +184,28 @@ func claimSlot(ctx context.Context, dir string, opts Options) (string, *lease, e
 	if idErr == nil || errors.Is(leaseErr, ErrObjectNotFound) {
 		slot = legacySlot
 	}
+	// The slot is kept before its lease is taken: a start that fails
+	// after this (the bucket down) comes back to the same slot, never to
+	// slot 0 because takeLease left a writer-id behind.
+	persist := func(slot string) error {
+		if err := os.WriteFile(p, []byte(slot+"\n"), 0o644); err != nil {
+			return fmt.Errorf("store: writing the slot id: %w", err)
+		}
+		return nil
+	}
+	if err := persist(slot); err != nil {
+		return "", nil, err
+	}
 	l, err := takeLease(ctx, dir, slotObjects(opts.Objects, slot), opts)
 	if errors.Is(err, ErrLeaseHeld) && slot == legacySlot && idErr != nil { // another new node was quicker
 		slot = nonce()
+		if err := persist(slot); err != nil {
+			return "", nil, err
+		}
 		l, err = takeLease(ctx, dir, slotObjects(opts.Objects, slot), opts)
 	}
 	if err != nil {
 		return "", nil, err
-	}
-	if err := os.WriteFile(p, []byte(slot+"\n"), 0o644); err != nil {
-		_ = l.release(ctx)
-		return "", nil, fmt.Errorf("store: writing the slot id: %w", err)
 	}
 	return slot, l, nil
 }

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -348,4 +349,56 @@ func TestManyWritersUpgradeLegacyPrefix(t *testing.T) {
 	}
 	exactlyOnce(t, "the reader", idCounts(t, rds), want)
 	exactlyOnce(t, "the new writer", idCounts(t, fds), want)
+}
+
+// Writers started at once on a prefix no writer used: one takes slot 0,
+// the others (refused there) slots of their own; none is refused.
+func TestManyWritersStartTogether(t *testing.T) {
+	clock := &testClock{t: time.Unix(1_800_000_000, 0)}
+	objs := &probeBarrier{MemObjects: NewMemObjects(), n: 4, all: make(chan struct{})}
+	dbs := make([]*DB, 4)
+	errs := make([]error, len(dbs))
+	var wg sync.WaitGroup
+	for i := range dbs {
+		wg.Add(1)
+		go func() { defer wg.Done(); dbs[i], errs[i] = Open(t.TempDir(), multiOpts(objs, clock)) }()
+	}
+	wg.Wait()
+	slots := map[string]bool{}
+	for i, db := range dbs {
+		if errs[i] != nil {
+			t.Fatalf("writer %d: %v", i, errs[i])
+		}
+		defer db.Close()
+		slots[db.slot] = true
+	}
+	if len(slots) != len(dbs) || !slots[legacySlot] {
+		t.Fatalf("slots %v: want %d distinct, one of them 0", slots, len(dbs))
+	}
+}
+
+// probeBarrier holds the first n reads of slot 0's lease until all n
+// came: every writer finds the prefix unused before any takes slot 0.
+type probeBarrier struct {
+	*MemObjects
+	mu  sync.Mutex
+	n   int
+	all chan struct{}
+}
+
+func (p *probeBarrier) Get(ctx context.Context, key string) ([]byte, error) {
+	if key == leaseKey {
+		p.mu.Lock()
+		if p.n > 0 {
+			if p.n--; p.n == 0 {
+				close(p.all)
+			}
+		}
+		p.mu.Unlock()
+		select {
+		case <-p.all:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	return p.MemObjects.Get(ctx, key)
 }
