@@ -2,6 +2,8 @@ package db
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/aplite/aplite/core/store"
 )
@@ -59,7 +61,17 @@ func (d *DB) RunStreamFragment(ctx context.Context, f *Fragment, open func(datas
 // partial result. An error wrapping ErrFragmentParts means the fragment
 // names blocks this node does not know yet.
 func (d *DB) RunFragment(ctx context.Context, cat Catalog, f *Fragment) ([]byte, error) {
-	return d.eng.RunFragmentIn(ctx, cat, f)
+	out, err := d.eng.RunFragmentIn(ctx, cat, f)
+	if errors.Is(err, ErrFragmentParts) && d.st.FollowsOthers() {
+		// An ingest node among many may not have read the other ingest
+		// nodes' newest blocks yet, which the query node names: read
+		// them now rather than answer without them.
+		if rerr := d.st.RefreshOthers(ctx); rerr != nil {
+			return nil, fmt.Errorf("%w (reading the other ingest nodes' blocks: %v)", err, rerr)
+		}
+		out, err = d.eng.RunFragmentIn(ctx, cat, f)
+	}
+	return out, err
 }
 
 // ValidateName reports why name cannot be a dataset's name, or nil.

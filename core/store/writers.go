@@ -236,3 +236,20 @@ func (d *Dataset) loadForeign(ctx context.Context, slots []string, e regEntry) e
 	}
 	return nil
 }
+
+// FollowsOthers reports whether this DB is a writer among many, whose
+// queries read the other writers' slots (OBJECTS.md, "Many writers").
+func (db *DB) FollowsOthers() bool { return db.slotObjs != nil }
+
+// RefreshOthers reads the other writers' newest blocks now, rather than
+// at the next refresh: a query node that read them first may name them.
+func (db *DB) RefreshOthers(ctx context.Context) error {
+	if db.slotObjs == nil {
+		return nil
+	}
+	reg, err := db.registry(ctx)
+	if err != nil {
+		return err
+	}
+	return db.loadAllForeign(ctx, reg)
+}

@@ -402,3 +402,39 @@ func (p *probeBarrier) Get(ctx context.Context, key string) ([]byte, error) {
 	}
 	return p.MemObjects.Get(ctx, key)
 }
+
+// A writer reads the other writers' newest blocks when asked
+// (RefreshOthers: a query node that refreshed first names them in a
+// fragment), not only at its next refresh.
+func TestManyWritersRefreshOthers(t *testing.T) {
+	objs, clock := NewMemObjects(), &testClock{t: time.Unix(1_800_000_000, 0)}
+	a := mustObjDB(t, t.TempDir(), multiOpts(objs, clock))
+	defer a.Close()
+	b := mustObjDB(t, t.TempDir(), multiOpts(objs, clock))
+	defer b.Close()
+	ads, _ := a.Create("logs")
+	bds, err := b.Get("logs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bds.Append(idRows("b", 0, 100)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bds.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(idCounts(t, ads)); n != 0 {
+		t.Fatalf("a saw %d of b's events before any refresh (Refresh is an hour)", n)
+	}
+	if !a.FollowsOthers() {
+		t.Fatal("a writer on object storage does not follow the others")
+	}
+	if err := a.RefreshOthers(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for i := range 100 {
+		want[fmt.Sprintf("b-0-%d", i)] = true
+	}
+	exactlyOnce(t, "a", idCounts(t, ads), want)
+}
