@@ -157,7 +157,11 @@ func (p *blockPart) dropSpan(b []byte) {
 // object storage (the whole column when a query needs all of it).
 func (p *blockPart) span(c colEntry, off, n int) ([]byte, error) {
 	if p.data != nil {
-		return p.data[c.off+off : c.off+off+n], nil // bounds checked by parseBlock
+		b := p.data[c.off+off : c.off+off+n] // bounds checked by parseBlock
+		if p.mapped != nil {
+			readAhead(b)
+		}
+		return b, nil
 	}
 	b, err := p.src.readRange(c.off+off, n)
 	if err != nil {

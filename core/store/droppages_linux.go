@@ -31,3 +31,23 @@ func dropPages(b []byte) {
 	}
 	_ = syscall.Madvise(b[lo-start:hi-start], syscall.MADV_DONTNEED)
 }
+
+// readAhead asks the kernel to read every page of b, a span of a
+// read-only file mapping, in one go before the decoder touches it. A
+// column out of the page cache (the first query after a restart) was
+// otherwise read by page faults, each waiting for its own small
+// readahead window, which cost the cold query most of its time. Pages
+// already cached make it a walk of the page cache, no I/O.
+func readAhead(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo := start &^ (pageSize - 1)
+	// madvise wants a page-aligned start; the mapping covers the page.
+	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, lo, start-lo+uintptr(len(b)), syscall.MADV_WILLNEED)
+}
+
+// adviseRandom turns off read-around on faults in a fresh file mapping
+// (mmapFile says why).
+func adviseRandom(b []byte) { _ = syscall.Madvise(b, syscall.MADV_RANDOM) }

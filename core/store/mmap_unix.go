@@ -28,5 +28,11 @@ func mmapFile(path string) ([]byte, func() error, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: mmap %s: %w", path, err)
 	}
+	// No read-around on faults: opening a block reads its header and
+	// index, and the kernel's readahead window (8 MB on some disks) made
+	// each of those reads pull in megabytes of columns no query had asked
+	// for yet. A query's column is read in whole when it is needed
+	// (readAhead).
+	adviseRandom(data)
 	return data, func() error { return syscall.Munmap(data) }, nil
 }
