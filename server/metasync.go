@@ -136,7 +136,10 @@ func (m *metaSync) takeOver() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	host, _ := os.Hostname()
-	l, err := db.TakeLease(ctx, m.objs, metaLeaseKey, host, os.Getpid(), m.s.cfg.StoreOptions.LeaseTTL, nil)
+	// The store's id of the data directory, whose lock this process
+	// holds: a restart after a crash takes its own lease over at once.
+	node, _ := os.ReadFile(filepath.Join(m.s.cfg.DataDir, "writer-id"))
+	l, err := db.TakeLease(ctx, m.objs, metaLeaseKey, host, strings.TrimSpace(string(node)), os.Getpid(), m.s.cfg.StoreOptions.LeaseTTL, nil)
 	if err != nil {
 		return err
 	}

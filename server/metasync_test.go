@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,4 +67,28 @@ func TestMetadataOnePublisherAmongWriters(t *testing.T) {
 		}
 		return names["logs"] && names["other"]
 	}, "the query node does not list the datasets both writers created")
+}
+
+// A publisher restarted on its data directory after a crash (its lease
+// still live, left by the dead process) publishes at once: a single
+// ingest node must not wait out the lease to take its own metadata back.
+func TestMetadataPublisherRestartTakesOwnLease(t *testing.T) {
+	objs := store.NewMemObjects()
+	dir := t.TempDir()
+	st := db.StoreOptions{Objects: objs, NoSync: true, Refresh: 50 * time.Millisecond, LeaseTTL: time.Minute}
+	d, err := db.Open(dir, db.Options{Store: st, Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := os.ReadFile(filepath.Join(dir, "writer-id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	if _, err := db.TakeLease(t.Context(), objs, metaLeaseKey, host, strings.TrimSpace(string(node)), 1, time.Minute, nil); err != nil {
+		t.Fatal(err) // the crashed process's, live for a minute
+	}
+	ts := newTestServerConfig(t, Config{DataDir: dir, DB: d, Objects: objs, MetaRole: MetaPublish,
+		MetaRefresh: 50 * time.Millisecond, StoreOptions: st})
+	ts.createDataset("logs")
 }

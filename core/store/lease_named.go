@@ -13,15 +13,21 @@ type Lease struct{ l *lease }
 
 // TakeLease acquires the lease at key for this process and keeps
 // renewing it; it fails with ErrLeaseHeld, naming the holder, while
-// another process holds it. host and pid name this process in the lease.
-func TakeLease(ctx context.Context, objs ObjectStore, key, host string, pid int, ttl time.Duration, logf func(string, ...any)) (*Lease, error) {
+// another process holds it. host and pid name this process in the lease;
+// node, when not empty, names its data directory (whose lock the caller
+// holds), so a lease left by a dead process on the same host and
+// directory is taken over at once, as the writer lease is.
+func TakeLease(ctx context.Context, objs ObjectStore, key, host, node string, pid int, ttl time.Duration, logf func(string, ...any)) (*Lease, error) {
 	if ttl <= 0 {
 		ttl = DefaultLeaseTTL
 	}
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	id := leaseID{Host: host, Pid: pid, Node: nonce(), Nonce: nonce()}
+	if node == "" {
+		node = nonce()
+	}
+	id := leaseID{Host: host, Pid: pid, Node: node, Nonce: nonce()}
 	l, err := acquireLeaseAt(ctx, objs, key, id, ttl, time.Now, logf)
 	if err != nil {
 		return nil, err
