@@ -25,7 +25,8 @@ import (
 // core from a live ingest, its debt paid in full once the stream pauses.
 // Once the dataset has been idle for CompactIdle (3 s by default),
 // everything small is merged at once, so a dataset reaches its compact
-// size seconds after an ingest stops.
+// size seconds after an ingest stops. Every merge steps aside while
+// queries run (querygate.go): that is when the fresh blocks are searched.
 const (
 	smallBlockRows = 256 << 10
 	maxMergeRows   = 1 << 20
