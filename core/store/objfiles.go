@@ -20,8 +20,8 @@ type objFiles struct {
 	root   ObjectStore // the bucket: parts read blocks by their full keys
 	prefix string      // the slot's prefix in the bucket
 	name   string
-	grace time.Duration
-	logf  func(string, ...any)
+	grace  time.Duration
+	logf   func(string, ...any)
 
 	mu        sync.Mutex // serialises commits (flusher and maintenance)
 	cat       *catalog   // the newest version written
@@ -38,7 +38,6 @@ func (f *objFiles) del(ctx context.Context, key string) error {
 	}
 	return f.objs.Delete(ctx, key)
 }
-
 
 // writeBlock uploads the block, then commits a catalog version naming it
 // (and dropping the blocks it replaces, so a compaction is one version).

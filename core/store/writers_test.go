@@ -289,7 +289,9 @@ func TestManyWritersDeleteAndTrim(t *testing.T) {
 	exactlyOnce(t, "a", idCounts(t, ads2), want)
 }
 
-func isLease(k string) bool { return k == leaseKey || len(k) > len(leaseKey) && k[len(k)-len(leaseKey)-1:] == "/"+leaseKey }
+func isLease(k string) bool {
+	return k == leaseKey || len(k) > len(leaseKey) && k[len(k)-len(leaseKey)-1:] == "/"+leaseKey
+}
 
 // A prefix an earlier aplite wrote (slot 0, no registry) stays readable,
 // and a new writer on it registers its datasets and adds its own slot.
