@@ -30,8 +30,8 @@ import (
 // BenchmarkQueryMemory starts a fresh server over the prepared directory
 // and runs each reference query five times (nocache, as the peers
 // harness does), sampling VmRSS and RssAnon every 20 ms: the peak over
-// all queries is query-peak-rss-MB, and each query's median time is
-// reported beside it, so a smaller -column-cache shows what it costs.
+// all queries is query-peak-rss-MB, and each query's peak and median
+// time are reported beside it, so a smaller -column-cache shows what it costs.
 func BenchmarkQueryMemory(b *testing.B) {
 	bin := memoryBinary(b)
 	dir, n := preparedData(b, bin)
@@ -44,7 +44,9 @@ func BenchmarkQueryMemory(b *testing.B) {
 		for _, q := range benchQueries {
 			ts := timeQuery(b, p, q, 5)
 			b.ReportMetric(msOf(median(ts)), q.id+"-ms")
-			peak = max(peak, s.peakAndReset())
+			qpeak := s.peakAndReset()
+			b.ReportMetric(mb(qpeak), q.id+"-peak-rss-MB")
+			peak = max(peak, qpeak)
 			anon = max(anon, s.anonPeakAndReset())
 		}
 		s.stop()
