@@ -52,6 +52,7 @@ func cmdServe(args []string) int {
 	maxQueries := fs.Int("max-queries", 0, "queries running at once (default 4 per core); more wait up to 10 s, then get 429")
 	maxBody := fs.String("max-body", "100M", "largest request body, after decompression")
 	flushEvery := fs.Duration("flush-interval", 10*time.Second, "longest time an ingested event stays in the WAL before it is written to a block (and, with -storage, seen by query nodes)")
+	idleFlush := fs.Duration("idle-flush", 2*time.Second, "flush a dataset this long after its last event, before -flush-interval, so an ingest that stopped leaves nothing waiting in the WAL")
 	flushRows := fs.Int("flush-rows", 262144, "events a dataset buffers (compressed, in memory) before they are written to a block: bounds ingest memory per dataset")
 	colCache := fs.String("column-cache", "auto", "memory kept for decoded columns that later queries reuse: a size, 0 for none, or auto, a quarter of -memory-budget (with -memory-budget the cache holds only what running queries leave and gives it back when they need it)")
 	memLimit := fs.String("memory-limit", envOr("GOMEMLIMIT", ""), "soft limit of the process's memory: the garbage collector works harder as the heap nears it, so RSS stays near this bound (e.g. 768M keeps a 10M-event server's query peak under 1 GB, docs/LIMITS.md; empty: no limit, and the heap may grow to twice what it holds) (GOMEMLIMIT)")
@@ -99,7 +100,7 @@ func cmdServe(args []string) int {
 	}
 	cfg := server.Config{QueryTimeout: *queryTimeout, QueryMemory: qmem, MemoryBudget: budget, MaxQueries: *maxQueries, MaxBodyBytes: body, Addr: *addr, DataDir: *data, Token: *token, OrgID: *org, ExternalDataAllow: splitList(*extAllow),
 		Peers: splitList(*peers), Heartbeat: *heartbeat, HeartbeatTTL: *heartbeatTTL, Advertise: *advertise, ClusterSecret: *secret, FragmentMinRows: *fragMin, FragmentTimeout: *fragTimeout, Ingest: sf.ingest,
-		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, CompactInterval: *compactEvery, CompactAge: *compactAge, FlushRows: *flushRows}, Engine: engine}
+		StoreOptions: db.StoreOptions{FlushInterval: *flushEvery, IdleFlush: *idleFlush, CompactInterval: *compactEvery, CompactAge: *compactAge, FlushRows: *flushRows}, Engine: engine}
 	cfg.NotifyAllow = splitList(*notifyAllow)
 	if err := server.ParseNotifyAllow(cfg.NotifyAllow); err != nil {
 		fmt.Fprintln(os.Stderr, "aplite:", err)
