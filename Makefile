@@ -110,9 +110,11 @@ peers:
 CONSOLE_ASSETS := server/console/assets
 # console-soak: offline sessions in headless Chromium (drop an NDJSON file,
 # query, cancel, take, query again), counting hangs and the first answer's
-# time; not in make test (minutes). SESSIONS=50 EVENTS=1000000 by default.
+# time; not in make test (minutes). SESSIONS=50 EVENTS=1000000 by default;
+# FILE=dir/events.ndjson keeps the generated file there; an existing
+# dir/events.parquet is dropped as it is.
 console-soak:
-	APLITE_SOAK_SESSIONS=$(or $(SESSIONS),50) APLITE_SOAK_EVENTS=$(or $(EVENTS),1000000) $(GO) test -count=1 -timeout 6h -v -run TestBrowserOfflineSoak ./server/console/
+	APLITE_SOAK_SESSIONS=$(or $(SESSIONS),50) APLITE_SOAK_EVENTS=$(or $(EVENTS),1000000) APLITE_SOAK_FILE=$(FILE) $(GO) test -count=1 -timeout 6h -v -run TestBrowserOfflineSoak ./server/console/
 
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags '-s -w' -o $(CONSOLE_ASSETS)/aplite.wasm ./wasm

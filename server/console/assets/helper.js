@@ -15,7 +15,7 @@
 // {op: "cancel"}, also outside the queue, stops the running fragment,
 // which then answers with its error.
 
-import { fileReader } from "./read.js";
+import { fileReader, readStats } from "./read.js";
 
 let api = null;
 let mem = null;
@@ -102,7 +102,7 @@ self.onmessage = (e) => {
     return;
   }
   if (m.op === "state") {
-    e.ports[0].postMessage({ helper: helperNo, busy, exited, log: engineLog, rows: api && !exited ? Number(api.rowsRead()) : 0 });
+    e.ports[0].postMessage({ helper: helperNo, busy, exited, log: engineLog, stalls: readStats.stalls, rows: api && !exited ? Number(api.rowsRead()) : 0 });
     return;
   }
   lastCid = Math.max(lastCid, m.cid);

@@ -44,7 +44,9 @@ function oneAtATime(file, read) {
 
 // STALL is how long a read may take before it is tried again as a plain
 // slice: a read that never answers must not hold a query for ever.
+// readStats.stalls counts those reads (the worker's "state" reports it).
 const STALL = 15000;
+export const readStats = { stalls: 0 };
 
 // readInto reads [from, to) of file into buffers[i] (grown as needed) and
 // returns a view of the bytes read, after the file's earlier reads; a
@@ -53,7 +55,10 @@ function readInto(file, from, to, buffers, i) {
   return oneAtATime(file, () => {
     let timer;
     const stalled = new Promise((resolve) => { timer = setTimeout(resolve, STALL); })
-      .then(async () => new Uint8Array(await file.slice(from, to).arrayBuffer()));
+      .then(async () => {
+        readStats.stalls++;
+        return new Uint8Array(await file.slice(from, to).arrayBuffer());
+      });
     return Promise.race([streamInto(file, from, to, buffers, i), stalled]).finally(() => clearTimeout(timer));
   });
 }

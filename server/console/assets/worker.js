@@ -1,5 +1,5 @@
 import { HelperPool } from "./pool.js";
-import { fileReader } from "./read.js";
+import { fileReader, readStats } from "./read.js";
 
 // The offline engine in a Web Worker: the WASM build of aplite runs off
 // the page's thread, so loading a large file or running a long query
@@ -122,7 +122,9 @@ function stopIfCancelled(id, api, begin, file) {
   cancelled.delete(id);
   api.endLoad(begin.id);
   api.drop(begin.dataset);
-  throw new Error(`loading ${file.name} was cancelled`);
+  const err = new Error(`loading ${file.name} was cancelled`);
+  err.cancelled = true;
+  throw err;
 }
 
 // reader reads a File's byte ranges for the engine, counting the bytes,
@@ -298,6 +300,10 @@ async function readNeeds(id, api, needs) {
     try {
       await loadParquet(id, api, file, need.fields, need.rows);
     } catch (err) {
+      if (err.cancelled) { // usable again at once: _time, the rest on demand
+        await loadParquet(0, api, file, []);
+        throw new Error("the query was cancelled");
+      }
       parquetFiles.delete(need.dataset);
       api.drop(need.dataset);
       throw new Error(`cannot read more of ${file.name} (${err.message}): open the file again`);
@@ -316,7 +322,7 @@ self.onmessage = async (e) => {
   const { id, op } = e.data;
   if (op === "state") { // what the worker waits on, for a test that finds it stuck
     const helpers = await pool.state();
-    postMessage({ id, ok: true, result: { exited, log: engineLog, queries: [...queries], cancelled: [...cancelled], reading: { ...reading, helperRows: [...reading.helperRows] }, pool: pool.pending(), helpers } });
+    postMessage({ id, ok: true, result: { exited, log: engineLog, stalls: readStats.stalls, queries: [...queries], cancelled: [...cancelled], reading: { ...reading, helperRows: [...reading.helperRows] }, pool: pool.pending(), helpers } });
     return;
   }
   if (op === "cancel") {
