@@ -266,7 +266,7 @@ async function queryInPlace(id, e, apl, range) {
 // PREVIEW is how much of the files read in place a query's partial
 // answer reads: the lines of the first slices, which this engine decodes
 // in a fraction of a second, where the whole file takes seconds.
-const PREVIEW = 8 << 20;
+const PREVIEW = 4 << 20;
 
 // partialAnswer answers a query over large files read in place from
 // their first PREVIEW bytes first ({id, partial}), so the page has a
