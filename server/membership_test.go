@@ -6,37 +6,19 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/db"
+	"github.com/aplite/aplite/internal/testutil"
 )
-
-// memberClock is a clock the test moves.
-type memberClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *memberClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *memberClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // testMember is a node's membership over objs with the test's clock: it
 // beats every 1 s (when the test says) and lasts 4 s.
-func testMember(t *testing.T, objs db.ObjectStore, clock *memberClock, addr, role string) *membership {
+func testMember(t *testing.T, objs db.ObjectStore, clock *testutil.Clock, addr, role string) *membership {
 	t.Helper()
-	return newMembership(objs, addr, role, time.Second, 4*time.Second, clock.now, t.Logf)
+	return newMembership(objs, addr, role, time.Second, 4*time.Second, clock.Now, t.Logf)
 }
 
 // beatAndList is one tick of m, failing the test on an error.
@@ -64,7 +46,7 @@ func wantPeers(t *testing.T, m *membership, want ...string) {
 // are listed but never sent fragments.
 func TestMembershipJoinAndTTL(t *testing.T) {
 	objs := store.NewMemObjects()
-	clock := &memberClock{t: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)}
+	clock := testutil.NewClock(time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC))
 	a := testMember(t, objs, clock, "10.0.0.1:8080", memberQuery)
 	beatAndList(t, a)
 	wantPeers(t, a, "10.0.0.1:8080")
@@ -82,10 +64,10 @@ func TestMembershipJoinAndTTL(t *testing.T) {
 	}
 
 	// a stops beating (a SIGKILL, a SIGSTOP); b goes on.
-	clock.advance(3 * time.Second)
+	clock.Advance(3 * time.Second)
 	beatAndList(t, b)
 	wantPeers(t, b, "10.0.0.1:8080", "10.0.0.2:8080") // 3 s < 4 s TTL
-	clock.advance(1500 * time.Millisecond)
+	clock.Advance(1500 * time.Millisecond)
 	beatAndList(t, b)
 	wantPeers(t, b, "10.0.0.2:8080")
 	if v := b.view(); len(v) != 3 || v[0].addr != "10.0.0.1:8080" || v[0].alive {
@@ -102,7 +84,7 @@ func TestMembershipJoinAndTTL(t *testing.T) {
 // their next listing, without waiting for its TTL.
 func TestMembershipCleanLeave(t *testing.T) {
 	objs := store.NewMemObjects()
-	clock := &memberClock{t: time.Now()}
+	clock := testutil.NewClock(time.Now())
 	a := testMember(t, objs, clock, "a:1", memberQuery)
 	b := testMember(t, objs, clock, "b:1", memberQuery)
 	beatAndList(t, a)
@@ -122,8 +104,8 @@ func TestMembershipCleanLeave(t *testing.T) {
 // more than its TTL is counted from its next beat instead of its first.
 func TestMembershipStaleHeartbeat(t *testing.T) {
 	objs := store.NewMemObjects()
-	clock := &memberClock{t: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)}
-	old := &memberClock{t: clock.t.Add(-time.Hour)}
+	clock := testutil.NewClock(time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC))
+	old := testutil.NewClock(clock.Now().Add(-time.Hour))
 	dead := testMember(t, objs, old, "dead:1", memberQuery)
 	if err := dead.beat(context.Background()); err != nil {
 		t.Fatal(err)
@@ -140,13 +122,13 @@ func TestMembershipStaleHeartbeat(t *testing.T) {
 	beatAndList(t, a)
 	wantPeers(t, a, "a:1", "dead:1")
 
-	clock.advance(30 * time.Second)
+	clock.Advance(30 * time.Second)
 	beatAndList(t, a)
 	wantPeers(t, a, "a:1")
 	if _, err := objs.Get(context.Background(), memberKey("dead:1")); err != nil {
 		t.Errorf("a heartbeat silent for 30 s was deleted already: %v", err)
 	}
-	clock.advance(31 * time.Second)
+	clock.Advance(31 * time.Second)
 	beatAndList(t, a)
 	if _, err := objs.Get(context.Background(), memberKey("dead:1")); !errors.Is(err, store.ErrObjectNotFound) {
 		t.Errorf("a heartbeat silent for 61 s (TTL 4 s): %v, want it deleted", err)
@@ -160,19 +142,19 @@ func TestMembershipStaleHeartbeat(t *testing.T) {
 // and age: they go once their TTL passes, and come back with the bucket.
 func TestMembershipBucketOutage(t *testing.T) {
 	objs := store.NewMemObjects()
-	clock := &memberClock{t: time.Now()}
+	clock := testutil.NewClock(time.Now())
 	a := testMember(t, objs, clock, "a:1", memberQuery)
 	b := testMember(t, objs, clock, "b:1", memberQuery)
 	beatAndList(t, b)
 	beatAndList(t, a)
 	wantPeers(t, a, "a:1", "b:1")
 	objs.Fail = func(op, key string) error { return errors.New("bucket unreachable") }
-	clock.advance(2 * time.Second)
+	clock.Advance(2 * time.Second)
 	if err := a.refresh(context.Background()); err == nil {
 		t.Fatal("a listing of an unreachable bucket did not fail")
 	}
 	wantPeers(t, a, "a:1", "b:1")
-	clock.advance(3 * time.Second)
+	clock.Advance(3 * time.Second)
 	wantPeers(t, a) // nobody renewed, itself included
 	objs.Fail = nil
 	beatAndList(t, b)
@@ -185,7 +167,7 @@ func TestMembershipBucketOutage(t *testing.T) {
 // changes.
 func TestMembershipUnreadableHeartbeat(t *testing.T) {
 	objs := store.NewMemObjects()
-	clock := &memberClock{t: time.Now()}
+	clock := testutil.NewClock(time.Now())
 	ctx := context.Background()
 	if err := objs.Put(ctx, memberPrefix+"junk.json", []byte("not json")); err != nil {
 		t.Fatal(err)
@@ -201,7 +183,7 @@ func TestMembershipUnreadableHeartbeat(t *testing.T) {
 	if err := a.refresh(ctx); err != nil {
 		t.Errorf("second listing reported the same object again: %v", err)
 	}
-	body, _ := json.Marshal(memberBeat{Addr: "b:1", Role: memberQuery, Beat: clock.now(), TTLMillis: 4000})
+	body, _ := json.Marshal(memberBeat{Addr: "b:1", Role: memberQuery, Beat: clock.Now(), TTLMillis: 4000})
 	if err := objs.Put(ctx, memberPrefix+"junk.json", body); err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +198,7 @@ func TestMembershipUnreadableHeartbeat(t *testing.T) {
 // the members it lists.
 func TestClusterNodesMergesPeersAndMembers(t *testing.T) {
 	objs := store.NewMemObjects()
-	clock := &memberClock{t: time.Now()}
+	clock := testutil.NewClock(time.Now())
 	for _, addr := range []string{"m1:1", "self:1"} {
 		beatAndList(t, testMember(t, objs, clock, addr, memberQuery))
 	}
