@@ -31,6 +31,12 @@ func OpenRemote(opts Options) (*DB, error) {
 }
 
 func (db *DB) refreshLoop() {
+	db.everyRefresh(2*time.Minute, "refreshing catalogs", db.Refresh)
+}
+
+// everyRefresh runs step every Refresh, each run bounded by timeout,
+// until Close; a failed run is logged as what and tried again next tick.
+func (db *DB) everyRefresh(timeout time.Duration, what string, step func(context.Context) error) {
 	t := time.NewTicker(db.opts.Refresh)
 	defer t.Stop()
 	for {
@@ -38,12 +44,12 @@ func (db *DB) refreshLoop() {
 		case <-db.stopRefresh:
 			return
 		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			if err := db.Refresh(ctx); err != nil {
-				db.opts.Logf("store: refreshing catalogs: %v", err)
-			}
-			cancel()
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		if err := step(ctx); err != nil {
+			db.opts.Logf("store: %s: %v", what, err)
+		}
+		cancel()
 	}
 }
 

@@ -142,20 +142,12 @@ func (db *DB) dropStale(ctx context.Context, d *Dataset) error {
 
 // syncLoop follows the registry and the other slots until Close.
 func (db *DB) syncLoop() {
-	t := time.NewTicker(db.opts.Refresh)
-	defer t.Stop()
-	for {
-		select {
-		case <-db.stopRefresh:
-			return
-		case <-t.C:
+	db.everyRefresh(opTimeout, "following the other writers", func(ctx context.Context) error {
+		if err := db.syncSlots(ctx); !errors.Is(err, ErrClosed) {
+			return err
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
-		if err := db.syncSlots(ctx); err != nil && !errors.Is(err, ErrClosed) {
-			db.opts.Logf("store: following the other writers: %v", err)
-		}
-		cancel()
-	}
+		return nil
+	})
 }
 
 // syncSlots applies the registry to this slot (deletes, trims, datasets
