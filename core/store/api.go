@@ -80,6 +80,11 @@ type Options struct {
 	// Refresh is how often a read-only DB (OpenRemote) reloads the
 	// catalogs (default 2 s).
 	Refresh time.Duration
+	// TailInterval is how often a writer on object storage publishes the
+	// events it acknowledged and has not flushed, and a read-only DB
+	// reads them (OBJECTS.md, "Tails"; 0: never; the server's -tail
+	// defaults to 500 ms).
+	TailInterval time.Duration
 	// LeaseTTL is how long the writer lease of a DB on object storage
 	// lasts unrenewed (OBJECTS.md, "The writer lease"; default
 	// DefaultLeaseTTL): how long a crashed writer keeps others out.

@@ -90,6 +90,13 @@ func (d *Dataset) commit(group []*appendReq) {
 		d.dirtySince = now
 	}
 	d.walRecords += int64(len(group))
+	if d.pub != nil {
+		recs := make([]tailRec, len(group))
+		for i, r := range group {
+			recs[i] = tailRec{seq: first + uint64(i), payload: r.payload, rows: r.rows.N}
+		}
+		d.pub.add(recs...)
+	}
 	res := AppendResult{WALLength: d.walRecords}
 	full := d.dirtyRows >= d.opts.FlushRows
 	seal := d.pendingRows >= d.opts.SealRows

@@ -92,6 +92,11 @@ type Dataset struct {
 	// writer's own blocks (OBJECTS.md, "Many writers").
 	union   slotUnion
 	foreign []*blockPart
+	// tail are the writers' published records above the watermarks of
+	// the blocks a read-only DB holds; pub queues a writer's records for
+	// publishing (nil unless it publishes). OBJECTS.md, "Tails".
+	tail []*bufBatch
+	pub  *tailQueue
 	added   time.Time // when this node opened or joined the dataset
 
 	lastAppend atomic.Int64 // ns of the last committed append (compaction policy)
@@ -138,6 +143,14 @@ func newDataset(db *DB, name string, created time.Time, files dsFiles, rec *reco
 	}
 	if d.walRecords > 0 { // a restart after events not yet in blocks: the operator sees they were kept
 		d.opts.Logf("store: dataset %s: replayed %d WAL records (%d events) not yet in blocks", name, d.walRecords, d.pendingRows)
+	}
+	if db.tails != nil && files != nil { // a restart republishes what it replayed
+		d.pub = &tailQueue{}
+		for _, r := range rec.replay {
+			if p, err := encodeRows(nil, r.rows); err == nil {
+				d.pub.add(tailRec{seq: r.seq, payload: p, rows: r.rows.N})
+			}
+		}
 	}
 	d.handedSeq = rec.nextSeq - 1
 	if len(d.buf) > 0 {
@@ -258,6 +271,9 @@ func (d *Dataset) Snapshot() *Snapshot {
 	for _, b := range d.buf {
 		parts = append(parts, b.part)
 	}
+	for _, b := range d.tail {
+		parts = append(parts, b.part)
+	}
 	damaged := d.damaged
 	d.mu.RUnlock()
 	d.db.queries.enter()
@@ -301,7 +317,7 @@ func (d *Dataset) Info() Info {
 			fields[m.Key] = true
 		}
 	}
-	for _, b := range d.buf {
+	for _, b := range slices.Concat(d.buf, d.tail) {
 		in.NumEvents += int64(b.rows.N)
 		in.InputBytes += b.bytes
 		lo, hi := b.part.TimeRange()

@@ -47,6 +47,11 @@ type DB struct {
 	// regCache keeps the registry entries read, so a refresh reads
 	// only those whose object changed.
 	regCache regCache
+	// tailSlots are the slots a read-only DB polls the tails of (the
+	// last Refresh's listing); tails publishes a writer's (OBJECTS.md,
+	// "Tails"; nil when it does not).
+	tailSlots []string
+	tails     *tailPublisher
 
 	// queries counts the running queries, for which compaction steps
 	// aside (querygate.go).

@@ -31,11 +31,16 @@ func openObjects(dir string, opts Options) (*DB, error) {
 	db := &DB{opts: opts, dir: dir, sets: make(map[string]*Dataset), unlock: unlock, lease: l,
 		slot: slot, slotObjs: slotObjects(opts.Objects, slot), stopRefresh: make(chan struct{})}
 	db.newFiles = db.createShared
-	if err := db.openSlot(ctx); err != nil {
+	err = db.startTails(ctx)
+	if err == nil {
+		err = db.openSlot(ctx)
+	}
+	if err != nil {
 		_ = db.Close()
 		return nil, err
 	}
 	go db.syncLoop()
+	go db.runTails()
 	return db, nil
 }
 

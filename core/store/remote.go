@@ -27,6 +27,9 @@ func OpenRemote(opts Options) (*DB, error) {
 		return nil, err
 	}
 	go db.refreshLoop()
+	if opts.TailInterval > 0 {
+		go db.every(opts.TailInterval, opTimeout, "reading the writers' tails", db.PollTails)
+	}
 	return db, nil
 }
 
@@ -37,7 +40,12 @@ func (db *DB) refreshLoop() {
 // everyRefresh runs step every Refresh, each run bounded by timeout,
 // until Close; a failed run is logged as what and tried again next tick.
 func (db *DB) everyRefresh(timeout time.Duration, what string, step func(context.Context) error) {
-	t := time.NewTicker(db.opts.Refresh)
+	db.every(db.opts.Refresh, timeout, what, step)
+}
+
+// every is everyRefresh at another interval.
+func (db *DB) every(interval, timeout time.Duration, what string, step func(context.Context) error) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
@@ -67,6 +75,9 @@ func (db *DB) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("store: listing the writers' slots: %w", err)
 	}
+	db.mu.Lock()
+	db.tailSlots = slots
+	db.mu.Unlock()
 	for name, e := range reg {
 		db.mu.Lock()
 		d, ok := db.sets[name]
@@ -119,17 +130,33 @@ func (db *DB) dropDataset(name string) {
 func (d *Dataset) applyUnion(ctx context.Context, slots []string, e regEntry) error {
 	d.union.mu.Lock()
 	defer d.union.mu.Unlock()
+	return d.applyUnionLocked(ctx, slots, e)
+}
+
+// applyUnionLocked is applyUnion with d.union.mu held.
+func (d *Dataset) applyUnionLocked(ctx context.Context, slots []string, e regEntry) error {
 	parts, gone, changed, err := d.union.load(ctx, d.db.opts.Objects, slots, "", e, d.db.opts.Logf)
 	if err != nil || !changed {
 		return err
 	}
+	d.installLocked(parts, gone, max(e.TrimBefore, d.union.trimBefore()), true)
+	return nil
+}
+
+// installLocked makes parts the dataset's blocks (when changed) and the
+// tail records above their watermarks its tail, in one step under d.mu:
+// a snapshot sees a record in its block or in the tail, never in both
+// (OBJECTS.md, "Tails"). d.union.mu is held.
+func (d *Dataset) installLocked(parts, gone []*blockPart, trimBefore int64, changed bool) {
 	d.mu.Lock()
-	d.blocks, d.trimBefore = parts, max(e.TrimBefore, d.union.trimBefore())
+	if changed {
+		d.blocks, d.trimBefore = parts, trimBefore
+	}
+	d.tail = d.union.tailBatches(d.trimBefore)
 	d.mu.Unlock()
 	for _, p := range gone { // dropped: readers holding a snapshot keep theirs
 		p.unref()
 	}
-	return nil
 }
 
 // bucketDatasets lists the dataset names that have a prefix in the bucket.

@@ -16,6 +16,8 @@ type slotUnion struct {
 	mu    sync.Mutex            // held by a load and the apply of its result
 	cats  map[string]*catalog   // by slot
 	parts map[string]*blockPart // by full key
+	// tails holds the slots' tail records (read-only DBs; tail.go).
+	tails map[string]*slotTail
 }
 
 // load reads the newest version of every slot but skip whose dataset is
