@@ -46,6 +46,15 @@ func (a *api) asyncFuncs() map[string]jsFunc {
 		// rowsRead() -> the rows the running query has decoded from files
 		// read in place, for progress; callable while it waits on a read.
 		"rowsRead": guard(func([]js.Value) (any, error) { return a.s.RowsRead(), nil }),
+		// inMemory(apl) -> true when this engine keeps every column the
+		// query reads of its share of the files read in place: the query
+		// reads nothing, so the console shows no partial answer first.
+		"inMemory": guard(func(args []js.Value) (any, error) {
+			if len(args) < 1 || args[0].Type() != js.TypeString {
+				return nil, errors.New("inMemory(apl) needs the APL text")
+			}
+			return a.s.InMemory(args[0].String()), nil
+		}),
 		// setHelpers(n, run): run(helper, fragmentJSON) returns a promise
 		// of a helper's runFragment answer; helpers are "1".."n".
 		"setHelpers": guard(a.setHelpers),

@@ -65,6 +65,8 @@ type placeFile struct {
 	failed db.FailureTally
 	// rows counts the rows the running query has decoded, for progress.
 	rows atomic.Int64
+	// cache keeps the columns the queries decode (place_cache.go).
+	cache *chunkCache
 	// bufs recycles slice buffers: the rows a slice decodes to copy what
 	// they keep, so its bytes can hold the next slice. A fresh buffer per
 	// slice made the tab's memory grow by the file's size per query until
@@ -133,7 +135,8 @@ func (s *Session) newPlaceFile(name string, size int64, read ReadFunc, now time.
 	if now.IsZero() {
 		now = s.now()
 	}
-	return &placeFile{name: name, size: size, read: read, now: now.UnixNano(), fields: map[string]db.ColKey{}, fruitless: map[string]bool{}}
+	return &placeFile{name: name, size: size, read: read, now: now.UnixNano(), fields: map[string]db.ColKey{}, fruitless: map[string]bool{},
+		cache: newChunkCache()}
 }
 
 // attach makes f the dataset of its name, replacing whatever had it.
@@ -193,6 +196,10 @@ type fileStream struct {
 	// carries it to another engine as it is.
 	keep     string
 	from, to int64
+	// partial marks a read of only the start of the file (a prefix): it
+	// uses the slices kept but keeps none, as its last slice is cut at
+	// the prefix, not where later reads cut it.
+	partial bool
 }
 
 // Fields are the fields the file is known to have, among those the query
@@ -210,7 +217,9 @@ func (s *fileStream) Fields() []db.ColKey {
 }
 
 func (s *fileStream) Open() (db.ChunkReader, error) {
-	return s.f.pieceReader(s.ctx, s.from, s.to, keepFunc(s.keep)), nil
+	r := s.f.pieceReader(s.ctx, s.from, s.to, keepFunc(s.keep))
+	r.cache, r.partial = s.f.cache, s.partial
+	return r, nil
 }
 
 // keepFunc is the decoders' Keep of a stream's keep.
@@ -269,7 +278,7 @@ func (f *placeFile) options(keep func(string) bool) db.IngestOptions {
 // lines that start in the range, the last one read to its end even past
 // to.
 func (f *placeFile) pieceReader(ctx context.Context, from, to int64, keep func(string) bool) *lineReader {
-	r := &lineReader{ctx: ctx, f: f, pos: from, end: to, opts: f.options(keep)}
+	r := &lineReader{ctx: ctx, f: f, from: from, pos: from, end: to, opts: f.options(keep)}
 	if from > 0 { // the line at from belongs to this range only if it starts there
 		r.pos, r.skipping = from-1, true
 	}
@@ -281,14 +290,44 @@ type lineReader struct {
 	ctx      context.Context
 	f        *placeFile
 	opts     db.IngestOptions
+	from     int64
 	pos, end int64 // next byte to read; the range's end
 	skipping bool  // discarding the line that started before the range
-	carry    []byte
-	done     bool
+	// cache, when set, is where the slices this read decodes are kept and
+	// where it takes those kept before instead of reading them.
+	cache   *chunkCache
+	partial bool // keeps no slice (fileStream.partial)
+	carry   []byte
+	done    bool
+}
+
+// fromCache returns the kept slice at the read's position, if it serves
+// the read, and moves past it; it also moves a read that starts inside a
+// line to the first line after, when a read of the same range found it.
+func (r *lineReader) fromCache() (db.Chunk, bool) {
+	off := r.pos - int64(len(r.carry))
+	if r.skipping {
+		at, ok := r.cache.skipTo(r.from)
+		if !ok {
+			return nil, false
+		}
+		off = at
+	}
+	e := r.cache.hit(off, r.end, r.opts.Keep)
+	if e == nil {
+		return nil, false
+	}
+	r.pos, r.carry, r.skipping = e.end, nil, false
+	return &cachedChunkRead{f: r.f, e: e, keep: r.opts.Keep}, true
 }
 
 func (r *lineReader) Next() (db.Chunk, error) {
 	for !r.done {
+		if r.cache != nil {
+			if c, ok := r.fromCache(); ok {
+				return c, nil
+			}
+		}
 		if r.pos >= r.f.size {
 			r.done = true
 			break
@@ -296,7 +335,12 @@ func (r *lineReader) Next() (db.Chunk, error) {
 		if !r.skipping && r.pos >= r.end && len(r.carry) == 0 {
 			return nil, io.EOF
 		}
-		n := min(placeChunk, r.f.size-r.pos)
+		// Reads end on multiples of placeChunk, whatever the range and
+		// whatever slices were taken from the cache before: a slice then
+		// ends at the last line end before one of them, so every read of
+		// the file cuts it the same way and finds the slices kept by
+		// earlier reads (place_cache.go).
+		n := min((r.pos/placeChunk+1)*placeChunk, r.f.size) - r.pos
 		buf := r.f.buffer(len(r.carry) + int(n))
 		copy(buf, r.carry)
 		data := buf[len(r.carry):]
@@ -317,6 +361,9 @@ func (r *lineReader) Next() (db.Chunk, error) {
 			}
 			r.skipping = false
 			buf = buf[i+1:]
+			if r.cache != nil {
+				r.cache.noteSkip(r.from, r.pos-int64(len(buf)))
+			}
 			if r.pos-int64(len(buf)) >= r.end {
 				return nil, io.EOF // no line starts in the range
 			}
@@ -326,7 +373,7 @@ func (r *lineReader) Next() (db.Chunk, error) {
 			j := r.end - 1 - (r.pos - int64(len(buf)))
 			if k := bytes.IndexByte(buf[j:], '\n'); k >= 0 {
 				r.done = true
-				return r.chunk(buf[:j+int64(k)+1]), nil
+				return r.chunk(buf[:j+int64(k)+1], r.pos-int64(len(buf))), nil
 			}
 			r.carry = buf
 			continue
@@ -337,17 +384,24 @@ func (r *lineReader) Next() (db.Chunk, error) {
 			continue
 		}
 		r.carry = append([]byte(nil), buf[cut:]...)
-		return r.chunk(buf[:cut]), nil
+		return r.chunk(buf[:cut], r.pos-int64(len(buf))), nil
 	}
 	if len(bytes.TrimSpace(r.carry)) > 0 {
 		c := r.carry
 		r.carry = nil
-		return r.chunk(c), nil
+		return r.chunk(c, r.pos-int64(len(c))), nil
 	}
 	return nil, io.EOF
 }
 
-func (r *lineReader) chunk(b []byte) db.Chunk { return &lineChunk{f: r.f, body: b, opts: r.opts} }
+// chunk is the lines b, which start at byte start of the file.
+func (r *lineReader) chunk(b []byte, start int64) db.Chunk {
+	c := &lineChunk{f: r.f, body: b, opts: r.opts}
+	if r.cache != nil && !r.partial {
+		c.cache, c.start = r.cache, start
+	}
+	return c
+}
 
 func (r *lineReader) Close() error { return nil }
 
@@ -356,12 +410,26 @@ type lineChunk struct {
 	f    *placeFile
 	body []byte
 	opts db.IngestOptions
+	// cache, when set, keeps the decoded lines, which start at byte start.
+	cache *chunkCache
+	start int64
 }
 
 func (c *lineChunk) Stats() db.Part { return nil }
 
 func (c *lineChunk) Decode() (*db.Rows, error) {
-	rows, res, err := db.Decode(c.body, c.opts)
+	opts := c.opts
+	var paths map[string]bool
+	if c.cache != nil {
+		paths = map[string]bool{}
+		opts.Keep = recordPaths(opts.Keep, paths)
+	}
+	rows, res, err := db.Decode(c.body, opts)
+	if err == nil && c.cache != nil {
+		end := c.start + int64(len(c.body))
+		last := c.start + int64(bytes.LastIndexByte(c.body[:len(c.body)-1], '\n')+1)
+		c.cache.keep(c.start, end, last, rows, paths, res.Result)
+	}
 	c.f.recycle(c.body)
 	c.body = nil
 	if err != nil {

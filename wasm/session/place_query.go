@@ -29,6 +29,33 @@ func (s *Session) ReadsInPlace(apl string) bool {
 	return len(files) > 0
 }
 
+// InMemory reports whether a query over the files read in place that apl
+// names would scan only columns this engine keeps (place_cache.go),
+// reading none of its share of the files: the console then skips the
+// quick partial answer it shows while a file is read.
+func (s *Session) InMemory(apl string) bool {
+	files, r := s.placeStreams(apl)
+	if len(files) == 0 {
+		return false
+	}
+	s.mu.Lock()
+	nodes := 1
+	if s.helpers != nil {
+		nodes = len(s.helpers.Nodes)
+	}
+	s.mu.Unlock()
+	for _, f := range files {
+		to := f.size
+		if p := (&fileStream{f: f, to: f.size}).Pieces(nodes); len(p) > 0 {
+			to = f.size / int64(len(p)) // this engine scans the first piece
+		}
+		if !f.cache.covering(to, r.Keep) {
+			return false
+		}
+	}
+	return true
+}
+
 // placeStreams returns the in-place files apl names, and what it reads.
 func (s *Session) placeStreams(apl string) ([]*placeFile, db.Reads) {
 	s.mu.Lock()
@@ -84,7 +111,7 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 				to = min(f.size, prefix)
 			}
 			read, total = read+to, total+f.size
-			req.Streams[f.name] = &fileStream{ctx: ctx, f: f, keep: keep, to: to}
+			req.Streams[f.name] = &fileStream{ctx: ctx, f: f, keep: keep, to: to, partial: to < f.size}
 		}
 		res, err := s.db.Query(ctx, req)
 		var qe *db.QueryError
@@ -106,6 +133,10 @@ func (s *Session) queryInPlace(ctx context.Context, req *db.Request, files []*pl
 			res.Partial = true // a copy: WithMessage leaves a cached result alone
 		}
 		for _, f := range files {
+			if _, full := f.cache.stats(); full && prefix <= 0 {
+				res = res.WithMessage(db.Message{Priority: "info", Count: 1, Code: NotCachedCode,
+					Msg: fmt.Sprintf("%s: its columns do not all fit in this engine's memory (%d MiB): the rest is read from the file again by every query", f.name, cacheLimit>>20)})
+			}
 			if n, first := f.failed.Take(); n > 0 {
 				res = res.WithMessage(db.Message{Priority: "warn", Count: n, Code: "decode_failed",
 					Msg: fmt.Sprintf("%s: %d lines could not be read, first: %s", f.name, n, first)})

@@ -48,12 +48,17 @@ func reader(data []byte, reads *atomic.Int64) ReadFunc {
 // console's worker does over its Web Workers.
 func withHelpers(t *testing.T, s *Session, file string, data []byte, n int, fail func(node string) error) *[]string {
 	t.Helper()
+	return withHelpersReading(t, s, file, data, n, fail, new(atomic.Int64))
+}
+
+// withHelpersReading is withHelpers counting the helpers' reads in reads.
+func withHelpersReading(t *testing.T, s *Session, file string, data []byte, n int, fail func(node string) error, reads *atomic.Int64) *[]string {
+	t.Helper()
 	nodes := []string{"self"}
 	helpers := map[string]*Session{}
 	for i := range n {
 		h := newTestSession(t)
-		var reads atomic.Int64
-		if _, err := h.AttachFile(file, int64(len(data)), reader(data, &reads), testNow); err != nil || reads.Load() != 0 {
+		if _, err := h.AttachFile(file, int64(len(data)), reader(data, reads), testNow); err != nil || reads.Load() != 0 {
 			t.Fatalf("attaching a helper's file: %v, %d reads", err, reads.Load())
 		}
 		name := "helper-" + strconv.Itoa(i+1)
