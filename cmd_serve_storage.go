@@ -31,6 +31,7 @@ type storageFlags struct {
 	refresh  time.Duration
 	ingest   string
 	leaseTTL time.Duration
+	tail     time.Duration
 }
 
 // configureStorage sets cfg's storage from the flags: the local data
@@ -75,6 +76,14 @@ func configureStorage(ctx context.Context, f storageFlags, cfg *server.Config) (
 	opts := cfg.StoreOptions
 	opts.Objects = objs
 	opts.Refresh = f.refresh
+	if f.tail < 0 {
+		return nil, fmt.Errorf("-tail %v: want a duration of 0 (no tails) or more, such as 500ms", f.tail)
+	}
+	// A query node with -ingest has the ingest node's unflushed events
+	// from its rest fragment: reading tails too would count them twice.
+	if f.ingest == "" {
+		opts.TailInterval = f.tail
+	}
 	cfg.Objects, cfg.MetaRefresh, cfg.MetaRole = objs, f.refresh, server.MetaPublish
 	if f.role == roleQuery {
 		cfg.MetaRole = server.MetaFollow

@@ -30,7 +30,8 @@ func TestClusterFreshEvents(t *testing.T) {
 	fresh := append([]string{"-role", "query", "-ingest", ingest.addr, "-peers", a1 + "," + a2, "-fragment-min-rows", "1"}, storage...)
 	q1 := startNodeAt(t, "query1", a1, endpoint, filepath.Join(root, "q1"), fresh...)
 	q2 := startNodeAt(t, "query2", a2, endpoint, filepath.Join(root, "q2"), fresh...)
-	stale := startNode(t, "stale", endpoint, filepath.Join(root, "stale"), append([]string{"-role", "query"}, storage...)...)
+	// stale reads no tails (-tail 0): it sees what the flushes brought.
+	stale := startNode(t, "stale", endpoint, filepath.Join(root, "stale"), append([]string{"-role", "query"}, append(storage, "-tail", "0")...)...)
 
 	ingest.mustCall("POST", "/v2/datasets", "application/json", []byte(`{"name":"logs"}`))
 	const flushed, buffered = 6 * 2000, 1500
