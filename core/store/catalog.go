@@ -10,8 +10,14 @@ import (
 )
 
 // catalogFormat is the format of OBJECTS.md this code writes; it reads
-// format 1 (every version full, whole indexes) as well.
-const catalogFormat = 2
+// formats 1 (every version full, whole indexes) and 2 (full versions
+// with every block inline) as well.
+const catalogFormat = 3
+
+// writeFormat is the format writers write: catalogFormat, or 2 where a
+// test builds the bucket an earlier aplite left (the upgrade, and the
+// old format's figures beside the new one's).
+var writeFormat = catalogFormat
 
 // checkpointEvery is how often a writer writes a full version rather than
 // a delta: a cold reader reads at most this many objects to build the
@@ -40,6 +46,12 @@ type catalog struct {
 	Lease uint64
 	// checkpoint is the newest full version at or below Version.
 	checkpoint uint64
+	// manifests are the refs of the checkpoint's root (format 3), each
+	// with the fingerprint of its blocks when known, so the next
+	// checkpoint rewrites only the partitions that changed; width is
+	// the checkpoint's partition width (0 before format 3).
+	manifests []manifestRef
+	width     int64
 	// seen is the listing of the Version object this was built from, so a
 	// reader can tell "no new version" from one LIST (a dataset deleted
 	// and created again reaches the same number with another object).
@@ -65,6 +77,12 @@ type catalogDoc struct {
 	Drop       []uint64       `json:"drop,omitempty"`
 	Removed    []catalogGone  `json:"removed,omitempty"`
 	Swept      []string       `json:"swept,omitempty"`
+	// Format 3 roots (OBJECTS.md, "Manifests"): the partitions'
+	// manifests instead of Blocks, and the version whose change Add,
+	// Drop and Swept describe.
+	PartitionWidth int64         `json:"partitionWidth,omitempty"`
+	Manifests      []manifestRef `json:"manifests,omitempty"`
+	Previous       uint64        `json:"previous,omitempty"`
 }
 
 // catalogBlock is one live block: where its object is and its index

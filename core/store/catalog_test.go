@@ -320,8 +320,12 @@ func TestCatalogReadsFormat1(t *testing.T) {
 }
 
 // A version of 4 KiB or more of JSON is stored zstd-compressed; it reads
-// back as it was written, and a damaged one is corruption naming it.
+// back as it was written, and a damaged one is corruption naming it. A
+// format 2 full version is the large one (a root names manifests, which
+// TestCatalogScale checks the same way).
 func TestCatalogCompressedVersions(t *testing.T) {
+	writeFormat = 2
+	defer func() { writeFormat = catalogFormat }()
 	objs, want := flushedBucket(t, checkpointEvery)
 	ctx := context.Background()
 	key := catalogKey("logs", checkpointEvery)

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -13,16 +15,22 @@ import (
 const compressCatalogAt = 4 << 10
 
 // writeCatalog writes n as version n.Version on top of prev (nil for a
-// dataset's first version): a full version at every checkpoint, else a
-// delta of what changed since prev. It fails if that version exists
-// (another writer: OBJECTS.md, rule 3).
+// dataset's first version): a full version at every checkpoint (a root
+// and the manifests of the partitions that changed, OBJECTS.md
+// "Manifests"), else a delta of what changed since prev. It fails if
+// that version exists (another writer: OBJECTS.md, rule 3).
 func writeCatalog(ctx context.Context, objs ObjectStore, prev, n *catalog) error {
-	d := catalogDoc{Format: catalogFormat, Version: n.Version, Dataset: n.Dataset, Created: n.Created,
+	d := catalogDoc{Format: writeFormat, Version: n.Version, Dataset: n.Dataset, Created: n.Created,
 		TrimBefore: n.TrimBefore, NextBlock: n.NextBlock, Written: time.Now().UTC(), Lease: n.Lease}
-	if prev == nil || n.Version%checkpointEvery == 0 || n.Version == 1 {
+	switch full := prev == nil || n.Version%checkpointEvery == 0 || n.Version == 1; {
+	case full && writeFormat >= 3:
+		if err := writeRoot(ctx, objs, prev, n, &d); err != nil {
+			return err
+		}
+	case full:
 		d.Kind, d.Blocks, d.Removed = kindFull, n.Blocks, n.Removed
-		n.checkpoint = n.Version
-	} else {
+		n.checkpoint, n.manifests, n.width = n.Version, nil, 0
+	default:
 		d.Kind, d.Checkpoint = kindDelta, prev.checkpoint
 		d.Add, d.Drop, d.Removed, d.Swept = diffCatalogs(prev, n)
 		n.checkpoint = prev.checkpoint
@@ -44,15 +52,44 @@ func writeCatalog(ctx context.Context, objs ObjectStore, prev, n *catalog) error
 // block uploaded again under the same id counts), ids dropped, removed
 // entries added and removed entries forgotten (swept).
 func diffCatalogs(prev, n *catalog) (add []catalogBlock, drop []uint64, removed []catalogGone, swept []string) {
-	add, left := diffByKey(prev.Blocks, n.Blocks, func(b catalogBlock) string { return b.Key })
-	for _, b := range left {
-		drop = append(drop, b.ID)
-	}
+	add, drop = diffBlocks(prev.Blocks, n.Blocks)
 	removed, forgotten := diffByKey(prev.Removed, n.Removed, func(g catalogGone) string { return g.Key })
 	for _, g := range forgotten {
 		swept = append(swept, g.Key)
 	}
 	return add, drop, removed, swept
+}
+
+// diffBlocks is the blocks of next that old lacks and the ids of those
+// of old that next lacks, by key. Both are sorted by id, as catalogs
+// keep them, so one walk over the two does it: a commit costs no map of
+// a million keys.
+func diffBlocks(old, next []catalogBlock) (add []catalogBlock, drop []uint64) {
+	byID := func(a, b catalogBlock) int { return cmp.Compare(a.ID, b.ID) }
+	if !slices.IsSortedFunc(old, byID) || !slices.IsSortedFunc(next, byID) {
+		added, gone := diffByKey(old, next, func(b catalogBlock) string { return b.Key })
+		for _, b := range gone {
+			drop = append(drop, b.ID)
+		}
+		return added, drop
+	}
+	i, j := 0, 0
+	for i < len(old) || j < len(next) {
+		switch {
+		case j == len(next) || i < len(old) && old[i].ID < next[j].ID:
+			drop = append(drop, old[i].ID)
+			i++
+		case i == len(old) || next[j].ID < old[i].ID:
+			add = append(add, next[j])
+			j++
+		default: // the same id: the same block unless uploaded again
+			if old[i].Key != next[j].Key {
+				drop, add = append(drop, old[i].ID), append(add, next[j])
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return add, drop
 }
 
 // diffByKey returns the elements of next whose key old lacks, and those of

@@ -237,9 +237,10 @@ func (c *catalog) dropBlocks(ids []uint64) {
 const keepVersions = 8
 
 // sweep deletes what no reader can need any more (OBJECTS.md, rules 5 and
-// 6): removed blocks past the grace period, objects no version names that
-// are older than it (uploads a crash orphaned), and catalog versions
-// before the newest checkpoint.
+// 6, "Manifests"): removed blocks and replaced manifests past the grace
+// period, blocks and manifests no version names that are older than it
+// (uploads a crash orphaned), and catalog versions before the newest
+// checkpoint.
 // The next commit drops swept entries from removed. Errors are logged:
 // the next sweep tries again.
 func (f *objFiles) sweep(c *catalog) {
@@ -261,7 +262,14 @@ func (f *objFiles) sweep(c *catalog) {
 			swept = append(swept, g.Key)
 		}
 	}
-	if res, err := f.objs.List(ctx, blockPrefix(f.name), ""); err == nil {
+	for _, r := range c.manifests {
+		named[r.Key] = true
+	}
+	for _, prefix := range []string{blockPrefix(f.name), manifestPrefix(f.name)} {
+		res, err := f.objs.List(ctx, prefix, "")
+		if err != nil {
+			continue
+		}
 		for _, o := range res.Objects {
 			if !named[o.Key] && o.Modified.Before(cutoff) {
 				if err := f.del(ctx, o.Key); err != nil {
