@@ -42,6 +42,11 @@ type foldTerm struct {
 	// special holds the runes (as UTF-8) whose lower case the needle
 	// holds and that only the slow path folds right.
 	special []string
+	// rare is the needle's byte at rareAt that scanRare looks for
+	// instead of scanning word by word, when useRare (ops_rarebyte.go).
+	rare    byte
+	rareAt  int
+	useRare bool
 }
 
 // termAny is the matcher's mode for contains: a match anywhere, no
@@ -68,14 +73,18 @@ func newTermMatcher(low string, mode int, bit byte) *foldTerm {
 	} else {
 		f.one = 0x80 * lanes
 	}
-	if bit == 0 {
-		return f // no rune becomes the needle's bytes but those bytes
+	if bit != 0 {
+		if strings.IndexByte(low, 'i') >= 0 {
+			f.special = append(f.special, "\u0130")
+		}
+		if strings.IndexByte(low, 'k') >= 0 {
+			f.special = append(f.special, "\u212a")
+		}
 	}
-	if strings.IndexByte(low, 'i') >= 0 {
-		f.special = append(f.special, "\u0130")
-	}
-	if strings.IndexByte(low, 'k') >= 0 {
-		f.special = append(f.special, "\u212a")
+	// Folding, a hit may hold a special rune, which only the word scan's
+	// ASCII test leads to.
+	if at, rare, ok := rareByte(low, bit != 0); ok && len(f.special) == 0 {
+		f.rareAt, f.rare, f.useRare = at, rare, true
 	}
 	return f
 }
@@ -83,12 +92,28 @@ func newTermMatcher(low string, mode int, bit byte) *foldTerm {
 // Match reports whether text has the needle as a term (prefix, suffix),
 // or for contains anywhere.
 func (f *foldTerm) Match(text string) bool {
+	m := rareMeter{on: f.useRare}
+	return f.match(text, &m)
+}
+
+// match is Match with the rare byte's scan used while m says it pays.
+func (f *foldTerm) match(text string, m *rareMeter) bool {
 	if len(text) < len(f.low) {
 		// Lower-casing shortens no ASCII byte, and the runes that become
 		// ASCII are longer than what they become.
 		return false
 	}
-	found, ascii := f.scan(text)
+	var found, ascii bool
+	if m.on {
+		var stops int
+		found, stops = f.scanRare(text)
+		m.note(len(text), stops)
+		// The rare byte's scan is used only when no special rune can
+		// make a hit, so whether text is ASCII does not matter.
+		ascii = true
+	} else {
+		found, ascii = f.scan(text)
+	}
 	if found || ascii || f.fold == 0 {
 		return found
 	}
@@ -107,14 +132,15 @@ func (f *foldTerm) Match(text string) bool {
 // every row when sel is nil. The loop is here rather than behind a
 // strPred so that a batch costs no call per row beyond match.
 func (f *foldTerm) fill(strs []string, sel []int32, neg bool, out []bool) {
+	m := rareMeter{on: f.useRare}
 	if sel == nil {
 		for i, s := range strs {
-			out[i] = f.Match(s) != neg
+			out[i] = f.match(s, &m) != neg
 		}
 		return
 	}
 	for _, i := range sel {
-		out[i] = f.Match(strs[i]) != neg
+		out[i] = f.match(strs[i], &m) != neg
 	}
 }
 

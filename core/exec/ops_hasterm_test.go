@@ -233,6 +233,17 @@ func BenchmarkHasTermColumn(b *testing.B) {
 			f := newExactTerm(needle, termWhole)
 			benchColumn(b, size, len(msgs), func() { f.fill(msgs, nil, false, out) })
 		})
+		// The word-at-a-time scan alone, for the rare byte's gain.
+		b.Run(needle+"/exact-words", func(b *testing.B) {
+			f := newExactTerm(needle, termWhole)
+			f.useRare = false
+			benchColumn(b, size, len(msgs), func() { f.fill(msgs, nil, false, out) })
+		})
+		b.Run(needle+"/fold-words", func(b *testing.B) {
+			f := newFoldTerm(needle, termWhole)
+			f.useRare = false
+			benchColumn(b, size, len(msgs), func() { f.fill(msgs, nil, false, out) })
+		})
 		b.Run(needle+"/generic-cs", func(b *testing.B) {
 			benchColumn(b, size, len(msgs), func() {
 				for i, m := range msgs {
