@@ -18,7 +18,7 @@ func TestBrowserPartialFirstAnswer(t *testing.T) {
 	h := newHarness(t)
 	h.open()
 	file := filepath.Join(h.dir, "events.ndjson")
-	const n = 16_000 // about 10 MiB: more than twice the 4 MiB the partial answer reads
+	const n = 16_000 // about 10 MiB: more than the 8 MiB below which no partial answer is given
 	writeEvents(t, file, n)
 	eval[chromedp.Void](h, `window.apliteConsole.range.set("all")`)
 	if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
@@ -42,8 +42,8 @@ func TestBrowserPartialFirstAnswer(t *testing.T) {
 		Bytes int64   `json:"bytes"`
 		Total int64   `json:"total"`
 	}](h, `window.apliteConsole.state.partial || {}`)
-	if p.Bytes != 4<<20 || p.Total <= 2*p.Bytes || p.MS <= 0 {
-		t.Errorf("the partial answer: %+v, want the first 4 MiB of the file", p)
+	if p.Bytes != 1<<20 || p.Total <= 8*p.Bytes || p.MS <= 0 {
+		t.Errorf("the partial answer: %+v, want the first MiB of the file", p)
 	}
 	shown := eval[[]string](h, `window.shown`)
 	if len(shown) != 1 || shown[0] == "" || shown[0] == "16,000" || shown[0] == "16000" {

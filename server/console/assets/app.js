@@ -163,6 +163,7 @@ function setMode(mode) {
   $("signin").hidden = mode !== "server" || signedIn;
   $("who").hidden = mode !== "server" || !signedIn;
   if (mode === "offline" && range.select.value !== "custom") range.set("all");
+  if (mode === "offline") state.offline.warm().catch(() => {}); // a file will come: start its helpers
   refreshDatasets();
 }
 
@@ -454,10 +455,10 @@ async function openFile(file) {
 function setupDrop() {
   const overlay = $("drop");
   let depth = 0;
-  // The engine takes a few hundred ms to start: start it as soon as a
-  // file is on its way (dragged over the page, or the picker opened), so
-  // the drop finds it ready.
-  const warm = () => state.offline.start().catch(() => {});
+  // The engine and its helpers take a second or more to start: start
+  // them as soon as a file is on its way (dragged over the page, or the
+  // picker opened), so the drop finds them ready.
+  const warm = () => state.offline.warm().catch(() => {});
   document.addEventListener("dragenter", (e) => {
     if ([...(e.dataTransfer?.types || [])].includes("Files")) {
       if (!depth) warm();

@@ -16,6 +16,7 @@
 // which then answers with its error.
 
 import { fileReader, readStats } from "./read.js";
+import { warmUp } from "./warm.js";
 
 let api = null;
 let mem = null;
@@ -45,6 +46,7 @@ async function start(module, helper) {
   });
   api = globalThis.aplite;
   mem = instance.exports.mem;
+  await warmUp(api); // its first fragment then finds the decoder compiled
   return {};
 }
 

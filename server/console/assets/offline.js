@@ -2,7 +2,7 @@ import { QueryFailure } from "./backends.js";
 
 // engineStats records the engine's start-up time in its worker (shown to
 // tests and devtools through window.apliteConsole).
-export const engineStats = { startMs: null, restarts: 0 };
+export const engineStats = { startMs: null, phases: null, helpersMs: null, helpers: 0, restarts: 0 };
 
 // CANCEL_GRACE is how long a cancelled call may take to end before the
 // worker is replaced: Cancel must give the page back even when the engine
@@ -97,6 +97,17 @@ export class OfflineBackend {
   async start() {
     const r = await this.after("start").done;
     engineStats.startMs = r.startMs;
+    engineStats.phases = r.phases;
+    return r;
+  }
+
+  // warm starts the engine and its helper engines before a file comes
+  // (the user chose Offline, opened the file picker or drags a file over
+  // the page), so that the drop finds them ready. Without a file the
+  // page starts the engine alone: helpers cost memory.
+  async warm() {
+    const r = await this.after("warm").done;
+    Object.assign(engineStats, { startMs: r.startMs, phases: r.phases, helpersMs: r.helpersMs, helpers: r.helpers });
     return r;
   }
 

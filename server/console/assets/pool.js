@@ -13,21 +13,27 @@ export class HelperPool {
     this.helpers = null;
     this.next = 0;
     this.calls = new Map();
+    this.ready = Promise.resolve();
   }
 
   // start runs the helpers with module (compiled once by the worker) and
-  // opens files (a Map of dataset to File) in each.
+  // opens files (a Map of dataset to File) in each. It returns (and keeps
+  // as ready) a promise that settles once every helper has started, or
+  // failed to.
   start(module, files) {
-    if (this.helpers || this.size < 1) return;
+    if (this.helpers || this.size < 1) return this.ready;
     this.helpers = [];
+    const started = [];
     for (let i = 0; i < this.size; i++) {
       const w = new Worker(new URL("./helper.js", import.meta.url), { type: "module" });
       w.onmessage = (e) => this.message(e.data);
       w.onerror = (e) => this.fail(w, new Error(`helper ${i + 1} failed: ${e.message || "error"}`));
       this.helpers.push(w);
-      this.send(w, { op: "start", module, helper: i + 1 });
-      for (const file of files.values()) this.send(w, { op: "open", file });
+      started.push(this.send(w, { op: "start", module, helper: i + 1 }));
+      for (const file of files.values()) this.send(w, { op: "open", file }).catch(() => {});
     }
+    this.ready = Promise.allSettled(started);
+    return this.ready;
   }
 
   message(m) {

@@ -1,5 +1,6 @@
 import { HelperPool } from "./pool.js";
 import { fileReader, readStats } from "./read.js";
+import { warmUp } from "./warm.js";
 
 // The offline engine in a Web Worker: the WASM build of aplite runs off
 // the page's thread, so loading a large file or running a long query
@@ -84,9 +85,13 @@ function start() {
     } catch {
       module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
     }
+    const compiled = performance.now();
     const e = await instantiate(module);
     engineAPI = e.api;
-    return { ...e, module, startMs: performance.now() - began };
+    const ran = performance.now();
+    await warmUp(e.api);
+    const now = performance.now();
+    return { ...e, module, startMs: now - began, phases: { compileMs: compiled - began, runMs: ran - compiled, warmMs: now - ran } };
   })();
   engine.catch(() => { engine = null; });
   return engine;
@@ -149,7 +154,10 @@ async function openInPlace(e, file) {
   const old = placeFiles.get(r.dataset);
   if (old && old !== file) readers.delete(old);
   placeFiles.set(r.dataset, file);
-  if (pool.helpers) await pool.all({ op: "open", file });
+  // Not waited for: a helper still starting opens it after, in its
+  // queue's order, and before any fragment of a query (a helper whose
+  // open failed fails its fragments, which this engine then scans).
+  if (pool.helpers) pool.all({ op: "open", file }).catch(() => {});
   else pool.start(e.module, placeFiles);
   e.api.setHelpers(pool.size, (n, frag) => pool.run(Number(n), frag));
   return r;
@@ -264,9 +272,14 @@ async function queryInPlace(id, e, apl, range) {
 }
 
 // PREVIEW is how much of the files read in place a query's partial
-// answer reads: the lines of the first slices, which this engine decodes
-// in a fraction of a second, where the whole file takes seconds.
-const PREVIEW = 4 << 20;
+// answer reads: the lines of their first MiB, about 1,500 events of a web
+// log, which a started engine decodes in a tenth of a second where the
+// whole file takes seconds. It was 4 MiB, whose decoding was most of the
+// time from the drop to the first answer once the engines had started
+// before the drop (issue 26: within 2 s). Files up to PARTIAL_OVER get
+// no partial answer: the whole one comes about as soon.
+const PREVIEW = 1 << 20;
+const PARTIAL_OVER = 8 << 20;
 
 // partialAnswer answers a query over large files read in place from
 // their first PREVIEW bytes first ({id, partial}), so the page has a
@@ -275,7 +288,7 @@ const PREVIEW = 4 << 20;
 // found only further on is an error in the first bytes alone).
 async function partialAnswer(id, e, apl, range) {
   const total = totalBytes();
-  if (total <= 2 * PREVIEW) return;
+  if (total <= PARTIAL_OVER) return;
   freshReaders();
   const res = JSON.parse(await e.api.queryAsync(apl, { ...range, prefix: PREVIEW }, String(id)));
   if (cancelled.has(id)) throw new Error("cancelled");
@@ -337,8 +350,15 @@ self.onmessage = async (e) => {
     let result;
     switch (op) {
       case "start":
-        result = { startMs: (await start()).startMs };
+        result = { startMs: (await start()).startMs, phases: (await start()).phases };
         break;
+      case "warm": { // a file is on its way: start the helpers too
+        const { module, startMs, phases } = await start();
+        const began = performance.now();
+        await pool.start(module, placeFiles);
+        result = { startMs, phases, helpersMs: performance.now() - began, helpers: pool.size };
+        break;
+      }
       case "load":
         result = await loaded(await load(id, e.data.file));
         break;
