@@ -14,7 +14,18 @@ type fanOutStage interface {
 // consume. A fan-out stage's pieces each go through the rest of stages
 // before the next piece is built. An error from consume (errStopScan from
 // a full sink among them) ends the run and is returned as is.
+//
+// The columns each stage adds are charged to the query's budget until
+// feed returns, when the batch has been consumed (memcharge.go): a range()
+// over a batch that mv-expand then expands piece by piece is held for
+// the whole expansion.
 func feed(x *Ctx, stages []Stage, b *Batch, consume func(*Batch) error) error {
+	var held int64
+	defer func() {
+		if held != 0 {
+			x.Budget.Charge(-held)
+		}
+	}()
 	for i, st := range stages {
 		if f, ok := st.(fanOutStage); ok {
 			rest := stages[i+1:]
@@ -28,6 +39,12 @@ func feed(x *Ctx, stages []Stage, b *Batch, consume func(*Batch) error) error {
 		}
 		if nb == nil {
 			return nil
+		}
+		if n := addedBytes(b, nb); n > 0 {
+			held += n
+			if err := x.Budget.Charge(n); err != nil {
+				return err
+			}
 		}
 		b = nb
 	}

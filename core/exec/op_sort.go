@@ -34,7 +34,12 @@ func (s *sortStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sortBatch(x, all, s.Keys, -1)
+	out, err := sortBatch(x, all, s.Keys, -1)
+	if err != nil {
+		return nil, err
+	}
+	// The sorted copy, while the rows it was gathered from are alive.
+	return out, x.Budget.Charge(batchBytes(out))
 }
 
 // sortBatch orders a dense batch by keys and keeps the first limit rows

@@ -3,18 +3,18 @@ package exec
 import "github.com/aplite/aplite/vector"
 
 // inFlight estimates what a summarize holds while it consumes one batch:
-// the batch's loaded columns, the key and argument columns it computes
-// from them and its group ids. None of it is kept, but one batch of an
-// mv-expand is a million rows, and eight queries' workers each holding
-// one (a tostring() key of each is 40 MB) were a third of a heap the
-// budget did not see; it is charged for the length of the call.
+// the key and argument columns it computes and its group ids. None of it
+// is kept, but eight queries' workers each computing a tostring() key
+// over a batch were a third of a heap the budget did not see; it is
+// charged for the length of the call. The batch's own columns are not:
+// the stages that built them, or the sink that keeps them, charged them
+// (memcharge.go), and a scan's are one granule's.
 func (sk *aggSink) inFlight(b *Batch, keys []*vector.Vector) int64 {
 	n := int64(0)
-	for _, c := range b.Cols {
-		n += vecBytes(c)
-	}
 	for _, k := range keys {
-		n += vecBytes(k)
+		if !holds(b.Cols, k) {
+			n += vecBytes(k)
+		}
 	}
 	args := 0
 	for _, a := range sk.st.Aggs {

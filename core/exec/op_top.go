@@ -27,8 +27,12 @@ func (s *topStage) Out() Schema { return s.In }
 type topSink struct {
 	st   *topStage
 	best []topRow
-	// charged is what the candidates cost the query's memory budget.
-	charged int64
+	// charged is what the candidates cost the query's memory budget:
+	// their references and the batches they keep alive (kept).
+	charged   int64
+	kept      map[*Batch]keptBatch
+	keptBytes int64
+	round     uint32
 	// shared is the run's threshold, shared with the other workers and
 	// the scan (op_topprune.go).
 	shared *topShared
@@ -77,8 +81,12 @@ func (t *topSink) consume(x *Ctx, b *Batch) error {
 		}
 		kv[i] = v
 	}
-	for _, r := range b.LiveRows() {
+	live := b.LiveRows()
+	for _, r := range live {
 		t.best = append(t.best, topRow{b: b, keys: kv, row: r})
+	}
+	if len(live) > 0 {
+		t.keep(b, kv)
 	}
 	// Candidates are sorted down to N once they are twice N, not after
 	// every batch: a top of a million rows fed in small batches (an
@@ -87,23 +95,70 @@ func (t *topSink) consume(x *Ctx, b *Batch) error {
 	if len(t.best) >= 2*n || len(t.best) >= n && b.Rows() > n {
 		t.best = t.st.keepBest(t.best)
 		t.st.publishBest(t.shared, t.best)
+		t.forget()
 	}
 	return t.charge(x)
 }
 
-// topRowBytes is what the budget is charged per candidate row: the row
-// reference and the cells of its batch it keeps alive.
-func (s *topStage) topRowBytes() int64 { return 32 + 16*int64(len(s.In)) }
+// topRowBytes is what the budget is charged per candidate row for its
+// reference; the batch it keeps alive is charged once (keep).
+func (s *topStage) topRowBytes() int64 { return 32 }
 
-// charge bills the budget for the candidates held beyond those already
-// billed; a top of a million wide rows holds them all until the end.
-func (t *topSink) charge(x *Ctx) error {
-	want := int64(len(t.best)) * t.st.topRowBytes()
-	if want <= t.charged {
-		return nil
+// keptBatch is a batch candidates refer to: what it holds (its columns
+// and the sort keys computed over it) and the last round a candidate
+// still referred to it.
+type keptBatch struct {
+	bytes int64
+	round uint32
+}
+
+// keep records that candidates refer to b: the whole batch stays alive
+// for one row of it, whatever its width (a wide string built by extend
+// over mv-expand's rows).
+func (t *topSink) keep(b *Batch, kv []*vector.Vector) {
+	if _, ok := t.kept[b]; ok {
+		return
 	}
+	if t.kept == nil {
+		t.kept = map[*Batch]keptBatch{}
+	}
+	n := batchBytes(b)
+	for _, k := range kv {
+		if !holds(b.Cols, k) {
+			n += colBytes(k)
+		}
+	}
+	t.kept[b] = keptBatch{bytes: n, round: t.round}
+	t.keptBytes += n
+}
+
+// forget drops the batches no candidate refers to any more.
+func (t *topSink) forget() {
+	t.round++
+	for _, r := range t.best {
+		if k, ok := t.kept[r.b]; ok && k.round != t.round {
+			k.round = t.round
+			t.kept[r.b] = k
+		}
+	}
+	for b, k := range t.kept {
+		if k.round != t.round {
+			delete(t.kept, b)
+			t.keptBytes -= k.bytes
+		}
+	}
+}
+
+// charge bills the budget for what the candidates hold beyond what is
+// billed, and gives back what batches no longer referred to held; a top
+// of a million wide rows holds them all until the end.
+func (t *topSink) charge(x *Ctx) error {
+	want := int64(len(t.best))*t.st.topRowBytes() + t.keptBytes
 	g := want - t.charged
 	t.charged = want
+	if g == 0 {
+		return nil
+	}
 	return x.Budget.Charge(g)
 }
 
@@ -202,7 +257,7 @@ func (t *takeSink) consume(x *Ctx, b *Batch) error {
 	t.parts = append(t.parts, b)
 	t.rows += int64(b.N)
 	// A take of a million rows keeps them all; charged as a collect is.
-	return x.Budget.Charge(int64(b.N) * int64(len(b.Cols)) * 16)
+	return x.Budget.Charge(batchBytes(b))
 }
 
 // Finish implements blockStage.

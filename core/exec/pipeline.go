@@ -219,6 +219,10 @@ func RunStages(x *Ctx, stages []Stage, b *Batch) (*Batch, error) {
 			if nb == nil {
 				nb = emptyBatch(st.Out())
 			}
+			// What it adds is held to the end of the run (memcharge.go).
+			if err := x.Budget.Charge(addedBytes(b, nb)); err != nil {
+				return nil, err
+			}
 			b = nb
 		case blockStage:
 			s, err := st.NewSink(x)
@@ -262,7 +266,12 @@ func (c *collectStage) Finish(x *Ctx, sinks []sink) (*Batch, error) {
 	if len(parts) == 0 {
 		return emptyBatch(c.Sch), nil
 	}
-	return concat(c.Sch, parts)
+	all, err := concat(c.Sch, parts)
+	if err != nil || len(parts) == 1 {
+		return all, err
+	}
+	// The parts and their copy are both alive until the copy is done.
+	return all, x.Budget.Charge(batchBytes(all))
 }
 
 // collectSink keeps the batches it is given, compacted.
@@ -284,7 +293,7 @@ func (s *collectSink) consume(x *Ctx, b *Batch) error {
 	}
 	s.parts = append(s.parts, b)
 	s.rows += b.N
-	return x.Budget.Charge(int64(b.N) * int64(len(b.Cols)) * 16)
+	return x.Budget.Charge(batchBytes(b))
 }
 
 // Full implements sink.
