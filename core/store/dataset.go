@@ -95,9 +95,9 @@ type Dataset struct {
 	// tail are the writers' published records above the watermarks of
 	// the blocks a read-only DB holds; pub queues a writer's records for
 	// publishing (nil unless it publishes). OBJECTS.md, "Tails".
-	tail []*bufBatch
-	pub  *tailQueue
-	added   time.Time // when this node opened or joined the dataset
+	tail  []*bufBatch
+	pub   *tailQueue
+	added time.Time // when this node opened or joined the dataset
 
 	lastAppend atomic.Int64 // ns of the last committed append (compaction policy)
 

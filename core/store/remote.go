@@ -130,17 +130,19 @@ func (db *DB) dropDataset(name string) {
 func (d *Dataset) applyUnion(ctx context.Context, slots []string, e regEntry) error {
 	d.union.mu.Lock()
 	defer d.union.mu.Unlock()
-	return d.applyUnionLocked(ctx, slots, e)
+	_, err := d.applyUnionLocked(ctx, slots, e)
+	return err
 }
 
-// applyUnionLocked is applyUnion with d.union.mu held.
-func (d *Dataset) applyUnionLocked(ctx context.Context, slots []string, e regEntry) error {
+// applyUnionLocked is applyUnion with d.union.mu held; changed says
+// whether a slot's catalog changed.
+func (d *Dataset) applyUnionLocked(ctx context.Context, slots []string, e regEntry) (changed bool, err error) {
 	parts, gone, changed, err := d.union.load(ctx, d.db.opts.Objects, slots, "", e, d.db.opts.Logf)
 	if err != nil || !changed {
-		return err
+		return false, err
 	}
 	d.installLocked(parts, gone, max(e.TrimBefore, d.union.trimBefore()), true)
-	return nil
+	return true, nil
 }
 
 // installLocked makes parts the dataset's blocks (when changed) and the

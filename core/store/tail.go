@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -111,7 +112,7 @@ func (q *tailQueue) putBack(recs []tailRec) {
 // slotTail is what a reader holds of one dataset's tail in one slot.
 type slotTail struct {
 	created time.Time
-	read    map[string]bool       // segment keys read, while the pointer names them
+	read    map[string]bool      // segment keys read, while the pointer names them
 	recs    map[uint64]*bufBatch // by seq
 }
 
@@ -137,13 +138,18 @@ func readTailDoc(ctx context.Context, objs ObjectStore) (*tailDoc, error) {
 // readTailSeg reads one segment's records above floor into st; a
 // segment deleted meanwhile is skipped (its records are in a block by
 // now, or in a newer segment).
-func readTailSeg(ctx context.Context, objs ObjectStore, slot string, seg tailSeg, floor uint64, st *slotTail) error {
+func readTailSeg(ctx context.Context, objs ObjectStore, slot string, seg tailSeg, floor uint64, st *slotTail) (added int, err error) {
 	data, err := objs.Get(ctx, seg.Key)
 	if errors.Is(err, ErrObjectNotFound) {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return err
+		return 0, err
+	}
+	if bytes.HasPrefix(data, zstdMagic) {
+		if data, err = zstdDecompress(data, 4*len(data)); err != nil {
+			return 0, &CorruptionError{File: seg.Key, Reason: "tail segment: " + err.Error()}
+		}
 	}
 	var bad error
 	scan := scanWAL(seg.Key, data, 0, func(seq uint64, payload []byte, off int64) bool {
@@ -155,6 +161,7 @@ func readTailSeg(ctx context.Context, objs ObjectStore, slot string, seg tailSeg
 			return false
 		}
 		st.recs[seq] = &bufBatch{seq: seq, rows: rows, part: NewRowsPart(fmt.Sprintf("t%s-%016x", slot, seq), rows), bytes: rowsBytes(rows)}
+		added++
 		return true
 	})
 	if scan.tail != nil {
@@ -163,7 +170,7 @@ func readTailSeg(ctx context.Context, objs ObjectStore, slot string, seg tailSeg
 		bad = &CorruptionError{File: seg.Key, Offset: int64(scan.damage[0].from), Reason: scan.damage[0].reason}
 	}
 	st.read[seg.Key] = true
-	return bad
+	return added, bad
 }
 
 // PollTails reads every slot's tail pointer and the segments it has not
@@ -213,15 +220,18 @@ func (d *Dataset) applyTail(ctx context.Context, slots []string, slot string, ob
 		u.tails[slot] = st
 	}
 	var first error
+	added := 0
 	named := make(map[string]bool, len(e.Segments))
 	for _, seg := range e.Segments {
 		named[seg.Key] = true
 		if st.read[seg.Key] {
 			continue
 		}
-		if err := readTailSeg(ctx, objs, slot, seg, u.watermark(slot), st); err != nil {
+		n, err := readTailSeg(ctx, objs, slot, seg, u.watermark(slot), st)
+		if err != nil {
 			first = cmp.Or(first, fmt.Errorf("store: dataset %s, slot %s: %w", d.name, slot, err))
 		}
+		added += n
 	}
 	for k := range st.read {
 		if !named[k] {
@@ -233,12 +243,14 @@ func (d *Dataset) applyTail(ctx context.Context, slots []string, slot string, ob
 		d.mu.RLock()
 		reg.TrimBefore = d.trimBefore
 		d.mu.RUnlock()
-		if err := d.applyUnionLocked(ctx, slots, reg); err != nil {
+		reloaded, err := d.applyUnionLocked(ctx, slots, reg)
+		if err != nil || reloaded {
 			return cmp.Or(first, err)
 		}
-		return first
 	}
-	d.installLocked(nil, nil, 0, false)
+	if added > 0 {
+		d.installLocked(nil, nil, 0, false)
+	}
 	return first
 }
 

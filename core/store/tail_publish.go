@@ -136,6 +136,9 @@ func (p *tailPublisher) upload(ctx context.Context, ds string, recs []tailRec) (
 		b = appendFrame(b, r.seq, r.payload)
 		seg.Rows += r.rows
 	}
+	if len(b) >= compressCatalogAt { // the rows payloads compress several-fold
+		b = zstdCompress(nil, b)
+	}
 	return seg, p.db.slotObjs.Put(ctx, seg.Key, b)
 }
 

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -114,6 +115,9 @@ func TestTailsDeadWriter(t *testing.T) {
 	}
 	ro, rds := tailReader(t, objs)
 	publishAndPoll(t, w, ro)
+	if segs := tailSegments(t, objs); len(segs) != 1 || !bytes.HasPrefix(segs[0], zstdMagic) {
+		t.Fatalf("%d tail segments after one publish of 300 events, want one, zstd-compressed", len(segs))
+	}
 	// The writer dies here: no Close (it would flush), its lock let go.
 	w.unlock()
 	if err := ro.PollTails(context.Background()); err != nil {
@@ -160,4 +164,20 @@ func TestTailsBadPointer(t *testing.T) {
 	if n := len(idCounts(t, rds)); n != 10 {
 		t.Errorf("after a bad poll the query node sees %d events, want the 10 it held", n)
 	}
+}
+
+// tailSegments returns the tail segment objects in the bucket.
+func tailSegments(t *testing.T, objs *MemObjects) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, k := range objs.Keys() {
+		if strings.HasPrefix(k, tailPrefix) || strings.Contains(k, "/"+tailPrefix) {
+			b, err := objs.Get(context.Background(), k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, b)
+		}
+	}
+	return out
 }
