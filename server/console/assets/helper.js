@@ -104,7 +104,7 @@ self.onmessage = (e) => {
     return;
   }
   if (m.op === "state") {
-    e.ports[0].postMessage({ helper: helperNo, busy, exited, log: engineLog, stalls: readStats.stalls, rows: api && !exited ? Number(api.rowsRead()) : 0 });
+    e.ports[0].postMessage({ helper: helperNo, busy, exited, log: engineLog, stalls: readStats.stalls, late: readStats.late, lateMaxMs: readStats.lateMaxMs, rows: api && !exited ? Number(api.rowsRead()) : 0 });
     return;
   }
   lastCid = Math.max(lastCid, m.cid);

@@ -49,22 +49,34 @@ function oneAtATime(file, read) {
 // soak still sees about one stream read in ten sessions never answer
 // (cause unknown); a 4 MiB slice takes well under a second, and the
 // first of the two reads to answer wins, so a slow read costs a second
-// read, not an error. readStats.stalls counts them (worker "state").
+// read, not an error. readStats.stalls counts them (worker "state"), and
+// readStats.late those whose stream read answered after all, later
+// (lateMaxMs: the slowest, from its start): a stall that answers late
+// is a slow read (a loaded machine), one that never does is a lost one.
 const STALL = 5000;
-export const readStats = { stalls: 0 };
+export const readStats = { stalls: 0, late: 0, lateMaxMs: 0 };
 
 // readInto reads [from, to) of file into buffers[i] (grown as needed) and
 // returns a view of the bytes read, after the file's earlier reads; a
 // read that stalls is read again into a fresh ArrayBuffer.
 function readInto(file, from, to, buffers, i) {
   return oneAtATime(file, () => {
+    const began = performance.now();
     let timer;
-    const stalled = new Promise((resolve) => { timer = setTimeout(resolve, STALL); })
+    let stalled = false;
+    const streamed = streamInto(file, from, to, buffers, i);
+    streamed.then(() => {
+      if (!stalled) return;
+      readStats.late++;
+      readStats.lateMaxMs = Math.max(readStats.lateMaxMs, performance.now() - began);
+    }, () => {});
+    const again = new Promise((resolve) => { timer = setTimeout(resolve, STALL); })
       .then(async () => {
+        stalled = true;
         readStats.stalls++;
         return new Uint8Array(await file.slice(from, to).arrayBuffer());
       });
-    return Promise.race([streamInto(file, from, to, buffers, i), stalled]).finally(() => clearTimeout(timer));
+    return Promise.race([streamed, again]).finally(() => clearTimeout(timer));
   });
 }
 

@@ -335,7 +335,7 @@ self.onmessage = async (e) => {
   const { id, op } = e.data;
   if (op === "state") { // what the worker waits on, for a test that finds it stuck
     const helpers = await pool.state();
-    postMessage({ id, ok: true, result: { exited, log: engineLog, stalls: readStats.stalls, queries: [...queries], cancelled: [...cancelled], reading: { ...reading, helperRows: [...reading.helperRows] }, pool: pool.pending(), helpers } });
+    postMessage({ id, ok: true, result: { exited, log: engineLog, stalls: readStats.stalls, late: readStats.late, lateMaxMs: readStats.lateMaxMs, queries: [...queries], cancelled: [...cancelled], reading: { ...reading, helperRows: [...reading.helperRows] }, pool: pool.pending(), helpers } });
     return;
   }
   if (op === "cancel") {
