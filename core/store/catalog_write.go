@@ -52,7 +52,10 @@ func writeCatalog(ctx context.Context, objs ObjectStore, prev, n *catalog) error
 // block uploaded again under the same id counts), ids dropped, removed
 // entries added and removed entries forgotten (swept).
 func diffCatalogs(prev, n *catalog) (add []catalogBlock, drop []uint64, removed []catalogGone, swept []string) {
-	add, drop = diffBlocks(prev.Blocks, n.Blocks)
+	add, left := diffBlocks(prev.Blocks, n.Blocks)
+	for _, b := range left {
+		drop = append(drop, b.ID)
+	}
 	removed, forgotten := diffByKey(prev.Removed, n.Removed, func(g catalogGone) string { return g.Key })
 	for _, g := range forgotten {
 		swept = append(swept, g.Key)
@@ -60,31 +63,27 @@ func diffCatalogs(prev, n *catalog) (add []catalogBlock, drop []uint64, removed 
 	return add, drop, removed, swept
 }
 
-// diffBlocks is the blocks of next that old lacks and the ids of those
-// of old that next lacks, by key. Both are sorted by id, as catalogs
+// diffBlocks is the blocks of next that old lacks and those of old that
+// next lacks, by key. Both are sorted by id, as catalogs
 // keep them, so one walk over the two does it: a commit costs no map of
 // a million keys.
-func diffBlocks(old, next []catalogBlock) (add []catalogBlock, drop []uint64) {
+func diffBlocks(old, next []catalogBlock) (add, drop []catalogBlock) {
 	byID := func(a, b catalogBlock) int { return cmp.Compare(a.ID, b.ID) }
 	if !slices.IsSortedFunc(old, byID) || !slices.IsSortedFunc(next, byID) {
-		added, gone := diffByKey(old, next, func(b catalogBlock) string { return b.Key })
-		for _, b := range gone {
-			drop = append(drop, b.ID)
-		}
-		return added, drop
+		return diffByKey(old, next, func(b catalogBlock) string { return b.Key })
 	}
 	i, j := 0, 0
 	for i < len(old) || j < len(next) {
 		switch {
 		case j == len(next) || i < len(old) && old[i].ID < next[j].ID:
-			drop = append(drop, old[i].ID)
+			drop = append(drop, old[i])
 			i++
 		case i == len(old) || next[j].ID < old[i].ID:
 			add = append(add, next[j])
 			j++
 		default: // the same id: the same block unless uploaded again
 			if old[i].Key != next[j].Key {
-				drop, add = append(drop, old[i].ID), append(add, next[j])
+				drop, add = append(drop, old[i]), append(add, next[j])
 			}
 			i, j = i+1, j+1
 		}

@@ -16,6 +16,8 @@ type slotUnion struct {
 	mu    sync.Mutex            // held by a load and the apply of its result
 	cats  map[string]*catalog   // by slot
 	parts map[string]*blockPart // by full key
+	// sorted is parts as load last returned them, by id and key.
+	sorted []*blockPart
 	// tails holds the slots' tail records (read-only DBs; tail.go).
 	tails map[string]*slotTail
 }
@@ -48,40 +50,80 @@ func (u *slotUnion) load(ctx context.Context, root ObjectStore, slots []string, 
 	if !changed {
 		return nil, nil, false, nil
 	}
-	next := make(map[string]*blockPart, len(u.parts))
-	for slot, cat := range cats {
-		prefix := slotPrefix(slot)
-		for _, b := range cat.Blocks {
-			b.Key = prefix + b.Key
-			if p, ok := u.parts[b.Key]; ok {
-				next[b.Key] = p
-				continue
-			}
-			p, err := remotePart(root, b, logf)
-			if err != nil {
-				for k, p := range next {
-					if u.parts[k] != p {
-						p.unref()
-					}
-				}
-				return nil, nil, false, err
-			}
-			next[b.Key] = p
+	added, lost := u.changes(cats)
+	fresh := make([]*blockPart, 0, len(added))
+	for _, b := range added {
+		p, err := remotePart(root, b, logf)
+		if err != nil {
+			unrefAll(fresh)
+			return nil, nil, false, err
 		}
+		fresh = append(fresh, p)
 	}
-	for k, p := range u.parts {
-		if next[k] != p {
+	if u.parts == nil {
+		u.parts = make(map[string]*blockPart, len(fresh))
+	}
+	left := make(map[*blockPart]bool, len(lost))
+	for _, k := range lost {
+		if p, ok := u.parts[k]; ok {
 			gone = append(gone, p)
+			left[p] = true
+			delete(u.parts, k)
 		}
 	}
-	u.cats, u.parts = cats, next
-	for _, p := range next {
-		parts = append(parts, p)
+	for i, p := range fresh {
+		u.parts[added[i].Key] = p
 	}
-	slices.SortFunc(parts, func(a, b *blockPart) int {
-		return cmp.Or(cmp.Compare(a.id, b.id), cmp.Compare(a.file, b.file))
-	})
+	parts = make([]*blockPart, 0, len(u.parts))
+	for _, p := range u.sorted {
+		if !left[p] {
+			parts = append(parts, p)
+		}
+	}
+	if parts = append(parts, fresh...); len(fresh) > 0 {
+		slices.SortFunc(parts, func(a, b *blockPart) int {
+			return cmp.Or(cmp.Compare(a.id, b.id), cmp.Compare(a.file, b.file))
+		})
+	}
+	u.cats, u.sorted = cats, parts
 	return parts, gone, true, nil
+}
+
+// changes is what the slots' live blocks gained (keys made full) and the
+// full keys of those they lost between the versions the union holds and
+// cats: a refresh after a flush costs a walk of each changed slot's
+// blocks, not a part or a map entry made again per block.
+func (u *slotUnion) changes(cats map[string]*catalog) (added []catalogBlock, lost []string) {
+	slots := make(map[string]bool, len(cats)+len(u.cats))
+	for s := range cats {
+		slots[s] = true
+	}
+	for s := range u.cats {
+		slots[s] = true
+	}
+	for slot := range slots {
+		old, cur := u.cats[slot], cats[slot]
+		if old == cur {
+			continue
+		}
+		var was, is []catalogBlock
+		if old != nil {
+			was = old.Blocks
+		}
+		if cur != nil {
+			is = cur.Blocks
+		}
+		add, drop := diffBlocks(was, is)
+		prefix := slotPrefix(slot)
+		for _, b := range add {
+			b.Key = prefix + b.Key
+			added = append(added, b)
+		}
+		for _, b := range drop {
+			lost = append(lost, prefix+b.Key)
+		}
+	}
+	return added, lost
 }
 
 // trimBefore is the largest trim bound among the union's slots.
