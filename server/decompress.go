@@ -67,8 +67,10 @@ func (s *Server) requestBody(ctx *fasthttp.RequestCtx) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// releaseBody returns the request's decompression buffer to the pool.
+// releaseBody returns the request's decompression buffer to the pool,
+// and an ingest's memory to the governor (governor_ingest.go).
 func releaseBody(ctx *fasthttp.RequestCtx) {
+	releaseIngest(ctx)
 	if b, ok := ctx.UserValue(bodyBufKey).(*bytes.Buffer); ok {
 		ctx.RemoveUserValue(bodyBufKey)
 		if b.Cap() <= 256<<20 {

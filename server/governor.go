@@ -18,8 +18,9 @@ import (
 // for the runtime are set aside first (newGovernorFor); the rest is
 // shared by the running queries and the decoded-column cache, which holds
 // only what the queries leave and gives it back as soon as a query needs
-// it (issue 29): a query is never refused for columns kept for later. Ingest has no share: its requests are bounded one by
-// one (-max-body, -flush-rows), not together. A query reserves its start (queryReservation)
+// it (issue 29): a query is never refused for columns kept for later.
+// Ingest requests draw on the same pool for the bodies they decode
+// (governor_ingest.go). A query reserves its start (queryReservation)
 // before it runs and then grows its reservation each time its own budget
 // (core/exec/budget.go, -query-memory) charges past what it holds; every
 // byte comes back when the query ends, whatever ended it. A query the
@@ -49,9 +50,11 @@ const (
 // memGovernor shares the query pool among the running queries.
 type memGovernor struct {
 	pool int64 // bytes of RSS the running queries may hold together
-	wait time.Duration
-	mu   sync.Mutex
-	held int64
+	// wait and ingestWait are how long a query and an ingest request
+	// wait for memory before they are refused.
+	wait, ingestWait time.Duration
+	mu               sync.Mutex
+	held             int64
 	// freed is closed, and replaced, whenever bytes come back, to wake
 	// the queries waiting for them.
 	freed chan struct{}
@@ -71,7 +74,7 @@ type memGovernor struct {
 }
 
 func newMemGovernor(pool int64, wait time.Duration) *memGovernor {
-	return &memGovernor{pool: pool, wait: wait, freed: make(chan struct{}), leases: map[*memLease]uint64{}}
+	return &memGovernor{pool: pool, wait: wait, ingestWait: ingestWait, freed: make(chan struct{}), leases: map[*memLease]uint64{}}
 }
 
 // take reserves n bytes if the pool has them (and, for a query not yet
@@ -139,6 +142,12 @@ func (g *memGovernor) admit(ctx context.Context, n int64) (*memLease, error) {
 	if n > g.pool {
 		return nil, g.tooBig(n)
 	}
+	return g.reserve(ctx, n, g.wait, false)
+}
+
+// reserve takes n bytes for a new lease, waiting at most wait for them;
+// ingest says whose the lease is, for the error.
+func (g *memGovernor) reserve(ctx context.Context, n int64, wait time.Duration, ingest bool) (*memLease, error) {
 	var timeout <-chan time.Time
 	for {
 		ok, freed := g.take(n, true)
@@ -154,14 +163,14 @@ func (g *memGovernor) admit(ctx context.Context, n int64) (*memLease, error) {
 			g.waiting()
 		}
 		if timeout == nil {
-			t := time.NewTimer(g.wait)
+			t := time.NewTimer(wait)
 			defer t.Stop()
 			timeout = t.C
 		}
 		select {
 		case <-freed:
 		case <-timeout:
-			return nil, &outOfMemoryError{retry: true, pool: g.pool, inUse: g.inUse(), need: n}
+			return nil, &outOfMemoryError{retry: true, ingest: ingest, pool: g.pool, inUse: g.inUse(), need: n}
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -233,11 +242,14 @@ func queryReservation(apl string) int64 {
 // cover: retry when other queries hold the memory it needs (429), not
 // when it alone needs more than the whole pool (432).
 type outOfMemoryError struct {
-	retry, shed       bool
-	pool, inUse, need int64
+	retry, shed, ingest bool
+	pool, inUse, need   int64
 }
 
 func (e *outOfMemoryError) Error() string {
+	if e.ingest {
+		return fmt.Sprintf("the server is out of memory for ingest: running queries and ingest requests hold %d MB of its %d MB (-memory-budget) and this request needs %d MB to decode its body; retry shortly", e.inUse>>20, e.pool>>20, max(e.need>>20, 1))
+	}
 	if e.shed {
 		return fmt.Sprintf("the server is out of query memory: it holds %d MB, at the edge of its budget of %d MB (-memory-budget), so the newest query was stopped; retry shortly", e.inUse>>20, e.pool>>20)
 	}

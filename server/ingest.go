@@ -62,7 +62,7 @@ func (s *Server) handleIngest(c *call) error {
 	if err != nil {
 		return err
 	}
-	body, err := s.requestBody(c.RequestCtx)
+	body, err := s.ingestBody(c)
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,7 @@ func (s *Server) handleElasticBulk(c *call) error {
 	if err != nil {
 		return err
 	}
-	body, err := s.requestBody(c.RequestCtx)
+	body, err := s.ingestBody(c)
 	if err != nil {
 		return err
 	}

@@ -136,7 +136,7 @@ func (s *Server) handleFirehose(c *call) error {
 		return err
 	}
 	opts.Format = db.NDJSON
-	body, err := s.requestBody(c.RequestCtx)
+	body, err := s.ingestBody(c)
 	if err != nil {
 		return err
 	}

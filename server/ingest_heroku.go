@@ -79,7 +79,7 @@ func (s *Server) handleHerokuIngest(c *call) error {
 	if err != nil {
 		return err
 	}
-	body, err := s.requestBody(c.RequestCtx)
+	body, err := s.ingestBody(c)
 	if err != nil {
 		return err
 	}

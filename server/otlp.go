@@ -63,7 +63,7 @@ func (s *Server) handleOTLP(c *call, sig otlp.Signal) error {
 	if err != nil {
 		return err
 	}
-	body, err := s.requestBody(c.RequestCtx)
+	body, err := s.ingestBody(c)
 	if err != nil {
 		return err
 	}
