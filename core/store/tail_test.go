@@ -181,3 +181,41 @@ func tailSegments(t *testing.T, objs *MemObjects) [][]byte {
 	}
 	return out
 }
+
+// BenchmarkTailPublish is the in-process cost of publishing tails:
+// appends of 10,000 rows to a writer on an in-memory bucket, with its
+// tail published after every fourth append or never.
+func BenchmarkTailPublish(b *testing.B) {
+	for _, mode := range []string{"off", "on"} {
+		b.Run(mode, func(b *testing.B) {
+			objs := NewMemObjects()
+			opts := objOpts(objs)
+			opts.FlushRows, opts.SealRows = 262144, 65536
+			if mode == "on" {
+				opts.TailInterval = time.Hour
+			}
+			db, err := Open(b.TempDir(), opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			ds, _ := db.Create("logs")
+			batches := make([]*Rows, 8)
+			for i := range batches {
+				batches[i] = mixedRows(10_000, 1e18+int64(i)*1e12)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := ds.Append(batches[i%len(batches)]); err != nil {
+					b.Fatal(err)
+				}
+				if i%4 == 3 {
+					if err := db.PublishTails(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*10_000), "ns/event")
+		})
+	}
+}
