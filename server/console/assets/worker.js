@@ -4,10 +4,12 @@ import { warmUp } from "./warm.js";
 
 // The offline engine in a Web Worker: the WASM build of aplite runs off
 // the page's thread, so loading a large file or running a long query
-// never freezes the page. A dropped NDJSON file is not loaded: every
-// query reads it in place, a slice at a time (File.slice), decoding only
+// never freezes the page. A dropped NDJSON file is not loaded: a query
+// reads it in place, a slice at a time (File.slice), decoding only
 // the fields the query reads, with one helper engine per spare core
-// (pool.js, helper.js) reading its own byte range of the file. A CSV
+// (pool.js, helper.js) reading its own byte range of the file. Each
+// engine keeps the columns it decoded (session/place_cache.go), so a
+// later query over fields already read reads nothing. A CSV
 // file is read a slice at a time, cut at line ends and streamed into the
 // engine, which seals rows into compressed blocks: the file is never
 // held whole.
@@ -288,13 +290,20 @@ const PARTIAL_OVER = 8 << 20;
 // found only further on is an error in the first bytes alone).
 async function partialAnswer(id, e, apl, range) {
   const total = totalBytes();
-  if (total <= PARTIAL_OVER) return;
+  if (total <= PARTIAL_OVER || inMemory(e, apl)) return;
   freshReaders();
   const res = JSON.parse(await e.api.queryAsync(apl, { ...range, prefix: PREVIEW }, String(id)));
   if (cancelled.has(id)) throw new Error("cancelled");
   if (res.error) return;
   const read = [...placeFiles.values()].reduce((n, f) => n + Math.min(f.size, PREVIEW), 0);
   postMessage({ id, partial: { result: res, bytes: read, total, ms: performance.now() - reading.began } });
+}
+
+// inMemory tells whether the engine keeps every column the query reads
+// of the files read in place (decoded by earlier queries): it then reads
+// nothing and answers in full at once, with no partial answer first.
+function inMemory(e, apl) {
+  return JSON.parse(e.api.inMemory(apl)) === true;
 }
 
 function totalBytes() {
