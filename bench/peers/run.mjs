@@ -70,10 +70,11 @@ async function main() {
     // compaction merges them (CompactAge, 30 s).
     load.apliteFreshBlocks = await numBlocks();
     load.apliteFreshAt = ms(t0) / 1000;
+    load.freshLoadAvg = loadAvg();
     for (const q of queries.filter((q) => q.fresh)) {
       const r = await timeAplite(q);
       results[q.id] = { apliteFresh: r.median, apliteFreshFirst: r.first };
-      console.error(`aplite ${q.id} ${r.median.toFixed(2)} ms, ${load.apliteFreshAt.toFixed(0)} s after the ingest`);
+      console.error(`aplite ${q.id} ${r.median.toFixed(2)} ms, ${load.apliteFreshAt.toFixed(0)} s after the ingest (${r.parts})`);
     }
     load.apliteFreshBlocksAfter = await numBlocks();
     // Then wait for compaction to finish (the block count stays put for
@@ -96,10 +97,11 @@ async function main() {
     for (const q of queries) {
       const r = await timeAplite(q);
       results[q.id] = { ...results[q.id], aplite: r.median, apliteFirst: r.first };
-      console.error(`aplite ${q.id} ${r.median.toFixed(2)} ms`);
+      console.error(`aplite ${q.id} ${r.median.toFixed(2)} ms (${r.parts})`);
     }
     load.apliteLaterS = ms(t0) / 1000;
     load.apliteBytesLater = dirBytes(join(work, "aplite-data"));
+    load.aplitePeakMB = peakMB(srv.pid);
   } finally {
     srv.kill();
   }
@@ -126,6 +128,7 @@ async function main() {
       console.error(`duckdb ${q.id} ${median(ts).toFixed(2)} ms`);
     }
     c.closeSync?.();
+    load.duckdbPeakMB = process.resourceUsage().maxRSS / 1024;
   }
 
   // chDB
@@ -149,6 +152,7 @@ async function main() {
       console.error(`chdb ${q.id} ${median(ts).toFixed(2)} ms`);
     }
     s.close();
+    load.chdbPeakMB = process.resourceUsage().maxRSS / 1024;
   }
 
   report(results, load, ndjsonBytes);
@@ -158,14 +162,36 @@ async function main() {
 async function timeAplite(q) {
   const body = JSON.stringify({ apl: "['logs'] | " + q.apl });
   const path = "/v1/datasets/_apl?format=tabular&nocache=true";
-  const first = firstValue(JSON.parse(await api("POST", path, body, "application/json")));
+  const answer = JSON.parse(await api("POST", path, body, "application/json"));
+  const first = firstValue(answer);
+  const st = answer.status ?? {};
   const ts = [];
   for (let i = 0; i < runs; i++) {
     const t = now();
     await api("POST", path, body, "application/json");
     ts.push(ms(t));
   }
-  return { median: median(ts), first };
+  return { median: median(ts), first, parts: `${st.blocksExamined} parts, ${st.rowsExamined} rows examined` };
+}
+
+// loadAvg is /proc/loadavg's three averages, or "?".
+function loadAvg() {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "?";
+  }
+}
+
+// peakMB is a process's peak resident set (VmHWM), or undefined where
+// /proc does not say.
+function peakMB(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function numBlocks() {
@@ -201,7 +227,7 @@ function report(results, load, ndjsonBytes) {
   }
   const fresh = queries.filter((q) => q.fresh);
   if (fresh.length && load.apliteFreshAt !== undefined) {
-    console.log(`\nFresh data: aplite ${load.apliteFreshAt.toFixed(0)} s after the ingest over the ${load.apliteFreshBlocks} blocks it sealed (${load.apliteFreshBlocksAfter} when these queries were done), and again after compaction (above); the peers' figures are the ones above (medians, ms)\n`);
+    console.log(`\nFresh data: aplite ${load.apliteFreshAt.toFixed(0)} s after the ingest over the ${load.apliteFreshBlocks} blocks it sealed (${load.apliteFreshBlocksAfter} when these queries were done), and again after compaction (above); the peers' figures are the ones above (medians, ms); load average when they began: ${load.freshLoadAvg}\n`);
     console.log("| query | aplite fresh | aplite compacted | best peer | fresh / best peer | compacted / best peer |");
     console.log("|---|---|---|---|---|---|");
     for (const q of fresh) {
@@ -217,9 +243,12 @@ function report(results, load, ndjsonBytes) {
   console.log(`| time | ${(load.aplite / 1000).toFixed(1)} s (${evs(load.aplite)}) | ${(load.duckdb / 1000).toFixed(1)} s (${evs(load.duckdb)}) | ${(load.chdb / 1000).toFixed(1)} s (${evs(load.chdb)}) |`);
   const b = (x) => (x / events).toFixed(1);
   console.log(`| bytes/event on disk | ${b(load.apliteBytes)} 10 s after the ingest, ${b(load.apliteBytesLater)} ${load.apliteLaterS.toFixed(0)} s after it (after the queries) | ${b(load.duckdbBytes)} | ${b(load.chdbBytes)} |`);
-  try {
-    console.log(`\nload average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
-  } catch {}
+  const mb = (x) => (x === undefined ? "?" : x.toFixed(0) + " MB");
+  // DuckDB and chDB run inside this node process, one after the other:
+  // its peak after DuckDB is DuckDB's (with node's own), and after chDB
+  // the larger of the two.
+  console.log(`| peak RSS | ${mb(load.aplitePeakMB)} (the server, VmHWM) | ${mb(load.duckdbPeakMB)} (node with DuckDB) | ${mb(load.chdbPeakMB)} (node after DuckDB and chDB) |`);
+  console.log(`\nload average at the end: ${loadAvg()}`);
   console.log(`\naplite's blocks settled (compaction done, count unchanged for 10 s) ${load.apliteSettledS.toFixed(0)} s after the ingest, at ${load.apliteBlocks} blocks; its queries ran after that.`);
 }
 
