@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aplite/aplite/bench/gen"
 	"github.com/aplite/aplite/internal/seaweedtest"
 )
 
@@ -214,4 +216,55 @@ func bucketRates(t *testing.T, nodes []*node, run func()) []string {
 		out[i] = strings.Join(parts, ", ")
 	}
 	return out
+}
+
+// What publishing the tail costs an ingest node (issue 28's figure):
+// the same bodies of real-shaped events ingested with -tail 0 and -tail
+// 500ms, modes alternating, 4 clients over HTTP, SeaweedFS on the same
+// cores; events/s acknowledged, the ingest node's CPU per event and the
+// bytes it PUT per event. Run with
+// APLITE_TAIL_BENCH=1 APLITE_WEED=$(scripts/seaweedfs) go test -run TestTailIngestCost -v ./cluster/
+func TestTailIngestCost(t *testing.T) {
+	if os.Getenv("APLITE_TAIL_BENCH") == "" {
+		t.Skip("a measurement: set APLITE_TAIL_BENCH=1")
+	}
+	const bodies, perBody = 40, 10_000
+	payload := make([][]byte, 8)
+	for i := range payload {
+		payload[i] = gen.NDJSON(int64(i+1), perBody)
+	}
+	endpoint := seaweedtest.Start(t)
+	for run := range 4 {
+		tail := []string{"0", "500ms"}[run%2]
+		root := t.TempDir()
+		w := startNode(t, "ingest", endpoint, filepath.Join(root, "w"), "-role", "ingest",
+			"-storage", fmt.Sprintf("s3://aplite/cost%d", run), "-tail", tail)
+		w.mustCall("POST", "/v2/datasets", "application/json", []byte(`{"name":"logs"}`))
+		cpu0, put0 := cpuSeconds(t, w.cmd.Process.Pid), w.metric("aplite_objstore_put_bytes_total")
+		start := time.Now()
+		next := make(chan int, bodies)
+		for i := range bodies {
+			next <- i
+		}
+		close(next)
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					if code, b := w.call("POST", "/v1/datasets/logs/ingest", "application/x-ndjson", payload[i%len(payload)]); code != 200 {
+						t.Errorf("ingest: %d %s", code, b)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		secs := time.Since(start).Seconds()
+		time.Sleep(time.Second) // the last interval's tail is published: its PUT counts
+		events := float64(bodies * perBody)
+		t.Logf("-tail %s: %.0f events/s acknowledged, ingest CPU %.0f ns/event, %.0f B PUT/event (the blocks flushed so far, and tails)",
+			tail, events/secs, (cpuSeconds(t, w.cmd.Process.Pid)-cpu0)/events*1e9, float64(w.metric("aplite_objstore_put_bytes_total")-put0)/events)
+		w.kill()
+	}
 }
