@@ -93,7 +93,7 @@ func (c *ColCache) Get(k colCacheKey, q uint64) *vector.Vector {
 	}
 	if ent.protected {
 		c.protected.MoveToFront(e)
-		return ent.V
+		return unpackColumn(ent.V)
 	}
 	// Second use: promote, demoting the protected segment's oldest to
 	// probation while it is over its share.
@@ -109,12 +109,13 @@ func (c *ColCache) Get(k colCacheKey, q uint64) *vector.Vector {
 		c.protectedBytes -= old.n
 		c.Items[old.key] = c.probation.PushFront(old)
 	}
-	return ent.V
+	return unpackColumn(ent.V)
 }
 
 // peek returns the cached vector of k without counting a use: the paged
 // scan asks whether a whole column is there before reading pages, and
-// that question must not promote it.
+// that question must not promote it. The vector is as the cache keeps it,
+// possibly packed: read its rows through unpackRows.
 func (c *ColCache) peek(k colCacheKey) *vector.Vector {
 	if c == nil {
 		return nil
@@ -128,11 +129,14 @@ func (c *ColCache) peek(k colCacheKey) *vector.Vector {
 }
 
 // Put caches v under k for query q (0: none), unless making room would
-// evict a column q itself put or used (evictsOwn).
+// evict a column q itself put or used (evictsOwn). A column its byte side
+// can rebuild is kept as the bytes alone (colcache_pack.go) and counted
+// as such.
 func (c *ColCache) Put(k colCacheKey, v *vector.Vector, q uint64) {
 	if c == nil {
 		return
 	}
+	v = packColumn(v)
 	n := v.Bytes()
 	limit := c.bound()
 	if n > limit/4 {

@@ -47,7 +47,7 @@ func (pl *partLoader) pagedCol(i, lo, hi int) (v *vector.Vector, ok bool, err er
 		return nil, false, nil
 	}
 	if whole := pl.x.Cache.peek(colCacheKey{part: pp.ID(), Col: k}); whole != nil {
-		return whole.Slice(lo, hi), true, nil
+		return unpackRows(whole, lo, hi), true, nil
 	}
 	first, last := lo/pr, (hi-1)/pr
 	pieces, err := pl.x.readPages(pp, k, first, last)
