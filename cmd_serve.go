@@ -141,6 +141,9 @@ func cmdServe(args []string) int {
 		return 1
 	}
 	logOpened(lg, srv, restart)
+	if c := srv.ColumnCache(); c != nil {
+		defer startGCTarget(c.Used, gcFloorBytes)()
+	}
 	if err := slf.start(srv, lg); err != nil {
 		ln.Close()
 		srv.Close()
