@@ -3,7 +3,9 @@ package store
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -51,14 +53,9 @@ func (u *slotUnion) load(ctx context.Context, root ObjectStore, slots []string, 
 		return nil, nil, false, nil
 	}
 	added, lost := u.changes(cats)
-	fresh := make([]*blockPart, 0, len(added))
-	for _, b := range added {
-		p, err := remotePart(root, b, logf)
-		if err != nil {
-			unrefAll(fresh)
-			return nil, nil, false, err
-		}
-		fresh = append(fresh, p)
+	fresh, err := remoteParts(root, added, logf)
+	if err != nil {
+		return nil, nil, false, err
 	}
 	if u.parts == nil {
 		u.parts = make(map[string]*blockPart, len(fresh))
@@ -87,6 +84,34 @@ func (u *slotUnion) load(ctx context.Context, root ObjectStore, slots []string, 
 	}
 	u.cats, u.sorted = cats, parts
 	return parts, gone, true, nil
+}
+
+// remoteParts makes the parts of blocks, a share per core when there
+// are many (a query node's start: every block's index is parsed).
+func remoteParts(root ObjectStore, blocks []catalogBlock, logf func(string, ...any)) ([]*blockPart, error) {
+	parts := make([]*blockPart, len(blocks))
+	workers := min(runtime.GOMAXPROCS(0), len(blocks)/1024+1)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(blocks) && errs[w] == nil; i += workers {
+				parts[i], errs[w] = remotePart(root, blocks[i], logf)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, p := range parts {
+			if p != nil {
+				p.unref()
+			}
+		}
+		return nil, err
+	}
+	return parts, nil
 }
 
 // changes is what the slots' live blocks gained (keys made full) and the
