@@ -13,7 +13,9 @@ import (
 // back to back or one per line. HECEvents rewrites a body of them into
 // NDJSON, one line per envelope, which Decode then stores like any other
 // ingest body: the envelope is only looked at, never decoded into values,
-// so the conversion costs a scan and a copy. Axiom's page
+// so the conversion costs a scan and a copy. That pair is the reference;
+// DecodeHEC (hec_decode.go) stores the same rows without the copy and
+// the second parse, and falls back to it. Axiom's page
 // (send-data/splunk-hec.mdx) fixes the mapping:
 //
 //   - "event": an object's members become the event's fields; any other
