@@ -34,9 +34,10 @@ export function fileReader(file, onRead) {
 // so a read-ahead a finished or cancelled query left in flight never
 // runs beside the next query's first read. The soak of issue 26 saw
 // queries stop reading for good just after a Cancel, in the engine whose
-// read-ahead was left in flight; which Chromium read never answered, and
-// why, is not known (two streams of one File at once on the page's
-// thread answered in 100 of 100 tries), so STALL stays as the net.
+// read-ahead was left in flight; why a read never answered is not proven
+// (two streams of one File at once on the page's thread answered in 100
+// of 100 tries; the likely cause is in streaming, below), so STALL stays
+// as the net.
 const lastRead = new WeakMap(); // File -> the promise of its last read
 function oneAtATime(file, read) {
   const p = (lastRead.get(file) || Promise.resolve()).then(read);
@@ -46,13 +47,14 @@ function oneAtATime(file, read) {
 
 // STALL is how long a read may take before it is tried again as a plain
 // slice: a read that never answers must not hold a query for ever. The
-// soak still sees about one stream read in ten sessions never answer
-// (cause unknown); a 4 MiB slice takes well under a second, and the
-// first of the two reads to answer wins, so a slow read costs a second
-// read, not an error. readStats.stalls counts them (worker "state"), and
-// readStats.late those whose stream read answered after all, later
-// (lateMaxMs: the slowest, from its start): a stall that answers late
-// is a slow read (a loaded machine), one that never does is a lost one.
+// soak saw about one stream read in two sessions never answer (on a
+// machine at load 25; see streaming for the likely cause); a 4 MiB
+// slice takes well under a second, and the first of the two reads to
+// answer wins, so a slow read costs a second read, not an error.
+// readStats.stalls counts them (worker "state"), and readStats.late
+// those whose stream read answered after all, later (lateMaxMs: the
+// slowest, from its start): a stall that answers late is a slow read (a
+// loaded machine), one that never does is a lost one.
 const STALL = 5000;
 export const readStats = { stalls: 0, late: 0, lateMaxMs: 0 };
 
@@ -86,20 +88,37 @@ function readInto(file, from, to, buffers, i) {
 async function streamInto(file, from, to, buffers, i) {
   const n = to - from;
   let reader;
+  const slice = file.slice(from, to);
   try {
-    reader = file.slice(from, to).stream().getReader({ mode: "byob" });
+    reader = slice.stream().getReader({ mode: "byob" });
   } catch {
-    return new Uint8Array(await file.slice(from, to).arrayBuffer());
+    return new Uint8Array(await slice.arrayBuffer());
   }
-  let buf = buffers[i] && buffers[i].byteLength >= n ? buffers[i] : new ArrayBuffer(n);
-  let off = 0;
-  while (off < n) {
-    const { value, done } = await reader.read(new Uint8Array(buf, off, n - off));
-    if (done) break;
-    buf = value.buffer; // the read moved the memory to a new ArrayBuffer
-    off += value.byteLength;
+  const held = { slice, reader };
+  streaming.add(held);
+  try {
+    let buf = buffers[i] && buffers[i].byteLength >= n ? buffers[i] : new ArrayBuffer(n);
+    let off = 0;
+    while (off < n) {
+      const { value, done } = await reader.read(new Uint8Array(buf, off, n - off));
+      if (done) break;
+      buf = value.buffer; // the read moved the memory to a new ArrayBuffer
+      off += value.byteLength;
+    }
+    reader.releaseLock();
+    buffers[i] = buf;
+    return new Uint8Array(buf, 0, off);
+  } finally {
+    streaming.delete(held);
   }
-  reader.releaseLock();
-  buffers[i] = buf;
-  return new Uint8Array(buf, 0, off);
 }
+
+// streaming holds every Blob stream being read, and its reader, until
+// its read ends. Nothing else held them: a promise does not hold what
+// will settle it, so only the browser's own loader kept a pending read
+// alive, and a collection could take the reader with its read unsettled.
+// WebKit fixed that very bug in its Blob streams (webkit.org bug 302685:
+// "the stream reader could be GCed. This lead to read promises to never
+// resolve"); the soak's stalled reads never answered, even 30 s later
+// (readStats.late stayed 0), as a collected read would not.
+const streaming = new Set();
