@@ -134,68 +134,72 @@ func (d *decoder) hecEnvelope(env *hecEnv, b *HECBatch, fast bool) error {
 			return errHECGeneral
 		}
 		d.ws()
-		v := d.pos
-		switch which {
-		case hecKeyEvent:
-			if env.event {
-				return errHECGeneral // the last one counts: not read here
-			}
-			env.event = true
-			if err := d.hecEvent(fast); err != nil {
-				return err
-			}
-		case hecKeyFields:
-			if env.fieldsRead || env.fields.ok() {
-				return errHECGeneral
-			}
-			c := d.peek()
-			if c == '{' && env.event {
-				env.fieldsRead = true
-				if err := d.hecObject(fast); err != nil {
-					return err
-				}
-				break
-			}
-			if c != '{' && c != 'n' {
-				return errHECGeneral // HECFieldsInvalid
-			}
-			if d.skipValue() != nil {
-				return errHECGeneral
-			}
-			env.fields = span{v, d.pos}
-		default:
-			if d.skipValue() != nil {
-				return errHECGeneral
-			}
-			switch which {
-			case hecKeyTime:
-				env.time = span{v, d.pos}
-			case hecKeyIndex:
-				if d.buf[v] != '"' {
-					return errHECGeneral // HECIncorrectIdx
-				}
-				env.index = span{v, d.pos}
-				fallthrough
-			default:
-				env.other = append(env.other, span{keyStart, d.pos})
-			}
+		if err := d.hecEnvMember(env, which, keyStart, fast); err != nil {
+			return err
 		}
 		d.ws()
-		switch d.peek() {
-		case ',':
-			d.pos++
-			continue
-		case '}':
-			d.pos++
-		default:
+		c := d.peek()
+		if c != ',' && c != '}' {
 			return errHECGeneral
 		}
-		break
+		d.pos++
+		if c == '}' {
+			break
+		}
 	}
 	if !env.event {
 		return errHECGeneral // HECEventRequired
 	}
 	return d.hecRest(env, b, fast)
+}
+
+// hecEnvMember reads the value at d.pos of the envelope member whose key
+// (at keyStart) is which: the event into the row; fields into the row
+// when the event came before, else held back with the time and the
+// other members (only validated now).
+func (d *decoder) hecEnvMember(env *hecEnv, which, keyStart int, fast bool) error {
+	v := d.pos
+	switch which {
+	case hecKeyEvent:
+		if env.event {
+			return errHECGeneral // the last one counts: not read here
+		}
+		env.event = true
+		return d.hecEvent(fast)
+	case hecKeyFields:
+		if env.fieldsRead || env.fields.ok() {
+			return errHECGeneral
+		}
+		c := d.peek()
+		if c == '{' && env.event {
+			env.fieldsRead = true
+			return d.hecObject(fast)
+		}
+		if c != '{' && c != 'n' {
+			return errHECGeneral // HECFieldsInvalid
+		}
+		if d.skipValue() != nil {
+			return errHECGeneral
+		}
+		env.fields = span{v, d.pos}
+	default:
+		if d.skipValue() != nil {
+			return errHECGeneral
+		}
+		switch which {
+		case hecKeyTime:
+			env.time = span{v, d.pos}
+		case hecKeyIndex:
+			if d.buf[v] != '"' {
+				return errHECGeneral // HECIncorrectIdx
+			}
+			env.index = span{v, d.pos}
+			fallthrough
+		default:
+			env.other = append(env.other, span{keyStart, d.pos})
+		}
+	}
+	return nil
 }
 
 // hecRest decodes the members held back until the envelope's end, in
