@@ -29,11 +29,19 @@ import (
 // alone, and the server stays up.
 
 const (
-	// rssPerCharged converts the payload a query's budget counts into
-	// the resident memory it costs: slices grown by doubling, map
-	// buckets, boxed values and the batches in flight. mv-expand charged
-	// 2 GB at 3.6 GB of RSS (docs/LIMITS.md).
-	rssPerCharged = 2
+	// rssPerCharged converts what a query's budget charges into the
+	// resident memory it reserves. The charges count slices by capacity,
+	// strings by their bytes and every batch an operator keeps or a
+	// stage builds (core/exec/memcharge.go), and they count generously:
+	// one query of each heavy shape of the cgroup test, alone and with
+	// the collector at GOGC=10, peaked at 0.35-0.54 bytes of live heap
+	// per byte charged (mv-expand 51 MB live for about 116 MB charged,
+	// summarize 111 MB for 226 MB). One byte reserved per byte charged
+	// so leaves the collector twice the live heap, and the soft limit
+	// (90% of the budget) keeps it there when the pool is full. At 2 a
+	// light summary (1 MB of heap) reserved 40 MB, not 24
+	// (TestLightSummariesShareThePool).
+	rssPerCharged = 1
 	// queryBaseBytes is what any query holds before it charges anything:
 	// a batch per worker in flight, the plan, the answer being written.
 	queryBaseBytes = 8 << 20
@@ -55,6 +63,8 @@ type memGovernor struct {
 	wait, ingestWait time.Duration
 	mu               sync.Mutex
 	held             int64
+	// peak is the most the queries and ingests have held at once.
+	peak int64
 	// freed is closed, and replaced, whenever bytes come back, to wake
 	// the queries waiting for them.
 	freed chan struct{}
@@ -87,6 +97,7 @@ func (g *memGovernor) take(n int64, starting bool) (bool, <-chan struct{}) {
 	// query's, and refusing every query would not bring it down.
 	if g.held+n <= g.pool && !(starting && g.pressed && len(g.leases) > 0) {
 		g.held += n
+		g.peak = max(g.peak, g.held)
 		g.heldNow.Store(g.held)
 		g.mu.Unlock()
 		g.yieldCache()
@@ -123,6 +134,14 @@ func (g *memGovernor) give(n int64) {
 	g.heldNow.Store(g.held)
 	close(g.freed)
 	g.freed = make(chan struct{})
+}
+
+// peakUse is the most the running queries and ingests have held at
+// once since the server started.
+func (g *memGovernor) peakUse() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.peak
 }
 
 // inUse is what the running queries hold.
@@ -187,6 +206,8 @@ type memLease struct {
 	g    *memGovernor
 	mu   sync.Mutex
 	held int64
+	// peak is the most the queries and ingests have held at once.
+	peak int64
 	done bool
 	// stop cancels the query, with the governor's error as the cause,
 	// when the process is over its budget and this query is shed

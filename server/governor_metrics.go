@@ -20,6 +20,7 @@ func (s *Server) writeMemory(b *bytes.Buffer) {
 	}
 	if g := s.gov; g != nil {
 		gauge("aplite_query_memory_pool_bytes", "Memory the running queries and the column cache share under -memory-budget.", g.pool)
-		gauge("aplite_query_memory_reserved_bytes", "Memory the running queries have reserved from the pool.", g.inUse())
+		gauge("aplite_query_memory_reserved_bytes", "Memory the running queries and ingest requests have reserved from the pool.", g.inUse())
+		gauge("aplite_query_memory_reserved_peak_bytes", "The most the running queries and ingest requests have reserved at once since the server started.", g.peakUse())
 	}
 }

@@ -223,3 +223,38 @@ func TestGovernorSheds(t *testing.T) {
 	}
 	l.release()
 }
+
+// Eight light summaries fit a pool sized for eight queries that charge
+// less than one lease step (16 MB, core/exec/budget.go) each: a query
+// reserves what it charges, not twice that (rssPerCharged), so one
+// alone holds its start and one step at most, and eight at once all
+// answer.
+func TestLightSummariesShareThePool(t *testing.T) {
+	const light = "m | extend r = range(1, 10 + a * 0) | mv-expand r | summarize count() by a % 100, r | count"
+	const step = 16 << 20
+	each := queryReservation(light) + step
+	ts := governedServer(t, 8*each+8<<20)
+	ts.must(req{method: "POST", path: aplPath, body: aplBody(light)}, 200)
+	if p := ts.s.gov.peakUse(); p > each {
+		t.Errorf("one light summary reserved %d MB at its peak, over its start and one step (%d MB)", p>>20, each>>20)
+	}
+	var wg sync.WaitGroup
+	codes := make([]int, 8)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = ts.do(req{method: "POST", path: aplPath, body: aplBody(light)}).status
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != 200 {
+			t.Errorf("light summary %d of 8: %d, want 200 (answers %v)", i, c, codes)
+			break
+		}
+	}
+	if n := ts.s.gov.inUse(); n != 0 {
+		t.Errorf("%d bytes still held after the queries ended", n)
+	}
+}
