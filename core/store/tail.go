@@ -100,6 +100,15 @@ func (q *tailQueue) take() []tailRec {
 	return recs
 }
 
+// takeDropped returns how many records were let go since the last call.
+func (q *tailQueue) takeDropped() int64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := q.dropped
+	q.dropped = 0
+	return n
+}
+
 // putBack returns records a failed upload took, ahead of newer ones.
 func (q *tailQueue) putBack(recs []tailRec) {
 	q.mu.Lock()

@@ -100,6 +100,9 @@ func (db *DB) PublishTails(ctx context.Context) error {
 			ps = &pubSet{created: d.created}
 			p.sets[d.name] = ps
 		}
+		if n := d.pub.takeDropped(); n > 0 {
+			db.opts.Logf("store: dataset %s: %d acknowledged appends were not published in its tail (more than %d MiB waited for the bucket); query nodes see them at the flush", d.name, n, tailMaxBytes>>20)
+		}
 		if recs := d.pub.take(); len(recs) > 0 {
 			seg, err := p.upload(ctx, d.name, recs)
 			if err != nil {

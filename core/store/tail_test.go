@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -218,4 +219,47 @@ func BenchmarkTailPublish(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*10_000), "ns/event")
 		})
 	}
+}
+
+// A segment the bucket refuses fails the publish naming the dataset, and
+// its records go out with the next publish: the query node then counts
+// each once.
+func TestTailsUploadRetried(t *testing.T) {
+	objs := NewMemObjects()
+	w := mustObjDB(t, t.TempDir(), tailOpts(objs))
+	defer w.Close()
+	ds, _ := w.Create("logs")
+	ro, rds := tailReader(t, objs)
+	var down atomic.Bool
+	objs.Fail = func(op, key string) error {
+		if down.Load() && op == "put" && strings.HasPrefix(key, tailPrefix) {
+			return errors.New("injected: bucket refuses the segment")
+		}
+		return nil
+	}
+	acked := map[string]bool{}
+	for i := range 2 {
+		rows := idRows("w", i, 50)
+		if _, err := ds.Append(rows); err != nil {
+			t.Fatal(err)
+		}
+		for j := range rows.N {
+			acked[rows.Cols[0].Str(j)] = true
+		}
+		down.Store(i == 0)
+		err := w.PublishTails(context.Background())
+		if i == 0 {
+			if err == nil || !strings.Contains(err.Error(), "dataset logs") {
+				t.Fatalf("a refused segment: %v, want an error naming dataset logs", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ro.PollTails(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	exactlyOnce(t, "query node", idCounts(t, rds), acked)
 }
