@@ -55,6 +55,10 @@ func (a *api) asyncFuncs() map[string]jsFunc {
 			}
 			return a.s.InMemory(args[0].String()), nil
 		}),
+		// fill(dataset, piece, nodes, id?) -> {}: decodes every field of
+		// this engine's piece of a file read in place, while the page is
+		// idle; cancel(id) stops it, keeping what it decoded.
+		"fill": a.promised(a.fill),
 		// setHelpers(n, run): run(helper, fragmentJSON) returns a promise
 		// of a helper's runFragment answer; helpers are "1".."n".
 		"setHelpers": guard(a.setHelpers),
@@ -179,6 +183,15 @@ func (a *api) openFile(args []js.Value) (any, error) {
 		return a.s.AttachFile(args[0].String(), int64(args[1].Float()), readFunc(args[2]), time.Time{})
 	}
 	return a.s.OpenFile(args[0].String(), int64(args[1].Float()), readFunc(args[2]), time.Time{})
+}
+
+func (a *api) fill(args []js.Value) (any, error) {
+	if len(args) < 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeNumber || args[2].Type() != js.TypeNumber {
+		return nil, errors.New("fill(dataset, piece, nodes, id?) needs the dataset, the engine's piece and the number of engines")
+	}
+	ctx, done := a.cancellable(args, 3)
+	defer done()
+	return struct{}{}, a.s.Fill(ctx, args[0].String(), args[1].Int(), args[2].Int())
 }
 
 func (a *api) queryAsync(args []js.Value) (any, error) {

@@ -1,6 +1,9 @@
 package session
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -248,5 +251,49 @@ func recordPaths(keep func(string) bool, paths map[string]bool) func(string) boo
 		k := keep == nil || keep(p)
 		paths[p] = k
 		return k
+	}
+}
+
+// Fill decodes every field of this engine's share of the in-place file
+// of dataset, keeping the columns, so that later queries over any field
+// read nothing: piece (0-based) of the nodes engines a query spreads
+// over (SetHelpers) is the byte range that engine scans, 0 this one's.
+// The console runs it while the page is idle and cancels it (ctx) when
+// the user runs a query; what it decoded stays. It stops early, without
+// error, when the columns reach the engine's limit.
+func (s *Session) Fill(ctx context.Context, dataset string, piece, nodes int) error {
+	f := s.file(dataset)
+	if f == nil {
+		return fmt.Errorf("%s: %w", dataset, errNotInPlace)
+	}
+	from, to := int64(0), f.size
+	if p := (&fileStream{f: f, to: f.size}).Pieces(nodes); len(p) > 0 {
+		if piece >= len(p) {
+			return nil // a file too small to give this engine a piece
+		}
+		from, to = f.size*int64(piece)/int64(len(p)), f.size*int64(piece+1)/int64(len(p))
+	} else if piece > 0 {
+		return nil
+	}
+	rd := f.pieceReader(ctx, from, to, nil)
+	rd.cache = f.cache
+	defer f.failed.Take() // its failures are the queries' to report
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, full := f.cache.stats(); full {
+			return nil
+		}
+		c, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := c.Decode(); err != nil {
+			return err
+		}
 	}
 }

@@ -125,3 +125,53 @@ func TestPlaceCachedBadLines(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceFill checks that Fill decodes every field of an engine's
+// share of the file: afterwards a query over any field reads nothing
+// and answers as the loaded file does. A Fill cancelled halfway keeps
+// what it decoded, and the next one reads only the rest.
+func TestPlaceFill(t *testing.T) {
+	smallPieces(t)
+	data := realEvents(3000)
+	loaded := newTestSession(t)
+	mustLoad(t, loaded, "events", string(data), NDJSON)
+	var reads atomic.Int64
+	s := newTestSession(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	read := reader(data, &reads)
+	if _, err := s.OpenFile("events.ndjson", int64(len(data)), func(c context.Context, off int64, dst []byte) (int, error) {
+		if reads.Load() == 3 {
+			cancel() // the user ran a query
+		}
+		return read(c, off, dst)
+	}, testNow); err != nil {
+		t.Fatal(err)
+	}
+	reads.Store(0)
+	if err := s.Fill(ctx, "events", 0, 1); err == nil {
+		t.Fatal("a cancelled Fill ended without error")
+	}
+	cut := reads.Load()
+	reads.Store(0)
+	if err := s.Fill(context.Background(), "events", 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	total := int64(len(data))/placeChunk + 1
+	if r := reads.Load(); r == 0 || r+cut-1 > total {
+		t.Errorf("the Fill after a cancel read %d times, the cancelled one %d: want the rest only (%d in all)", r, cut, total)
+	}
+	for _, q := range placeQueries {
+		reads.Store(0)
+		got := must(s.Query(context.Background(), q, QueryOptions{Now: testNow}))
+		want := must(loaded.Query(context.Background(), q, QueryOptions{Now: testNow}))
+		if g, w := rows(t, got), rows(t, want); !slices.Equal(g, w) {
+			t.Errorf("%s after Fill:\n got %v\nwant %v", q, g, w)
+		}
+		if reads.Load() != 0 {
+			t.Errorf("%s after Fill read the file %d times", q, reads.Load())
+		}
+	}
+	if err := s.Fill(context.Background(), "nope", 0, 1); err == nil {
+		t.Error("Fill of a dataset no file backs did not fail")
+	}
+}
