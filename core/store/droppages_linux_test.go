@@ -71,3 +71,32 @@ func mappedRSS(t *testing.T, path string) int {
 	}
 	return total
 }
+
+// Opening a mapped block reads its header and whole index (the CRC covers
+// it, term filters included) and then leaves none of it resident: a
+// server over many blocks starts without megabytes of index pages per
+// block in its RSS. The part still answers from the index afterwards.
+func TestMapBlockDropsIndexPages(t *testing.T) {
+	const n = 2 * pageRows
+	rows := pagedRows(n)
+	path := filepath.Join(t.TempDir(), "b.blk")
+	data := blockOf(t, rows, 0)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := newReader(path, int64(len(data)-trailerLen), data[len(data)-trailerLen:])
+	tr.u64()
+	index := int(tr.u32())
+	if len(data) < 3*os.Getpagesize() {
+		t.Fatalf("the test block is %d bytes: its header and index share a page", len(data))
+	}
+	p, err := mapBlock(1, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.unref()
+	if rss := mappedRSS(t, path); rss > os.Getpagesize() {
+		t.Errorf("%d bytes of the block resident after opening it (index %d bytes), want at most a page", rss, index)
+	}
+	sameEvents(t, eventsOf(t, p), eventsOfRows(rows))
+}
