@@ -2,6 +2,7 @@ package exec
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 
 	"github.com/aplite/aplite/core/plan"
@@ -88,7 +89,8 @@ type termTest struct {
 
 // termTestOf reads n as a test the term filters decide, or nil: has and
 // has_cs, ==, =~, in and in~ of a string column against string
-// constants.
+// constants, and the substring operators by the whole terms inside their
+// needle (substringTest).
 func termTestOf(n *plan.Expr, s Schema) *termTest {
 	if len(n.Args) < 2 {
 		return nil
@@ -107,6 +109,8 @@ func termTestOf(n *plan.Expr, s Schema) *termTest {
 	}
 	fold := false
 	switch {
+	case n.Kind == plan.KStr && len(needles) == 1 && isSubstringOp(n.Op):
+		return substringTest(col.Name, n.Op, needles[0])
 	case n.Kind == plan.KStr && (n.Op == "has" || n.Op == "has_cs") && len(needles) == 1:
 	case n.Kind == plan.KCmp && n.Op == "==" && len(needles) == 1:
 	case n.Kind == plan.KStr && n.Op == "=~" && len(needles) == 1:
@@ -227,6 +231,72 @@ func (t *termTest) granules(p store.Part, ng int) []bool {
 		for i := range out {
 			out[i] = out[i] || may[i]
 		}
+	}
+	return out
+}
+
+// The substring operators (contains, startswith, endswith, hasprefix,
+// hassuffix, each in either case) prune by the terms their needle holds
+// whole: a value that contains "GET /api/v2/users" holds "api" and "v2"
+// as terms, since the needle itself bounds them, while "GET" and "users"
+// may be the ends of longer terms. A value's start bounds a needle's
+// first term for startswith and hasprefix, its end the last one for
+// endswith and hassuffix. Only ASCII needles are read: folding case, an
+// ASCII needle's matches lower-case to the same bytes in the value,
+// whose terms the filters store lower-cased rune by rune, so each whole
+// term's one spelling is its lower case, whichever the operator's case.
+
+// substringOps gives, per operator, whether the start and the end of a
+// match are term boundaries of the value.
+var substringOps = map[string][2]bool{
+	"contains": {false, false}, "contains_cs": {false, false},
+	"startswith": {true, false}, "startswith_cs": {true, false},
+	"endswith": {false, true}, "endswith_cs": {false, true},
+	"hasprefix": {true, false}, "hasprefix_cs": {true, false},
+	"hassuffix": {false, true}, "hassuffix_cs": {false, true},
+}
+
+func isSubstringOp(op string) bool {
+	_, ok := substringOps[op]
+	return ok
+}
+
+// substringTest is the term test of col op needle for a substring
+// operator: every whole term of the needle; nil when it has none.
+func substringTest(col, op, needle string) *termTest {
+	bounds := substringOps[op]
+	var alt [][]string
+	for _, t := range wholeTerms(needle, bounds[0], bounds[1]) {
+		alt = append(alt, []string{t})
+	}
+	if len(alt) == 0 {
+		return nil
+	}
+	return &termTest{col: col, alts: [][][]string{alt}}
+}
+
+// wholeTerms are the lower-cased terms of an ASCII needle that a match
+// holds as whole terms: each run of term bytes with a boundary byte of the
+// needle on both sides, or the needle's start (end) where the operator
+// makes it a boundary. A needle with a byte past ASCII has none here.
+func wholeTerms(needle string, startBound, endBound bool) []string {
+	if !isASCII(needle) {
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(needle); {
+		if !isTermByte(needle[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(needle) && isTermByte(needle[j]) {
+			j++
+		}
+		if (i > 0 || startBound) && (j < len(needle) || endBound) {
+			out = append(out, strings.ToLower(needle[i:j]))
+		}
+		i = j
 	}
 	return out
 }
