@@ -7,13 +7,15 @@
 // engine, so helpers are how a query over a dropped file uses more than
 // one core. Messages run one at a time, in order.
 // In: {op: "start", module} | {op: "open", file} | {op: "drop", name} |
-// {op: "fragment", frag} | {op: "memory"}, each with a cid.
+// {op: "fragment", frag} | {op: "fill", name, piece, nodes} (decode every
+// field of its piece of a file, kept for later queries) | {op: "memory"},
+// each with a cid.
 // Out: {cid, ok, result | error}, and {read: bytes, helper, rows} after
 // every read (rows: what the running fragment has decoded); {exited,
 // helper} when its engine has stopped. {op: "state"}, with a port, is
 // answered at once on that port, outside the queue (for diagnosis).
-// {op: "cancel"}, also outside the queue, stops the running fragment,
-// which then answers with its error.
+// {op: "cancel"}, also outside the queue, stops the running fragment or
+// fill, which then answers with its error.
 
 import { fileReader, readStats } from "./read.js";
 import { warmUp } from "./warm.js";
@@ -76,6 +78,11 @@ async function handle(m) {
       return answer(await api.openFile(m.file.name, m.file.size, reader(m.file), { helper: true }));
     case "drop":
       return answer(api.drop(m.name));
+    case "fill": { // decodes every field of its piece while the page is idle (worker.js)
+      if (m.cid <= cancelUpTo) throw new Error("the fill was stopped");
+      for (const f of readers.keys()) readers.set(f, fileReader(f, () => {}));
+      return answer(await api.fill(m.name, m.piece, m.nodes, String(m.cid)));
+    }
     case "fragment": {
       if (m.cid <= cancelUpTo) throw new Error("the query was cancelled");
       for (const f of readers.keys()) readers.set(f, fileReader(f, onRead));
@@ -100,7 +107,7 @@ self.onmessage = (e) => {
   const m = e.data;
   if (m.op === "cancel") { // out of the queue: stops the fragment running now and those queued
     cancelUpTo = lastCid;
-    if (busy && busy.op === "fragment" && api && !exited) api.cancel(String(busy.cid));
+    if (busy && (busy.op === "fragment" || busy.op === "fill") && api && !exited) api.cancel(String(busy.cid));
     return;
   }
   if (m.op === "state") {

@@ -156,6 +156,7 @@ async function openInPlace(e, file) {
   const old = placeFiles.get(r.dataset);
   if (old && old !== file) readers.delete(old);
   placeFiles.set(r.dataset, file);
+  filled.delete(r.dataset);
   // Not waited for: a helper still starting opens it after, in its
   // queue's order, and before any fragment of a query (a helper whose
   // open failed fails its fragments, which this engine then scans).
@@ -178,6 +179,7 @@ async function loaded(r) {
 async function load(id, file) {
   const e = await start();
   const { api } = e;
+  await stopFill(e);
   if (/\.parquet$/i.test(file.name)) return loadParquet(id, api, file, []); // _time; the rest on demand
   if (/\.(ndjson|jsonl)$/i.test(file.name)) return openInPlace(e, file);
   if (!/\.csv$/i.test(file.name)) { // one document: read whole
@@ -242,12 +244,60 @@ async function loadParquet(id, api, file, fields, rows) {
 async function query(id, apl, range) {
   const e = await start();
   const { api } = e;
-  const firsts = await readNeeds(id, api, answer(api.parquetNeeds(apl)));
-  const res = await queryInPlace(id, e, apl, range);
-  const short = firsts.filter((n) => resultRows(res) < n.rows);
-  if (!short.length) return res;
-  await readNeeds(id, api, short.map((n) => ({ dataset: n.dataset, fields: null })));
-  return queryInPlace(id, e, apl, range);
+  asking++;
+  await stopFill(e);
+  try {
+    const firsts = await readNeeds(id, api, answer(api.parquetNeeds(apl)));
+    const res = await queryInPlace(id, e, apl, range);
+    const short = firsts.filter((n) => resultRows(res) < n.rows);
+    if (!short.length) return res;
+    await readNeeds(id, api, short.map((n) => ({ dataset: n.dataset, fields: null })));
+    return queryInPlace(id, e, apl, range);
+  } finally {
+    asking--;
+    setTimeout(() => fill(e), 0);
+  }
+}
+
+// Filling the kept columns (issue 26): a query over a file read in place
+// keeps the columns it decoded, so a later query over the same fields
+// reads nothing; one over a field not read yet read and decoded the whole
+// file again (2-3x the time of aplite query -in). So once a query has
+// run, while the page is idle, every engine decodes every field of its
+// share of each file (the engine's fill), and later queries over any
+// field read nothing. A query stops the fill first and starts it again
+// when it ends: what was decoded is kept, so the fill goes on where it
+// stopped. A file whose fill ended (done, or at the engine's memory
+// limit, which its queries' answers then name) is not filled again.
+let filling = null; // the running fill, a promise
+let asking = 0; // the queries under way, which a fill must not run beside
+const filled = new Set(); // the datasets filled
+const FILL = "fill"; // the engine's id for cancel
+
+function fill(e) {
+  const names = [...placeFiles.keys()].filter((n) => !filled.has(n));
+  if (filling || asking || !names.length) return;
+  // Its reads say nothing of progress, even those a stopped fill left in
+  // flight: the next query's reads are the only ones it counts.
+  for (const f of readers.keys()) readers.set(f, fileReader(f, () => {}));
+  const nodes = pool.size + 1; // as the engine cuts a file (setHelpers)
+  filling = (async () => {
+    for (const name of names) {
+      const jobs = [e.api.fill(name, 0, nodes, FILL).then(answer)];
+      for (const [i, w] of (pool.helpers || []).entries()) jobs.push(pool.send(w, { op: "fill", name, piece: i + 1, nodes }));
+      const res = await Promise.allSettled(jobs);
+      if (res.some((r) => r.status !== "fulfilled")) return; // stopped, or failed: the next query's end tries again
+      filled.add(name);
+    }
+  })().finally(() => { filling = null; });
+}
+
+// stopFill stops the fill and waits for every engine to have stopped.
+async function stopFill(e) {
+  if (!filling) return;
+  e.api.cancel(FILL);
+  pool.cancel();
+  await filling;
 }
 
 // queryInPlace runs a query that may read files in place, reporting the
@@ -344,7 +394,7 @@ self.onmessage = async (e) => {
   const { id, op } = e.data;
   if (op === "state") { // what the worker waits on, for a test that finds it stuck
     const helpers = await pool.state();
-    postMessage({ id, ok: true, result: { exited, log: engineLog, stalls: readStats.stalls, late: readStats.late, lateMaxMs: readStats.lateMaxMs, queries: [...queries], cancelled: [...cancelled], reading: { ...reading, helperRows: [...reading.helperRows] }, pool: pool.pending(), helpers } });
+    postMessage({ id, ok: true, result: { exited, log: engineLog, stalls: readStats.stalls, late: readStats.late, lateMaxMs: readStats.lateMaxMs, queries: [...queries], cancelled: [...cancelled], filling: !!filling, filled: [...filled], reading: { ...reading, helperRows: [...reading.helperRows] }, pool: pool.pending(), helpers } });
     return;
   }
   if (op === "cancel") {
