@@ -9,7 +9,7 @@ CORE_PKGS := ./vector/... ./parser/... ./core/...
 # Packages with goroutines or shared state run under the race detector.
 RACE_PKGS := ./core/... ./server/...
 
-.PHONY: all build run demo deploy-check test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web console-soak fmt lint clean conformance difftest catalog-scale
+.PHONY: all build run demo deploy-check test vet tidy cluster fuzz race unit wasm-core fuzz-seeds compat bench peers wasm web console-soak console-later fmt lint clean conformance difftest catalog-scale
 
 all: build
 
@@ -121,6 +121,13 @@ CONSOLE_ASSETS := server/console/assets
 # dir/events.parquet is dropped as it is.
 console-soak:
 	APLITE_SOAK_SESSIONS=$(or $(SESSIONS),50) APLITE_SOAK_EVENTS=$(or $(EVENTS),1000000) APLITE_SOAK_FILE=$(FILE) $(GO) test -count=1 -timeout 6h -v -run TestBrowserOfflineSoak ./server/console/
+
+# console-later: later queries over a dropped file (FILE=dir/events.ndjson
+# or .parquet, of bench/gen events) in headless Chromium against
+# aplite query -in on the same file, medians of 5 (issue 26); not in make
+# test (minutes).
+console-later:
+	APLITE_LATER_FILE=$(FILE) $(GO) test -count=1 -timeout 2h -v -run TestBrowserLaterQueries ./server/console/
 
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags '-s -w' -o $(CONSOLE_ASSETS)/aplite.wasm ./wasm
