@@ -58,8 +58,12 @@ func TestWriterLease(t *testing.T) {
 	var w2 *node
 	var w2exited chan struct{}
 	deadline := time.Now().Add(20 * time.Second)
+	// writer2 publishes no tail: the bucket must not change while the
+	// fenced writer1 runs again (its own tail included), and writer2's
+	// tail would (its segments, the deletion of writer1's a minute on).
+	w2args := append(slices.Clone(writer), "-tail", "0")
 	for w2 == nil {
-		out, n, exited := tryWriter(t, endpoint, sameSlot(t, w1, filepath.Join(root, "w2")), writer)
+		out, n, exited := tryWriter(t, endpoint, sameSlot(t, w1, filepath.Join(root, "w2")), w2args)
 		if n != nil {
 			w2, w2exited = n, exited
 			break

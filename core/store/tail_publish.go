@@ -103,7 +103,12 @@ func (db *DB) PublishTails(ctx context.Context) error {
 		if n := d.pub.takeDropped(); n > 0 {
 			db.opts.Logf("store: dataset %s: %d acknowledged appends were not published in its tail (more than %d MiB waited for the bucket); query nodes see them at the flush", d.name, n, tailMaxBytes>>20)
 		}
-		if recs := d.pub.take(); len(recs) > 0 {
+		flushed := f.flushed()
+		recs := d.pub.take()
+		for len(recs) > 0 && recs[0].seq <= flushed { // in a block already: no reader needs them
+			recs = recs[1:]
+		}
+		if len(recs) > 0 {
 			seg, err := p.upload(ctx, d.name, recs)
 			if err != nil {
 				d.pub.putBack(recs)
@@ -112,7 +117,7 @@ func (db *DB) PublishTails(ctx context.Context) error {
 				ps.segs = append(ps.segs, seg)
 			}
 		}
-		flushed := f.flushed()
+		flushed = f.flushed()
 		var keep []tailSeg
 		for _, s := range ps.segs {
 			if s.Last > flushed {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -262,4 +263,28 @@ func TestTailsUploadRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	exactlyOnce(t, "query node", idCounts(t, rds), acked)
+}
+
+// A writer paused past its lease, its slot taken over, publishes no
+// tail: the bucket stays as it was and the publish says why.
+func TestTailsFencedWriter(t *testing.T) {
+	objs, clock := NewMemObjects(), &testClock{t: time.Unix(1_800_000_000, 0)}
+	dir := t.TempDir()
+	opts := multiOpts(objs, clock)
+	opts.TailInterval = time.Hour
+	w := mustObjDB(t, dir, opts)
+	ds, _ := w.Create("logs")
+	if _, err := ds.Append(idRows("w", 0, 10)); err != nil {
+		t.Fatal(err)
+	}
+	clock.add(31 * time.Second)
+	taker := mustObjDB(t, sameSlot(t, dir), opts)
+	defer taker.Close()
+	before := objs.Keys()
+	if err := w.PublishTails(context.Background()); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("publishing on a fenced writer: %v, want ErrLeaseLost", err)
+	}
+	if after := objs.Keys(); !slices.Equal(before, after) {
+		t.Errorf("the fenced writer changed the bucket:\nbefore %v\nafter  %v", before, after)
+	}
 }
