@@ -42,7 +42,7 @@ func TestClusterTails(t *testing.T) {
 	}
 
 	idle := bucketRates(t, nodes, func() {
-		time.Sleep(4 * time.Second) // an idle window: nothing is to happen in it
+		time.Sleep(3 * time.Second) // an idle window: nothing is to happen in it
 	})
 	acks := &probeAcks{}
 	lat := map[string][]time.Duration{}
@@ -63,7 +63,7 @@ func TestClusterTails(t *testing.T) {
 				mu.Unlock()
 			}()
 		}
-		for i, until := 0, time.Now().Add(25*time.Second); time.Now().Before(until); i++ {
+		for i, until := 0, time.Now().Add(20*time.Second); time.Now().Before(until); i++ {
 			code, b := ingest.call("POST", "/v1/datasets/logs/ingest", "application/x-ndjson", fmt.Appendf(nil, "{\"probe\":%d}\n", i))
 			if code != 200 {
 				t.Errorf("probe %d: %d %s", i, code, b)
