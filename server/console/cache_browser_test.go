@@ -32,7 +32,7 @@ func TestBrowserOfflineKeepsColumns(t *testing.T) {
 	if err := chromedp.Do(h.ctx, chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{file})); err != nil {
 		t.Fatal(err)
 	}
-	h.waitFor(`document.getElementById("status").dataset.state === "loaded"`, time.Minute)
+	h.waitFor(`document.getElementById("status").dataset.state === "loaded"`, 3*time.Minute)
 	// read is what the worker and its helper read of the file for the last
 	// query, and whether the page showed a partial answer first.
 	type read struct {
@@ -43,7 +43,7 @@ func TestBrowserOfflineKeepsColumns(t *testing.T) {
 		return eval[read](h, `window.apliteConsole.state.offline.call("state").done.then((s) => ({bytes: s.reading.bytes, partial: !!window.apliteConsole.state.partial}))`)
 	}
 	const status = "['events'] | summarize count() by status"
-	first, ok := h.runFor(status, time.Minute)
+	first, ok := h.runFor(status, 3*time.Minute)
 	if !ok || first.Error != "" {
 		t.Fatalf("%s: %+v", status, first)
 	}
@@ -54,7 +54,7 @@ func TestBrowserOfflineKeepsColumns(t *testing.T) {
 	if total(t, want) != n {
 		t.Fatalf("%s: %v, want %d events", status, want, n)
 	}
-	h.waitFor(`window.apliteConsole.state.offline.call("state").done.then((s) => !s.filling && s.filled.includes("events"))`, 2*time.Minute)
+	h.waitFor(`window.apliteConsole.state.offline.call("state").done.then((s) => !s.filling && s.filled.includes("events"))`, 5*time.Minute)
 	for _, q := range []string{status, "['events'] | summarize avg(req_duration_ms), count() by method", "['events'] | where uri contains 'api' | summarize count() by server_datacenter", "['events'] | count"} {
 		got, ok := h.runFor(q, time.Minute)
 		if !ok || got.Error != "" {
