@@ -100,7 +100,7 @@ bench:
 
 # catalog-scale: the object-storage catalog, formats 2 and 3, at 10^5 and
 # 10^6 blocks of one dataset in the in-memory object store (issue 28;
-# minutes and a few GB, not in make test, which builds 10^4 in format 3).
+# minutes and a few GB, not in make test, which builds 10^3 in format 3).
 catalog-scale:
 	for n in 100000 1000000; do APLITE_CATALOG_BLOCKS=$$n $(GO) test -count=1 -v -timeout 60m -run '^TestCatalogScale$$' ./core/store/ || exit 1; done
 

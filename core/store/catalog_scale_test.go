@@ -61,8 +61,8 @@ func took(began time.Time, cpu time.Duration) string {
 
 // scaleBlocks is how many blocks TestCatalogScale builds, how far apart
 // in time, and in which formats: 10,000 a second apart (three hours'
-// partitions) in format 3 in make test, 1,000 ten seconds apart under
-// the race detector; APLITE_CATALOG_BLOCKS a second apart in formats 2
+// partitions) in format 3, 1,000 ten seconds apart under the race
+// detector (make test); APLITE_CATALOG_BLOCKS a second apart in formats 2
 // and 3 for the figures (make catalog-scale: 10^5 and 10^6).
 func scaleBlocks(t *testing.T) (int, time.Duration, []int) {
 	s := os.Getenv("APLITE_CATALOG_BLOCKS")
