@@ -22,7 +22,8 @@ import (
 // server for each shape: the server is not killed, every answer is 200
 // or a 4xx with a message, and its peak RSS stays within the memory
 // budget plus 10%. The light run (1 GiB cgroup, scaled queries) is part of the
-// tests; APLITE_GOV_HEAVY=1 runs the 4 GiB one with 1 MB queries, and
+// tests; APLITE_GOV_HEAVY=1 runs the 4 GiB one with 1 MB queries (give
+// it -timeout 30m: on a loaded machine a shape takes minutes), and
 // APLITE_GOV_BIN=/path measures another binary (an older aplite) with the
 // same queries: it prints each shape's peak either way, and
 // APLITE_GOV_SHAPES="sort, wide;summarize" runs only the shapes named.
@@ -89,8 +90,8 @@ func TestServeMemoryBudgetInCgroup(t *testing.T) {
 }
 
 // ingestStorm sends n NDJSON bodies of about size bytes at once to
-// dataset m and checks every answer: 200, or 429 with a message (call
-// checks its Retry-After); the server must still be running after.
+// dataset m and checks every answer: 200, or a 4xx with a message (call
+// checks a 429's Retry-After); the server must still be running after.
 func (s *cgroupServer) ingestStorm(t *testing.T, size, n int) map[int]int {
 	var nd strings.Builder
 	nd.Grow(size + 200)
@@ -115,8 +116,10 @@ func (s *cgroupServer) ingestStorm(t *testing.T, size, n int) map[int]int {
 			switch {
 			case err != nil:
 				t.Errorf("ingest: %v (server log: %s)", err, s.log)
-			case code != 200 && (code != 429 || !strings.Contains(msg, `"message"`)):
-				t.Errorf("ingest answered %d: %.300s", code, msg)
+			case code != 200 && (code < 400 || code > 499 || !strings.Contains(msg, `"message"`)):
+				// 429 when the pool is full; on a loaded machine also 408,
+				// the server's read timeout on a large body.
+				t.Errorf("ingest answered %d without a message: %.300s", code, msg)
 			}
 		}()
 	}
