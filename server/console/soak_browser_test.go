@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,8 +32,25 @@ func (h *harness) tryWait(cond string, timeout time.Duration) bool {
 // runFor runs apl as a user does (Run) and reads the page once it has
 // answered; false when it did not within timeout.
 func (h *harness) runFor(apl string, timeout time.Duration) (run, bool) {
+	return h.runShot(apl, timeout, "")
+}
+
+// runShot runs apl as runFor does; with shot set and screenshots asked
+// for (APLITE_SCREENSHOTS), it saves the page as shot-partial while it
+// shows a partial answer, and as shot once it shows the whole.
+func (h *harness) runShot(apl string, timeout time.Duration, shot string) (run, bool) {
 	b := fmt.Sprintf("%q", apl)
 	eval[chromedp.Void](h, `(() => { const c = window.apliteConsole; c.state.last = null; c.editor.value = `+b+`; c.run(); })()`)
+	if shot != "" && os.Getenv("APLITE_SCREENSHOTS") != "" &&
+		h.tryWait(`document.getElementById("status").dataset.partial === "true" || !window.apliteConsole.state.running`, timeout) &&
+		eval[bool](h, `window.apliteConsole.state.running`) {
+		h.screenshot(shot + "-partial")
+	}
+	defer func() {
+		if shot != "" {
+			h.screenshot(shot)
+		}
+	}()
 	if !h.tryWait(`window.apliteConsole.state.last && !window.apliteConsole.state.running`, timeout) {
 		return run{}, false
 	}
@@ -69,8 +87,9 @@ func TestBrowserOfflineSoak(t *testing.T) {
 	for s := 1; s <= sessions; s++ {
 		hung := func(step string) {
 			hangs++
-			t.Errorf("session %d hung at %s (status %q, error %q); the worker: %s", s, step,
+			t.Errorf("session %d hung at %s (status %q, error %q, engine %s); the worker: %s", s, step,
 				eval[string](h, `document.getElementById("status").textContent`), eval[string](h, `document.getElementById("error").textContent`),
+				eval[string](h, `JSON.stringify(window.apliteConsole.engineStats)`),
 				eval[string](h, `Promise.race([window.apliteConsole.state.offline.call("state").done.then(JSON.stringify, (e) => "error: " + e.message),
   new Promise((ok) => setTimeout(() => ok("no answer within 3 s"), 3000))])`))
 		}
@@ -99,7 +118,17 @@ func TestBrowserOfflineSoak(t *testing.T) {
 				return
 			}
 			loadMS := eval[float64](h, `+document.getElementById("status").dataset.ms`)
-			first, ok := h.runFor(count, stepTimeout)
+			shot := func(name string) string { // session 1's pages, to look at
+				if s != 1 {
+					return ""
+				}
+				name = "offline-soak-" + strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + "-" + name
+				return name
+			}
+			if name := shot("opened"); name != "" {
+				h.screenshot(name)
+			}
+			first, ok := h.runShot(count, stepTimeout, shot("first-query"))
 			if !ok {
 				hung("the first query")
 				return
@@ -133,6 +162,9 @@ func TestBrowserOfflineSoak(t *testing.T) {
 				hung("the cancel")
 				return
 			}
+			if name := shot("cancelled"); name != "" {
+				h.screenshot(name)
+			}
 			r, ok := h.runFor("['events'] | take 5", stepTimeout)
 			if !ok {
 				hung("take 5 after the cancel")
@@ -141,7 +173,7 @@ func TestBrowserOfflineSoak(t *testing.T) {
 			if r.Error != "" || r.Rows != 5 {
 				t.Errorf("session %d: take 5 after the cancel: %d rows, %q", s, r.Rows, r.Error)
 			}
-			if r, ok = h.runFor(count, stepTimeout); !ok {
+			if r, ok = h.runShot(count, stepTimeout, shot("query-again")); !ok {
 				hung("the query after the cancel and the take")
 				return
 			}

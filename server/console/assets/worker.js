@@ -1,5 +1,5 @@
 import { HelperPool } from "./pool.js";
-import { fileReader, readStats } from "./read.js";
+import { fileReader, readSlice, readStats } from "./read.js";
 import { warmUp } from "./warm.js";
 
 // The offline engine in a Web Worker: the WASM build of aplite runs off
@@ -118,8 +118,8 @@ function concat(a, b) {
   return out;
 }
 
-async function read(file, from, to) {
-  return new Uint8Array(await file.slice(from, to).arrayBuffer());
+function read(file, from, to) {
+  return readSlice(file, from, to);
 }
 
 // stopIfCancelled ends a streamed load the page cancelled, dropping
