@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/aplite/aplite/core/store"
 	"github.com/aplite/aplite/vector"
@@ -67,6 +68,10 @@ type ColCacheEntry struct {
 	protected bool
 	// query is the last query that put or used the column; 0 for none.
 	query uint64
+	// wide is the last wide copy of a packed V handed out
+	// (colcache_pack.go), for as long as something else keeps it.
+	wideMu sync.Mutex
+	wide   weak.Pointer[vector.Vector]
 }
 
 // NewColCache returns an engine's column cache holding at most limit
@@ -81,6 +86,14 @@ func (c *ColCache) Get(k colCacheKey, q uint64) *vector.Vector {
 	if c == nil {
 		return nil
 	}
+	if ent := c.use(k, q); ent != nil {
+		return ent.widened()
+	}
+	return nil
+}
+
+// use finds the entry of k and counts a use of it by query q.
+func (c *ColCache) use(k colCacheKey, q uint64) *ColCacheEntry {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
 	e, ok := c.Items[k]
@@ -93,7 +106,7 @@ func (c *ColCache) Get(k colCacheKey, q uint64) *vector.Vector {
 	}
 	if ent.protected {
 		c.protected.MoveToFront(e)
-		return unpackColumn(ent.V)
+		return ent
 	}
 	// Second use: promote, demoting the protected segment's oldest to
 	// probation while it is over its share.
@@ -109,7 +122,7 @@ func (c *ColCache) Get(k colCacheKey, q uint64) *vector.Vector {
 		c.protectedBytes -= old.n
 		c.Items[old.key] = c.probation.PushFront(old)
 	}
-	return unpackColumn(ent.V)
+	return ent
 }
 
 // peek returns the cached vector of k without counting a use: the paged
@@ -136,8 +149,12 @@ func (c *ColCache) Put(k colCacheKey, v *vector.Vector, q uint64) {
 	if c == nil {
 		return
 	}
-	v = packColumn(v)
-	n := v.Bytes()
+	ent := &ColCacheEntry{key: k, V: packColumn(v), query: q}
+	if ent.V != v {
+		ent.wide = weak.Make(v) // the copy the query that decoded it holds
+	}
+	n := ent.V.Bytes()
+	ent.n = n
 	limit := c.bound()
 	if n > limit/4 {
 		return
@@ -147,7 +164,7 @@ func (c *ColCache) Put(k colCacheKey, v *vector.Vector, q uint64) {
 	if _, ok := c.Items[k]; ok || c.evictsOwn(n, q, limit) {
 		return
 	}
-	c.Items[k] = c.probation.PushFront(&ColCacheEntry{key: k, V: v, n: n, query: q})
+	c.Items[k] = c.probation.PushFront(ent)
 	c.used += n
 	c.evictTo(limit)
 }

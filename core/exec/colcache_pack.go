@@ -1,6 +1,10 @@
 package exec
 
-import "github.com/aplite/aplite/vector"
+import (
+	"weak"
+
+	"github.com/aplite/aplite/vector"
+)
 
 // A cached column of few distinct values (an HTTP status, a method, a
 // datacenter) carries its one-byte side (vector/small.go) beside its wide
@@ -11,6 +15,32 @@ import "github.com/aplite/aplite/vector"
 // events that keeps status, method and server_datacenter in 30 MB
 // instead of 185 MB, and widening a million rows costs about a
 // millisecond, against the tens a decode from the block costs.
+
+// A query that follows another over the same columns (a dashboard's
+// panels, a query run again) would widen them all again; so the entry
+// keeps a weak pointer to the wide copy it last handed out, and hands it
+// out again while it lives. It lives as long as some query holds it and
+// until the next collection after that: memory the collector takes back
+// as garbage when it needs to, not memory the cache holds.
+
+// widened returns the entry's column as queries read it: V, or the wide
+// copy of a packed V.
+func (e *ColCacheEntry) widened() *vector.Vector {
+	if !isPacked(e.V) {
+		return e.V
+	}
+	e.wideMu.Lock()
+	w := e.wide.Value()
+	e.wideMu.Unlock()
+	if w != nil {
+		return w
+	}
+	w = unpackColumn(e.V)
+	e.wideMu.Lock()
+	e.wide = weak.Make(w)
+	e.wideMu.Unlock()
+	return w
+}
 
 // packColumn returns the form of v the cache keeps: v without its wide
 // payload when its byte side can rebuild it, else v itself.

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/aplite/aplite/core/store"
@@ -77,6 +78,37 @@ func TestColCacheKeepsSmallColumnsAsBytes(t *testing.T) {
 	}
 }
 
+// A query that follows another over a packed column gets the wide copy
+// the first one got, without widening again; once no query holds it the
+// collector takes it back, and the cache still holds only the bytes.
+func TestColCacheHandsOutOneWideCopy(t *testing.T) {
+	c := NewColCache(1 << 30)
+	k := colCacheKey{part: "p", Col: store.ColKey{Name: "status", Type: vector.Int}}
+	decoded := statusColumn(4096)
+	c.Put(k, decoded, 0)
+	first := c.Get(k, 1)
+	if first != decoded {
+		t.Fatal("the next query widened the column again while the query that decoded it held it")
+	}
+	if again := c.Get(k, 2); again != first {
+		t.Fatal("a second query widened the column again while the first held its copy")
+	}
+	decoded = nil
+	used := c.Used()
+	first = nil
+	ent := c.Items[k].Value.(*ColCacheEntry)
+	for range 3 {
+		runtime.GC()
+	}
+	if ent.wide.Value() != nil {
+		t.Error("the wide copy outlived every query that held it")
+	}
+	if c.Used() != used {
+		t.Errorf("the cache counts %d bytes after the copy was dropped, %d before", c.Used(), used)
+	}
+	sameRows(t, "status", c.Get(k, 3), statusColumn(4096), 0)
+}
+
 // The paged scan reads a window of a column cached whole: only those rows
 // are widened, from any row, and they are the column's.
 func TestUnpackRowsWidensAWindow(t *testing.T) {
@@ -109,5 +141,19 @@ func TestPackColumnLeavesOthersWhole(t *testing.T) {
 		if packColumn(v) != v {
 			t.Errorf("%v column (%d rows) was packed", v.Type, v.Len)
 		}
+	}
+}
+
+// BenchmarkUnpackColumn is what a cache hit on a packed column of a
+// million rows costs: the wide payload rebuilt from the byte side.
+func BenchmarkUnpackColumn(b *testing.B) {
+	for _, v := range []*vector.Vector{statusColumn(1 << 20), methodColumn(1 << 20)} {
+		p := packColumn(v)
+		b.Run(v.Type.String(), func(b *testing.B) {
+			b.SetBytes(int64(p.Len))
+			for b.Loop() {
+				unpackColumn(p)
+			}
+		})
 	}
 }
