@@ -27,10 +27,10 @@ import (
 // APLITE_GOV_BIN=/path measures another binary (an older aplite) with the
 // same queries: it prints each shape's peak either way, and
 // APLITE_GOV_SHAPES="sort, wide;summarize" runs only the shapes named.
-// In the heavy run every shape peaks at 1.5-2.2 GB for a 2.4 GB budget
+// In the heavy run every shape peaks at 1.8-2.4 GB for a 2.4 GB budget
 // (summarize and mv-expand: 3.4-4.1 GB before their states, keys and
 // batches were charged; "sort, wide": 2.6-3.2 GB before mv-expand handed
-// its rows on in pieces).
+// its rows on in pieces; the ingest shape 2.2 GB).
 func TestServeMemoryBudgetInCgroup(t *testing.T) {
 	const cgroups = "/sys/fs/cgroup/memory"
 	// The parser refuses or-chains of over 1,000 terms (400): the or
