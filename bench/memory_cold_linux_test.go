@@ -25,7 +25,9 @@ import (
 // since building 10M events takes minutes; the size is APLITE_MEMORY_EVENTS
 // (default 1M). APLITE_MEMORY_FLAGS adds serve flags to every start;
 // APLITE_MEMORY_BIN names a built aplite to run instead of this tree's
-// (to compare two builds over the same directory).
+// (to compare two builds over the same directory); APLITE_MEMORY_MAX_MB
+// fails BenchmarkQueryMemory when its peak passes that many MB (make
+// memory).
 
 // BenchmarkQueryMemory starts a fresh server over the prepared directory
 // and runs each reference query five times (nocache, as the peers
@@ -54,6 +56,23 @@ func BenchmarkQueryMemory(b *testing.B) {
 		b.ReportMetric(mb(peak), "query-peak-rss-MB")
 		b.ReportMetric(mb(anon), "query-peak-anon-MB")
 		stopServing(b, p)
+		checkPeak(b, peak)
+	}
+}
+
+// checkPeak fails the run when the query-only peak passes
+// APLITE_MEMORY_MAX_MB (make memory sets it; unset, nothing is checked).
+func checkPeak(b *testing.B, peak int64) {
+	v := os.Getenv("APLITE_MEMORY_MAX_MB")
+	if v == "" {
+		return
+	}
+	limit, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		b.Fatalf("APLITE_MEMORY_MAX_MB: %v", err)
+	}
+	if mb(peak) > limit {
+		b.Errorf("query-only peak %.0f MB of RSS, over APLITE_MEMORY_MAX_MB %.0f", mb(peak), limit)
 	}
 }
 
