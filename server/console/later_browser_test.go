@@ -1,11 +1,13 @@
 package console_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,7 +90,7 @@ func TestBrowserLaterQueries(t *testing.T) {
 		var loads []string
 		for range 5 {
 			ms, rows := browser(q)
-			if !slices.Equal(rows, want) && !strings.Contains(q, "take") {
+			if !slices.Equal(rounded(t, rows), rounded(t, want)) && !strings.Contains(q, "take") {
 				t.Errorf("%s: %v, the first run said %v", q, rows, want)
 			}
 			b = append(b, ms)
@@ -102,6 +104,26 @@ func TestBrowserLaterQueries(t *testing.T) {
 	}
 	fmt.Printf("later queries over %s (ms; first run, then medians of 5):\n| query | console first | console | aplite query -in | ratio | load |\n| --- | --- | --- | --- | --- | --- |\n%s\nworst ratio %.2f×\n",
 		filepath.Base(file), strings.Join(lines, "\n"), worst)
+}
+
+// rounded renders rows with reals to 9 digits: the engines add a mean's
+// values in another order once the columns are kept.
+func rounded(t *testing.T, rows []string) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		var cells []any
+		if err := json.Unmarshal([]byte(r), &cells); err != nil {
+			t.Fatalf("row %s: %v", r, err)
+		}
+		for j, c := range cells {
+			if f, ok := c.(float64); ok {
+				cells[j] = strconv.FormatFloat(f, 'g', 9, 64)
+			}
+		}
+		b, _ := json.Marshal(cells)
+		out[i] = string(b)
+	}
+	return out
 }
 
 func median(ms []float64) float64 {
