@@ -20,12 +20,12 @@ func TestGCPercentLeavesTheCacheOut(t *testing.T) {
 		{200 * mb, 0, 100, 100},        // no cache: GOGC as set
 		{300 * mb, 100 * mb, 100, 66},  // 200 MB of garbage allowed, not 300
 		{400 * mb, 300 * mb, 100, 25},  // 100 of 400
-		{400 * mb, 390 * mb, 100, 10},  // the floor (32 MB, 8%) under the least percent
-		{100 * mb, 90 * mb, 100, 32},   // the floor: 32 MB of 100
+		{400 * mb, 390 * mb, 100, 16},  // the floor: 64 MB of 400
+		{100 * mb, 90 * mb, 100, 64},   // the floor: 64 MB of 100
 		{10 * mb, 0, 100, 100},         // a small heap: never above GOGC
 		{400 * mb, 200 * mb, 50, 25},   // GOGC 50 of the 200 MB outside the cache
 		{0, 0, 100, 100},               // nothing collected yet
-		{100 * mb, 150 * mb, 100, 32},  // the cache counted above the live heap (freed since)
+		{100 * mb, 150 * mb, 100, 64},  // the cache counted above the live heap (freed since)
 		{1 << 40, 1<<40 - mb, 100, 10}, // a huge cache: still collected at least every 10%
 	} {
 		if got := gcPercentFor(c.live, c.held, c.percent, gcFloorBytes); got != c.want {
