@@ -83,3 +83,37 @@ func TestIngestWaitsForMemory(t *testing.T) {
 		t.Fatalf("OTLP with the pool taken: %d %v %s", r.status, r.header, r.body)
 	}
 }
+
+// Splunk HEC reserves as the other doors do, and a refusal is HEC's own
+// "Server is busy" (code 9) with Retry-After, which HEC clients retry.
+func TestHECDrawsOnMemoryPool(t *testing.T) {
+	ts := governedServer(t, 64<<20)
+	ts.s.gov.ingestWait = 20 * time.Millisecond
+	ts.createDataset("logs")
+	tok := "Splunk " + ts.newToken(ingestOn("logs"), nil).Token
+	var b strings.Builder
+	for i := 0; i < 60000; i++ {
+		b.WriteString(`{"event":{"a":` + itoa(int64(i)) + `,"s":"` + strings.Repeat("x", 80) + `"}}`)
+	}
+	hog, err := ts.s.gov.admit(t.Context(), 50<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ev = "/services/collector/event?index=logs"
+	r := ts.hec(ev, tok, b.String())
+	wantHEC(t, "HEC with the pool taken", r, 429, hecBusy, "out of memory for ingest")
+	if r.header["Retry-After"] == "" {
+		t.Errorf("no Retry-After: %v", r.header)
+	}
+	if n := ts.count("logs"); n != 0 {
+		t.Fatalf("a refused HEC request stored %d events", n)
+	}
+	hog.release()
+	wantHEC(t, "HEC with the memory back", ts.hec(ev, tok, b.String()), 200, 0, "")
+	if n := ts.count("logs"); n != 60000 {
+		t.Fatalf("%d events stored, want 60000", n)
+	}
+	if n := ts.s.gov.inUse(); n != 0 {
+		t.Errorf("%d bytes still held after the HEC request ended", n)
+	}
+}

@@ -380,14 +380,16 @@ func (s *Server) handleHECRaw(c *call) error {
 	return s.hecStore(c, string(args.Peek("index")), nd, len(body), n)
 }
 
-// hecBody is the request's body, decompressed; an empty one is HEC's "No
-// data".
+// hecBody is the request's body, decompressed, once the memory its
+// decoding takes is reserved as every ingest door reserves it (out of
+// memory: 429 with Retry-After, HEC's "Server is busy"); an empty one is
+// HEC's "No data".
 func (s *Server) hecBody(c *call) ([]byte, error) {
 	if err := s.writable(); err != nil {
 		// Behind a load balancer another node may take it: HEC's "busy".
 		return nil, hecErr(http.StatusServiceUnavailable, hecBusy, "this node serves queries only (role query): send HEC requests to an ingest node")
 	}
-	body, err := s.requestBody(c.RequestCtx)
+	body, err := s.ingestBody(c)
 	if err != nil {
 		return nil, err
 	}
