@@ -116,8 +116,7 @@ func (r *Reader) Next() ([]byte, error) {
 		}
 	}
 	_ = r.r.UnreadByte()
-	head, _ := r.r.Peek(maxCountDigits + 1) // short at the end of the stream: octetCount sees no space
-	if n, size, ok := octetCount(head); ok {
+	if n, size, ok := octetCount(r.countHead()); ok {
 		if n > r.max {
 			return nil, fmt.Errorf("%w: octet count %d, the limit is %d", ErrFrameTooLong, n, r.max)
 		}
@@ -142,6 +141,27 @@ func (r *Reader) Next() ([]byte, error) {
 		return line, nil
 	}
 	return nil, err
+}
+
+// countHead returns the start of the next frame as far as an octet
+// count could reach: its digits and the byte after them. It asks the
+// stream for one byte more only while every byte so far is a digit, so a
+// short newline-ended message ("<13>hi\n") is returned at once instead
+// of waiting for the bytes a ten-byte peek would need, which a quiet
+// sender may never send.
+func (r *Reader) countHead() []byte {
+	var head []byte
+	for i := 1; i <= maxCountDigits+1; i++ {
+		b, err := r.r.Peek(i)
+		if err != nil {
+			return b // the end of the stream: octetCount sees no space
+		}
+		head = b
+		if c := b[i-1]; c < '0' || c > '9' {
+			break
+		}
+	}
+	return head
 }
 
 // unexpected turns an end of stream inside a frame into io.ErrUnexpectedEOF.

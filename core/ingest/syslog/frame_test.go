@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aplite/aplite/core/store"
 )
@@ -118,5 +119,46 @@ func TestDecodeBody(t *testing.T) {
 	}
 	if rows.Time[0] != ts("2012-11-30T06:45:29Z") || rows.Time[2] != now {
 		t.Errorf("_time = %v", rows.Time)
+	}
+}
+
+// A short message from a sender that then stays quiet is returned at
+// once: the reader must not wait for bytes an octet count would need
+// (a ten-byte peek held "<13>hi\n" until the connection closed). A count
+// arriving a byte at a time is still read as one.
+func TestReaderShortMessageFromQuietSender(t *testing.T) {
+	for _, tc := range []struct{ send, want string }{
+		{"<13>hi\n", "<13>hi"},
+		{"7\n", "7"},
+		{"12345\n", "12345"},
+		{"4 <9>x", "<9>x"},
+	} {
+		pr, pw := io.Pipe()
+		r := NewReader(pr, 0)
+		go func() {
+			for i := range len(tc.send) { // a byte a write, then silence
+				if _, err := pw.Write([]byte{tc.send[i]}); err != nil {
+					return
+				}
+			}
+		}()
+		got := make(chan string, 1)
+		go func() {
+			f, err := r.Next()
+			if err != nil {
+				got <- "error: " + err.Error()
+				return
+			}
+			got <- string(f)
+		}()
+		select {
+		case g := <-got:
+			if g != tc.want {
+				t.Errorf("%q: got %q, want %q", tc.send, g, tc.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%q: no frame while the sender is quiet", tc.send)
+		}
+		pw.Close()
 	}
 }
