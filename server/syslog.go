@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -58,6 +59,11 @@ type SyslogConfig struct {
 // maxBatchFrames bounds one batch, so one busy sender still appends (and
 // shows its events to queries) every few milliseconds.
 const maxBatchFrames = 4096
+
+// maxBatchBytes bounds one batch by its frames' bytes too, so the memory
+// a batch reserves from the governor before it is read (memoryFor) is
+// small and known: 4,096 frames of 64 KiB would be 256 MB a connection.
+const maxBatchBytes = 4 << 20
 
 // SyslogListener is a running syslog listener.
 type SyslogListener struct {
@@ -232,7 +238,13 @@ func (l *SyslogListener) serve(c net.Conn) {
 		if !l.admit() {
 			return
 		}
-		if err := l.store(r, first, remote); err != nil {
+		lease, ok := l.memoryFor()
+		if !ok {
+			return
+		}
+		err = l.store(r, first, remote)
+		lease.release()
+		if err != nil {
 			l.ended(remote, err)
 			return
 		}
@@ -246,13 +258,15 @@ func (l *SyslogListener) store(r *syslog.Reader, first []byte, remote string) er
 	var readErr error
 	res, err := l.s.datasets(l.cfg.Org).ingestSyslog(l.cfg.Dataset, now, func(bt *syslog.Batch) {
 		bt.Add(first, nil, remote, now)
-		for bt.Frames() < maxBatchFrames && r.Ready() {
+		size := len(first)
+		for bt.Frames() < maxBatchFrames && size < maxBatchBytes && r.Ready() {
 			f, err := r.Next()
 			if err != nil {
 				readErr = err
 				return
 			}
 			bt.Add(f, nil, remote, now)
+			size += len(f)
 		}
 	})
 	if err != nil {
@@ -264,6 +278,32 @@ func (l *SyslogListener) store(r *syslog.Reader, first []byte, remote string) er
 			remote, res.Failed, res.Ingested+res.Failed, res.Failures[0].Error)
 	}
 	return readErr
+}
+
+// memoryFor reserves, from the memory governor the queries and the HTTP
+// ingest doors share, what decoding one batch takes (its bytes bound,
+// as the doors reserve per body byte). Short of memory the connection
+// is not read until there is room: the sender is held back by TCP's
+// flow control, as over the ingest limit. The lease is nil without a
+// governor (release is then a no-op); false when the listener closed.
+func (l *SyslogListener) memoryFor() (*memLease, bool) {
+	g := l.s.gov
+	if g == nil {
+		return nil, true
+	}
+	frame := l.cfg.MaxFrame
+	if frame <= 0 {
+		frame = syslog.MaxFrame
+	}
+	for {
+		lease, err := g.admitIngest(context.Background(), int64(maxBatchBytes+frame)*ingestBytesPerByte)
+		if err == nil {
+			return lease, true
+		}
+		if !l.wait(time.Second) {
+			return nil, false
+		}
+	}
 }
 
 // admit waits until the org's ingest limit admits one more batch; false

@@ -257,3 +257,54 @@ func TestSyslogListenerUDP(t *testing.T) {
 		"hostname=h2,application=cron,severity=error,message=job failed,remoteAddress=127.0.0.1",
 	}, "hostname", "application", "severity", "message", "remoteAddress")
 }
+
+// A syslog batch reserves the memory its decoding takes from the pool
+// the queries and the HTTP doors share: while that pool is taken the
+// listener does not read the connection (TCP holds the sender back), and
+// the message is stored once the memory is back, not dropped.
+func TestSyslogListenerWaitsForMemory(t *testing.T) {
+	ts := governedServer(t, 64<<20)
+	ts.s.gov.ingestWait = 10 * time.Millisecond
+	// 10 MB left: room for a query (8 MB) but not for a batch (4 MiB and
+	// a frame, three bytes a byte).
+	hog, err := ts.s.gov.admit(t.Context(), 54<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan struct{}, 1)
+	resume := make(chan bool)
+	stop := make(chan struct{})
+	l := startSyslog(t, ts, SyslogConfig{Dataset: "sys", wait: func(time.Duration) bool {
+		select {
+		case waited <- struct{}{}:
+		default:
+		}
+		select {
+		case ok := <-resume:
+			return ok
+		case <-stop:
+			return false
+		}
+	}})
+	t.Cleanup(func() { close(stop) })
+	c, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprint(c, "<13>held\n")
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the listener read without memory; stored %d", ts.count("sys"))
+	}
+	if n := ts.count("sys"); n != 0 {
+		t.Fatalf("stored %d messages while the pool was taken", n)
+	}
+	hog.release()
+	resume <- true
+	ts.waitRows("['sys'] | project message", []string{"message=held"}, "message")
+	if n := ts.s.gov.inUse(); n != 0 {
+		t.Errorf("%d bytes still held after the batch", n)
+	}
+}

@@ -50,12 +50,17 @@ func (l *SyslogListener) serveUDP(pc net.PacketConn) {
 		if !l.admit() {
 			return
 		}
+		lease, ok := l.memoryFor()
+		if !ok {
+			return
+		}
 		start := time.Now()
 		now := start.UnixNano()
 		var readErr error
 		res, err := l.s.datasets(l.cfg.Org).ingestSyslog(l.cfg.Dataset, now, func(bt *syslog.Batch) {
 			bt.Add(buf[:n], nil, hostOf(from), now) // parsed (copied) before buf is read into again
-			for bt.Frames() < maxBatchFrames {
+			size := n
+			for bt.Frames() < maxBatchFrames && size < maxBatchBytes {
 				pc.SetReadDeadline(time.Now().Add(udpDrain))
 				m, from, err := pc.ReadFrom(buf)
 				if err != nil {
@@ -63,9 +68,11 @@ func (l *SyslogListener) serveUDP(pc net.PacketConn) {
 					break
 				}
 				bt.Add(buf[:m], nil, hostOf(from), now)
+				size += m
 			}
 			pc.SetReadDeadline(time.Time{})
 		})
+		lease.release()
 		switch {
 		case err != nil:
 			l.logf("udp: %d messages not stored: %v", res.Ingested+res.Failed, err)
