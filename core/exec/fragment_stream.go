@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"maps"
 	"slices"
 
 	"github.com/aplite/aplite/core/agg"
@@ -129,7 +130,10 @@ func RunStreamFragment(x *Ctx, pf *plan.Fragment, ts TableStream, f *Fragment) (
 	for _, c := range sch {
 		types[c.Name] = c.Type
 	}
-	t := &StreamTable{Name: pf.Scan.Dataset, ts: ts, types: types, known: true}
+	// The table widens its own types as chunks come (check, under its
+	// lock); the planned types are read by every chunk without one, so
+	// they must be another map.
+	t := &StreamTable{Name: pf.Scan.Dataset, ts: ts, types: maps.Clone(types), known: true}
 	src := &ScanSource{Sch: sch, Datasets: []string{pf.Scan.Dataset}, Stream: &streamScan{Table: t, Planned: types}}
 	pl, err := buildFragmentOver(pf, src, agg.Context{Start: f.Start, End: f.End})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -66,8 +67,11 @@ func withHelpersReading(t *testing.T, s *Session, file string, data []byte, n in
 		nodes = append(nodes, name)
 	}
 	ran := &[]string{}
+	var mu sync.Mutex // pieces run at once: their appends must not race
 	s.SetHelpers(&db.Distribution{Nodes: nodes, Self: "self", Run: func(ctx context.Context, node string, f *db.Fragment) ([]byte, error) {
+		mu.Lock()
 		*ran = append(*ran, node)
+		mu.Unlock()
 		if fail != nil {
 			if err := fail(node); err != nil {
 				return nil, err
