@@ -33,7 +33,7 @@ func TestClusterHungNode(t *testing.T) {
 	q2 := startNodeAt(t, "query2", a2, endpoint, filepath.Join(root, "q2"), args...)
 	// A query node without -ingest tells when the flushed blocks are all
 	// in the bucket's catalog, which the query nodes read.
-	flushedOnly := startNode(t, "flushed", endpoint, filepath.Join(root, "flushed"), append([]string{"-role", "query"}, storage...)...)
+	flushedOnly := startNode(t, "flushed", endpoint, filepath.Join(root, "flushed"), append([]string{"-role", "query", "-tail", "0"}, storage...)...)
 
 	ingest.mustCall("POST", "/v2/datasets", "application/json", []byte(`{"name":"logs"}`))
 	const flushed, buffered = 4 * 2000, 500
